@@ -1,0 +1,175 @@
+/** Wire shapes of the Engine API (the subset Berth uses) and the option bags of the client. */
+
+export interface ContainerSummary {
+  Id: string;
+  Names: string[];
+  Image: string;
+  ImageID: string;
+  Command: string;
+  Created: number;
+  Ports: Array<{ IP?: string; PrivatePort: number; PublicPort?: number; Type: string }>;
+  Labels: Record<string, string> | null;
+  State: ContainerState;
+  Status: string;
+  Mounts?: unknown[];
+}
+
+export type ContainerState = 'created' | 'running' | 'paused' | 'restarting' | 'exited' | 'removing' | 'dead';
+
+export interface ContainerInspect {
+  Id: string;
+  Name: string;
+  Created: string;
+  Image: string;
+  State: {
+    Status: ContainerState;
+    Running: boolean;
+    Paused?: boolean;
+    Restarting?: boolean;
+    ExitCode: number;
+    StartedAt: string;
+    FinishedAt: string;
+    Health?: { Status: string };
+  };
+  Config: {
+    Tty: boolean;
+    Cmd: string[] | null;
+    Env: string[] | null;
+    Labels: Record<string, string> | null;
+    Image: string;
+    OpenStdin?: boolean;
+  };
+  HostConfig: Record<string, unknown>;
+  RestartCount?: number;
+  [key: string]: unknown;
+}
+
+export interface ImageSummary {
+  Id: string;
+  ParentId: string;
+  RepoTags: string[] | null;
+  RepoDigests: string[] | null;
+  Created: number;
+  Size: number;
+  Labels: Record<string, string> | null;
+  Containers: number;
+}
+
+export interface ImageInspect {
+  Id: string;
+  RepoTags: string[] | null;
+  Created: string;
+  Size: number;
+  Config?: { Cmd?: string[] | null; Labels?: Record<string, string> | null; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+export interface VersionInfo {
+  Version: string;
+  ApiVersion: string;
+  MinAPIVersion?: string;
+  Os: string;
+  Arch: string;
+  KernelVersion?: string;
+  Components?: Array<{ Name: string; Version: string }>;
+  [key: string]: unknown;
+}
+
+export interface PingInfo {
+  /** The daemon's highest API version, from the `Api-Version` header. */
+  apiVersion: string | undefined;
+  osType: string | undefined;
+  /** `Libpod/...` for Podman. */
+  server: string | undefined;
+  /** Set by Podman only. */
+  libpodApiVersion: string | undefined;
+}
+
+/** The body of `POST /containers/create`. Berth always sets NetworkMode itself when the caller does not. */
+export interface ContainerCreateBody {
+  Image: string;
+  Cmd?: string[];
+  Entrypoint?: string[];
+  Env?: string[];
+  Tty?: boolean;
+  OpenStdin?: boolean;
+  AttachStdin?: boolean;
+  AttachStdout?: boolean;
+  AttachStderr?: boolean;
+  Labels?: Record<string, string>;
+  WorkingDir?: string;
+  HostConfig?: {
+    AutoRemove?: boolean;
+    NetworkMode?: string;
+    Ulimits?: Array<{ Name: string; Soft: number; Hard: number }>;
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
+}
+
+export interface ContainerCreateResult {
+  Id: string;
+  Warnings: string[] | null;
+}
+
+export type WaitCondition = 'not-running' | 'next-exit' | 'removed';
+
+export interface WaitResult {
+  StatusCode: number;
+  Error?: { Message: string } | null;
+}
+
+export interface LogsOptions {
+  stdout?: boolean;
+  stderr?: boolean;
+  follow?: boolean;
+  /** Number of lines, or 'all'. */
+  tail?: number | 'all';
+  /** Unix seconds. */
+  since?: number;
+  timestamps?: boolean;
+}
+
+/** One decoded chunk of container output. stdin frames are reported as stdout. */
+export interface OutputChunk {
+  stream: 'stdout' | 'stderr';
+  data: Buffer;
+}
+
+export interface PullProgress {
+  status?: string;
+  id?: string;
+  progress?: string;
+  progressDetail?: { current?: number; total?: number };
+}
+
+export interface EngineEvent {
+  Type: string;
+  Action: string;
+  Actor: { ID: string; Attributes?: Record<string, string> };
+  scope?: string;
+  time: number;
+  timeNano: number;
+}
+
+export interface CommitOptions {
+  repo?: string;
+  tag?: string;
+  comment?: string;
+  author?: string;
+  pause?: boolean;
+  /** Dockerfile instructions, e.g. `CMD ["sh"]`. */
+  changes?: string[];
+}
+
+/** Explicit registry credentials. Never logged, never put in a URL or an error text. */
+export type RegistryCredential =
+  | { username: string; password: string; serveraddress: string }
+  | { identitytoken: string; serveraddress?: string };
+
+/** Every call may be cancelled. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export type ListFilters = Record<string, string[]>;
