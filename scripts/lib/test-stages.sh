@@ -1,0 +1,133 @@
+# Stage runners and bookkeeping for scripts/test.sh. Sourced, never run.
+# Each stage streams its output to the console and to test-output/<stage>.log, under a time limit.
+
+TOTAL_PASSED=0
+TOTAL_FAILED=0
+TOTAL_SKIPPED=0
+ANY_STAGE_FAILED=0
+SUMMARY_ROWS=()
+
+banner() {
+  if [[ -t 1 ]]; then printf '\n\033[1m===== %s =====\033[0m\n' "$*"; else printf '\n===== %s =====\n' "$*"; fi
+}
+
+# record STAGE RESULT DETAIL SECONDS
+record() {
+  SUMMARY_ROWS+=("$(printf '%-12s %-8s %5ss  %s' "$1" "$2" "$4" "$3")")
+  if [[ $2 == failed ]]; then ANY_STAGE_FAILED=1; fi
+}
+
+# Runs COMMAND under a time limit with its output teed to LOG; prints the exit status
+# (124 when the limit was hit). stdin is closed: CI has none and nothing may wait on it.
+run_logged() {
+  local log=$1 limit=$2
+  shift 2
+  timeout --kill-after=30 "$limit" "$@" </dev/null 2>&1 | tee "$log"
+  return "${PIPESTATUS[0]}"
+}
+
+describe_exit() {
+  case $1 in
+    124 | 137) echo "timed out after $2 s" ;;
+    *) echo "exit status $1" ;;
+  esac
+}
+
+# A step that has no test counts (install, build, lint, engines): a failure counts as one failed check.
+run_step() {
+  local name=$1 limit=$2 began=$SECONDS rc=0
+  shift 2
+  banner "$name"
+  run_logged "$OUTPUT_DIR/$name.log" "$limit" "$@" || rc=$?
+  if ((rc == 0)); then
+    record "$name" ok "" $((SECONDS - began))
+  else
+    TOTAL_FAILED=$((TOTAL_FAILED + 1))
+    record "$name" failed "$(describe_exit "$rc" "$limit"); see $OUTPUT_DIR/$name.log" $((SECONDS - began))
+  fi
+}
+
+# The value of the last `# KEY N` line of a TAP file (node's run summary), 0 when absent.
+tap_count() {
+  local value
+  value=$(grep -E "^# $2 [0-9]+$" "$1" 2>/dev/null | tail -n 1 | awk '{print $3}')
+  echo "${value:-0}"
+}
+
+# node's test runner over FILES via `npm run SCRIPT`: spec output on the console, TAP in a file for counts.
+run_node_tests() {
+  local name=$1 limit=$2 script=$3 began=$SECONDS rc=0
+  shift 3
+  banner "$name tests"
+  if [[ ! -e $1 ]]; then
+    echo "no test files ($*): skipped"
+    record "$name" skipped "no test files yet" 0
+    return 0
+  fi
+  local tap=$OUTPUT_DIR/$name.tap
+  rm -f "$tap"
+  NODE_OPTIONS="${NODE_OPTIONS:+$NODE_OPTIONS }--test-reporter=spec --test-reporter-destination=stdout --test-reporter=tap --test-reporter-destination=$tap" \
+    run_logged "$OUTPUT_DIR/$name.log" "$limit" npm run "$script" || rc=$?
+  local passed failed skipped detail
+  passed=$(tap_count "$tap" pass)
+  failed=$(($(tap_count "$tap" fail) + $(tap_count "$tap" cancelled)))
+  skipped=$(($(tap_count "$tap" skipped) + $(tap_count "$tap" todo)))
+  detail="$passed passed, $failed failed, $skipped skipped"
+  if ((rc != 0 && failed == 0)) || ! grep -qE '^# pass [0-9]+$' "$tap" 2>/dev/null; then
+    # The runner ended without a failing test to show for it (crash, time limit, no summary).
+    failed=$((failed + 1))
+    detail="$detail; crashed, counted as 1 failed: $(describe_exit "$rc" "$limit")"
+  fi
+  add_counts "$name" "$passed" "$failed" "$skipped" "$detail" $((SECONDS - began))
+}
+
+# A launcher (integration, e2e) that writes test-output/<stage>-counts.json = {"passed":N,"failed":N[,"pending":N]}.
+run_launcher_tests() {
+  local name=$1 limit=$2 script=$3 launcher=$4 began=$SECONDS rc=0
+  banner "$name tests"
+  if [[ ! -e $launcher ]]; then
+    echo "no launcher ($launcher): skipped"
+    record "$name" skipped "no launcher yet" 0
+    return 0
+  fi
+  local counts_file=$OUTPUT_DIR/$name-counts.json
+  rm -f "$counts_file"
+  run_logged "$OUTPUT_DIR/$name.log" "$limit" npm run "$script" || rc=$?
+  local passed=0 failed=0 skipped=0 detail
+  if [[ -s $counts_file ]]; then
+    read -r passed failed skipped < <(node -e '
+      const c = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+      const n = (v) => (Number.isInteger(v) && v >= 0 ? v : 0);
+      console.log(n(c.passed), n(c.failed), n(c.pending) + n(c.skipped));' "$counts_file") || {
+      passed=0 failed=0 skipped=0
+      echo "unreadable $counts_file"
+    }
+  fi
+  detail="$passed passed, $failed failed, $skipped skipped"
+  if [[ ! -s $counts_file ]]; then
+    failed=$((failed + 1))
+    detail="$detail; crashed, counted as 1 failed: no $counts_file ($(describe_exit "$rc" "$limit"))"
+  elif ((rc != 0 && failed == 0)); then
+    failed=$((failed + 1))
+    detail="$detail; crashed, counted as 1 failed: $(describe_exit "$rc" "$limit")"
+  fi
+  add_counts "$name" "$passed" "$failed" "$skipped" "$detail" $((SECONDS - began))
+}
+
+add_counts() {
+  local name=$1 passed=$2 failed=$3 skipped=$4 detail=$5 seconds=$6
+  TOTAL_PASSED=$((TOTAL_PASSED + passed))
+  TOTAL_FAILED=$((TOTAL_FAILED + failed))
+  TOTAL_SKIPPED=$((TOTAL_SKIPPED + skipped))
+  if ((failed > 0)); then record "$name" failed "$detail" "$seconds"; else record "$name" ok "$detail" "$seconds"; fi
+}
+
+# The table, then the plain total as the very last line; exits 1 when anything failed.
+print_summary() {
+  local row
+  banner "summary (${1}s)"
+  for row in "${SUMMARY_ROWS[@]}"; do echo "$row"; done
+  echo "$TOTAL_PASSED passed, $TOTAL_FAILED failed, $TOTAL_SKIPPED skipped"
+  if ((TOTAL_FAILED > 0 || ANY_STAGE_FAILED)); then exit 1; fi
+  exit 0
+}
