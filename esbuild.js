@@ -19,6 +19,11 @@ const common = {
 const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // The language client is loaded only when a Dockerfile or Compose file opens, so it stays out of the activation bundle.
+  { ...common, entryPoints: ['src/language/languageFeatures.ts'], outfile: 'dist/language.js', external: ['vscode'] },
+  // Language servers: separate processes, bundled so the extension works offline.
+  { ...common, entryPoints: ['src/language/dockerfileServer.ts'], outfile: 'dist/server/dockerfile-language-server.js' },
+  { ...common, entryPoints: ['src/language/composeServer.ts'], outfile: 'dist/server/compose-language-server.js' },
 ];
 
 async function main() {

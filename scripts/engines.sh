@@ -7,6 +7,9 @@
 #   bash scripts/engines.sh status   what runs; exit status 0 only when dockerd and the registry answer
 #   bash scripts/engines.sh env      `export BERTH_TEST_...` lines for a shell: eval "$(bash scripts/engines.sh env)"
 #   bash scripts/engines.sh restart
+#   bash scripts/engines.sh start-remote   idempotent; a second dockerd on tcp+TLS and an sshd, both on 127.0.0.1,
+#                                         writes $STATE/remote.json (read by test/support/remote.ts); `stop` ends them
+#   bash scripts/engines.sh stop-remote
 set -euo pipefail
 # dockerd lives in /usr/sbin, which a minimal root environment may leave off PATH.
 export PATH=$PATH:/usr/sbin:/sbin
@@ -24,6 +27,8 @@ source "$LIB/registry.sh"
 source "$LIB/fixtures.sh"
 # shellcheck source=lib/podman.sh
 source "$LIB/podman.sh"
+# shellcheck source=lib/remote.sh
+source "$LIB/remote.sh"
 
 ENGINES_JSON=$STATE/engines.json
 
@@ -83,6 +88,7 @@ cmd_start() {
 cmd_stop() {
   take_lock
   rm -f "$ENGINES_JSON"
+  remote_stop
   podman_stop
   registry_stop
   docker_stop
@@ -95,6 +101,7 @@ cmd_status() {
   docker_status || rc=1
   registry_status || rc=1
   podman_status || true
+  remote_status
   if [[ -f $ENGINES_JSON ]]; then echo "state     $ENGINES_JSON"; else echo "state     no engines.json (run: bash scripts/engines.sh start)"; fi
   return $rc
 }
@@ -117,8 +124,10 @@ case ${1:-} in
   restart) cmd_stop && cmd_start ;;
   status) cmd_status ;;
   env) cmd_env ;;
+  start-remote) require_tools && take_lock && remote_start ;;
+  stop-remote) take_lock && remote_stop ;;
   *)
-    echo "usage: bash scripts/engines.sh start|stop|restart|status|env" >&2
+    echo "usage: bash scripts/engines.sh start|stop|restart|status|env|start-remote|stop-remote" >&2
     exit 2
     ;;
 esac

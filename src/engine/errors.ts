@@ -55,3 +55,83 @@ export function kindForStatus(status: number): EngineErrorKind {
   if (status === 400) return 'bad-request';
   return 'server';
 }
+
+/** What a failed call was about, so the error can say what to do next. */
+export type ErrorSubject = 'container' | 'image' | 'exec' | 'pull' | 'push' | 'engine';
+
+export interface ResponseErrorContext {
+  readonly subject: ErrorSubject;
+  readonly endpoint?: string | undefined;
+}
+
+/**
+ * Builds the EngineError for an HTTP error response: the engine's own message (`{"message": ...}`, or the body
+ * text) and a hint for what to do next, chosen from the status, the subject and the engine's words.
+ */
+export function engineErrorFromResponse(status: number, body: Buffer | string, context: ResponseErrorContext): EngineError {
+  const engineMessage = engineMessageOf(status, body);
+  const lower = engineMessage.toLowerCase();
+  let kind = kindForStatus(status);
+  if (status === 400 && /client version .* is too (new|old)/.test(lower)) kind = 'version';
+  // Podman answers some conflicts (a container name in use) with 500.
+  if (kind === 'server' && /name .* is already in use/.test(lower)) kind = 'conflict';
+  if ((context.subject === 'pull' || context.subject === 'push') && kind === 'server') {
+    if (/unauthori[sz]ed|authentication required|no basic auth credentials|access denied|denied:/.test(lower)) kind = 'unauthorized';
+    else if (/manifest unknown|not found|does not exist/.test(lower)) kind = 'not-found';
+  }
+  return new EngineError(kind, withoutFinalPeriod(engineMessage), {
+    status,
+    engineMessage,
+    hint: hintFor(kind, lower, context.subject),
+    endpoint: context.endpoint,
+  });
+}
+
+function engineMessageOf(status: number, body: Buffer | string): string {
+  const text = (typeof body === 'string' ? body : body.toString('utf8')).trim();
+  if (text.startsWith('{')) {
+    try {
+      const parsed = JSON.parse(text) as { message?: unknown };
+      if (typeof parsed.message === 'string' && parsed.message.trim() !== '') return parsed.message.trim();
+    } catch {
+      // Not JSON after all: show the text itself.
+    }
+  }
+  return text !== '' ? text.slice(0, 2000) : `The engine answered HTTP ${status} with no message`;
+}
+
+function withoutFinalPeriod(text: string): string {
+  return text.endsWith('.') ? text.slice(0, -1) : text;
+}
+
+function hintFor(kind: EngineErrorKind, lower: string, subject: ErrorSubject): string | undefined {
+  switch (kind) {
+    case 'version':
+      return 'Leave the API version unset so Berth negotiates one, or set a version the engine supports';
+    case 'not-found':
+      if (subject === 'pull') return 'Check the image name and tag, and sign in if the repository is private';
+      if (subject === 'push') return 'Tag the image with this name first, or check the name';
+      if (subject === 'image' || lower.includes('no such image') || lower.includes('image not known')) return 'Pull it first, or check the image name and tag';
+      if (subject === 'exec') return 'The exec session is gone; start a new one';
+      return 'Check the container id or name; the container may have been removed';
+    case 'conflict':
+      if (lower.includes('is already in use')) return 'Choose another name or remove the existing container';
+      if (lower.includes('cannot remove a running container') || lower.includes('stop the container')) {
+        return 'Stop it first, or remove it with force';
+      }
+      if (lower.includes('is not running')) return 'Start the container first';
+      if (lower.includes('is using its referenced image') || lower.includes('image is being used')) {
+        return 'Remove the containers that use the image first, or remove it with force';
+      }
+      if (lower.includes('is paused')) return 'Unpause the container first';
+      return 'Check the current state and try again';
+    case 'unauthorized':
+      return 'Sign in to the registry (Berth: Sign In to Registry, or docker login) and try again';
+    case 'bad-request':
+      return 'Check the values given';
+    case 'server':
+      return "This is the engine's own failure; check its log, then try again";
+    default:
+      return undefined;
+  }
+}

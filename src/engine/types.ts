@@ -173,3 +173,95 @@ export interface CallOptions {
 }
 
 export type ListFilters = Record<string, string[]>;
+
+// ---- option bags and results of EngineClient methods ----
+
+export interface ListContainersOptions extends CallOptions {
+  all?: boolean;
+  filters?: ListFilters;
+  limit?: number;
+  size?: boolean;
+}
+export interface ListImagesOptions extends CallOptions {
+  all?: boolean;
+  filters?: ListFilters;
+}
+export interface CreateContainerOptions extends CallOptions {
+  name?: string;
+}
+export interface StopOptions extends CallOptions {
+  timeoutSeconds?: number;
+}
+export interface KillOptions extends CallOptions {
+  /** e.g. 'SIGTERM'; the engine's default is SIGKILL. */
+  killSignal?: string;
+}
+export interface RemoveContainerOptions extends CallOptions {
+  force?: boolean;
+  volumes?: boolean;
+}
+export interface WaitOptions extends CallOptions {
+  condition?: WaitCondition;
+}
+export interface ContainerLogsOptions extends LogsOptions, CallOptions {
+  /** The container's Config.Tty; looked up with inspect when absent. */
+  tty?: boolean;
+}
+export interface RemoveImageOptions extends CallOptions {
+  force?: boolean;
+  noPrune?: boolean;
+}
+export interface TagImageOptions extends CallOptions {
+  repo: string;
+  tag?: string;
+}
+export interface RegistryCallOptions extends CallOptions {
+  auth?: RegistryCredential | undefined;
+}
+export interface ImportImageOptions extends CallOptions {
+  repo: string;
+  tag?: string;
+  /** Dockerfile instructions applied to the image, e.g. `CMD ["/bin/sh"]`. */
+  changes?: string[];
+  message?: string;
+}
+export interface EventsOptions extends CallOptions {
+  /** Unix seconds, or `SECONDS.NANOS` as a string (resume from the last timeNano). */
+  since?: number | string;
+  until?: number | string;
+  filters?: ListFilters;
+}
+export interface CreateExecOptions extends CallOptions {
+  cmd: string[];
+  tty?: boolean;
+  attachStdin?: boolean;
+  attachStdout?: boolean;
+  attachStderr?: boolean;
+  env?: string[];
+  workingDir?: string;
+  user?: string;
+}
+export interface StartExecOptions extends CallOptions {
+  tty: boolean;
+}
+export interface ResizeOptions extends CallOptions {
+  rows: number;
+  cols: number;
+}
+export interface ExecInspect {
+  ID: string;
+  Running: boolean;
+  ExitCode: number | null;
+  ProcessConfig?: { tty?: boolean; entrypoint?: string; arguments?: string[] };
+  ContainerID: string;
+  Pid?: number;
+  [key: string]: unknown;
+}
+export interface ImageDeleteItem {
+  Untagged?: string;
+  Deleted?: string;
+}
+export interface WaitHandle {
+  /** Settles when the condition is met; rejects with EngineError if the wait fails or is cancelled. */
+  result: Promise<WaitResult>;
+}

@@ -1,0 +1,77 @@
+/**
+ * What the benchmarks measure against: labelled containers (created, never started, NetworkMode none) and one
+ * finished container that wrote 100 MB to stdout. Everything carries `berth.test=1` and a per-run label, and is
+ * removed at the end; removal failures are reported, never hidden.
+ */
+import type { EngineClient } from '../src/engine';
+
+export const LOG_BYTES = 100 * 1024 * 1024;
+/** Log line length, newline included: realistic lines, not one giant frame. */
+export const LOG_LINE_BYTES = 1024;
+
+export interface FixtureLabels {
+  /** `key=value` for a `label` filter that matches exactly this run's containers of one set. */
+  readonly filter: string;
+  readonly labels: Record<string, string>;
+}
+
+export function fixtureLabels(runId: string, set: string): FixtureLabels {
+  return {
+    filter: `berth.bench.set=${runId}-${set}`,
+    labels: { 'berth.test': '1', 'berth.bench': runId, 'berth.bench.set': `${runId}-${set}` },
+  };
+}
+
+/** Creates `count` containers with bounded concurrency; resolves their ids. */
+export async function createIdleContainers(client: EngineClient, image: string, count: number, labels: Record<string, string>): Promise<string[]> {
+  const ids: string[] = [];
+  const concurrency = 4;
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < count) {
+      next++;
+      const { Id } = await client.createContainer({ Image: image, Cmd: ['true'], Labels: labels, HostConfig: { NetworkMode: 'none' } });
+      ids.push(Id);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return ids;
+}
+
+/** Runs a container that writes LOG_BYTES of text lines to stdout and waits for it to exit. */
+export async function createLogContainer(client: EngineClient, image: string, labels: Record<string, string>): Promise<string> {
+  const line = '7'.repeat(LOG_LINE_BYTES - 1);
+  const { Id } = await client.createContainer({
+    Image: image,
+    Cmd: ['sh', '-c', `yes ${line} | head -c ${LOG_BYTES}`],
+    Labels: labels,
+    HostConfig: { NetworkMode: 'none' },
+  });
+  const { result } = await client.waitContainer(Id, { condition: 'next-exit' });
+  await client.startContainer(Id);
+  const outcome = await result;
+  if (outcome.StatusCode !== 0) throw new Error(`the log container exited with ${outcome.StatusCode}`);
+  return Id;
+}
+
+/** Removes every container of this benchmark run; resolves how many were removed. */
+export async function removeRunContainers(client: EngineClient, runId: string): Promise<number> {
+  const containers = await client.listContainers({ all: true, filters: { label: [`berth.bench=${runId}`] } });
+  const concurrency = 4;
+  let next = 0;
+  const failures: string[] = [];
+  const worker = async (): Promise<void> => {
+    while (next < containers.length) {
+      const container = containers[next++];
+      if (!container) return;
+      try {
+        await client.removeContainer(container.Id, { force: true });
+      } catch (error) {
+        failures.push(`${container.Id.slice(0, 12)}: ${(error as Error).message}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  if (failures.length > 0) throw new Error(`could not remove ${failures.length} benchmark containers: ${failures.join('; ')}`);
+  return containers.length;
+}

@@ -1,0 +1,15 @@
+/** Writing container output and listings to the CLI's streams. */
+import type { OutputChunk } from '../../engine/types';
+import type { CliIo } from '../io';
+
+/** Container stdout goes to berth's stdout, container stderr to berth's stderr, byte for byte. */
+export function outputWriter(io: CliIo): (chunk: OutputChunk) => void {
+  return (chunk) => {
+    (chunk.stream === 'stderr' ? io.stderr : io.stdout).write(chunk.data);
+  };
+}
+
+/** `--json`: the engine's own objects, so scripts see the documented API shape. */
+export function printJson(io: CliIo, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}

@@ -1,0 +1,46 @@
+/**
+ * How a failure reaches the user: one line, `berth: <message>`, and an exit status like docker's. Usage mistakes
+ * and berth's own failures in `run` exit 125; a command the container could not execute 126, one it could not find
+ * 127; an interrupted command 130 (128 + SIGINT); other failures 1.
+ */
+import { UsageError } from './args';
+import { isEngineError } from '../engine/errors';
+
+export const EXIT_FAILURE = 1;
+export const EXIT_BERTH_ERROR = 125;
+export const EXIT_CANNOT_INVOKE = 126;
+export const EXIT_NOT_FOUND = 127;
+export const EXIT_INTERRUPTED = 130;
+
+export interface Failure {
+  /** Without the `berth: ` prefix, always a single line. */
+  readonly message: string;
+  readonly exitCode: number;
+}
+
+/** `inRun` selects docker run's statuses: 125 for berth's failures, 126/127 for a command that cannot run. */
+export function describeFailure(error: unknown, inRun: boolean): Failure {
+  const message = singleLine(messageOf(error));
+  if (error instanceof UsageError) return { message, exitCode: EXIT_BERTH_ERROR };
+  if (isEngineError(error, 'cancelled')) return { message, exitCode: EXIT_INTERRUPTED };
+  if (!inRun) return { message, exitCode: EXIT_FAILURE };
+  return { message, exitCode: runExitCode(message) };
+}
+
+/** docker run's mapping of a start failure from the OCI runtime to the shell's conventions. */
+function runExitCode(message: string): number {
+  if (/executable file not found|no such file or directory/i.test(message)) return EXIT_NOT_FOUND;
+  if (/permission denied|cannot execute|exec format error/i.test(message)) return EXIT_CANNOT_INVOKE;
+  return EXIT_BERTH_ERROR;
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error && error.message) return error.message;
+  if (typeof error === 'string' && error) return error;
+  return 'unexpected failure';
+}
+
+/** Engine messages can span lines (OCI runtime errors do); the CLI promises one line per failure. */
+export function singleLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+}

@@ -1,0 +1,65 @@
+/** Commit Container…: a validated repo:tag, optional comment and author; the new image is revealed. */
+import * as vscode from 'vscode';
+import { validateImageReference } from '../engine';
+import { splitRepoTag } from '../common/imageName';
+import type { CommandFactories } from './types';
+import { withCancellableProgress } from './feedback';
+import { resolveContainers, splitArgs } from './targets';
+
+interface CommitArgs {
+  repo?: string;
+  tag?: string;
+  comment?: string;
+  author?: string;
+}
+
+/** What is wrong with a commit target, or undefined. Digests are not allowed: the engine names the result. */
+export function validateCommitReference(value: string): string | undefined {
+  const reference = value.trim();
+  if (reference === '') return 'Enter a repository, optionally with :tag';
+  if (reference.includes('@')) return 'A commit target cannot have a digest';
+  return validateImageReference(reference);
+}
+
+export const commitCommands: CommandFactories = {
+  'berth.commitContainer': (ctx) => async (...args: unknown[]) => {
+    const target = await resolveContainers(ctx, args, { placeHolder: 'Container to commit', eligible: () => true, many: false });
+    const ref = target?.refs[0];
+    if (!ref) return undefined;
+    const given = splitArgs(args).options as CommitArgs;
+    let repoTag = given.repo ? (given.tag ? `${given.repo}:${given.tag}` : given.repo) : undefined;
+    let comment = given.comment;
+    let author = given.author;
+    if (!repoTag) {
+      repoTag = (
+        await vscode.window.showInputBox({
+          title: `Commit ${ref.name}`,
+          prompt: 'Repository and tag of the new image',
+          placeHolder: 'team/app:snapshot',
+          validateInput: validateCommitReference,
+        })
+      )?.trim();
+      if (!repoTag) return undefined;
+      comment = await vscode.window.showInputBox({ title: `Commit ${ref.name}`, prompt: 'Comment (optional)' });
+      if (comment === undefined) return undefined;
+      author = await vscode.window.showInputBox({ title: `Commit ${ref.name}`, prompt: 'Author (optional)', placeHolder: 'Name <email>' });
+      if (author === undefined) return undefined;
+    }
+    const invalid = validateCommitReference(repoTag);
+    if (invalid) throw new Error(invalid);
+    const { repo, tag } = splitRepoTag(repoTag);
+    const result = await withCancellableProgress(`Committing ${ref.name} as ${repoTag}`, (signal) =>
+      ctx.session.client.commitContainer(ref.id, {
+        repo,
+        tag: tag ?? 'latest',
+        comment: comment || undefined,
+        author: author || undefined,
+        signal,
+      }),
+    );
+    const record = await ctx.model.refetchImage(result.Id);
+    if (record) await ctx.imagesView.reveal(record.key);
+    void vscode.window.showInformationMessage(`Committed ${ref.name} as ${repoTag}.`);
+    return { imageId: result.Id, reference: `${repo}:${tag ?? 'latest'}` };
+  },
+};

@@ -1,0 +1,166 @@
+/** Lifecycle commands on containers: start, stop, restart, remove, stop all, wait, copy id/name. */
+import * as vscode from 'vscode';
+import { stopAllRunning } from '../engine';
+import { isRunningState } from '../model/containerTree';
+import { isSwarmManaged, SWARM_LABEL_PREFIX } from '../model/records';
+import { plural } from '../common/format';
+import type { Ctx } from '../ctx';
+import type { CommandFactories } from './types';
+import { confirm, reportError, withCancellableProgress } from './feedback';
+import { imageRefOf, resolveContainers, type ContainerRef } from './targets';
+
+const notRunning = (record: { state: string }): boolean => !isRunningState(record.state);
+const running = (record: { state: string }): boolean => isRunningState(record.state);
+const any = (): boolean => true;
+
+/** Runs `act` on each container under one cancellable notification; reports failures, returns the successes. */
+async function forEach(
+  ctx: Ctx,
+  title: string,
+  refs: readonly ContainerRef[],
+  act: (ref: ContainerRef, signal: AbortSignal) => Promise<void>,
+): Promise<string[]> {
+  const done: string[] = [];
+  await withCancellableProgress(title, async (signal, progress) => {
+    for (const ref of refs) {
+      if (signal.aborted) break;
+      progress.report({ message: ref.name });
+      try {
+        await act(ref, signal);
+        done.push(ref.id);
+      } catch (error) {
+        reportError(ctx, `${title} ${ref.name}`, error);
+        if (signal.aborted) break;
+      }
+    }
+  });
+  // Events will say the same a moment later; fetching now makes the tree current when the command returns.
+  await ctx.model.refetchContainers(refs.map((ref) => ref.id)).catch((error: unknown) => reportError(ctx, 'Refreshing containers', error));
+  return done;
+}
+
+function isImageRow(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'image';
+}
+
+function swarmService(ref: ContainerRef): string | undefined {
+  const labels = ref.record?.summary.Labels ?? {};
+  return labels[`${SWARM_LABEL_PREFIX}service.name`] ?? labels[`${SWARM_LABEL_PREFIX}service.id`] ?? 'its service';
+}
+
+export const containerCommands: CommandFactories = {
+  'berth.start': (ctx) => async (...args: unknown[]) => {
+    const target = await resolveContainers(ctx, args, { placeHolder: 'Containers to start', eligible: notRunning, many: true });
+    if (!target) return undefined;
+    const started = await forEach(ctx, 'Starting', target.refs, (ref, signal) =>
+      ctx.session.client.startContainer(ref.id, { signal }),
+    );
+    return { started };
+  },
+
+  'berth.restart': (ctx) => async (...args: unknown[]) => {
+    const target = await resolveContainers(ctx, args, { placeHolder: 'Containers to restart', eligible: any, many: true });
+    if (!target) return undefined;
+    const timeoutSeconds = ctx.settings.stopTimeoutSeconds;
+    const restarted = await forEach(ctx, 'Restarting', target.refs, (ref, signal) =>
+      ctx.session.client.restartContainer(ref.id, { timeoutSeconds, signal }),
+    );
+    return { restarted };
+  },
+
+  'berth.stop': (ctx) => async (...args: unknown[]) => {
+    const target = await resolveContainers(ctx, args, { placeHolder: 'Containers to stop', eligible: running, many: true });
+    if (!target) return undefined;
+    const swarm = target.refs.filter((ref) => ref.record && isSwarmManaged(ref.record.summary));
+    for (const ref of swarm) {
+      ctx.log.warn(`${ref.name} is a swarm task of ${swarmService(ref)}: the service will start a replacement when it stops`);
+    }
+    if (swarm.length > 0) {
+      const names = swarm.map((ref) => `${ref.name} (service ${swarmService(ref)})`).join(', ');
+      const proceed = await confirm(
+        `${names} ${swarm.length === 1 ? 'is' : 'are'} managed by Docker Swarm. Stopping will make the service start a replacement.`,
+        'Stop Anyway',
+        target.options.confirmed,
+        'To stop the service for good, scale it to 0 or remove it with the docker CLI.',
+      );
+      if (!proceed) return undefined;
+    }
+    const timeoutSeconds = ctx.settings.stopTimeoutSeconds;
+    const stopped = await forEach(ctx, 'Stopping', target.refs, (ref, signal) =>
+      ctx.session.client.stopContainer(ref.id, { timeoutSeconds, signal }),
+    );
+    return { stopped, swarmWarned: swarm.map((ref) => ref.id) };
+  },
+
+  'berth.remove': (ctx) => async (...args: unknown[]) => {
+    const target = await resolveContainers(ctx, args, { placeHolder: 'Containers to remove', eligible: any, many: true });
+    if (!target) return undefined;
+    const live = target.refs.filter((ref) => ref.record && isRunningState(ref.record.state));
+    if (live.length > 0) {
+      const proceed = await confirm(
+        `${live.map((ref) => ref.name).join(', ')} ${live.length === 1 ? 'is' : 'are'} running. Remove anyway (forced)?`,
+        'Remove',
+        target.options.confirmed,
+      );
+      if (!proceed) return undefined;
+    }
+    const removed = await forEach(ctx, 'Removing', target.refs, (ref, signal) =>
+      ctx.session.client.removeContainer(ref.id, { force: live.includes(ref), signal }),
+    );
+    return { removed };
+  },
+
+  'berth.stopAll': (ctx) => async (...args: unknown[]) => {
+    const options = (args[0] ?? {}) as { confirmed?: boolean };
+    const count = [...ctx.model.containers()].filter((record) => record.state === 'running').length;
+    const proceed = await confirm(`Stop all ${plural(count, 'running container')}?`, 'Stop All', options.confirmed);
+    if (!proceed) return undefined;
+    const timeoutSeconds = ctx.settings.stopTimeoutSeconds;
+    const result = await withCancellableProgress('Stopping all running containers', (signal, progress) =>
+      stopAllRunning(ctx.session.client, {
+        timeoutSeconds,
+        signal,
+        onStopped: (id: string) => progress.report({ message: ctx.model.container(id)?.name ?? id.slice(0, 12) }),
+      }),
+    );
+    for (const failure of result.failed) reportError(ctx, `Stopping ${failure.id.slice(0, 12)}`, failure.error);
+    await ctx.model.refetchContainers([...result.stopped, ...result.failed.map((failure) => failure.id)]);
+    return { stopped: result.stopped, failed: result.failed.map((failure) => failure.id) };
+  },
+
+  'berth.waitForExit': (ctx) => async (...args: unknown[]) => {
+    const target = await resolveContainers(ctx, args, { placeHolder: 'Container to wait for', eligible: any, many: false });
+    const ref = target?.refs[0];
+    if (!ref) return undefined;
+    const exitCode = await withCancellableProgress(`Waiting for ${ref.name} to exit`, async (signal) => {
+      const wait = await ctx.session.client.waitContainer(ref.id, { condition: 'not-running', signal });
+      const result = await wait.result;
+      if (result.Error?.Message) ctx.log.warn(`Waiting for ${ref.name}: ${result.Error.Message}`);
+      return result.StatusCode;
+    });
+    ctx.log.info(`${ref.name} exited with status ${exitCode}`);
+    void vscode.window.showInformationMessage(`${ref.name} exited with status ${exitCode}.`);
+    return { id: ref.id, exitCode };
+  },
+
+  'berth.copyId': (ctx) => async (...args: unknown[]) => {
+    const image = isImageRow(args[0]) ? imageRefOf(ctx, args[0]) : undefined;
+    if (image) {
+      await vscode.env.clipboard.writeText(image.id);
+      return image.id;
+    }
+    const target = await resolveContainers(ctx, args, { placeHolder: 'Container', eligible: any, many: false });
+    const ref = target?.refs[0];
+    if (!ref) return undefined;
+    await vscode.env.clipboard.writeText(ref.id);
+    return ref.id;
+  },
+
+  'berth.copyName': (ctx) => async (...args: unknown[]) => {
+    const target = await resolveContainers(ctx, args, { placeHolder: 'Container', eligible: any, many: false });
+    const ref = target?.refs[0];
+    if (!ref) return undefined;
+    await vscode.env.clipboard.writeText(ref.name);
+    return ref.name;
+  },
+};

@@ -1,0 +1,67 @@
+/** Image commands: pull (progress summed over layers, cancellable) and remove. */
+import * as vscode from 'vscode';
+import { pull, validateImageReference } from '../engine';
+import { withRegistryAuthRetry } from '../registries';
+import { PullProgressTracker } from '../model/pullProgress';
+import type { CommandFactories } from './types';
+import { confirm, reportError, withCancellableProgress } from './feedback';
+import { resolveImages } from './targets';
+
+export const imageCommands: CommandFactories = {
+  'berth.pullImage': (ctx) => async (...args: unknown[]) => {
+    const given = typeof args[0] === 'string' ? args[0].trim() : undefined;
+    const reference =
+      given ??
+      (
+        await vscode.window.showInputBox({
+          title: 'Pull Image',
+          prompt: 'Image reference, e.g. registry.example.com/team/app:1.0',
+          validateInput: (value) => (value.trim() === '' ? 'Enter an image reference' : validateImageReference(value.trim())),
+        })
+      )?.trim();
+    if (!reference) return undefined;
+    const invalid = validateImageReference(reference);
+    if (invalid) throw new Error(invalid);
+    const tracker = new PullProgressTracker();
+    await withCancellableProgress(`Pulling ${reference}`, async (signal, progress) => {
+      let reported = 0;
+      // A refusal ("no basic auth credentials", 401) offers Sign In and pulls again with the new credential.
+      await withRegistryAuthRetry(reference, ({ credential }) => pull(ctx.session.client, reference, {
+        credentials: () => Promise.resolve(credential),
+        signal,
+        onProgress: (line) => {
+          const percent = tracker.update(line);
+          progress.report({ increment: percent - reported, message: `${percent}% ${tracker.status}` });
+          reported = percent;
+        },
+      }), ctx.registries.authRetry());
+    });
+    const record = await ctx.model.refetchImage(reference);
+    if (record) await ctx.imagesView.reveal(record.key);
+    void vscode.window.showInformationMessage(`Pulled ${reference}.`);
+    return { reference };
+  },
+
+  'berth.removeImage': (ctx) => async (...args: unknown[]) => {
+    const target = await resolveImages(ctx, args, 'Images to remove');
+    if (!target) return undefined;
+    const names = target.refs.map((ref) => ref.reference).join(', ');
+    if (!(await confirm(`Remove ${names}?`, 'Remove', target.options.confirmed))) return undefined;
+    const removed: string[] = [];
+    await withCancellableProgress('Removing images', async (signal, progress) => {
+      for (const ref of target.refs) {
+        progress.report({ message: ref.reference });
+        try {
+          await ctx.session.client.removeImage(ref.reference, { signal });
+          removed.push(ref.reference);
+        } catch (error) {
+          reportError(ctx, `Removing ${ref.reference}`, error);
+        }
+      }
+    });
+    for (const ref of target.refs) {
+      await ctx.model.refetchImage(ref.id).catch((error: unknown) => reportError(ctx, 'Refreshing images', error));
+    }
+    return { removed };
+  },
+};

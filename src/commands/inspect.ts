@@ -1,0 +1,30 @@
+/** Inspect, Copy ID/Name for images: a container's or an image's JSON in a read-only editor. */
+import * as vscode from 'vscode';
+import { inspectUri } from '../views/inspectDocumentProvider';
+import type { CommandFactories } from './types';
+import { containerRefOf, imageRefOf, resolveContainers, splitArgs } from './targets';
+
+export const inspectCommands: CommandFactories = {
+  'berth.inspect': (ctx) => async (...args: unknown[]) => {
+    const { target } = splitArgs(args);
+    let uri: vscode.Uri | undefined;
+    const isImageNode = typeof target === 'object' && target !== null && (target as { kind?: unknown }).kind === 'image';
+    const container = isImageNode ? undefined : containerRefOf(ctx, target)[0];
+    if (container?.record || (container && !ctx.model.image(container.id))) {
+      uri = inspectUri('container', container.name, container.id);
+    } else {
+      const image = imageRefOf(ctx, target);
+      if (image) uri = inspectUri('image', image.record?.tags[0] ?? image.reference, image.id);
+    }
+    if (!uri) {
+      const picked = await resolveContainers(ctx, [], { placeHolder: 'Container to inspect', eligible: () => true, many: false });
+      const ref = picked?.refs[0];
+      if (!ref) return undefined;
+      uri = inspectUri('container', ref.name, ref.id);
+    }
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.languages.setTextDocumentLanguage(document, 'json');
+    await vscode.window.showTextDocument(document, { preview: true });
+    return { uri: uri.toString() };
+  },
+};

@@ -1,0 +1,189 @@
+/**
+ * Run Container… and Run in Background…: pick a local image or type a reference, then optional
+ * command, name, TTY and remove-when-done. A foreground run streams its output into a terminal that
+ * ends with the exit status.
+ */
+import * as vscode from 'vscode';
+import {
+  runContainer,
+  runInBackground,
+  validateContainerName,
+  validateImageReference,
+} from '../engine';
+import { splitCommandLine } from '../common/argv';
+import { PullProgressTracker } from '../model/pullProgress';
+import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
+import { ANSI, StreamDecoders, toTerminalText } from '../terminals/terminalText';
+import type { Ctx } from '../ctx';
+import type { CommandFactories } from './types';
+import { reportError } from './feedback';
+
+export interface RunArgs {
+  image: string;
+  cmd?: string[];
+  name?: string;
+  tty?: boolean;
+  autoRemove?: boolean;
+}
+
+function isRunArgs(value: unknown): value is RunArgs {
+  return typeof value === 'object' && value !== null && typeof (value as { image?: unknown }).image === 'string';
+}
+
+async function pickImage(ctx: Ctx, title: string): Promise<string | undefined> {
+  const tags = [...ctx.model.images()].flatMap((record) => record.tags).sort((a, b) => a.localeCompare(b));
+  const quickPick = vscode.window.createQuickPick();
+  quickPick.title = title;
+  quickPick.placeholder = 'Pick a local image or type a reference (pulled when missing)';
+  const localItems = tags.map((tag) => ({ label: tag, description: 'local' }));
+  quickPick.items = localItems;
+  return new Promise<string | undefined>((resolve) => {
+    const subscriptions = [
+      quickPick.onDidChangeValue((value) => {
+        const typed = value.trim();
+        quickPick.items =
+          typed && !tags.includes(typed) ? [{ label: typed, description: 'pull if missing' }, ...localItems] : localItems;
+      }),
+      quickPick.onDidAccept(() => {
+        const chosen = quickPick.selectedItems[0]?.label ?? quickPick.value.trim();
+        const invalid = chosen ? validateImageReference(chosen) : 'Enter an image reference';
+        if (invalid) {
+          quickPick.title = `${title}: ${invalid}`;
+          return;
+        }
+        resolve(chosen);
+        quickPick.hide();
+      }),
+      quickPick.onDidHide(() => {
+        resolve(undefined);
+        for (const subscription of subscriptions) subscription.dispose();
+        quickPick.dispose();
+      }),
+    ];
+    quickPick.show();
+  });
+}
+
+/** The tag of an Images row the command was invoked on, if any. */
+function imageOfNode(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const node = value as { kind?: unknown; tag?: unknown };
+  return node.kind === 'image' && typeof node.tag === 'string' ? node.tag : undefined;
+}
+
+async function askRunArgs(ctx: Ctx, title: string, foreground: boolean, preset?: string): Promise<RunArgs | undefined> {
+  const image = preset ?? (await pickImage(ctx, title));
+  if (!image) return undefined;
+  const commandLine = await vscode.window.showInputBox({
+    title,
+    prompt: `Command for ${image} (optional; empty runs the image's default)`,
+    validateInput: (value) => {
+      try {
+        splitCommandLine(value);
+        return undefined;
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+    },
+  });
+  if (commandLine === undefined) return undefined;
+  const name = await vscode.window.showInputBox({
+    title,
+    prompt: 'Container name (optional)',
+    validateInput: (value) => (value.trim() === '' ? undefined : validateContainerName(value.trim())),
+  });
+  if (name === undefined) return undefined;
+  const flags = [
+    { label: 'TTY', description: 'allocate a pseudo-terminal', picked: false, key: 'tty' as const },
+    { label: 'Remove when done', description: 'remove the container after it exits', picked: foreground, key: 'autoRemove' as const },
+  ];
+  const chosen = await vscode.window.showQuickPick(flags, { title, canPickMany: true, placeHolder: 'Options' });
+  if (!chosen) return undefined;
+  const cmd = splitCommandLine(commandLine);
+  return {
+    image,
+    cmd: cmd.length > 0 ? cmd : undefined,
+    name: name.trim() || undefined,
+    tty: chosen.some((flag) => flag.key === 'tty'),
+    autoRemove: chosen.some((flag) => flag.key === 'autoRemove'),
+  };
+}
+
+function commonRunOptions(ctx: Ctx, args: RunArgs) {
+  return {
+    image: args.image,
+    cmd: args.cmd,
+    name: args.name,
+    tty: args.tty ?? false,
+    autoRemove: args.autoRemove ?? false,
+    networkMode: ctx.settings.runNetwork || undefined,
+    labels: { 'berth.created-by': 'vscode' },
+    credentials: ctx.registries.chain.asLookup(),
+  };
+}
+
+export const runCommands: CommandFactories = {
+  'berth.runContainer': (ctx) => async (...args: unknown[]) => {
+    const options = isRunArgs(args[0]) ? args[0] : await askRunArgs(ctx, 'Run Container', true, imageOfNode(args[0]));
+    if (!options) return undefined;
+    const terminal = new BufferedPseudoterminal();
+    const name = `Run: ${options.image}`;
+    vscode.window.createTerminal({ name, pty: terminal, iconPath: new vscode.ThemeIcon('play') }).show();
+    const decoders = new StreamDecoders();
+    const tracker = new PullProgressTracker();
+    try {
+      const result = await runContainer(ctx.session.client, {
+        ...commonRunOptions(ctx, options),
+        signal: terminal.signal,
+        onStatus: (text: string) => terminal.writeLine(ANSI.dim(`[Berth] ${text}`)),
+        onPullProgress: (line) => {
+          const percent = tracker.update(line);
+          terminal.write(`\r\x1b[2K${ANSI.dim(`[Berth] pulling ${options.image}: ${percent}%`)}`);
+        },
+        onOutput: (chunk) => {
+          const text = decoders.decode(chunk.stream, chunk.data);
+          // A TTY sends CRLF already; plain streams need it.
+          const shown = options.tty ? text : toTerminalText(text);
+          terminal.write(chunk.stream === 'stderr' ? ANSI.red(shown) : shown);
+        },
+      });
+      for (const [, rest] of decoders.flush()) terminal.write(options.tty ? rest : toTerminalText(rest));
+      terminal.writeLine('');
+      terminal.writeLine(ANSI.bold(`[Berth] exited with status ${result.exitCode}`));
+      ctx.log.info(`${options.image} (${result.id.slice(0, 12)}) exited with status ${result.exitCode}`);
+      await ctx.model.refetchContainers([result.id]);
+      return { id: result.id, exitCode: result.exitCode };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      terminal.writeLine(ANSI.red(`[Berth] ${message}`));
+      reportError(ctx, `Running ${options.image}`, error);
+      return undefined;
+    }
+  },
+
+  'berth.runInBackground': (ctx) => async (...args: unknown[]) => {
+    const options = isRunArgs(args[0]) ? args[0] : await askRunArgs(ctx, 'Run in Background', false, imageOfNode(args[0]));
+    if (!options) return undefined;
+    const tracker = new PullProgressTracker();
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Starting ${options.image}`, cancellable: true },
+      async (progress, token) => {
+        const controller = new AbortController();
+        const subscription = token.onCancellationRequested(() => controller.abort());
+        try {
+          return await runInBackground(ctx.session.client, {
+            ...commonRunOptions(ctx, options),
+            signal: controller.signal,
+            onStatus: (text: string) => progress.report({ message: text }),
+            onPullProgress: (line) => progress.report({ message: `pulling: ${tracker.update(line)}%` }),
+          });
+        } finally {
+          subscription.dispose();
+        }
+      },
+    );
+    await ctx.model.refetchContainers([result.id]);
+    await ctx.containersView.reveal(result.id);
+    return { id: result.id };
+  },
+};

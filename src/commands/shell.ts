@@ -1,0 +1,37 @@
+/** Attach Shell: an interactive shell in a running container, in a VS Code terminal. */
+import * as vscode from 'vscode';
+import { isRunningState } from '../model/containerTree';
+import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
+import { runShell } from '../terminals/shellSession';
+import { ANSI } from '../terminals/terminalText';
+import type { CommandFactories } from './types';
+import { isCancellation } from './feedback';
+import { resolveContainers } from './targets';
+
+export const shellCommands: CommandFactories = {
+  'berth.attachShell': (ctx) => async (...args: unknown[]) => {
+    const target = await resolveContainers(ctx, args, {
+      placeHolder: 'Running container to open a shell in',
+      eligible: (record) => isRunningState(record.state),
+      many: false,
+    });
+    const ref = target?.refs[0];
+    if (!ref) return undefined;
+    const terminal = new BufferedPseudoterminal();
+    const terminalName = `Shell: ${ref.name}`;
+    vscode.window.createTerminal({ name: terminalName, pty: terminal, iconPath: new vscode.ThemeIcon('terminal') }).show();
+    runShell(ctx.session.client, ref.id, terminal, (message) => ctx.log.info(message)).then(
+      (outcome) => {
+        ctx.log.info(`Shell ${outcome.shell} in ${ref.name} ended (exit ${outcome.exitCode ?? 'unknown'})`);
+        terminal.exit(outcome.exitCode ?? undefined);
+      },
+      (error: unknown) => {
+        if (isCancellation(error) || terminal.signal.aborted) return;
+        const message = error instanceof Error ? error.message : String(error);
+        ctx.log.error(`Shell in ${ref.name}: ${message}`);
+        terminal.writeLine(ANSI.red(`[Berth] ${message}`));
+      },
+    );
+    return { terminalName };
+  },
+};

@@ -1,0 +1,240 @@
+/**
+ * Stream decoders for engine responses. Both are incremental and stay correct however the bytes are chunked:
+ * frames and lines may be split across chunks, and one chunk may carry many of them.
+ */
+import { EngineError, type EngineErrorKind } from './errors';
+import type { OutputChunk } from './types';
+
+const HEADER_SIZE = 8;
+const STREAM_STDIN = 0;
+const STREAM_STDOUT = 1;
+const STREAM_STDERR = 2;
+const STREAM_SYSTEMERR = 3;
+
+/**
+ * Decodes the 8-byte multiplexed framing of non-TTY logs and attach streams: `[type, 0, 0, 0, size:uint32be]` then
+ * `size` bytes. Payload bytes are passed on as they arrive, as views into the incoming chunks (no copies), so a frame
+ * split across chunks is delivered in pieces of the same stream. Only a type-3 frame (a daemon error that ends the
+ * stream) is collected whole, and then thrown as an EngineError.
+ */
+export class FrameDemuxer {
+  private readonly header = Buffer.allocUnsafe(HEADER_SIZE);
+  private headerFill = 0;
+  /** Payload bytes still to come for the current frame. */
+  private remaining = 0;
+  private stream: OutputChunk['stream'] | 'error' = 'stdout';
+  private errorParts: Buffer[] = [];
+  private failed = false;
+
+  constructor(private readonly onChunk: (chunk: OutputChunk) => void) {}
+
+  /** Feeds one network chunk. Throws EngineError once a type-3 frame is complete or a header is malformed. */
+  push(chunk: Buffer): void {
+    if (this.failed) throw new EngineError('protocol', 'The output stream was used after it failed');
+    const length = chunk.length;
+    let offset = 0;
+    while (offset < length) {
+      if (this.remaining > 0) {
+        const end = Math.min(length, offset + this.remaining);
+        this.remaining -= end - offset;
+        this.deliver(offset === 0 && end === length ? chunk : chunk.subarray(offset, end));
+        offset = end;
+        continue;
+      }
+      if (this.headerFill === 0 && length - offset >= HEADER_SIZE) {
+        // The common case: the whole header is inside this chunk.
+        this.startFrame(chunk[offset] as number, chunk.readUInt32BE(offset + 4), chunk, offset);
+        offset += HEADER_SIZE;
+      } else {
+        const take = Math.min(HEADER_SIZE - this.headerFill, length - offset);
+        chunk.copy(this.header, this.headerFill, offset, offset + take);
+        this.headerFill += take;
+        offset += take;
+        if (this.headerFill === HEADER_SIZE) {
+          this.headerFill = 0;
+          this.startFrame(this.header[0] as number, this.header.readUInt32BE(4), this.header, 0);
+        }
+      }
+    }
+  }
+
+  /** Call when the source ends. A frame cut short means the connection broke mid-frame. */
+  end(): void {
+    if (this.failed) return;
+    if (this.headerFill > 0 || this.remaining > 0) {
+      this.failed = true;
+      throw new EngineError('protocol', 'The engine closed the output stream in the middle of a frame', {
+        hint: 'The connection to the engine broke; try again',
+      });
+    }
+  }
+
+  private startFrame(type: number, size: number, source: Buffer, at: number): void {
+    if (type === STREAM_STDOUT || type === STREAM_STDIN) this.stream = 'stdout';
+    else if (type === STREAM_STDERR) this.stream = 'stderr';
+    else if (type === STREAM_SYSTEMERR) this.stream = 'error';
+    else {
+      this.failed = true;
+      const bytes = source.subarray(at, at + HEADER_SIZE).toString('hex');
+      throw new EngineError('protocol', `Unexpected frame header ${bytes} in the engine's output stream`, {
+        hint: 'If this container has a TTY, its output is raw and must not be demultiplexed',
+      });
+    }
+    this.remaining = size;
+    if (size === 0 && this.stream === 'error') this.fail();
+  }
+
+  private deliver(data: Buffer): void {
+    if (this.stream !== 'error') {
+      this.onChunk({ stream: this.stream, data });
+      return;
+    }
+    this.errorParts.push(Buffer.from(data));
+    if (this.remaining === 0) this.fail();
+  }
+
+  private fail(): never {
+    this.failed = true;
+    const message = Buffer.concat(this.errorParts).toString('utf8').trim() || 'unknown error';
+    this.errorParts = [];
+    throw new EngineError('server', message, {
+      engineMessage: message,
+      hint: 'The engine ended the output stream with this error',
+    });
+  }
+}
+
+/** Demultiplexes an async byte stream into stdout/stderr chunks. */
+export async function* demux(source: AsyncIterable<Buffer>): AsyncGenerator<OutputChunk, void, undefined> {
+  const pending: OutputChunk[] = [];
+  const demuxer = new FrameDemuxer((chunk) => pending.push(chunk));
+  for await (const chunk of source) {
+    demuxer.push(chunk);
+    for (let i = 0; i < pending.length; i++) yield pending[i] as OutputChunk;
+    pending.length = 0;
+  }
+  demuxer.end();
+}
+
+/** Raw (TTY) output: every byte is stdout. */
+export async function* rawOutput(source: AsyncIterable<Buffer>): AsyncGenerator<OutputChunk, void, undefined> {
+  for await (const data of source) yield { stream: 'stdout', data };
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * Splits a byte stream into JSON values, one per line (`\n` or `\r\n`). Lines are split on bytes, and a line is decoded
+ * only once it is complete, so a UTF-8 character split across chunks decodes correctly. Blank lines are skipped.
+ */
+export class JsonLineDecoder<T = unknown> {
+  private partial: Buffer[] = [];
+  private partialLength = 0;
+
+  constructor(private readonly onValue: (value: T) => void) {}
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    let newline = chunk.indexOf(NEWLINE, start);
+    while (newline !== -1) {
+      let line = chunk.subarray(start, newline);
+      if (this.partialLength > 0) {
+        this.partial.push(line);
+        line = Buffer.concat(this.partial, this.partialLength + line.length);
+        this.partial = [];
+        this.partialLength = 0;
+      }
+      this.parse(line);
+      start = newline + 1;
+      newline = chunk.indexOf(NEWLINE, start);
+    }
+    if (start < chunk.length) {
+      const rest = chunk.subarray(start);
+      this.partial.push(rest);
+      this.partialLength += rest.length;
+    }
+  }
+
+  /** Call when the source ends: a last line without a newline is still a value. */
+  end(): void {
+    if (this.partialLength === 0) return;
+    const line = Buffer.concat(this.partial, this.partialLength);
+    this.partial = [];
+    this.partialLength = 0;
+    this.parse(line);
+  }
+
+  private parse(line: Buffer): void {
+    const text = line.toString('utf8').trim();
+    if (text.length === 0) return;
+    let value: T;
+    try {
+      value = JSON.parse(text) as T;
+    } catch {
+      const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+      throw new EngineError('protocol', `The engine sent a line that is not JSON: ${shown}`);
+    }
+    this.onValue(value);
+  }
+}
+
+/** Decodes an async byte stream of JSON lines into values. */
+export async function* jsonLines<T = unknown>(source: AsyncIterable<Buffer>): AsyncGenerator<T, void, undefined> {
+  const pending: T[] = [];
+  const decoder = new JsonLineDecoder<T>((value) => pending.push(value));
+  for await (const chunk of source) {
+    decoder.push(chunk);
+    for (let i = 0; i < pending.length; i++) yield pending[i] as T;
+    pending.length = 0;
+  }
+  decoder.end();
+  for (const value of pending) yield value;
+}
+
+/** A line of a pull or push stream, which may carry an in-band failure. */
+export interface ProgressLine {
+  status?: string;
+  id?: string;
+  progress?: string;
+  progressDetail?: { current?: number; total?: number };
+  error?: string;
+  errorDetail?: { message?: string; code?: number };
+  aux?: unknown;
+}
+
+/** The error an in-band `errorDetail` / `error` line stands for, or undefined for a normal progress line. */
+export function progressLineError(line: ProgressLine, operation: 'pull' | 'push' = 'pull'): EngineError | undefined {
+  if (line.errorDetail === undefined && line.error === undefined) return undefined;
+  const message = line.errorDetail?.message ?? line.error ?? 'unknown error';
+  const kind = classifyRegistryMessage(message);
+  return new EngineError(kind, message, { engineMessage: message, hint: registryHint(kind, operation) });
+}
+
+/** Yields progress lines and throws the EngineError of the first `errorDetail` line, although the HTTP status was 200. */
+export async function* progressLines(
+  source: AsyncIterable<Buffer>,
+  operation: 'pull' | 'push' = 'pull',
+): AsyncGenerator<ProgressLine, void, undefined> {
+  for await (const line of jsonLines<ProgressLine>(source)) {
+    const error = progressLineError(line, operation);
+    if (error) throw error;
+    yield line;
+  }
+}
+
+function classifyRegistryMessage(message: string): EngineErrorKind {
+  const lower = message.toLowerCase();
+  if (/unauthori[sz]ed|authentication required|no basic auth credentials|access denied|denied:|forbidden/.test(lower)) {
+    return 'unauthorized';
+  }
+  if (/manifest unknown|not found|does not exist|unknown blob|no such image/.test(lower)) return 'not-found';
+  return 'server';
+}
+
+export function registryHint(kind: EngineErrorKind, operation: 'pull' | 'push'): string | undefined {
+  if (kind === 'unauthorized') {
+    return `Sign in to the registry (Berth: Sign In to Registry, or docker login) with an account allowed to ${operation} it, then try again`;
+  }
+  if (kind === 'not-found') return 'Check the image name and tag';
+  return undefined;
+}

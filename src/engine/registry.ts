@@ -1,0 +1,464 @@
+/**
+ * A client for the Registry HTTP API v2 (the CNCF distribution spec): ping, catalog and tag lists with `Link`
+ * paging, Basic auth and the Bearer token flow. Plain Node over undici: the extension, the CLI and tests use it.
+ *
+ * Credentials never leave through a URL, a log line or an error text, and they are only ever sent over HTTPS
+ * or to a loopback address: the check runs before the first byte is sent.
+ */
+import { Agent, request, type Dispatcher } from 'undici';
+import { isLoopbackHost } from './auth';
+
+/** What a registry accepts: a password (or token) for Basic auth, or an identity (refresh) token. */
+export type RegistryAuth = { username: string; password: string } | { identitytoken: string };
+
+export type RegistryErrorKind =
+  | 'unauthorized'
+  | 'denied'
+  | 'not-found'
+  | 'insecure'
+  | 'bad-request'
+  | 'unreachable'
+  | 'protocol'
+  | 'server'
+  | 'cancelled';
+
+/** A failing registry call: the registry's own words (`errors[].message`) plus what the user can do next. */
+export class RegistryError extends Error {
+  override readonly name = 'RegistryError';
+  readonly kind: RegistryErrorKind;
+  readonly status: number | undefined;
+  /** The registry's own message(s), verbatim, joined with `; `. */
+  readonly registryMessage: string | undefined;
+  /** The registry codes, e.g. `UNAUTHORIZED`, `NAME_UNKNOWN`. */
+  readonly codes: readonly string[];
+  readonly hint: string | undefined;
+  /** host[:port] of the registry; never carries credentials. */
+  readonly registry: string;
+
+  constructor(
+    kind: RegistryErrorKind,
+    registry: string,
+    message: string,
+    options: { status?: number; registryMessage?: string; codes?: readonly string[]; hint?: string; cause?: unknown } = {},
+  ) {
+    super(options.hint ? `${message}. ${options.hint}` : message, { cause: options.cause });
+    this.kind = kind;
+    this.registry = registry;
+    this.status = options.status;
+    this.registryMessage = options.registryMessage;
+    this.codes = options.codes ?? [];
+    this.hint = options.hint;
+  }
+}
+
+export function isRegistryError(value: unknown, kind?: RegistryErrorKind): value is RegistryError {
+  return value instanceof RegistryError && (kind === undefined || value.kind === kind);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Addresses
+
+export interface RegistryAddress {
+  /** host[:port], lower-case, the key credentials are stored under (Docker Hub is `docker.io`). */
+  readonly key: string;
+  /** Where the v2 API is served, e.g. `https://registry-1.docker.io` or `http://127.0.0.1:5055`. */
+  readonly origin: string;
+  readonly scheme: 'http' | 'https';
+  readonly hostname: string;
+  readonly loopback: boolean;
+}
+
+const DOCKER_HUB_ALIASES = new Set(['docker.io', 'index.docker.io', 'registry-1.docker.io', 'registry.hub.docker.com']);
+
+/**
+ * Parses what a user or a docker config.json calls a registry: `127.0.0.1:5055`, `http://127.0.0.1:5055`,
+ * `registry.example.com`, `https://index.docker.io/v1/`. Without a scheme, loopback registries speak plain HTTP
+ * (as the daemon allows) and every other registry HTTPS.
+ */
+export function parseRegistryAddress(input: string): RegistryAddress {
+  const trimmed = input.trim();
+  if (!trimmed) throw new RegistryError('bad-request', '(none)', 'No registry address given', { hint: 'Enter a host such as registry.example.com or 127.0.0.1:5000' });
+  const explicit = /^(https?):\/\//i.exec(trimmed);
+  let url: URL;
+  try {
+    url = new URL(explicit ? trimmed : `https://${trimmed}`);
+  } catch (error) {
+    throw new RegistryError('bad-request', '(invalid)', `"${trimmed}" is not a registry address`, {
+      hint: 'Enter a host such as registry.example.com or 127.0.0.1:5000',
+      cause: error,
+    });
+  }
+  if (url.username || url.password) {
+    // Never echo the input: it holds a secret.
+    throw new RegistryError('bad-request', url.host, 'A registry address must not contain credentials', {
+      hint: 'Enter the host only; Berth asks for the user name and password separately',
+    });
+  }
+  const hostname = url.hostname.toLowerCase();
+  const loopback = isLoopbackHost(hostname);
+  const scheme = explicit ? (explicit[1]!.toLowerCase() as 'http' | 'https') : loopback ? 'http' : 'https';
+  const hub = DOCKER_HUB_ALIASES.has(hostname);
+  const key = hub ? 'docker.io' : url.host.toLowerCase();
+  const apiHost = hub ? 'registry-1.docker.io' : url.host.toLowerCase();
+  return { key, origin: `${scheme}://${apiHost}`, scheme, hostname, loopback };
+}
+
+/** The reason credentials must not go to `url`, or undefined when HTTPS or loopback makes it safe. */
+export function insecureCredentialTransport(url: URL | string): string | undefined {
+  const parsed = typeof url === 'string' ? new URL(url) : url;
+  if (parsed.protocol === 'https:') return undefined;
+  if (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname)) return undefined;
+  return (
+    `Refusing to send credentials to ${parsed.host} over plain ${parsed.protocol.replace(':', '').toUpperCase()}: ` +
+    'they would cross the network as readable text. Only HTTPS registries and loopback addresses (127.0.0.1, ::1, localhost) get credentials'
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Header parsers
+
+/** The target of the `rel="next"` link in a `Link` header (RFC 8288), or undefined when there is no next page. */
+export function parseLinkNext(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const text = Array.isArray(header) ? header.join(', ') : header;
+  const linkPattern = /<([^>]*)>((?:\s*;\s*[^;,]+(?:=(?:"[^"]*"|[^;,]*))?)*)/g;
+  for (const match of text.matchAll(linkPattern)) {
+    const params = match[2] ?? '';
+    const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^;,\s]+))/i.exec(params);
+    const relations = (rel?.[1] ?? rel?.[2] ?? '').toLowerCase().split(/\s+/);
+    if (relations.includes('next')) return match[1];
+  }
+  return undefined;
+}
+
+export interface AuthChallenge {
+  /** Lower-case scheme: `basic`, `bearer`, … */
+  readonly scheme: string;
+  /** Parameters with lower-case names: realm, service, scope, error, … */
+  readonly params: Readonly<Record<string, string>>;
+}
+
+/** Parses `WWW-Authenticate` (RFC 7235), e.g. `Bearer realm="https://auth/token",service="reg",scope="a:b:pull"`. */
+export function parseWwwAuthenticate(header: string | string[] | undefined): AuthChallenge[] {
+  if (header === undefined) return [];
+  const text = Array.isArray(header) ? header.join(', ') : header;
+  const challenges: { scheme: string; params: Record<string, string> }[] = [];
+  const token = /\s*,?\s*([A-Za-z0-9!#$%&'*+.^_`|~-]+)(?:\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]*)))?/y;
+  let current: { scheme: string; params: Record<string, string> } | undefined;
+  let position = 0;
+  while (position < text.length) {
+    token.lastIndex = position;
+    const match = token.exec(text);
+    if (!match || match[0].length === 0) break;
+    position = token.lastIndex;
+    const name = match[1]!;
+    const quoted = match[2];
+    const bare = match[3];
+    const hasValue = quoted !== undefined || (bare !== undefined && match[0].includes('='));
+    if (!hasValue) {
+      // A bare token starts a new challenge (the scheme); a token68 value after it is not used by registries.
+      current = { scheme: name.toLowerCase(), params: {} };
+      challenges.push(current);
+    } else if (current) {
+      current.params[name.toLowerCase()] = quoted !== undefined ? quoted.replace(/\\(.)/g, '$1') : (bare ?? '');
+    }
+  }
+  return challenges;
+}
+
+/** The `errors[].message` texts and codes of a registry error body; tolerant of anything else. */
+export function parseRegistryErrorBody(body: string): { messages: string[]; codes: string[] } {
+  try {
+    const parsed = JSON.parse(body) as { errors?: { code?: unknown; message?: unknown }[]; message?: unknown };
+    const errors = Array.isArray(parsed.errors) ? parsed.errors : [];
+    const messages = errors.map((e) => (typeof e.message === 'string' ? e.message : '')).filter(Boolean);
+    const codes = errors.map((e) => (typeof e.code === 'string' ? e.code : '')).filter(Boolean);
+    if (messages.length === 0 && typeof parsed.message === 'string') messages.push(parsed.message);
+    return { messages, codes };
+  } catch {
+    const text = body.trim();
+    return { messages: text && text.length < 300 && !text.startsWith('<') ? [text] : [], codes: [] };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The client
+
+/** `/v2/team/app/tags/list?n=1` → `repository team/app`, for error texts. */
+function describePath(path: string): string {
+  const bare = path.split('?')[0] ?? path;
+  const tags = /^\/v2\/(.+)\/tags\/list$/.exec(bare);
+  if (tags) return `repository ${tags[1]}`;
+  if (bare === '/v2/_catalog') return 'catalog';
+  return bare;
+}
+
+export interface RegistryClientOptions {
+  /** A registry address, see `parseRegistryAddress`. */
+  readonly address: string;
+  readonly auth?: RegistryAuth | undefined;
+  /** Receives one line per request (method, path, status); never headers or credentials. */
+  readonly log?: ((line: string) => void) | undefined;
+  /** For tests and proxies; by default the client owns an undici Agent, closed by `close()`. */
+  readonly dispatcher?: Dispatcher | undefined;
+  readonly requestTimeoutMs?: number | undefined;
+}
+
+export interface PageOptions {
+  /** `n`: entries per page; the registry may return fewer. */
+  readonly pageSize?: number | undefined;
+  /** Stop after this many entries in all (a guard against a huge catalog). */
+  readonly limit?: number | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+interface Response {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+const USER_AGENT = 'berth-registry-client';
+
+export class RegistryClient {
+  readonly address: RegistryAddress;
+  readonly #auth: RegistryAuth | undefined;
+  readonly #log: (line: string) => void;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #timeoutMs: number;
+  /** Bearer tokens by scope; a registry hands out one per scope set. */
+  readonly #tokens = new Map<string, { token: string; expiresAt: number }>();
+  /** Set after the first 401: whether the registry wants Basic credentials up front. */
+  #usesBasic = false;
+
+  constructor(options: RegistryClientOptions) {
+    this.address = parseRegistryAddress(options.address);
+    this.#auth = options.auth;
+    this.#log = options.log ?? (() => undefined);
+    this.#timeoutMs = options.requestTimeoutMs ?? 30_000;
+    if (options.auth) {
+      const problem = insecureCredentialTransport(this.address.origin);
+      if (problem) throw new RegistryError('insecure', this.address.key, problem, { hint: 'Use an https:// address, or a registry on this machine' });
+    }
+    this.#ownsDispatcher = !options.dispatcher;
+    this.#dispatcher = options.dispatcher ?? new Agent({ headersTimeout: this.#timeoutMs, bodyTimeout: this.#timeoutMs, connect: { timeout: this.#timeoutMs } });
+  }
+
+  /** `GET /v2/`: succeeds when the registry speaks v2 and accepts the credentials (or needs none). */
+  async ping(options: { signal?: AbortSignal | undefined } = {}): Promise<{ apiVersion: string | undefined }> {
+    // No scope: /v2/ accepts any valid token, and a catalog scope could be refused on registries without a catalog.
+    const response = await this.#get('/v2/', '', options.signal, true);
+    const version = response.headers['docker-distribution-api-version'];
+    return { apiVersion: Array.isArray(version) ? version[0] : version };
+  }
+
+  /** Every repository in `/v2/_catalog`, following `Link` pages. */
+  async catalog(options: PageOptions = {}): Promise<string[]> {
+    const all: string[] = [];
+    for await (const page of this.catalogPages(options)) all.push(...page);
+    return all;
+  }
+
+  catalogPages(options: PageOptions = {}): AsyncGenerator<string[]> {
+    return this.#pages('/v2/_catalog', 'repositories', 'registry:catalog:*', options);
+  }
+
+  /** Every tag of `repository` in `/v2/<name>/tags/list`, following `Link` pages. */
+  async tags(repository: string, options: PageOptions = {}): Promise<string[]> {
+    const all: string[] = [];
+    for await (const page of this.tagPages(repository, options)) all.push(...page);
+    return all;
+  }
+
+  tagPages(repository: string, options: PageOptions = {}): AsyncGenerator<string[]> {
+    if (!/^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/.test(repository)) {
+      throw new RegistryError('bad-request', this.address.key, `"${repository}" is not a valid repository name`, {
+        hint: 'Repository names are lower-case path components such as team/app',
+      });
+    }
+    return this.#pages(`/v2/${repository}/tags/list`, 'tags', `repository:${repository}:pull`, options);
+  }
+
+  async close(): Promise<void> {
+    this.#tokens.clear();
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+
+  async *#pages(path: string, field: 'repositories' | 'tags', scope: string, options: PageOptions): AsyncGenerator<string[]> {
+    let next: string | undefined = options.pageSize ? `${path}?n=${options.pageSize}` : path;
+    let count = 0;
+    const seen = new Set<string>();
+    while (next !== undefined) {
+      if (seen.has(next)) throw new RegistryError('protocol', this.address.key, `The registry sent the same page link twice (${next})`);
+      seen.add(next);
+      const response = await this.#get(next, scope, options.signal, false);
+      const entries = this.#parseList(response.body, field);
+      count += entries.length;
+      yield entries;
+      if (options.limit !== undefined && count >= options.limit) return;
+      next = this.#sameOriginPath(parseLinkNext(response.headers.link));
+    }
+  }
+
+  #parseList(body: string, field: 'repositories' | 'tags'): string[] {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch (error) {
+      throw new RegistryError('protocol', this.address.key, `The registry answered with something other than JSON`, { cause: error });
+    }
+    const list = (parsed as Record<string, unknown> | null)?.[field];
+    if (list === null || list === undefined) return [];
+    if (!Array.isArray(list)) throw new RegistryError('protocol', this.address.key, `The registry's "${field}" is not a list`);
+    return list.filter((entry): entry is string => typeof entry === 'string');
+  }
+
+  /** A `Link` target as a path on this registry; a link to another origin is refused (credentials would follow). */
+  #sameOriginPath(link: string | undefined): string | undefined {
+    if (link === undefined) return undefined;
+    const url = new URL(link, this.address.origin);
+    if (url.origin !== this.address.origin) {
+      throw new RegistryError('protocol', this.address.key, `The registry's next-page link points to another server (${url.host})`);
+    }
+    return url.pathname + url.search;
+  }
+
+  async #get(path: string, scope: string, signal: AbortSignal | undefined, isPing: boolean): Promise<Response> {
+    let response = await this.#send(path, this.#authorization(scope), signal);
+    if (response.status === 401) {
+      const challenges = parseWwwAuthenticate(response.headers['www-authenticate']);
+      const bearer = challenges.find((c) => c.scheme === 'bearer');
+      const basic = challenges.find((c) => c.scheme === 'basic');
+      if (bearer) {
+        // Anonymous users get a token too (public repositories); with credentials it carries their rights.
+        const token = await this.#fetchToken(bearer, scope, signal);
+        response = await this.#send(path, `Bearer ${token}`, signal);
+      } else if (basic && this.#auth && 'username' in this.#auth && !this.#usesBasic) {
+        this.#usesBasic = true;
+        response = await this.#send(path, this.#basicHeader(), signal);
+      }
+    }
+    if (response.status >= 200 && response.status < 300) return response;
+    throw this.#errorFor(response, path, isPing);
+  }
+
+  #authorization(scope: string): string | undefined {
+    const cached = this.#tokens.get(scope);
+    if (cached && cached.expiresAt > Date.now()) return `Bearer ${cached.token}`;
+    if (this.#usesBasic && this.#auth && 'username' in this.#auth) return this.#basicHeader();
+    return undefined;
+  }
+
+  #basicHeader(): string {
+    const auth = this.#auth as { username: string; password: string };
+    return `Basic ${Buffer.from(`${auth.username}:${auth.password}`, 'utf8').toString('base64')}`;
+  }
+
+  /** The token flow: GET the realm with Basic credentials (or POST an identity token), then retry with the token. */
+  async #fetchToken(challenge: AuthChallenge, scope: string, signal: AbortSignal | undefined): Promise<string> {
+    const realm = challenge.params.realm;
+    if (!realm) throw new RegistryError('protocol', this.address.key, 'The registry asked for a bearer token but named no realm');
+    let realmUrl: URL;
+    try {
+      realmUrl = new URL(realm);
+    } catch (error) {
+      throw new RegistryError('protocol', this.address.key, `The registry's token realm is not a URL`, { cause: error });
+    }
+    const problem = insecureCredentialTransport(realmUrl);
+    if (problem) throw new RegistryError('insecure', this.address.key, problem, { hint: "Ask the registry's operator to serve its token endpoint over HTTPS" });
+    const scopes = [challenge.params.scope ?? scope].filter((entry) => entry !== '');
+    const auth = this.#auth;
+    let response: Response;
+    if (auth && 'identitytoken' in auth) {
+      const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: auth.identitytoken, client_id: USER_AGENT });
+      if (challenge.params.service) form.set('service', challenge.params.service);
+      if (scopes.length > 0) form.set('scope', scopes.join(' '));
+      response = await this.#sendTo(realmUrl, 'POST', undefined, signal, form.toString());
+    } else {
+      if (challenge.params.service) realmUrl.searchParams.set('service', challenge.params.service);
+      for (const s of scopes) realmUrl.searchParams.append('scope', s);
+      response = await this.#sendTo(realmUrl, 'GET', auth ? this.#basicHeader() : undefined, signal);
+    }
+    if (response.status < 200 || response.status >= 300) throw this.#errorFor(response, '(token)', true);
+    let token: unknown;
+    let expiresIn: unknown;
+    try {
+      const parsed = JSON.parse(response.body) as { token?: unknown; access_token?: unknown; expires_in?: unknown };
+      token = parsed.token ?? parsed.access_token;
+      expiresIn = parsed.expires_in;
+    } catch (error) {
+      throw new RegistryError('protocol', this.address.key, 'The token endpoint answered with something other than JSON', { cause: error });
+    }
+    if (typeof token !== 'string' || !token) throw new RegistryError('protocol', this.address.key, 'The token endpoint sent no token');
+    const lifetimeSeconds = typeof expiresIn === 'number' && expiresIn > 0 ? expiresIn : 60;
+    // Renew a little early so a request never races the expiry.
+    this.#tokens.set(scope, { token, expiresAt: Date.now() + Math.max(lifetimeSeconds - 10, 5) * 1000 });
+    return token;
+  }
+
+  #send(path: string, authorization: string | undefined, signal: AbortSignal | undefined): Promise<Response> {
+    return this.#sendTo(new URL(path, this.address.origin), 'GET', authorization, signal);
+  }
+
+  async #sendTo(url: URL, method: 'GET' | 'POST', authorization: string | undefined, signal: AbortSignal | undefined, form?: string): Promise<Response> {
+    if (authorization) {
+      const problem = insecureCredentialTransport(url);
+      if (problem) throw new RegistryError('insecure', this.address.key, problem);
+    }
+    const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json' };
+    if (authorization) headers.authorization = authorization;
+    if (form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const where = `${method} ${url.host}${url.pathname}`;
+    try {
+      const response = await request(url, { method, headers, body: form, signal, dispatcher: this.#dispatcher });
+      const body = await response.body.text();
+      this.#log(`registry ${where} → ${response.statusCode}`);
+      return { status: response.statusCode, headers: response.headers, body };
+    } catch (error) {
+      if (signal?.aborted) throw new RegistryError('cancelled', this.address.key, `Cancelled: ${where}`, { cause: error });
+      const code = (error as { code?: string }).code ?? (error as Error).name;
+      this.#log(`registry ${where} failed: ${code}`);
+      throw new RegistryError('unreachable', this.address.key, `Cannot reach the registry at ${url.host} (${code})`, {
+        hint: url.protocol === 'https:' && this.address.loopback ? 'This loopback registry may speak plain HTTP: use http://' + url.host : 'Check the address and that the registry is running',
+        cause: error,
+      });
+    }
+  }
+
+  #errorFor(response: Response, path: string, isPing: boolean): RegistryError {
+    const { messages, codes } = parseRegistryErrorBody(response.body);
+    const registryMessage = this.#scrub(messages.join('; ')) || undefined;
+    const status = response.status;
+    const said = registryMessage ? `: ${registryMessage}` : '';
+    const where = this.address.key;
+    const common = { status, codes, ...(registryMessage ? { registryMessage } : {}) };
+    if (status === 401) {
+      return new RegistryError('unauthorized', where, `${where} refused the request (401)${said}`, {
+        ...common,
+        hint: this.#auth ? 'Check the user name and password, then sign in again' : 'Sign in to this registry',
+      });
+    }
+    if (status === 403) {
+      return new RegistryError('denied', where, `${where} denied access (403)${said}`, {
+        ...common,
+        hint: 'The account lacks permission for this; ask the registry operator for access',
+      });
+    }
+    if (status === 404) {
+      return new RegistryError('not-found', where, isPing ? `${where} does not serve the Registry API v2 (404)${said}` : `${where} has no ${describePath(path)} (404)${said}`, {
+        ...common,
+        hint: isPing ? 'Check the address: it must be a registry host, not a web page' : 'Refresh the Registries view',
+      });
+    }
+    if (status === 400) return new RegistryError('bad-request', where, `${where} rejected the request (400)${said}`, common);
+    return new RegistryError('server', where, `${where} failed (${status})${said}`, { ...common, hint: 'Try again later, or check the registry logs' });
+  }
+
+  /** Defense in depth: a registry could echo what it was sent; never let a password through into a message. */
+  #scrub(text: string): string {
+    const auth = this.#auth;
+    const secret = auth ? ('password' in auth ? auth.password : auth.identitytoken) : '';
+    return secret && secret.length >= 3 ? text.split(secret).join('***') : text;
+  }
+}

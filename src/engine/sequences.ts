@@ -1,0 +1,249 @@
+/**
+ * The action table as workflows: each streams as it goes (onOutput, onPullProgress, onStatus) and is cancellable
+ * through its AbortSignal. The CLI and the extension are thin fronts over these.
+ */
+import { registryKeyFor, type CredentialLookup } from './auth';
+import type { EngineClient } from './client';
+import { EngineError, isEngineError } from './errors';
+import { assertValidContainerName, parseImageReference } from './reference';
+import type {
+  CallOptions,
+  ContainerCreateBody,
+  ContainerSummary,
+  ImageSummary,
+  ListFilters,
+  LogsOptions,
+  OutputChunk,
+  PullProgress,
+} from './types';
+
+export interface ContainerSpec {
+  image: string;
+  cmd?: string[] | undefined;
+  name?: string | undefined;
+  tty?: boolean | undefined;
+  /** Remove the container once it has exited. */
+  autoRemove?: boolean | undefined;
+  env?: string[] | undefined;
+  labels?: Record<string, string> | undefined;
+  /** HostConfig.NetworkMode; the engine's default when unset. */
+  networkMode?: string | undefined;
+  /** Extra HostConfig fields (e.g. Ulimits), merged under NetworkMode and AutoRemove. */
+  hostConfig?: ContainerCreateBody['HostConfig'] | undefined;
+  /** Where registry credentials come from when the image must be pulled. */
+  credentials?: CredentialLookup | undefined;
+  signal?: AbortSignal | undefined;
+  onPullProgress?: ((progress: PullProgress) => void) | undefined;
+  onStatus?: ((text: string) => void) | undefined;
+}
+
+export interface RunOptions extends ContainerSpec {
+  onOutput?: ((chunk: OutputChunk) => void) | undefined;
+  /** Seconds the engine gives the container to stop when the run is cancelled (then it kills). Default 10. */
+  stopTimeoutSeconds?: number | undefined;
+}
+
+export interface RunResult {
+  id: string;
+  exitCode: number;
+}
+
+/**
+ * Runs a container and streams its output: pull if missing → create → open a `next-exit` wait and await its headers →
+ * start → follow logs → the wait's result. Cancelling stops the container (it must not run on unseen). With
+ * autoRemove the container is removed here after its output is drained, not by the engine, so no output is lost.
+ */
+export async function runContainer(client: EngineClient, options: RunOptions): Promise<RunResult> {
+  const { signal } = options;
+  const tty = options.tty ?? false;
+  const id = await createContainer(client, options, false);
+  // The wait lives on its own signal so it can be closed when the run fails before the container exits.
+  const waitController = new AbortController();
+  const waitSignal = signal ? AbortSignal.any([signal, waitController.signal]) : waitController.signal;
+  let started = false;
+  try {
+    const wait = await client.waitContainer(id, { condition: 'next-exit', signal: waitSignal });
+    options.onStatus?.(`Starting ${shortId(id)}`);
+    await client.startContainer(id, { signal });
+    started = true;
+    for await (const chunk of client.containerLogs(id, { follow: true, stdout: true, stderr: true, tty, signal })) {
+      options.onOutput?.(chunk);
+    }
+    const result = await wait.result;
+    if (result.Error?.Message) {
+      throw new EngineError('server', result.Error.Message, { engineMessage: result.Error.Message, endpoint: client.endpoint.display });
+    }
+    options.onStatus?.(`Exited with status ${result.StatusCode}`);
+    return { id, exitCode: result.StatusCode };
+  } catch (error) {
+    if (started && signal?.aborted) await stopQuietly(client, id, options.stopTimeoutSeconds ?? 10);
+    throw error;
+  } finally {
+    waitController.abort();
+    if (options.autoRemove) await removeQuietly(client, id);
+  }
+}
+
+/** Creates and starts a container, leaving it running. With autoRemove the engine removes it when it exits. */
+export async function runInBackground(client: EngineClient, options: ContainerSpec): Promise<{ id: string }> {
+  const id = await createContainer(client, options, options.autoRemove ?? false);
+  options.onStatus?.(`Starting ${shortId(id)}`);
+  await client.startContainer(id, { signal: options.signal });
+  return { id };
+}
+
+export interface ListRunningOptions extends CallOptions {
+  /** Further filters (e.g. a label) to narrow "all running". */
+  filters?: ListFilters | undefined;
+}
+
+export function listRunning(client: EngineClient, options: ListRunningOptions = {}): Promise<ContainerSummary[]> {
+  return client.listContainers({ filters: { ...options.filters, status: ['running'] }, signal: options.signal });
+}
+
+export function listImages(client: EngineClient, options: CallOptions & { all?: boolean } = {}): Promise<ImageSummary[]> {
+  return client.listImages({ all: options.all, signal: options.signal });
+}
+
+export interface StopAllOptions extends ListRunningOptions {
+  timeoutSeconds?: number;
+  onStopped?: (id: string) => void;
+}
+
+export interface StopAllResult {
+  stopped: string[];
+  failed: Array<{ id: string; error: EngineError }>;
+}
+
+/** Stops every running container, several at a time; one failure does not stop the others. */
+export async function stopAllRunning(client: EngineClient, options: StopAllOptions = {}): Promise<StopAllResult> {
+  const running = await listRunning(client, { filters: options.filters, signal: options.signal });
+  const result: StopAllResult = { stopped: [], failed: [] };
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < running.length) {
+      const container = running[next++] as ContainerSummary;
+      try {
+        await client.stopContainer(container.Id, { timeoutSeconds: options.timeoutSeconds, signal: options.signal });
+        result.stopped.push(container.Id);
+        options.onStopped?.(container.Id);
+      } catch (error) {
+        result.failed.push({ id: container.Id, error: asEngineError(error) });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(STOP_CONCURRENCY, running.length) }, worker));
+  if (options.signal?.aborted) throw new EngineError('cancelled', `Cancelled after stopping ${result.stopped.length} of ${running.length}`);
+  return result;
+}
+
+const STOP_CONCURRENCY = 8;
+
+export interface PrintLogsOptions extends LogsOptions, CallOptions {
+  onOutput: (chunk: OutputChunk) => void;
+}
+
+/** Prints a container's logs (framing from its TTY setting), following them when asked. */
+export async function printLogs(client: EngineClient, id: string, options: PrintLogsOptions): Promise<void> {
+  const { onOutput, ...logs } = options;
+  for await (const chunk of client.containerLogs(id, logs)) onOutput(chunk);
+}
+
+export interface PullOptions extends CallOptions {
+  credentials?: CredentialLookup | undefined;
+  onProgress?: ((progress: PullProgress) => void) | undefined;
+}
+
+/** Pulls an image with the registry's credentials when a lookup provides them; in-stream failures throw. */
+export async function pull(client: EngineClient, reference: string, options: PullOptions = {}): Promise<void> {
+  parseImageReference(reference);
+  const auth = options.credentials ? await options.credentials(registryKeyFor(reference)) : undefined;
+  for await (const progress of client.pullImage(reference, { auth, signal: options.signal })) options.onProgress?.(progress);
+}
+
+export interface CommitWorkflowOptions extends Omit<RunOptions, 'autoRemove'> {
+  repo: string;
+  tag?: string | undefined;
+  comment?: string | undefined;
+  author?: string | undefined;
+  /** Dockerfile instructions for the new image, e.g. `CMD ["/bin/sh"]`. */
+  changes?: string[] | undefined;
+}
+
+export interface CommitWorkflowResult {
+  containerId: string;
+  exitCode: number;
+  imageId: string;
+}
+
+/** Runs a container to completion (create, start, wait), then commits it as repo:tag. The container is kept. */
+export async function commitWorkflow(client: EngineClient, options: CommitWorkflowOptions): Promise<CommitWorkflowResult> {
+  // Check the target name before anything runs, so bad input loses nothing.
+  parseImageReference(options.tag ? `${options.repo}:${options.tag}` : options.repo);
+  const { id, exitCode } = await runContainer(client, { ...options, autoRemove: false });
+  options.onStatus?.(`Committing ${shortId(id)}`);
+  const { Id } = await client.commitContainer(id, {
+    repo: options.repo,
+    tag: options.tag,
+    comment: options.comment,
+    author: options.author,
+    changes: options.changes,
+    signal: options.signal,
+  });
+  return { containerId: id, exitCode, imageId: Id };
+}
+
+/** Creates the container; when the engine does not have the image, pulls it and creates again (like docker run). */
+async function createContainer(client: EngineClient, spec: ContainerSpec, autoRemoveOnEngine: boolean): Promise<string> {
+  parseImageReference(spec.image);
+  if (spec.name !== undefined) assertValidContainerName(spec.name);
+  const tty = spec.tty ?? false;
+  const body: ContainerCreateBody = {
+    Image: spec.image,
+    ...(spec.cmd && spec.cmd.length > 0 ? { Cmd: spec.cmd } : {}),
+    ...(spec.env ? { Env: spec.env } : {}),
+    ...(spec.labels ? { Labels: spec.labels } : {}),
+    Tty: tty,
+    OpenStdin: false,
+    AttachStdout: true,
+    AttachStderr: true,
+    HostConfig: {
+      ...spec.hostConfig,
+      ...(spec.networkMode !== undefined ? { NetworkMode: spec.networkMode } : {}),
+      ...(autoRemoveOnEngine ? { AutoRemove: true } : {}),
+    },
+  };
+  const create = (): Promise<{ Id: string }> => client.createContainer(body, { name: spec.name, signal: spec.signal });
+  try {
+    return (await create()).Id;
+  } catch (error) {
+    if (!isEngineError(error, 'not-found')) throw error;
+    spec.onStatus?.(`Pulling ${spec.image}`);
+    await pull(client, spec.image, { credentials: spec.credentials, signal: spec.signal, onProgress: spec.onPullProgress });
+    return (await create()).Id;
+  }
+}
+
+async function stopQuietly(client: EngineClient, id: string, timeoutSeconds: number): Promise<void> {
+  try {
+    await client.stopContainer(id, { timeoutSeconds });
+  } catch {
+    // Best effort: the run is already failing with the cancellation, which is what the caller must see.
+  }
+}
+
+async function removeQuietly(client: EngineClient, id: string): Promise<void> {
+  try {
+    await client.removeContainer(id, { force: true });
+  } catch {
+    // Best effort: a container that is already gone is what we wanted.
+  }
+}
+
+function asEngineError(error: unknown): EngineError {
+  return error instanceof EngineError ? error : new EngineError('server', error instanceof Error ? error.message : String(error), { cause: error });
+}
+
+function shortId(id: string): string {
+  return id.slice(0, 12);
+}

@@ -1,0 +1,91 @@
+/**
+ * The ssh:// transport: like the docker CLI, run `ssh … -- <host> docker system dial-stdio` and speak HTTP over the
+ * child's stdin/stdout. Each pooled connection is one ssh process. No shell is involved on this side: arguments go
+ * to execFile-style spawn, and the host has been validated by parseHost.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { Socket } from 'node:net';
+import { Duplex } from 'node:stream';
+import type { Endpoint } from './endpoint';
+import type { Connector } from './transport';
+
+/** The ssh command line the docker CLI uses for an ssh:// host. */
+export function sshArguments(endpoint: Endpoint): string[] {
+  const target = endpoint.ssh;
+  if (!target) throw new Error(`${endpoint.display} is not an ssh endpoint`);
+  const args: string[] = [];
+  if (target.user !== undefined) args.push('-l', target.user);
+  if (target.port !== undefined) args.push('-p', String(target.port));
+  // BatchMode: a password prompt would hang an extension host with no terminal.
+  args.push('-o', 'BatchMode=yes', '--', target.host, 'docker', 'system', 'dial-stdio');
+  return args;
+}
+
+export function sshConnector(endpoint: Endpoint, command = 'ssh'): Connector {
+  const args = sshArguments(endpoint);
+  return (_options, callback) => {
+    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const stream = new ChildProcessStream(child);
+    let settled = false;
+    child.once('error', (error) => {
+      if (settled) return;
+      settled = true;
+      callback(error, null);
+    });
+    child.once('spawn', () => {
+      if (settled) return;
+      settled = true;
+      // undici drives any Duplex the way it drives a net.Socket.
+      callback(null, stream as unknown as Socket);
+    });
+  };
+}
+
+/** A Duplex over a child's stdout (readable side) and stdin (writable side). */
+class ChildProcessStream extends Duplex {
+  private stderr = '';
+
+  constructor(private readonly child: ChildProcessWithoutNullStreams) {
+    super();
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (!this.push(chunk)) child.stdout.pause();
+    });
+    child.stdout.on('end', () => this.push(null));
+    child.stderr.on('data', (chunk: Buffer) => {
+      // Kept for the error message; ssh's stderr never carries the HTTP traffic.
+      if (this.stderr.length < 4096) this.stderr += chunk.toString('utf8');
+    });
+    child.on('exit', (code) => {
+      if (code !== 0 && code !== null && !this.destroyed) {
+        this.destroy(new Error(`ssh exited with status ${code}: ${this.stderr.trim() || 'no message'}`));
+      }
+    });
+  }
+
+  override _read(): void {
+    this.child.stdout.resume();
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.child.stdin.write(chunk, callback);
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    this.child.stdin.end(callback);
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.child.kill();
+    callback(error);
+  }
+
+  ref(): this {
+    this.child.ref();
+    return this;
+  }
+
+  unref(): this {
+    this.child.unref();
+    return this;
+  }
+}

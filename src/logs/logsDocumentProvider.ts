@@ -1,0 +1,126 @@
+/**
+ * Logs in an editor: a read-only virtual document (`berth-logs:/<name>.log?id=<id>`) that shows the last
+ * `berth.logs.tail` lines and keeps appending while the container runs. Changes are announced at most
+ * every UPDATE_INTERVAL_MS while output flows; nothing runs once the stream has ended.
+ */
+import * as vscode from 'vscode';
+import { Disposable } from '../common/lifecycle';
+import type { Ctx } from '../ctx';
+import { LogBuffer } from './logBuffer';
+import { followContainerLogs } from './logFollower';
+
+export const LOGS_SCHEME = 'berth-logs';
+const UPDATE_INTERVAL_MS = 100;
+
+export function logsUri(name: string, id: string): vscode.Uri {
+  const safeName = name.replace(/[/\\:?#]/g, '_');
+  return vscode.Uri.from({ scheme: LOGS_SCHEME, path: `/${safeName}.log`, query: `id=${encodeURIComponent(id)}` });
+}
+
+class LogDocument {
+  readonly buffer: LogBuffer;
+  readonly controller = new AbortController();
+  readonly backlog: Promise<void>;
+  private timer: NodeJS.Timeout | undefined;
+  private toldAboutCap = false;
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly uri: vscode.Uri,
+    id: string,
+    private readonly changed: (uri: vscode.Uri) => void,
+  ) {
+    this.buffer = new LogBuffer(ctx.settings.logsMaxLines);
+    let backlogDone: () => void = () => undefined;
+    this.backlog = new Promise((resolve) => (backlogDone = resolve));
+    const sink = {
+      output: (stream: 'stdout' | 'stderr', text: string) => {
+        this.buffer.append(stream, text);
+        this.scheduleChange();
+      },
+      notice: (text: string) => {
+        this.buffer.appendNotice(text);
+        this.scheduleChange();
+      },
+    };
+    followContainerLogs(ctx.session.client, id, sink, {
+      tail: ctx.settings.logsTail === 0 ? 'all' : ctx.settings.logsTail,
+      signal: this.controller.signal,
+      followRestarts: false,
+      onBacklog: backlogDone,
+    })
+      .catch((error: unknown) => {
+        if (this.controller.signal.aborted) return;
+        const message = error instanceof Error ? error.message : String(error);
+        ctx.log.error(`Logs of ${id}: ${message}`);
+        this.buffer.appendNotice(`logs failed: ${message}`);
+        this.scheduleChange();
+      })
+      .finally(backlogDone);
+  }
+
+  dispose(): void {
+    this.controller.abort();
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private scheduleChange(): void {
+    if (this.timer || this.controller.signal.aborted) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.changed(this.uri);
+      this.tellAboutCap();
+    }, UPDATE_INTERVAL_MS);
+  }
+
+  private tellAboutCap(): void {
+    if (this.toldAboutCap || this.buffer.dropped === 0) return;
+    this.toldAboutCap = true;
+    const max = this.ctx.settings.logsMaxLines;
+    void vscode.window
+      .showInformationMessage(
+        `The logs document keeps the last ${max} lines (berth.logs.maxLines); older lines are dropped to keep the editor responsive.`,
+        'Open Settings',
+      )
+      .then((choice) => {
+        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'berth.logs.maxLines');
+      });
+  }
+}
+
+export class LogsDocumentProvider extends Disposable implements vscode.TextDocumentContentProvider {
+  private readonly documents = new Map<string, LogDocument>();
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<vscode.Uri>());
+  readonly onDidChange = this._onDidChange.event;
+
+  constructor(private readonly ctx: Ctx) {
+    super();
+    this._register(vscode.workspace.registerTextDocumentContentProvider(LOGS_SCHEME, this));
+    this._register(
+      vscode.workspace.onDidCloseTextDocument((document) => {
+        if (document.uri.scheme !== LOGS_SCHEME) return;
+        const key = document.uri.toString();
+        this.documents.get(key)?.dispose();
+        this.documents.delete(key);
+      }),
+    );
+    this._register({
+      dispose: () => {
+        for (const document of this.documents.values()) document.dispose();
+        this.documents.clear();
+      },
+    });
+  }
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const key = uri.toString();
+    let document = this.documents.get(key);
+    if (!document) {
+      const id = new URLSearchParams(uri.query).get('id') ?? uri.path.replace(/^\/|\.log$/g, '');
+      document = new LogDocument(this.ctx, uri, id, (changed) => this._onDidChange.fire(changed));
+      this.documents.set(key, document);
+    }
+    await document.backlog;
+    return document.buffer.text();
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * What an engine event means for the model. Docker and Podman name some actions differently
+ * (`die`/`died`, `destroy`/`remove`), and some carry a suffix (`health_status: healthy`, `exec_start: sh`),
+ * so only the part before the first `:` is compared.
+ */
+import type { EngineEvent } from '../engine';
+
+/**
+ * - `refetch`: list that one container again;
+ * - `settle`: the same, after an inspect. Docker emits `die` before its list view has the new state, and
+ *   inspect waits for the container's lock, which the engine holds until the state is recorded;
+ * - `remove`: delete it locally.
+ */
+export type ContainerEffect = 'refetch' | 'settle' | 'remove' | 'ignore';
+
+/** Container actions that change nothing the views show. */
+const IGNORED_CONTAINER_ACTIONS = new Set([
+  'exec_create',
+  'exec_start',
+  'exec_die',
+  'exec_detach',
+  'attach',
+  'detach',
+  'resize',
+  'top',
+  'archive-path',
+  'extract-to-dir',
+  'export',
+  'copy',
+  'commit',
+  'checkpoint',
+  'prune',
+  'mount',
+  'unmount',
+]);
+
+const REMOVED_CONTAINER_ACTIONS = new Set(['destroy', 'remove']);
+
+/** Actions that end a run; Podman says `died` where Docker says `die`. */
+const STOPPING_CONTAINER_ACTIONS = new Set(['die', 'died', 'stop', 'kill', 'oom']);
+
+export function baseAction(action: string): string {
+  const colon = action.indexOf(':');
+  return (colon === -1 ? action : action.slice(0, colon)).trim();
+}
+
+export function containerEffect(action: string): ContainerEffect {
+  const base = baseAction(action);
+  if (REMOVED_CONTAINER_ACTIONS.has(base)) return 'remove';
+  if (IGNORED_CONTAINER_ACTIONS.has(base)) return 'ignore';
+  if (STOPPING_CONTAINER_ACTIONS.has(base)) return 'settle';
+  // Everything else (create, start, die/died, stop, kill, pause, restart, rename, health_status, oom, …)
+  // may change what the views show; unknown actions are refetched rather than missed.
+  return 'refetch';
+}
+
+/** Image actions that change nothing the views show. */
+const IGNORED_IMAGE_ACTIONS = new Set(['push', 'save', 'prune', 'mount', 'unmount']);
+
+/**
+ * Every other image event (pull, tag, untag, delete/remove, import, load, build) is answered by fetching
+ * that one image: what the engine says now is the truth whatever order the events came in, and a 404
+ * removes it locally.
+ */
+export function imageNeedsRefetch(action: string): boolean {
+  return !IGNORED_IMAGE_ACTIONS.has(baseAction(action));
+}
+
+/** The image a container `commit` event created, when the engine says (Docker puts it in `imageID`). */
+export function committedImage(event: EngineEvent): string | undefined {
+  if (event.Type !== 'container' || baseAction(event.Action) !== 'commit') return undefined;
+  const attributes = event.Actor.Attributes ?? {};
+  return attributes['imageID'] || attributes['imageRef'] || undefined;
+}

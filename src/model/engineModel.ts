@@ -1,0 +1,424 @@
+/**
+ * The containers and images of one engine, kept current by its event stream.
+ *
+ * - Lists everything once per connection, then follows `GET /events` (types container and image).
+ * - A burst of events is coalesced (EventBatcher); each touched container is fetched alone (a list
+ *   filtered by id), each touched image alone (an inspect); a removal is applied locally.
+ * - When the stream ends or breaks: reconnect at once with `since` = the last event's time and re-list
+ *   once; if that fails the model is `unreachable` and retries with backoff (the only timer, and only
+ *   while disconnected).
+ * - Changes are reported with the records that changed, so views refresh only those nodes.
+ */
+import { isEngineError, type EngineEvent } from '../engine';
+import { Disposable, type IDisposable } from '../common/lifecycle';
+import { Emitter } from '../common/emitter';
+import { EventBatcher, timeoutScheduler, DEFAULT_WINDOW_MS, type PendingWork, type Scheduler } from './batcher';
+import { backoffDelay, DEFAULT_BACKOFF, sinceBefore, sinceFromEvent, type BackoffPolicy } from './reconnect';
+import { imageKey, imageSummaryFromInspect, type ContainerRecord, type ImageRecord } from './records';
+import { ContainerStore, ImageStore, type Updated } from './stores';
+import type { ModelSource } from './source';
+
+export type EngineState = 'connecting' | 'connected' | 'unreachable';
+
+export interface ModelChange {
+  /** Everything may have changed (a full listing, or the engine went away). */
+  readonly full: boolean;
+  readonly containers: {
+    readonly added: readonly ContainerRecord[];
+    readonly updated: ReadonlyArray<Updated<ContainerRecord>>;
+    readonly removed: readonly ContainerRecord[];
+  };
+  readonly images: {
+    readonly added: readonly ImageRecord[];
+    readonly updated: ReadonlyArray<Updated<ImageRecord>>;
+    readonly removed: readonly ImageRecord[];
+    /** Keys of images whose container count changed. */
+    readonly usageChanged: readonly string[];
+  };
+}
+
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
+
+export interface EngineModelOptions {
+  readonly scheduler?: Scheduler;
+  readonly windowMs?: number;
+  readonly backoff?: BackoffPolicy;
+  /** Wall clock in ms, for the first connection's `since`. */
+  readonly now?: () => number;
+  readonly log?: (level: LogLevel, message: string) => void;
+}
+
+/** How far before "now" the first events subscription starts, to cover the gap while listing. */
+const FIRST_SINCE_MARGIN_MS = 2000;
+/** Ids per filtered list call when a burst touched many containers. */
+const FETCH_CHUNK = 50;
+/** A connection that breaks sooner than this after being made counts as a failed attempt for backoff. */
+const STABLE_CONNECTION_MS = 1000;
+
+export interface ModelSnapshot {
+  state: EngineState;
+  reason?: string;
+  containers: Array<{ id: string; name: string; state: string; image: string }>;
+  images: Array<{ id: string; tags: string[]; containers: number }>;
+}
+
+export class EngineModel extends Disposable {
+  private readonly containerStore = new ContainerStore();
+  private readonly imageStore = new ImageStore();
+  private readonly batcher: EventBatcher;
+  private readonly lifetime = new AbortController();
+  private readonly _onDidChange = this._register(new Emitter<ModelChange>());
+  private readonly _onDidChangeState = this._register(new Emitter<EngineState>());
+  private readonly now: () => number;
+  private readonly backoff: BackoffPolicy;
+  private readonly log: (level: LogLevel, message: string) => void;
+
+  private _state: EngineState = 'connecting';
+  private _lastError: unknown;
+  private lastSince: string | undefined;
+  private connection: AbortController | undefined;
+  private wakeBackoff: (() => void) | undefined;
+  private started = false;
+  private readonly stateWaiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+
+  readonly onDidChange = this._onDidChange.event;
+  readonly onDidChangeState = this._onDidChangeState.event;
+
+  constructor(
+    private readonly source: ModelSource,
+    options: EngineModelOptions = {},
+  ) {
+    super();
+    this.now = options.now ?? Date.now;
+    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.log = options.log ?? (() => undefined);
+    this.batcher = this._register(
+      new EventBatcher(
+        (work) => this.applyWork(work),
+        (error) => this.log('warn', `Applying engine events failed: ${describe(error)}`),
+        options.scheduler ?? timeoutScheduler,
+        options.windowMs ?? DEFAULT_WINDOW_MS,
+      ),
+    );
+    this._register({ dispose: () => this.lifetime.abort() });
+    this._register({ dispose: () => this.rejectWaiters(new Error('The engine model was disposed')) });
+  }
+
+  get state(): EngineState {
+    return this._state;
+  }
+
+  get lastError(): unknown {
+    return this._lastError;
+  }
+
+  /** The `since` the next reconnection will use (SEC.NANOS of the last event seen). */
+  get resumeSince(): string | undefined {
+    return this.lastSince;
+  }
+
+  get containerCount(): number {
+    return this.containerStore.size;
+  }
+
+  containers(): IterableIterator<ContainerRecord> {
+    return this.containerStore.values();
+  }
+
+  images(): IterableIterator<ImageRecord> {
+    return this.imageStore.values();
+  }
+
+  container(idOrName: string): ContainerRecord | undefined {
+    return this.containerStore.find(idOrName);
+  }
+
+  image(idOrTag: string): ImageRecord | undefined {
+    return this.imageStore.find(idOrTag);
+  }
+
+  /** Number of containers (any state) created from the image. */
+  containersUsing(key: string): number {
+    return this.containerStore.usageOf(key);
+  }
+
+  /** Starts the connect/follow loop in the background; returns at once (activation never waits on the engine). */
+  start(): void {
+    if (this.started || this.isDisposed) return;
+    this.started = true;
+    void this.runLoop();
+  }
+
+  /** Reconnects now instead of waiting out the backoff. */
+  retry(): void {
+    if (this._state === 'unreachable') this.setState('connecting');
+    this.wakeBackoff?.();
+  }
+
+  /** Drops the connection and lists everything again (the Refresh command). */
+  refresh(): void {
+    this.connection?.abort();
+    this.wakeBackoff?.();
+  }
+
+  /** Resolves when connected (at once if already); rejects when the engine turns out unreachable. */
+  whenConnected(): Promise<void> {
+    if (this._state === 'connected') return Promise.resolve();
+    if (this.isDisposed) return Promise.reject(new Error('The engine model was disposed'));
+    return new Promise((resolve, reject) => this.stateWaiters.push({ resolve, reject }));
+  }
+
+  /** Resolves once every event received so far has been applied. */
+  whenIdle(): Promise<void> {
+    return this.batcher.whenIdle();
+  }
+
+  /** Fetches containers now (after a command changed them, without waiting for their events). */
+  async refetchContainers(ids: readonly string[]): Promise<void> {
+    await this.applyWork({ containers: new Map(ids.map((id) => [id, 'settle'])), images: new Set() });
+  }
+
+  /** Fetches an image now and returns its record (e.g. to reveal a freshly committed image). */
+  async refetchImage(idOrReference: string): Promise<ImageRecord | undefined> {
+    await this.applyWork({ containers: new Map(), images: new Set([idOrReference]) });
+    return this.imageStore.find(idOrReference);
+  }
+
+  snapshot(): ModelSnapshot {
+    const containers = [...this.containerStore.values()]
+      .map((record) => ({ id: record.id, name: record.name, state: record.state, image: record.summary.Image }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+    const images = [...this.imageStore.values()]
+      .map((record) => ({ id: record.id, tags: [...record.tags], containers: this.containersUsing(record.key) }))
+      .sort((a, b) => (a.tags[0] ?? a.id).localeCompare(b.tags[0] ?? b.id));
+    const snapshot: ModelSnapshot = { state: this._state, containers, images };
+    if (this._state === 'unreachable') snapshot.reason = describe(this._lastError);
+    return snapshot;
+  }
+
+  private async runLoop(): Promise<void> {
+    let failures = 0;
+    while (!this.isDisposed) {
+      const startedAt = this.now();
+      const outcome = await this.connectAndFollow();
+      if (this.isDisposed) return;
+      if (outcome === 'lost') {
+        // A lost connection is retried at once; only one that keeps breaking right away backs off.
+        failures = this.now() - startedAt >= STABLE_CONNECTION_MS ? 0 : failures + 1;
+        if (failures <= 1) continue;
+      } else {
+        failures++;
+      }
+      await this.sleep(backoffDelay(failures - 1, this.backoff));
+    }
+  }
+
+  /** One connection: subscribe, list, then apply events until the stream ends. */
+  private async connectAndFollow(): Promise<'lost' | 'failed'> {
+    const connection = new AbortController();
+    this.connection = connection;
+    const signal = AbortSignal.any([connection.signal, this.lifetime.signal]);
+    const since = this.lastSince ?? sinceBefore(this.now(), FIRST_SINCE_MARGIN_MS);
+    // Events arriving while the listing is in flight wait, so older list data never overwrites newer.
+    const hold = this.batcher.pause();
+    let listed = false;
+    try {
+      const events = this.source.events({ since, filters: { type: ['container', 'image'] }, signal });
+      const iterator = events[Symbol.asyncIterator]();
+      const first = iterator.next();
+      first.catch(() => undefined); // observed below, or irrelevant when the listing fails first
+      await this.listAll(signal);
+      listed = true;
+      this.setState('connected');
+      hold.dispose();
+      for (let next = await first; !next.done; next = await iterator.next()) {
+        this.onEvent(next.value);
+      }
+      this.log('info', 'The engine closed the event stream; reconnecting');
+      return 'lost';
+    } catch (error) {
+      if (this.isDisposed) return 'failed';
+      if (listed) {
+        if (!isEngineError(error, 'cancelled')) this.log('warn', `Event stream broke: ${describe(error)}; reconnecting`);
+        return 'lost';
+      }
+      if (connection.signal.aborted && this._state !== 'unreachable') return 'lost';
+      this.setUnreachable(error);
+      return 'failed';
+    } finally {
+      hold.dispose();
+      connection.abort();
+      if (this.connection === connection) this.connection = undefined;
+    }
+  }
+
+  private onEvent(event: EngineEvent): void {
+    const since = sinceFromEvent(event.timeNano, event.time);
+    if (since) this.lastSince = since;
+    if (this.batcher.add(event)) this.log('trace', `event ${event.Type} ${event.Action} ${event.Actor?.ID ?? ''}`);
+  }
+
+  private async listAll(signal: AbortSignal): Promise<void> {
+    const [containers, images] = await Promise.all([
+      this.source.listContainers({ all: true, signal }),
+      this.source.listImages({ signal }),
+    ]);
+    this.containerStore.replaceAll(containers);
+    this.imageStore.replaceAll(images);
+    this.log('debug', `Listed ${containers.length} containers and ${images.length} images`);
+    this._onDidChange.fire(fullChange());
+  }
+
+  private async applyWork(work: PendingWork): Promise<void> {
+    const signal = this.lifetime.signal;
+    const change = emptyChange();
+    const usageChanged = new Set<string>();
+
+    const refetch: string[] = [];
+    const settle: string[] = [];
+    for (const [id, effect] of work.containers) {
+      if (effect !== 'remove') {
+        refetch.push(id);
+        if (effect === 'settle') settle.push(id);
+        continue;
+      }
+      const removed = this.containerStore.remove(id, usageChanged);
+      if (removed) change.containers.removed.push(removed);
+    }
+    await Promise.all(settle.map((id) => this.settle(id, signal)));
+    for (let index = 0; index < refetch.length; index += FETCH_CHUNK) {
+      const ids = refetch.slice(index, index + FETCH_CHUNK);
+      const summaries = await this.source.listContainers({ all: true, filters: { id: ids }, signal });
+      const found = new Set<string>();
+      for (const summary of summaries) {
+        // The id filter matches prefixes; keep only what was asked for.
+        if (!ids.includes(summary.Id)) continue;
+        found.add(summary.Id);
+        const result = this.containerStore.upsert(summary, usageChanged);
+        if (result.kind === 'added') change.containers.added.push(result.current);
+        else if (result.kind === 'updated') change.containers.updated.push(result);
+      }
+      for (const id of ids) {
+        if (found.has(id)) continue;
+        const removed = this.containerStore.remove(id, usageChanged);
+        if (removed) change.containers.removed.push(removed);
+      }
+    }
+
+    for (const reference of work.images) {
+      await this.applyImage(reference, change, signal);
+    }
+
+    for (const key of usageChanged) if (this.imageStore.get(key)) change.images.usageChanged.push(key);
+    if (!isEmptyChange(change)) this._onDidChange.fire(change);
+  }
+
+  /** Waits until the engine has recorded a stopped container's state (see `settle` in actions.ts). */
+  private async settle(id: string, signal: AbortSignal): Promise<void> {
+    try {
+      await this.source.inspectContainer(id, { signal });
+    } catch (error) {
+      // Gone already: the filtered list that follows will say so.
+      if (!isEngineError(error, 'not-found')) throw error;
+    }
+  }
+
+  private async applyImage(reference: string, change: MutableChange, signal: AbortSignal): Promise<void> {
+    try {
+      const inspect = await this.source.inspectImage(reference, { signal });
+      const displaced: Array<Updated<ImageRecord>> = [];
+      const result = this.imageStore.upsert(imageSummaryFromInspect(inspect), displaced);
+      if (result.kind === 'added') change.images.added.push(result.current);
+      else if (result.kind === 'updated') change.images.updated.push(result);
+      change.images.updated.push(...displaced);
+    } catch (error) {
+      if (!isEngineError(error, 'not-found')) throw error;
+      // Gone: an id names the record directly; a tag is taken off whichever image held it.
+      const known = this.imageStore.find(reference);
+      if (!known) return;
+      if (known.key === imageKey(reference) || known.id === reference) {
+        const removed = this.imageStore.remove(known.key);
+        if (removed) change.images.removed.push(removed);
+      }
+    }
+  }
+
+  private setState(state: EngineState): void {
+    if (state === this._state) return;
+    this._state = state;
+    if (state === 'connected') {
+      this._lastError = undefined;
+      for (const waiter of this.stateWaiters.splice(0)) waiter.resolve();
+    }
+    this._onDidChangeState.fire(state);
+  }
+
+  private setUnreachable(error: unknown): void {
+    this._lastError = error;
+    const hadData = this.containerStore.size > 0 || this.imageStore.size > 0;
+    this.containerStore.clear();
+    this.imageStore.clear();
+    this.batcher.clear();
+    if (this._state !== 'unreachable') this.log('warn', `Engine unreachable: ${describe(error)}`);
+    this.rejectWaiters(error);
+    if (hadData) this._onDidChange.fire(fullChange());
+    if (this._state === 'unreachable') this._onDidChangeState.fire('unreachable');
+    else this.setState('unreachable');
+  }
+
+  private rejectWaiters(error: unknown): void {
+    for (const waiter of this.stateWaiters.splice(0)) waiter.reject(error);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer: { handle?: IDisposable } = {};
+      const done = (): void => {
+        timer.handle?.dispose();
+        this.wakeBackoff = undefined;
+        this.lifetime.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      this.wakeBackoff = done;
+      this.lifetime.signal.addEventListener('abort', done);
+      timer.handle = timeoutScheduler(done, ms);
+    });
+  }
+}
+
+interface MutableChange {
+  full: boolean;
+  containers: { added: ContainerRecord[]; updated: Array<Updated<ContainerRecord>>; removed: ContainerRecord[] };
+  images: {
+    added: ImageRecord[];
+    updated: Array<Updated<ImageRecord>>;
+    removed: ImageRecord[];
+    usageChanged: string[];
+  };
+}
+
+function emptyChange(): MutableChange {
+  return {
+    full: false,
+    containers: { added: [], updated: [], removed: [] },
+    images: { added: [], updated: [], removed: [], usageChanged: [] },
+  };
+}
+
+function fullChange(): ModelChange {
+  return { ...emptyChange(), full: true };
+}
+
+function isEmptyChange(change: ModelChange): boolean {
+  const { containers, images } = change;
+  return (
+    !change.full &&
+    containers.added.length + containers.updated.length + containers.removed.length === 0 &&
+    images.added.length + images.updated.length + images.removed.length + images.usageChanged.length === 0
+  );
+}
+
+export function describe(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

@@ -1,0 +1,137 @@
+/**
+ * What each tree row shows (label, description, icon, tooltip markdown, context value), computed
+ * without `vscode` so it is unit-testable. Providers turn it into TreeItems.
+ */
+import { formatAge, formatBytes, plural } from '../common/format';
+import type { ContainerRecord } from './records';
+import type { ImageNode } from './imageTree';
+import { untaggedLabel } from './imageTree';
+
+export interface IconSpec {
+  /** A codicon id for ThemeIcon. */
+  readonly id: string;
+  /** A theme color id for ThemeColor. */
+  readonly color?: string;
+}
+
+export interface ItemPresentation {
+  readonly label: string;
+  readonly description: string;
+  readonly tooltip: string;
+  readonly icon: IconSpec;
+  readonly contextValue: string;
+}
+
+const MARKDOWN_SPECIAL = /[\\`*_{}[\]()#+\-.!|<>~]/g;
+
+export function escapeMarkdown(text: string): string {
+  return text.replace(MARKDOWN_SPECIAL, (char) => `\\${char}`);
+}
+
+export function containerContextValue(state: string): string {
+  return `berth:container:${state}`;
+}
+
+export function containerIcon(record: ContainerRecord): IconSpec {
+  const status = record.summary.Status ?? '';
+  switch (record.state) {
+    case 'running':
+      if (status.includes('(unhealthy)')) return { id: 'vm-running', color: 'charts.yellow' };
+      return { id: 'vm-running', color: 'charts.green' };
+    case 'paused':
+      return { id: 'debug-pause', color: 'charts.yellow' };
+    case 'restarting':
+      return { id: 'sync', color: 'charts.orange' };
+    case 'created':
+      return { id: 'vm-outline', color: 'charts.blue' };
+    case 'removing':
+      return { id: 'trash' };
+    case 'dead':
+      return { id: 'error', color: 'errorForeground' };
+    default: {
+      const failed = /Exited \((?!0\))\d+\)/.test(status);
+      return failed ? { id: 'vm-outline', color: 'charts.red' } : { id: 'vm-outline' };
+    }
+  }
+}
+
+export function formatPorts(ports: ContainerRecord['summary']['Ports']): string[] {
+  return (ports ?? []).map((port) => {
+    const inner = `${port.PrivatePort}/${port.Type}`;
+    if (!port.PublicPort) return inner;
+    const host = port.IP && port.IP !== '0.0.0.0' && port.IP !== '::' ? `${port.IP}:` : '';
+    return `${host}${port.PublicPort}→${inner}`;
+  });
+}
+
+export function containerTooltip(record: ContainerRecord, nowMs: number): string {
+  const summary = record.summary;
+  const created = summary.Created > 0 ? new Date(summary.Created * 1000).toISOString() : 'unknown';
+  const lines = [
+    `**${escapeMarkdown(record.name)}** — ${escapeMarkdown(summary.State)}, ${escapeMarkdown(summary.Status ?? '')}`,
+    '',
+    `ID: ${escapeMarkdown(record.id)}`,
+    '',
+    `Image: ${escapeMarkdown(summary.Image)}`,
+    '',
+    `Command: ${escapeMarkdown(summary.Command ?? '')}`,
+    '',
+    `Created: ${escapeMarkdown(created)} (${formatAge(summary.Created, nowMs)})`,
+  ];
+  const ports = formatPorts(summary.Ports);
+  lines.push('', `Ports: ${ports.length > 0 ? escapeMarkdown(ports.join(', ')) : 'none'}`);
+  const labels = Object.entries(summary.Labels ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  if (labels.length > 0) {
+    lines.push('', 'Labels:', '');
+    for (const [key, value] of labels) lines.push(`- ${escapeMarkdown(key)} = ${escapeMarkdown(value)}`);
+  }
+  return lines.join('\n');
+}
+
+export function presentContainer(record: ContainerRecord, nowMs: number): ItemPresentation {
+  return {
+    label: record.name,
+    description: `${record.summary.Image} · ${record.summary.Status ?? record.state}`,
+    tooltip: containerTooltip(record, nowMs),
+    icon: containerIcon(record),
+    contextValue: containerContextValue(record.state),
+  };
+}
+
+export function presentGroup(project: string, counts: { running: number; total: number }): ItemPresentation {
+  return {
+    label: project,
+    description: `${counts.running}/${counts.total} running`,
+    tooltip: `Compose project **${escapeMarkdown(project)}**: ${counts.running} of ${plural(counts.total, 'container')} running`,
+    icon: { id: 'layers' },
+    contextValue: 'berth:group:compose',
+  };
+}
+
+export function presentImage(node: ImageNode, containers: number, nowMs: number): ItemPresentation {
+  const summary = node.record.summary;
+  const parts = [formatBytes(summary.Size), formatAge(summary.Created, nowMs)];
+  if (containers > 0) parts.push(plural(containers, 'container'));
+  const tags = node.record.tags;
+  const lines = [
+    `**${escapeMarkdown(node.tag ?? untaggedLabel(node.record.id))}**`,
+    '',
+    `ID: ${escapeMarkdown(node.record.id)}`,
+    '',
+    `Tags: ${tags.length > 0 ? escapeMarkdown(tags.join(', ')) : 'none'}`,
+    '',
+    `Size: ${formatBytes(summary.Size)}`,
+    '',
+    `Created: ${summary.Created > 0 ? escapeMarkdown(new Date(summary.Created * 1000).toISOString()) : 'unknown'} (${formatAge(summary.Created, nowMs)})`,
+    '',
+    `Used by: ${plural(containers, 'container')}`,
+  ];
+  return {
+    label: node.label,
+    description: parts.join(' · '),
+    tooltip: lines.join('\n'),
+    icon: node.tag === undefined ? { id: 'file-binary', color: 'disabledForeground' } : { id: 'package' },
+    contextValue: node.tag === undefined ? 'berth:image:untagged' : 'berth:image:tagged',
+  };
+}
+

@@ -1,0 +1,100 @@
+/** The model's own records: wire summaries plus the derived fields every view needs. No `vscode` here. */
+import type { ContainerSummary, ImageInspect, ImageSummary } from '../engine';
+
+export const COMPOSE_PROJECT_LABEL = 'com.docker.compose.project';
+export const SWARM_LABEL_PREFIX = 'com.docker.swarm.';
+
+export interface ContainerRecord {
+  /** Full 64-hex id. */
+  readonly id: string;
+  /** Name without the leading `/`. */
+  readonly name: string;
+  readonly state: string;
+  /** Image id without `sha256:`, to join with image records. */
+  readonly imageKey: string;
+  readonly composeProject: string | undefined;
+  readonly summary: ContainerSummary;
+}
+
+export interface ImageRecord {
+  /** Image id without `sha256:`: Docker and Podman disagree on the prefix. */
+  readonly key: string;
+  /** The id as the engine gave it in a listing (`sha256:…` on Docker). */
+  readonly id: string;
+  /** Real tags only (`<none>:<none>` of old engines dropped). */
+  readonly tags: readonly string[];
+  readonly summary: ImageSummary;
+}
+
+export function imageKey(id: string): string {
+  return id.startsWith('sha256:') ? id.slice('sha256:'.length) : id;
+}
+
+export function containerName(summary: Pick<ContainerSummary, 'Names' | 'Id'>): string {
+  const first = summary.Names?.[0];
+  return first ? first.replace(/^\//, '') : summary.Id.slice(0, 12);
+}
+
+export function toContainerRecord(summary: ContainerSummary): ContainerRecord {
+  return {
+    id: summary.Id,
+    name: containerName(summary),
+    state: summary.State,
+    imageKey: imageKey(summary.ImageID ?? ''),
+    composeProject: summary.Labels?.[COMPOSE_PROJECT_LABEL] || undefined,
+    summary,
+  };
+}
+
+export function realTags(repoTags: readonly string[] | null | undefined): string[] {
+  return (repoTags ?? []).filter((tag) => tag !== '<none>:<none>' && !tag.endsWith(':<none>'));
+}
+
+export function toImageRecord(summary: ImageSummary): ImageRecord {
+  return { key: imageKey(summary.Id), id: summary.Id, tags: realTags(summary.RepoTags), summary };
+}
+
+/** An image inspect is what a single-image fetch returns; the model keeps listing-shaped records. */
+export function imageSummaryFromInspect(inspect: ImageInspect): ImageSummary {
+  const created = Date.parse(inspect.Created);
+  const parent = inspect['Parent'];
+  const digests = inspect['RepoDigests'];
+  return {
+    Id: inspect.Id,
+    ParentId: typeof parent === 'string' ? parent : '',
+    RepoTags: inspect.RepoTags ?? [],
+    RepoDigests: Array.isArray(digests) ? digests.filter((d): d is string => typeof d === 'string') : [],
+    Created: Number.isFinite(created) ? Math.floor(created / 1000) : 0,
+    Size: inspect.Size,
+    Labels: inspect.Config?.Labels ?? null,
+    Containers: -1,
+  };
+}
+
+export function isSwarmManaged(summary: Pick<ContainerSummary, 'Labels'>): boolean {
+  return Object.keys(summary.Labels ?? {}).some((label) => label.startsWith(SWARM_LABEL_PREFIX));
+}
+
+/** Cheap equality of what the views show, so a refetch that changed nothing refreshes nothing. */
+export function sameContainer(a: ContainerSummary, b: ContainerSummary): boolean {
+  return (
+    a.State === b.State &&
+    a.Status === b.Status &&
+    a.Image === b.Image &&
+    a.ImageID === b.ImageID &&
+    a.Command === b.Command &&
+    a.Created === b.Created &&
+    (a.Names ?? []).join() === (b.Names ?? []).join() &&
+    JSON.stringify(a.Ports ?? []) === JSON.stringify(b.Ports ?? []) &&
+    JSON.stringify(a.Labels ?? {}) === JSON.stringify(b.Labels ?? {})
+  );
+}
+
+export function sameImage(a: ImageSummary, b: ImageSummary): boolean {
+  return (
+    a.Id === b.Id &&
+    a.Size === b.Size &&
+    a.Created === b.Created &&
+    realTags(a.RepoTags).join() === realTags(b.RepoTags).join()
+  );
+}

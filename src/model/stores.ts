@@ -1,0 +1,179 @@
+/** Keyed stores of containers and images, with the per-image usage count kept up to date incrementally. */
+import type { ContainerSummary, ImageSummary } from '../engine';
+import {
+  imageKey,
+  sameContainer,
+  sameImage,
+  toContainerRecord,
+  toImageRecord,
+  type ContainerRecord,
+  type ImageRecord,
+} from './records';
+
+export interface Updated<T> {
+  readonly previous: T;
+  readonly current: T;
+}
+
+export type UpsertResult<T> =
+  | { readonly kind: 'added'; readonly current: T }
+  | { readonly kind: 'updated'; readonly previous: T; readonly current: T }
+  | { readonly kind: 'unchanged'; readonly current: T };
+
+export class ContainerStore {
+  private readonly byId = new Map<string, ContainerRecord>();
+  /** Image key → number of containers created from it (what `Containers: -1` in the API leaves out). */
+  private readonly usage = new Map<string, number>();
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  get(id: string): ContainerRecord | undefined {
+    return this.byId.get(id);
+  }
+
+  values(): IterableIterator<ContainerRecord> {
+    return this.byId.values();
+  }
+
+  usageOf(key: string): number {
+    return this.usage.get(key) ?? 0;
+  }
+
+  /** Finds a container by full id, unique id prefix (≥ 4 chars) or name. */
+  find(idOrName: string): ContainerRecord | undefined {
+    const exact = this.byId.get(idOrName);
+    if (exact) return exact;
+    const name = idOrName.replace(/^\//, '');
+    let prefixMatch: ContainerRecord | undefined;
+    let prefixMatches = 0;
+    for (const record of this.byId.values()) {
+      if (record.name === name) return record;
+      if (idOrName.length >= 4 && record.id.startsWith(idOrName)) {
+        prefixMatch = record;
+        prefixMatches++;
+      }
+    }
+    return prefixMatches === 1 ? prefixMatch : undefined;
+  }
+
+  /** Returns the result and adds the keys of images whose usage count changed to `usageChanged`. */
+  upsert(summary: ContainerSummary, usageChanged: Set<string>): UpsertResult<ContainerRecord> {
+    const previous = this.byId.get(summary.Id);
+    if (previous && sameContainer(previous.summary, summary)) return { kind: 'unchanged', current: previous };
+    const current = toContainerRecord(summary);
+    this.byId.set(current.id, current);
+    if (previous?.imageKey !== current.imageKey) {
+      if (previous) this.adjustUsage(previous.imageKey, -1, usageChanged);
+      this.adjustUsage(current.imageKey, +1, usageChanged);
+    }
+    return previous ? { kind: 'updated', previous, current } : { kind: 'added', current };
+  }
+
+  remove(id: string, usageChanged: Set<string>): ContainerRecord | undefined {
+    const previous = this.byId.get(id);
+    if (!previous) return undefined;
+    this.byId.delete(id);
+    this.adjustUsage(previous.imageKey, -1, usageChanged);
+    return previous;
+  }
+
+  replaceAll(summaries: readonly ContainerSummary[]): void {
+    this.byId.clear();
+    this.usage.clear();
+    const ignored = new Set<string>();
+    for (const summary of summaries) this.upsert(summary, ignored);
+  }
+
+  clear(): void {
+    this.byId.clear();
+    this.usage.clear();
+  }
+
+  private adjustUsage(key: string, delta: number, changed: Set<string>): void {
+    if (!key) return;
+    const next = (this.usage.get(key) ?? 0) + delta;
+    if (next > 0) this.usage.set(key, next);
+    else this.usage.delete(key);
+    changed.add(key);
+  }
+}
+
+export class ImageStore {
+  private readonly byKey = new Map<string, ImageRecord>();
+  /** Tag → image key; a tag names one image at a time. */
+  private readonly byTag = new Map<string, string>();
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  get(key: string): ImageRecord | undefined {
+    return this.byKey.get(key);
+  }
+
+  values(): IterableIterator<ImageRecord> {
+    return this.byKey.values();
+  }
+
+  /** By id (with or without `sha256:`, or a unique prefix of ≥ 4 chars) or by tag. */
+  find(idOrTag: string): ImageRecord | undefined {
+    const byTag = this.byTag.get(idOrTag) ?? this.byTag.get(`${idOrTag}:latest`);
+    if (byTag) return this.byKey.get(byTag);
+    const key = imageKey(idOrTag);
+    const exact = this.byKey.get(key);
+    if (exact) return exact;
+    if (key.length < 4) return undefined;
+    const matches = [...this.byKey.values()].filter((record) => record.key.startsWith(key));
+    return matches.length === 1 ? matches[0] : undefined;
+  }
+
+  /**
+   * Inserts or replaces an image. A tag that moved here from another image is taken off that one
+   * (its record is replaced too and reported in `displaced`).
+   */
+  upsert(summary: ImageSummary, displaced: Array<Updated<ImageRecord>>): UpsertResult<ImageRecord> {
+    const current = toImageRecord(summary);
+    const previous = this.byKey.get(current.key);
+    if (previous && sameImage(previous.summary, summary)) return { kind: 'unchanged', current: previous };
+    if (previous) for (const tag of previous.tags) this.byTag.delete(tag);
+    for (const tag of current.tags) {
+      const holder = this.byTag.get(tag);
+      if (holder && holder !== current.key) {
+        const other = this.byKey.get(holder);
+        if (other) {
+          const remaining = other.tags.filter((t) => t !== tag);
+          const replaced: ImageRecord = {
+            ...other,
+            tags: remaining,
+            summary: { ...other.summary, RepoTags: remaining },
+          };
+          this.byKey.set(holder, replaced);
+          displaced.push({ previous: other, current: replaced });
+        }
+      }
+      this.byTag.set(tag, current.key);
+    }
+    this.byKey.set(current.key, current);
+    return previous ? { kind: 'updated', previous, current } : { kind: 'added', current };
+  }
+
+  remove(key: string): ImageRecord | undefined {
+    const previous = this.byKey.get(key);
+    if (!previous) return undefined;
+    this.byKey.delete(key);
+    for (const tag of previous.tags) if (this.byTag.get(tag) === key) this.byTag.delete(tag);
+    return previous;
+  }
+
+  replaceAll(summaries: readonly ImageSummary[]): void {
+    this.clear();
+    for (const summary of summaries) this.upsert(summary, []);
+  }
+
+  clear(): void {
+    this.byKey.clear();
+    this.byTag.clear();
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The part of the engine client the registry commands use, as a structural type: `EngineClient` fits it, and
+ * the commands take a getter so a client replaced after a settings change is picked up.
+ */
+import { parseImageReference, validateImageReference } from '../engine/reference';
+import type { PullProgress, RegistryCredential } from '../engine/types';
+
+export interface RegistryEngine {
+  pullImage(reference: string, options: { auth?: RegistryCredential; signal?: AbortSignal }): AsyncIterable<PullProgress>;
+  pushImage(reference: string, options: { auth?: RegistryCredential; signal?: AbortSignal }): AsyncIterable<PullProgress>;
+  tagImage(name: string, options: { repo: string; tag?: string; signal?: AbortSignal }): Promise<unknown>;
+}
+
+export type EngineGetter = () => RegistryEngine;
+
+/** Splits a validated `repo[:tag]` into the engine's `repo` and `tag` (the tag is after the last ':' past the last '/'). */
+export function splitRepoTag(reference: string): { repo: string; tag: string | undefined } {
+  const lastSlash = reference.lastIndexOf('/');
+  const lastColon = reference.lastIndexOf(':');
+  return lastColon > lastSlash ? { repo: reference.slice(0, lastColon), tag: reference.slice(lastColon + 1) } : { repo: reference, tag: undefined };
+}
+
+/** What is wrong with a new `repository[:tag]` for Tag Image, or undefined. */
+export function tagReferenceProblem(value: string): string | undefined {
+  const reference = value.trim();
+  if (!reference) return 'Enter a reference such as registry.example.com/team/app:1.0';
+  const problem = validateImageReference(reference);
+  if (problem) return problem;
+  if (parseImageReference(reference).digest) return 'A tag cannot contain a digest (@sha256:…); give repository:tag';
+  return undefined;
+}

@@ -1,0 +1,128 @@
+/**
+ * Tag Image… (`POST /images/{name}/tag`) and Push Image (`POST /images/{name}/push` with X-Registry-Auth from the
+ * credential chain): push shows the summed layer bytes in a cancellable notification and offers a sign-in when
+ * the registry refuses.
+ */
+import * as vscode from 'vscode';
+import { isEngineError } from '../engine/errors';
+import { withRegistryAuthRetry, type AuthRetryOptions } from './authRetry';
+import { splitRepoTag, tagReferenceProblem, type EngineGetter } from './engine';
+import { formatBytes, LayerProgress } from './layerProgress';
+
+/** What the Images view passes (its `ImageNode`), a reference or id string, or `{ id }`. */
+export type ImageTarget = string | { readonly kind?: string; readonly key?: string; readonly tag?: string | undefined; readonly id?: string } | undefined;
+
+export interface ImageCommandDeps {
+  readonly engine: EngineGetter;
+  readonly log: vscode.LogOutputChannel;
+  /** The retry wiring (credential chain + sign-in offer). */
+  readonly authRetry: AuthRetryOptions;
+}
+
+/** The image a target names: its tag when it has one, else its id. */
+export function imageOf(target: ImageTarget): string | undefined {
+  if (target === undefined) return undefined;
+  if (typeof target === 'string') return target.trim() || undefined;
+  return target.tag ?? target.id ?? target.key;
+}
+
+async function askForImage(title: string): Promise<string | undefined> {
+  return vscode.window.showInputBox({ title, prompt: 'Image name, tag or id', ignoreFocusOut: true });
+}
+
+export async function tagImage(deps: ImageCommandDeps, target: ImageTarget, options: { reference?: string } = {}): Promise<{ source: string; reference: string } | undefined> {
+  const source = imageOf(target) ?? (await askForImage('Tag Image: which image?'));
+  if (!source) return undefined;
+  let reference = options.reference;
+  if (reference !== undefined) {
+    const problem = tagReferenceProblem(reference);
+    if (problem) throw new Error(problem);
+  } else {
+    reference = await vscode.window.showInputBox({
+      title: `Tag ${source}`,
+      prompt: 'New reference: [registry/]repository[:tag] (the tag defaults to latest)',
+      value: typeof target === 'object' && target.tag ? target.tag : '',
+      ignoreFocusOut: true,
+      validateInput: tagReferenceProblem,
+    });
+    if (reference === undefined) return undefined;
+  }
+  const trimmed = reference.trim();
+  const { repo, tag } = splitRepoTag(trimmed);
+  try {
+    await deps.engine().tagImage(source, tag === undefined ? { repo } : { repo, tag });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    deps.log.error(`Tagging ${source} as ${trimmed} failed: ${message}`);
+    if (options.reference !== undefined) throw error;
+    void vscode.window.showErrorMessage(`Berth: could not tag ${source}: ${message}`);
+    return undefined;
+  }
+  const full = tag === undefined ? `${repo}:latest` : trimmed;
+  deps.log.info(`Tagged ${source} as ${full}`);
+  return { source, reference: full };
+}
+
+export interface PushResult {
+  readonly reference: string;
+  readonly digest: string | undefined;
+  /** The summed size of the layers the push reported. */
+  readonly bytes: number;
+  readonly layers: number;
+}
+
+export async function pushImage(deps: ImageCommandDeps, target: ImageTarget, options: { reference?: string } = {}): Promise<PushResult | undefined> {
+  const reference = options.reference ?? imageOf(target) ?? (await askForImage('Push Image: which tag?'));
+  if (!reference) return undefined;
+  const problem = tagReferenceProblem(reference);
+  if (problem || /^sha256:|^[0-9a-f]{12,64}$/.test(reference)) {
+    const message = problem ?? `Push needs a tag such as registry.example.com/app:1.0, not an image id; use Tag Image… first`;
+    if (options.reference !== undefined) throw new Error(message);
+    void vscode.window.showErrorMessage(`Berth: ${message}`);
+    return undefined;
+  }
+  try {
+    return await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Pushing ${reference}`, cancellable: true },
+      async (progress, token) => {
+        const abort = new AbortController();
+        const subscription = token.onCancellationRequested(() => abort.abort());
+        try {
+          return await withRegistryAuthRetry(
+            reference,
+            async ({ credential }) => {
+              const layers = new LayerProgress();
+              let reported = 0;
+              for await (const line of deps.engine().pushImage(reference, { ...(credential ? { auth: credential } : {}), signal: abort.signal })) {
+                if (!layers.update(line)) continue;
+                const { current, total, layers: count, doneLayers } = layers.totals;
+                const percent = total > 0 ? (current / total) * 100 : 0;
+                progress.report({ message: `${formatBytes(current)} / ${formatBytes(total)} · ${doneLayers}/${count} layers`, increment: Math.max(0, percent - reported) });
+                reported = Math.max(reported, percent);
+              }
+              const { total, layers: count } = layers.totals;
+              return { reference, digest: layers.digest, bytes: total, layers: count };
+            },
+            deps.authRetry,
+          );
+        } finally {
+          subscription.dispose();
+        }
+      },
+    ).then((result) => {
+      deps.log.info(`Pushed ${result.reference}${result.digest ? ` (${result.digest})` : ''}: ${result.layers} layers, ${formatBytes(result.bytes)}`);
+      if (options.reference === undefined) void vscode.window.showInformationMessage(`Berth: pushed ${result.reference}`);
+      return result;
+    });
+  } catch (error) {
+    if (isEngineError(error, 'cancelled')) {
+      deps.log.info(`Push of ${reference} cancelled`);
+      return undefined;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    deps.log.error(`Push of ${reference} failed: ${message}`);
+    if (options.reference !== undefined) throw error;
+    void vscode.window.showErrorMessage(`Berth: could not push ${reference}: ${message}`);
+    return undefined;
+  }
+}

@@ -1,0 +1,195 @@
+/**
+ * The Registries view (`berth.registries`): registries from Berth's sign-ins and from the docker configuration;
+ * under each its repositories (`/v2/_catalog`), under each repository its tags (`/v2/<name>/tags/list`).
+ */
+import * as vscode from 'vscode';
+import { RegistryClient } from '../engine/registry';
+import { toRegistryAuth, type CredentialChain, type CredentialSourceName } from './credentialChain';
+
+export interface RegistryNode {
+  readonly kind: 'registry';
+  /** host[:port], `docker.io` for Docker Hub. */
+  readonly registry: string;
+  /** Where the registry was found: signed in with Berth and/or named in the docker configuration. */
+  readonly origins: readonly CredentialSourceName[];
+}
+
+export interface RepositoryNode {
+  readonly kind: 'repository';
+  readonly registry: string;
+  readonly repository: string;
+}
+
+export interface TagNode {
+  readonly kind: 'tag';
+  readonly registry: string;
+  readonly repository: string;
+  readonly tag: string;
+}
+
+/** A row standing for a failed listing or an empty one, inside a registry or repository. */
+export interface NoticeNode {
+  readonly kind: 'notice';
+  readonly parentId: string;
+  readonly text: string;
+  readonly detail?: string | undefined;
+  readonly isError: boolean;
+}
+
+export type RegistryTreeNode = RegistryNode | RepositoryNode | TagNode | NoticeNode;
+
+/** `registry/repository:tag` as the engine pulls it (Docker Hub keeps its `docker.io/` prefix: unambiguous). */
+export function referenceOf(node: TagNode | RepositoryNode): string {
+  const name = `${node.registry}/${node.repository}`;
+  return node.kind === 'tag' ? `${name}:${node.tag}` : name;
+}
+
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+/** Catalogs can be huge; the view lists this many entries at most and says so. */
+const LIST_LIMIT = 1000;
+const PAGE_SIZE = 100;
+
+export interface RegistriesTreeSources {
+  readonly chain: CredentialChain;
+  /** Registry keys with a Berth sign-in. */
+  readonly signedIn: () => Promise<string[]>;
+  /** Registry keys named in the docker configuration. */
+  readonly fromDockerConfig: () => Promise<string[]>;
+  readonly log: vscode.LogOutputChannel;
+}
+
+export class RegistriesTreeProvider implements vscode.TreeDataProvider<RegistryTreeNode>, vscode.Disposable {
+  readonly #sources: RegistriesTreeSources;
+  readonly #changed = new vscode.EventEmitter<RegistryTreeNode | undefined>();
+  readonly onDidChangeTreeData = this.#changed.event;
+  /** Fires the number of registries after each root listing, for the view's empty-state message. */
+  readonly #rootListed = new vscode.EventEmitter<number>();
+  readonly onDidListRoot = this.#rootListed.event;
+
+  constructor(sources: RegistriesTreeSources) {
+    this.#sources = sources;
+  }
+
+  refresh(node?: RegistryTreeNode): void {
+    this.#changed.fire(node);
+  }
+
+  async getChildren(node?: RegistryTreeNode): Promise<RegistryTreeNode[]> {
+    if (!node) return this.#registries();
+    if (node.kind === 'registry') return this.#repositories(node);
+    if (node.kind === 'repository') return this.#tags(node);
+    return [];
+  }
+
+  getTreeItem(node: RegistryTreeNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'registry': {
+        const item = new vscode.TreeItem(node.registry, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `registry:${node.registry}`;
+        item.contextValue = 'berth:registry';
+        item.iconPath = new vscode.ThemeIcon('database');
+        item.description = node.origins.map((origin) => (origin === 'berth' ? 'signed in' : 'docker config')).join(' · ');
+        item.tooltip = `${node.registry}\nCredentials: ${node.origins.map((origin) => (origin === 'berth' ? 'Berth sign-in (VS Code secret storage)' : 'docker configuration')).join(', then ')}`;
+        return item;
+      }
+      case 'repository': {
+        const item = new vscode.TreeItem(node.repository, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `registry:${node.registry}/${node.repository}`;
+        item.contextValue = 'berth:registry:repository';
+        item.iconPath = new vscode.ThemeIcon('repo');
+        item.tooltip = referenceOf(node);
+        return item;
+      }
+      case 'tag': {
+        const item = new vscode.TreeItem(node.tag, vscode.TreeItemCollapsibleState.None);
+        item.id = `registry:${referenceOf(node)}`;
+        item.contextValue = 'berth:registry:tag';
+        item.iconPath = new vscode.ThemeIcon('tag');
+        item.tooltip = referenceOf(node);
+        return item;
+      }
+      case 'notice': {
+        const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+        item.id = `${node.parentId}:notice`;
+        item.contextValue = node.isError ? 'berth:registry:error' : 'berth:registry:empty';
+        item.iconPath = new vscode.ThemeIcon(node.isError ? 'error' : 'info');
+        item.tooltip = node.detail ?? node.text;
+        if (node.detail) item.description = node.detail;
+        return item;
+      }
+    }
+  }
+
+  async #registries(): Promise<RegistryNode[]> {
+    const [signedIn, configured] = await Promise.all([
+      this.#sources.signedIn(),
+      this.#sources.fromDockerConfig().catch((error: unknown) => {
+        this.#sources.log.warn(`Could not read the docker configuration: ${error instanceof Error ? error.message : String(error)}`);
+        return [];
+      }),
+    ]);
+    const origins = new Map<string, CredentialSourceName[]>();
+    for (const key of signedIn) origins.set(key, ['berth']);
+    for (const key of configured) origins.set(key, [...(origins.get(key) ?? []), 'docker-config']);
+    const nodes = [...origins]
+      .sort(([a], [b]) => collator.compare(a, b))
+      .map(([registry, from]): RegistryNode => ({ kind: 'registry', registry, origins: from }));
+    this.#rootListed.fire(nodes.length);
+    return nodes;
+  }
+
+  async #repositories(node: RegistryNode): Promise<RegistryTreeNode[]> {
+    const parentId = `registry:${node.registry}`;
+    return this.#list(node.registry, parentId, 'repositories', async (client) => {
+      const repositories = await client.catalog({ pageSize: PAGE_SIZE, limit: LIST_LIMIT });
+      return repositories.sort(collator.compare).map((repository): RepositoryNode => ({ kind: 'repository', registry: node.registry, repository }));
+    });
+  }
+
+  async #tags(node: RepositoryNode): Promise<RegistryTreeNode[]> {
+    const parentId = `registry:${referenceOf(node)}`;
+    return this.#list(node.registry, parentId, 'tags', async (client) => {
+      const tags = await client.tags(node.repository, { pageSize: PAGE_SIZE, limit: LIST_LIMIT });
+      // Newest-looking first: 2.0 before 1.10 before 1.9.
+      return tags
+        .sort((a, b) => collator.compare(b, a))
+        .map((tag): TagNode => ({ kind: 'tag', registry: node.registry, repository: node.repository, tag }));
+    });
+  }
+
+  async #list(
+    registry: string,
+    parentId: string,
+    what: 'repositories' | 'tags',
+    list: (client: RegistryClient) => Promise<RegistryTreeNode[]>,
+  ): Promise<RegistryTreeNode[]> {
+    let client: RegistryClient | undefined;
+    try {
+      const found = await this.#sources.chain.find(registry, (source, error) =>
+        this.#sources.log.warn(`Credential lookup in ${source} for ${registry} failed: ${error instanceof Error ? error.message : String(error)}`),
+      );
+      client = new RegistryClient({
+        address: registry,
+        auth: found ? toRegistryAuth(found.credential) : undefined,
+        log: (line) => this.#sources.log.debug(line),
+      });
+      const nodes = await list(client);
+      if (nodes.length === 0) return [{ kind: 'notice', parentId, text: `No ${what}`, isError: false }];
+      if (nodes.length >= LIST_LIMIT) {
+        nodes.push({ kind: 'notice', parentId, text: `Showing the first ${LIST_LIMIT} ${what}`, isError: false });
+      }
+      return nodes;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.#sources.log.error(`Listing ${what} of ${registry} failed: ${message}`);
+      return [{ kind: 'notice', parentId, text: `Cannot list ${what}`, detail: message, isError: true }];
+    } finally {
+      await client?.close();
+    }
+  }
+
+  dispose(): void {
+    this.#changed.dispose();
+    this.#rootListed.dispose();
+  }
+}

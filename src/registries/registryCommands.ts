@@ -1,0 +1,110 @@
+/**
+ * Commands of the Registries view: Pull (a tag, with the chain's credentials and a sign-in offer on refusal) and
+ * Copy Reference; and the sign-in offer the extension's own Pull Image… can use through `withRegistryAuthRetry`.
+ */
+import * as vscode from 'vscode';
+import { isEngineError } from '../engine/errors';
+import { withRegistryAuthRetry, type AuthRetryOptions } from './authRetry';
+import type { CredentialChain } from './credentialChain';
+import type { EngineGetter } from './engine';
+import { formatBytes, LayerProgress } from './layerProgress';
+import { referenceOf, type RegistryTreeNode } from './registriesTree';
+import type { RegistrySignIn, SignInRequest } from './signIn';
+
+/**
+ * The interactive offer: shows the engine's refusal with a **Sign In…** button. With `automatic` credentials
+ * (tests, scripts) it signs in with them without asking.
+ */
+export function signInOffer(signIn: RegistrySignIn, automatic?: Omit<SignInRequest, 'registry'>): (registry: string, message: string) => Promise<boolean> {
+  return async (registry, message) => {
+    if (automatic?.username !== undefined && automatic.password !== undefined) {
+      return (await signIn.signIn({ registry, username: automatic.username, password: automatic.password })) !== undefined;
+    }
+    const choice = await vscode.window.showErrorMessage(`Berth: ${registry} refused: ${message}`, 'Sign In…');
+    if (choice !== 'Sign In…') return false;
+    return (await signIn.signIn({ registry, reason: `${registry} asks for credentials` })) !== undefined;
+  };
+}
+
+export function authRetryOptions(chain: CredentialChain, signIn: RegistrySignIn, log: vscode.LogOutputChannel, automatic?: Omit<SignInRequest, 'registry'>): AuthRetryOptions {
+  return { chain, offerSignIn: signInOffer(signIn, automatic), log: (line) => log.debug(line) };
+}
+
+export interface PullOptions {
+  /** Credentials to sign in with if the registry refuses (automation: no prompt). */
+  readonly signInWith?: { readonly username: string; readonly password: string } | undefined;
+}
+
+export interface PullResult {
+  readonly reference: string;
+  /** How many times the pull ran (2 after one sign-in). */
+  readonly attempts: number;
+  readonly bytes: number;
+}
+
+export interface RegistryCommandDeps {
+  readonly engine: EngineGetter;
+  readonly chain: CredentialChain;
+  readonly signIn: RegistrySignIn;
+  readonly log: vscode.LogOutputChannel;
+}
+
+function referenceFromTarget(target: RegistryTreeNode | string | undefined): string | undefined {
+  if (typeof target === 'string') return target.trim() || undefined;
+  if (target?.kind === 'tag' || target?.kind === 'repository') return referenceOf(target);
+  return undefined;
+}
+
+export async function pullTag(deps: RegistryCommandDeps, target: RegistryTreeNode | string | undefined, options: PullOptions = {}): Promise<PullResult | undefined> {
+  const reference = referenceFromTarget(target) ?? (await vscode.window.showInputBox({ title: 'Pull', prompt: 'Image reference', ignoreFocusOut: true }));
+  if (!reference) return undefined;
+  const automated = typeof target === 'string' || options.signInWith !== undefined;
+  try {
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Pulling ${reference}`, cancellable: true },
+      async (progress, token) => {
+        const abort = new AbortController();
+        const subscription = token.onCancellationRequested(() => abort.abort());
+        try {
+          return await withRegistryAuthRetry(
+            reference,
+            async ({ credential, attempt }) => {
+              const layers = new LayerProgress();
+              for await (const line of deps.engine().pullImage(reference, { ...(credential ? { auth: credential } : {}), signal: abort.signal })) {
+                if (layers.update(line)) {
+                  const { current, total } = layers.totals;
+                  progress.report({ message: `${formatBytes(current)} / ${formatBytes(total)}` });
+                }
+              }
+              return { reference, attempts: attempt, bytes: layers.totals.total };
+            },
+            authRetryOptions(deps.chain, deps.signIn, deps.log, options.signInWith),
+          );
+        } finally {
+          subscription.dispose();
+        }
+      },
+    );
+    deps.log.info(`Pulled ${reference}`);
+    if (!automated) void vscode.window.showInformationMessage(`Berth: pulled ${reference}`);
+    return result;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (isEngineError(error, 'cancelled')) {
+      deps.log.info(`Pull of ${reference} cancelled`);
+      return undefined;
+    }
+    deps.log.error(`Pull of ${reference} failed: ${message}`);
+    if (automated) throw error;
+    void vscode.window.showErrorMessage(`Berth: could not pull ${reference}: ${message}`);
+    return undefined;
+  }
+}
+
+export async function copyReference(target: RegistryTreeNode | string | undefined): Promise<string | undefined> {
+  const reference = referenceFromTarget(target);
+  if (!reference) return undefined;
+  await vscode.env.clipboard.writeText(reference);
+  void vscode.window.setStatusBarMessage(`Copied ${reference}`, 3000);
+  return reference;
+}

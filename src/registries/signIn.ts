@@ -1,0 +1,130 @@
+/**
+ * Sign In to Registry… and Sign Out. Credentials are checked against the registry's `/v2/` before they are
+ * stored; a refusal shows the registry's own message. Nothing secret reaches a log line or a message.
+ */
+import * as vscode from 'vscode';
+import { insecureCredentialTransport, parseRegistryAddress, RegistryClient } from '../engine/registry';
+import { registryKey } from './credentialChain';
+import type { RegistryCredentialStore } from './credentialStore';
+
+/** Automation (tests, other commands): any field given skips its prompt. */
+export interface SignInRequest {
+  readonly registry?: string | undefined;
+  readonly username?: string | undefined;
+  readonly password?: string | undefined;
+  /** Why Berth asks, shown in the prompts (e.g. the engine's refusal). */
+  readonly reason?: string | undefined;
+}
+
+export interface SignInResult {
+  readonly registry: string;
+  readonly username: string;
+}
+
+/** What is wrong with a registry address for a sign-in, or undefined; suits `validateInput`. */
+export function signInAddressProblem(input: string): string | undefined {
+  try {
+    const address = parseRegistryAddress(input);
+    return insecureCredentialTransport(address.origin);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+export class RegistrySignIn {
+  readonly #store: RegistryCredentialStore;
+  readonly #log: vscode.LogOutputChannel;
+
+  constructor(store: RegistryCredentialStore, log: vscode.LogOutputChannel) {
+    this.#store = store;
+    this.#log = log;
+  }
+
+  /**
+   * Prompts for what the request lacks, verifies against the registry, stores on success.
+   * Interactive: a refusal is shown and the user may try again; resolves undefined when cancelled.
+   * Fully automated (all three fields given): a refusal rejects with the registry's message.
+   */
+  async signIn(request: SignInRequest = {}): Promise<SignInResult | undefined> {
+    const automated = request.registry !== undefined && request.username !== undefined && request.password !== undefined;
+    let registry = request.registry;
+    let username = request.username;
+    for (;;) {
+      registry ??= await vscode.window.showInputBox({
+        title: 'Sign In to Registry (1/3)',
+        prompt: request.reason ?? 'Registry host, e.g. registry.example.com or 127.0.0.1:5000',
+        placeHolder: 'registry.example.com',
+        ignoreFocusOut: true,
+        validateInput: (value) => (value.trim() ? signInAddressProblem(value) : 'Enter a registry host'),
+      });
+      if (registry === undefined) return undefined;
+      const problem = signInAddressProblem(registry);
+      if (problem) {
+        if (automated) throw new Error(problem);
+        void vscode.window.showErrorMessage(`Berth: ${problem}`);
+        return undefined;
+      }
+      const key = registryKey(registry);
+      username ??= await vscode.window.showInputBox({
+        title: `Sign In to ${key} (2/3)`,
+        prompt: 'User name',
+        value: (await this.#store.get(key))?.username ?? '',
+        ignoreFocusOut: true,
+        validateInput: (value) => (value.trim() ? undefined : 'Enter a user name'),
+      });
+      if (username === undefined) return undefined;
+      const password =
+        request.password ??
+        (await vscode.window.showInputBox({
+          title: `Sign In to ${key} as ${username} (3/3)`,
+          prompt: 'Password or access token (stored in VS Code secret storage, never in settings)',
+          password: true,
+          ignoreFocusOut: true,
+          validateInput: (value) => (value ? undefined : 'Enter a password or access token'),
+        }));
+      if (password === undefined) return undefined;
+
+      try {
+        await this.#verify(registry, username, password);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        this.#log.warn(`Sign-in to ${key} as ${username} was refused: ${message}`);
+        if (automated) throw error;
+        const choice = await vscode.window.showErrorMessage(`Berth: could not sign in to ${key}: ${message}`, 'Try Again');
+        if (choice !== 'Try Again') return undefined;
+        continue;
+      }
+      await this.#store.store(key, { username, password });
+      this.#log.info(`Signed in to ${key} as ${username}; the credentials are in VS Code secret storage`);
+      return { registry: key, username };
+    }
+  }
+
+  /** Removes Berth's sign-in; says where else credentials may come from. */
+  async signOut(registry: string): Promise<boolean> {
+    const key = registryKey(registry);
+    const removed = await this.#store.delete(key);
+    this.#log.info(removed ? `Signed out of ${key}` : `No Berth sign-in for ${key} to remove`);
+    return removed;
+  }
+
+  async #verify(registry: string, username: string, password: string): Promise<void> {
+    const client = new RegistryClient({ address: registry, auth: { username, password }, log: (line) => this.#log.debug(line) });
+    try {
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Checking the credentials with ${client.address.key}…`, cancellable: true },
+        async (_progress, token) => {
+          const abort = new AbortController();
+          const subscription = token.onCancellationRequested(() => abort.abort());
+          try {
+            await client.ping({ signal: abort.signal });
+          } finally {
+            subscription.dispose();
+          }
+        },
+      );
+    } finally {
+      await client.close();
+    }
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * Read-only JSON of a container or an image: `berth-inspect:/container/<name>.json?id=<id>` or
+ * `berth-inspect:/image/<name>.json?id=<id>`. Fetched from the engine each time VS Code asks.
+ */
+import * as vscode from 'vscode';
+import { Disposable } from '../common/lifecycle';
+import type { Ctx } from '../ctx';
+
+export const INSPECT_SCHEME = 'berth-inspect';
+
+export function inspectUri(kind: 'container' | 'image', name: string, id: string): vscode.Uri {
+  const safeName = name.replace(/[/\\:?#]/g, '_');
+  return vscode.Uri.from({ scheme: INSPECT_SCHEME, path: `/${kind}/${safeName}.json`, query: `id=${encodeURIComponent(id)}` });
+}
+
+export class InspectDocumentProvider extends Disposable implements vscode.TextDocumentContentProvider {
+  constructor(private readonly ctx: Ctx) {
+    super();
+    this._register(vscode.workspace.registerTextDocumentContentProvider(INSPECT_SCHEME, this));
+  }
+
+  async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
+    const id = new URLSearchParams(uri.query).get('id') ?? '';
+    const controller = new AbortController();
+    const subscription = token.onCancellationRequested(() => controller.abort());
+    try {
+      const client = this.ctx.session.client;
+      const data = uri.path.startsWith('/image/')
+        ? await client.inspectImage(id, { signal: controller.signal })
+        : await client.inspectContainer(id, { signal: controller.signal });
+      return `${JSON.stringify(data, null, 2)}\n`;
+    } catch (error) {
+      // The document says what went wrong instead of showing stale or empty JSON.
+      const message = error instanceof Error ? error.message : String(error);
+      this.ctx.log.error(`Inspecting ${id} failed: ${message}`);
+      return `// Inspecting ${id} failed: ${message}\n`;
+    } finally {
+      subscription.dispose();
+    }
+  }
+}

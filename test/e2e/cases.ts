@@ -1,0 +1,51 @@
+// A tiny sequential case runner: the UI cases share one workbench, so they run in order and each one is counted.
+import { Stopwatch } from '../vscode/stopwatch';
+
+export interface CaseResult {
+  name: string;
+  ok: boolean;
+  ms: number;
+  error?: string;
+}
+
+export class CaseRunner {
+  readonly results: CaseResult[] = [];
+
+  constructor(private readonly stopwatch: Stopwatch) {}
+
+  /** Runs one case; a failure is recorded (and `onFailure` may save evidence) but does not stop later cases. */
+  async run(name: string, body: () => Promise<void>, onFailure?: (name: string) => Promise<void>): Promise<boolean> {
+    const started = performance.now();
+    try {
+      await this.stopwatch.stage(name, body);
+      this.results.push({ name, ok: true, ms: performance.now() - started });
+      console.log(`  ✔ ${name}`);
+      return true;
+    } catch (error) {
+      const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      this.results.push({ name, ok: false, ms: performance.now() - started, error: message });
+      console.log(`  ✗ ${name}\n${indent(message)}`);
+      await onFailure?.(name).catch(() => undefined);
+      return false;
+    }
+  }
+
+  /** Records a case that could not run because an earlier step it depends on failed. */
+  skip(name: string, reason: string): void {
+    this.results.push({ name, ok: false, ms: 0, error: `not run: ${reason}` });
+    console.log(`  ✗ ${name} (not run: ${reason})`);
+  }
+
+  get counts(): { passed: number; failed: number } {
+    const passed = this.results.filter((result) => result.ok).length;
+    return { passed, failed: this.results.length - passed };
+  }
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .slice(0, 12)
+    .map((line) => `      ${line}`)
+    .join('\n');
+}

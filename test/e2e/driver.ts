@@ -1,0 +1,120 @@
+// Playwright helpers for the real VS Code workbench (selectors from ../shared/vscode-testing-notes.md).
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+
+export class WorkbenchDriver {
+  constructor(
+    readonly page: Page,
+    private readonly screenshotDir: string,
+  ) {}
+
+  /** The activity-bar entry of a view container, by its title. */
+  activityEntry(title: string): Locator {
+    return this.page.locator(`.activitybar a[aria-label^="${title}"]`).first();
+  }
+
+  async openViewContainer(title: string): Promise<void> {
+    const entry = this.activityEntry(title);
+    await entry.waitFor({ state: 'visible', timeout: 30_000 });
+    const selected = await entry.evaluate((element) => element.closest('li')?.classList.contains('checked') ?? false);
+    if (!selected) await entry.click();
+  }
+
+  /** A view pane (section) of the side bar, by its title. */
+  pane(title: string): Locator {
+    return this.page.locator('.pane', {
+      has: this.page.locator('.pane-header h3.title', { hasText: new RegExp(`^${escapeRegExp(title)}$`, 'i') }),
+    });
+  }
+
+  treeRows(paneTitle: string): Locator {
+    return this.pane(paneTitle).locator('.pane-body .monaco-list-row');
+  }
+
+  treeRow(paneTitle: string, text: string | RegExp): Locator {
+    return this.treeRows(paneTitle).filter({ hasText: text }).first();
+  }
+
+  async rowTexts(paneTitle: string): Promise<string[]> {
+    return (await this.treeRows(paneTitle).allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
+  }
+
+  /** F1, `>title`, Enter: runs a command from the palette like a user does. */
+  async runFromPalette(title: string): Promise<void> {
+    await this.page.keyboard.press('Escape');
+    await this.page.keyboard.press('F1');
+    const input = this.quickInputBox();
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${title}`);
+    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
+    await this.page.keyboard.press('Enter');
+  }
+
+  quickInputBox(): Locator {
+    return this.page.locator('.quick-input-widget .quick-input-box input');
+  }
+
+  /** Waits for the quick input to show `prompt` (in its title, message or placeholder), types `value`, Enter. */
+  async answerQuickInput(prompt: string, value: string): Promise<void> {
+    const widget = this.page.locator('.quick-input-widget');
+    const end = Date.now() + 15_000;
+    for (;;) {
+      const visible = await widget.isVisible();
+      const text = visible ? await widget.innerText() : '';
+      const placeholder = visible ? ((await this.quickInputBox().getAttribute('placeholder')) ?? '') : '';
+      if (visible && (text.includes(prompt) || placeholder.includes(prompt))) break;
+      if (Date.now() > end) throw new Error(`no quick input showing "${prompt}" (last: ${text.slice(0, 300)} / ${placeholder})`);
+      await this.page.waitForTimeout(150);
+    }
+    await this.quickInputBox().fill(value);
+    await this.page.waitForTimeout(200);
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** Right-clicks a row and picks `item`; the menu acts on keyboard Enter over the hovered entry reliably. */
+  async contextMenu(row: Locator, item: string): Promise<void> {
+    await this.page.keyboard.press('Escape');
+    await row.click({ button: 'right' });
+    const entry = this.page.locator('.monaco-menu .action-item .action-label', { hasText: new RegExp(`^${escapeRegExp(item)}$`) }).first();
+    await entry.waitFor({ state: 'visible', timeout: 10_000 });
+    await entry.hover();
+    await this.page.keyboard.press('Enter');
+    await entry.waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+
+  /** The visible text of the active terminal (the DOM renderer: terminal.integrated.gpuAcceleration is off). */
+  async terminalText(): Promise<string> {
+    const rows = this.page.locator('.terminal-wrapper.active .xterm-rows, .terminal-wrapper .xterm-rows');
+    const texts = await rows.allInnerTexts();
+    return texts.join('\n').replace(/\u00a0/g, ' ');
+  }
+
+  async activeEditorText(): Promise<string> {
+    const lines = this.page.locator('.editor-group-container.active .monaco-editor .view-lines');
+    return (await lines.first().innerText()).replace(/\u00a0/g, ' ');
+  }
+
+  async waitForText(read: () => Promise<string>, expected: string | RegExp, what: string, timeoutMs = 30_000): Promise<string> {
+    const end = Date.now() + timeoutMs;
+    let last = '';
+    for (;;) {
+      last = await read().catch(() => '');
+      if (typeof expected === 'string' ? last.includes(expected) : expected.test(last)) return last;
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what} to show ${String(expected)}; last text:\n${last.slice(-1500)}`);
+      await this.page.waitForTimeout(250);
+    }
+  }
+
+  /** Saves a screenshot as <dir>/<name>.png; notifications slide in, so callers let them settle first. */
+  async screenshot(name: string): Promise<string> {
+    await mkdir(this.screenshotDir, { recursive: true });
+    const path = join(this.screenshotDir, `${name}.png`);
+    await this.page.screenshot({ path });
+    return path;
+  }
+}
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,275 @@
+// `npm run test:e2e`: the real workbench in headless Chromium. Clicks through the Berth explorer, runs a container
+// from the palette, opens its logs, attaches a shell, shows a pull failure, then packages the .vsix, installs it into
+// a fresh code-server and checks it activates (and shows the welcome view when the engine is gone).
+// Screenshots: test-output/screenshots/; the ones a reviewer needs are copied to docs/screenshots/.
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { EngineClient } from '../../src/engine';
+import { cleanupLabel, uniqueName, type TestEngines } from '../support/engines';
+import { buildExtension, packageVsix } from '../vscode/build';
+import { REPO_ROOT, ensureCodeServer, installVsix, makeTempRoot } from '../vscode/codeServer';
+import { withDeadline } from '../vscode/deadline';
+import { berthTestSettings, prepareEngines } from '../vscode/engines';
+import { launchWorkbench, TEST_OUTPUT, type Workbench } from '../vscode/launch';
+import { PrivateEngine } from '../vscode/privateEngine';
+import { Stopwatch } from '../vscode/stopwatch';
+import { CaseRunner } from './cases';
+import { WorkbenchDriver } from './driver';
+
+const OVERALL_TIMEOUT_MS = Number(process.env.BERTH_E2E_TIMEOUT_MS ?? 15 * 60_000);
+const SCREENSHOTS = join(TEST_OUTPUT, 'screenshots');
+const DOCS_SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots');
+const KNOWN_OUTPUT = 'héllo wörld ✓ 日本';
+const WORKBENCH_SETTINGS = {
+  // The DOM renderer keeps terminal text in the page, where the tests read it.
+  'terminal.integrated.gpuAcceleration': 'off',
+  'workbench.colorTheme': 'Default Dark Modern',
+  'window.zoomLevel': 0,
+};
+
+/** Screenshots that document features go to docs/screenshots/ once their case passed. */
+const PUBLISHED: Record<string, string> = {
+  explorer: 'explorer.png',
+  'run-output': 'run-output.png',
+  'logs-editor': 'logs-editor.png',
+  welcome: 'welcome-view.png',
+  shell: 'attach-shell.png',
+  'pull-error': 'pull-error.png',
+  'vsix-activated': 'vsix-activated.png',
+};
+
+async function publish(name: string): Promise<void> {
+  const target = PUBLISHED[name];
+  if (!target) return;
+  await mkdir(DOCS_SCREENSHOTS, { recursive: true });
+  await copyFile(join(SCREENSHOTS, `${name}.png`), join(DOCS_SCREENSHOTS, target));
+}
+
+async function devWorkbenchCases(runner: CaseRunner, engines: TestEngines, client: EngineClient, cleanup: string[]): Promise<void> {
+  const workbench = await launchWorkbench({
+    extensionDevelopmentPath: REPO_ROOT,
+    settings: { ...berthTestSettings(engines), ...WORKBENCH_SETTINGS },
+    logFile: join(TEST_OUTPUT, 'e2e-code-server.log'),
+  });
+  const driver = new WorkbenchDriver(workbench.page, SCREENSHOTS);
+  const evidence = async (name: string): Promise<void> => {
+    await driver.screenshot(`failed-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`);
+  };
+  try {
+    // Fixtures made outside the extension: one running container with known output, one exited.
+    const webName = uniqueName('berth-e2e-web');
+    const web = await client.createContainer(
+      {
+        Image: engines.image,
+        Cmd: ['sh', '-c', `echo '${KNOWN_OUTPUT}'; echo serving; sleep 600`],
+        Labels: { ...cleanupLabel, 'com.docker.compose.project': 'demo' },
+        HostConfig: { NetworkMode: 'none' },
+      },
+      { name: webName },
+    );
+    cleanup.push(web.Id);
+    await client.startContainer(web.Id);
+    const doneName = uniqueName('berth-e2e-done');
+    const done = await client.createContainer(
+      { Image: engines.image, Cmd: ['sh', '-c', 'echo finished'], Labels: { ...cleanupLabel }, HostConfig: { NetworkMode: 'none' } },
+      { name: doneName },
+    );
+    cleanup.push(done.Id);
+    await client.startContainer(done.Id);
+
+    await runner.run('the Berth activity-bar entry shows containers and images', async () => {
+      await driver.openViewContainer('Berth');
+      await driver.treeRow('Containers', webName).waitFor({ timeout: 30_000 });
+      await driver.treeRow('Containers', doneName).waitFor({ timeout: 30_000 });
+      await driver.treeRow('Images', engines.image).waitFor({ timeout: 30_000 });
+      const rows = await driver.rowTexts('Containers');
+      const webRow = rows.find((row) => row.includes(webName)) ?? '';
+      if (!/Up /.test(webRow)) throw new Error(`the running container's row shows no status: ${webRow}`);
+      const status = await workbench.page.locator('#berth\\.engine, [id="berth.berth.engine"], .statusbar-item[id*="berth"]').first().innerText();
+      if (!/API \d+\.\d+/.test(status)) throw new Error(`status bar item: ${status}`);
+      await workbench.page.waitForTimeout(800);
+      await driver.screenshot('explorer');
+      await publish('explorer');
+    }, evidence);
+
+    const runName = uniqueName('berth-e2e-run');
+    const ranFromPalette = await runner.run('Berth: Run Container from the palette streams output into a terminal', async () => {
+      await driver.runFromPalette('Berth: Run Container');
+      await driver.answerQuickInput('Pick a local image', engines.image);
+      await driver.answerQuickInput('Command for', `sh -c "echo '${KNOWN_OUTPUT}'; echo from-the-palette; exit 4"`);
+      await driver.answerQuickInput('Container name', runName);
+      // Options: untick "Remove when done" so the logs stay available, then accept.
+      const removeRow = workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Remove when done' });
+      await removeRow.waitFor({ timeout: 15_000 });
+      const count = workbench.page.locator('.quick-input-widget .quick-input-count');
+      if ((await count.innerText()).includes('1')) await removeRow.locator('.label-name', { hasText: 'Remove when done' }).click();
+      await driver.waitForText(() => count.innerText(), '0', 'the options count');
+      await workbench.page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).click();
+      const text = await driver.waitForText(() => driver.terminalText(), /exited with status 4/, 'the run terminal');
+      if (!text.includes(KNOWN_OUTPUT) || !text.includes('from-the-palette')) throw new Error(`terminal text:\n${text}`);
+      await workbench.page.waitForTimeout(800);
+      await driver.screenshot('run-output');
+      await publish('run-output');
+      const created = await client.listContainers({ all: true, filters: { name: [runName] } });
+      const first = created[0];
+      if (first) cleanup.push(first.Id);
+      if (first?.State !== 'exited') throw new Error(`the engine shows ${runName} as ${first?.State ?? 'missing'}`);
+    }, evidence);
+
+    if (ranFromPalette) {
+      await runner.run('Open Logs in Editor from the row\'s context menu shows its output', async () => {
+        const row = driver.treeRow('Containers', runName);
+        await row.waitFor({ timeout: 20_000 });
+        await driver.contextMenu(row, 'Open Logs in Editor');
+        const text = await driver.waitForText(() => driver.activeEditorText(), 'from-the-palette', 'the logs editor');
+        if (!text.includes(KNOWN_OUTPUT)) throw new Error(`logs editor text:\n${text}`);
+        const tab = await workbench.page.locator('.tabs-container .tab.active').innerText();
+        if (!tab.includes(runName)) throw new Error(`active tab: ${tab}`);
+        await workbench.page.waitForTimeout(500);
+        await driver.screenshot('logs-editor');
+        await publish('logs-editor');
+      }, evidence);
+    } else {
+      runner.skip('Open Logs in Editor from the row\'s context menu shows its output', 'the palette run failed');
+    }
+
+    await runner.run('Attach Shell from the context menu: typed input runs and its output shows', async () => {
+      await driver.openViewContainer('Berth');
+      const row = driver.treeRow('Containers', webName);
+      await driver.contextMenu(row, 'Attach Shell');
+      await driver.waitForText(() => driver.terminalText(), /[#$] $/m, 'the shell prompt');
+      await workbench.page.locator('.terminal-wrapper.active .xterm-helper-textarea, .xterm-helper-textarea').last().focus();
+      await workbench.page.keyboard.type('echo "answer=$((6*7))"');
+      await workbench.page.keyboard.press('Enter');
+      await driver.waitForText(() => driver.terminalText(), 'answer=42', 'the shell output');
+      await workbench.page.waitForTimeout(500);
+      await driver.screenshot('shell');
+      await publish('shell');
+    }, evidence);
+
+    await runner.run('Pull Image without credentials shows the registry\'s message', async () => {
+      const reference = engines.registryImages[engines.registryImages.length - 1] ?? `${engines.registry.address}/berth/busybox:1.0`;
+      await driver.runFromPalette('Berth: Pull Image');
+      await driver.answerQuickInput('Image reference', reference);
+      const toast = workbench.page.locator('.notification-toast', { hasText: /failed/i }).first();
+      await toast.waitFor({ timeout: 30_000 });
+      const text = await toast.innerText();
+      if (!/unauthori[sz]ed|authentication required|no basic auth credentials|denied/i.test(text)) {
+        throw new Error(`notification: ${text}`);
+      }
+      await workbench.page.waitForTimeout(1000);
+      await driver.screenshot('pull-error');
+      await publish('pull-error');
+    }, evidence);
+  } finally {
+    await workbench.close();
+    if (workbench.blocked.length > 0) console.log(`blocked non-loopback requests: ${[...new Set(workbench.blocked)].join(', ')}`);
+  }
+}
+
+async function vsixCases(runner: CaseRunner, engines: TestEngines, stopwatch: Stopwatch): Promise<void> {
+  let vsix: string | undefined;
+  await runner.run('npm run package builds dist/berth.vsix (vsce 3.x, --no-dependencies)', async () => {
+    vsix = await packageVsix();
+  });
+  if (!vsix) {
+    runner.skip('the .vsix installs into code-server and activates', 'packaging failed');
+    runner.skip('with the engine gone the welcome view names the problem', 'packaging failed');
+    return;
+  }
+  const root = await makeTempRoot('berth-vsix-');
+  let workbench: Workbench | undefined;
+  try {
+    const extensionsDir = join(root, 'extensions');
+    const bin = await ensureCodeServer();
+    const installed = await stopwatch.stage('install vsix', () => installVsix(bin, vsix ?? '', extensionsDir, join(root, 'cli-data')));
+    console.log(installed.trim());
+    workbench = await launchWorkbench({
+      extensionsDir,
+      settings: { ...berthTestSettings(engines), ...WORKBENCH_SETTINGS },
+      logFile: join(TEST_OUTPUT, 'e2e-vsix-code-server.log'),
+    });
+    const page = workbench.page;
+    const driver = new WorkbenchDriver(page, SCREENSHOTS);
+    const evidence = async (name: string): Promise<void> => {
+      await driver.screenshot(`failed-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`);
+    };
+    const activated = await runner.run('the .vsix installs into code-server and activates', async () => {
+      await driver.openViewContainer('Berth');
+      await driver.treeRow('Images', engines.image).waitFor({ timeout: 30_000 });
+      const title = await page.title();
+      if (title.includes('Extension Development Host')) throw new Error('this workbench must run the installed .vsix');
+      await page.waitForTimeout(500);
+      await driver.screenshot('vsix-activated');
+      await publish('vsix-activated');
+    }, evidence);
+    if (!activated) {
+      runner.skip('with the engine gone the welcome view names the problem', 'the vsix did not activate');
+      return;
+    }
+    await runner.run('with the engine gone the welcome view names the problem', async () => {
+      // Changing the setting on disk is what a user editing settings.json does; it applies without a reload.
+      const missing = `unix://${join(root, 'no-engine', 'docker.sock')}`;
+      await writeFile(
+        join(workbench?.server.userDataDir ?? '', 'Machine', 'settings.json'),
+        JSON.stringify({ ...berthTestSettings(engines), 'berth.engine.host': missing }, null, 2),
+      );
+      const welcome = driver.pane('Containers').locator('.welcome-view-content');
+      await driver.waitForText(() => welcome.innerText(), /socket or host does not exist|cannot reach|refused/i, 'the welcome view');
+      await driver.pane('Containers').locator('.welcome-view-content .monaco-button', { hasText: 'Retry' }).waitFor();
+      const status = await page.locator('.statusbar-item', { hasText: 'engine unreachable' }).count();
+      if (status === 0) throw new Error('the status bar does not say the engine is unreachable');
+      await page.waitForTimeout(800);
+      await driver.screenshot('welcome');
+      await publish('welcome');
+    }, evidence);
+  } finally {
+    await workbench?.close();
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<number> {
+  const stopwatch = new Stopwatch();
+  const runner = new CaseRunner(stopwatch);
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await stopwatch.stage('build extension', buildExtension);
+  const shared = await stopwatch.stage('engines', prepareEngines);
+  await stopwatch.stage('code-server install check', ensureCodeServer);
+  // The UI works on an engine of its own: the shared one holds whatever other suites left, which would crowd the
+  // tree (rows are virtualised, so off-screen ones are not in the page) and the screenshots.
+  const engine = await stopwatch.stage('private engine', async () => {
+    const started = await PrivateEngine.create('berth-e2e-engine-');
+    await started.importTestImage(shared);
+    return started;
+  });
+  const engines: TestEngines = { ...shared, dockerHost: engine.host };
+  const client = EngineClient.fromEnvironment({ host: engines.dockerHost, env: {} });
+  const cleanup: string[] = [];
+  try {
+    console.log('e2e: development workbench');
+    await withDeadline(devWorkbenchCases(runner, engines, client, cleanup), OVERALL_TIMEOUT_MS, 'the e2e UI cases');
+    console.log('e2e: packaged extension');
+    await withDeadline(vsixCases(runner, engines, stopwatch), OVERALL_TIMEOUT_MS, 'the vsix cases');
+  } catch (error) {
+    runner.skip('e2e run', error instanceof Error ? error.message : String(error));
+  } finally {
+    for (const id of cleanup) await client.removeContainer(id, { force: true }).catch(() => undefined);
+    await client.close();
+    await engine.dispose();
+  }
+  const counts = runner.counts;
+  await writeFile(join(TEST_OUTPUT, 'e2e-counts.json'), `${JSON.stringify(counts)}\n`);
+  await writeFile(join(TEST_OUTPUT, 'e2e-results.json'), `${JSON.stringify({ results: runner.results, stages: stopwatch.toJSON() }, null, 2)}\n`);
+  console.log(`e2e: ${counts.passed} passed, ${counts.failed} failed`);
+  console.log(stopwatch.report());
+  return counts.failed === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

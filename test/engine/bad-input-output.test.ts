@@ -1,0 +1,74 @@
+// Bad-input rows about what containers print: a huge output, binary bytes, invalid UTF-8. None is an error; each
+// must arrive byte for byte through run (followed logs) and through logs afterwards.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { after, describe, it } from 'node:test';
+import { EngineClient, runContainer, type OutputChunk } from '../../src/engine';
+import { cleanupLabel, loadTestEngines } from '../support/engines';
+import { badInputCase } from './bad-input-cases';
+
+const engines = loadTestEngines();
+const client = EngineClient.fromEnvironment({ host: engines.dockerHost });
+const created: string[] = [];
+
+after(async () => {
+  for (const id of created) await client.removeContainer(id, { force: true }).catch(() => undefined);
+  await client.close();
+});
+
+function sha256(data: Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** Runs the shell command; resolves stdout as received live, stdout from `logs` afterwards, and the exit status. */
+async function runAndReread(script: string): Promise<{ live: Buffer; reread: Buffer; exitCode: number }> {
+  const live: Buffer[] = [];
+  const result = await runContainer(client, {
+    image: engines.image,
+    cmd: ['sh', '-c', script],
+    labels: { ...cleanupLabel },
+    networkMode: 'none',
+    onOutput: (chunk: OutputChunk) => {
+      if (chunk.stream === 'stdout') live.push(chunk.data);
+    },
+  });
+  created.push(result.id);
+  const reread: Buffer[] = [];
+  for await (const chunk of client.containerLogs(result.id, { stdout: true })) reread.push(chunk.data);
+  return { live: Buffer.concat(live), reread: Buffer.concat(reread), exitCode: result.exitCode };
+}
+
+void describe('container output the user did not expect', { timeout: 180_000 }, () => {
+  void it(`huge-output: ${badInputCase('huge-output').input}`, async () => {
+    const size = 33_554_432;
+    const expected = Buffer.alloc(size);
+    const line = Buffer.from('berth-line\n');
+    for (let offset = 0; offset < size; offset += line.length) line.copy(expected, offset, 0, Math.min(line.length, size - offset));
+    const { live, reread, exitCode } = await runAndReread(badInputCase('huge-output').input);
+    assert.equal(exitCode, 0);
+    assert.equal(live.length, size);
+    assert.equal(sha256(live), sha256(expected));
+    assert.equal(sha256(reread), sha256(expected));
+  });
+
+  void it(`binary-output: ${badInputCase('binary-output').input}`, async () => {
+    // The image's /bin/busybox is a copy of this machine's (scripts/lib/fixtures.sh).
+    const expected = readFileSync('/bin/busybox');
+    const { live, reread, exitCode } = await runAndReread(badInputCase('binary-output').input);
+    assert.equal(exitCode, 0);
+    assert.equal(live.length, expected.length);
+    assert.equal(sha256(live), sha256(expected));
+    assert.equal(sha256(reread), sha256(expected));
+  });
+
+  void it(`invalid-utf8: ${badInputCase('invalid-utf8').input}`, async () => {
+    const expected = Buffer.from([0xff, 0xfe, 0x63, 0x61, 0x66, 0xc3, 0x0a]);
+    const { live, reread } = await runAndReread(badInputCase('invalid-utf8').input);
+    assert.deepEqual(live, expected);
+    assert.deepEqual(reread, expected);
+    // The row promises what the text shows: each invalid byte as U+FFFD.
+    assert.equal(live.toString('utf8'), '\uFFFD\uFFFDcaf\uFFFD\n');
+    assert.ok(badInputCase('invalid-utf8').message.includes('\uFFFD\uFFFDcaf\uFFFD'));
+  });
+});

@@ -1,0 +1,95 @@
+// `npm run test:integration`: builds the extension and the mocha suite, then runs the suite inside the real extension
+// host of code-server, driven by headless Chromium. Writes test-output/integration-counts.json.
+import { createWriteStream } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../vscode/codeServer';
+import { withDeadline } from '../vscode/deadline';
+import { launchWorkbench, TEST_OUTPUT } from '../vscode/launch';
+import { buildExtension, buildIntegrationSuite } from '../vscode/build';
+import { berthTestSettings, prepareEngines } from '../vscode/engines';
+import { Stopwatch } from '../vscode/stopwatch';
+
+const COUNTS_MARKER = 'BERTH_MOCHA_COUNTS';
+/** The workbench gives up on an extension host that did not start (seen on an overloaded machine): fail at once. */
+const EXTENSION_HOST_FAILED = /took longer than \d+s to send its ready message|Extension host terminated unexpectedly/;
+const EXIT_HOST_FAILED = 70;
+const OVERALL_TIMEOUT_MS = Number(process.env.BERTH_IT_TIMEOUT_MS ?? 15 * 60_000);
+
+interface Counts {
+  passed: number;
+  failed: number;
+  pending?: number;
+  error?: string;
+}
+
+/**
+ * The workbench forwards its own console too (socket setup, gallery errors with minified stack frames). Those go to
+ * test-output/integration-workbench.log only, so the console shows mocha's report.
+ */
+function isWorkbenchNoise(text: string): boolean {
+  return /\/static\/out\/vs\/|^(Creating a socket|Resolving connection token|Resolved connection token|\[Service Worker\]|Updating additional builtin|ChatSessionStore|Creation of workbench contribution)/.test(
+    text,
+  ) || /ECONNREFUSED 127\.0\.0\.1:\d+: Failed/.test(text);
+}
+
+async function main(): Promise<number> {
+  const stopwatch = new Stopwatch();
+  const countsFile = join(TEST_OUTPUT, 'integration-counts.json');
+
+  await stopwatch.stage('build extension', buildExtension);
+  const suiteIndex = await stopwatch.stage('build suite', buildIntegrationSuite);
+  const engines = await stopwatch.stage('engines', prepareEngines);
+
+  const workbenchLog = createWriteStream(join(TEST_OUTPUT, 'integration-workbench.log'));
+  let counts: Counts | undefined;
+  let resolveExit: (code: number) => void = () => undefined;
+  const exitCode = new Promise<number>((resolve) => {
+    resolveExit = resolve;
+  });
+  const workbench = await stopwatch.stage('code-server + workbench', () =>
+    launchWorkbench({
+      extensionDevelopmentPath: REPO_ROOT,
+      extensionTestsPath: suiteIndex,
+      settings: berthTestSettings(engines),
+      logFile: join(TEST_OUTPUT, 'integration-code-server.log'),
+      env: { BERTH_TEST_ENGINES: JSON.stringify(engines), BERTH_IT_GREP: process.env.BERTH_IT_GREP ?? '' },
+      onLog: (level, text) => {
+        const at = text.indexOf(COUNTS_MARKER);
+        if (at >= 0) counts = JSON.parse(text.slice(at + COUNTS_MARKER.length)) as Counts;
+        workbenchLog.write(`[${level}] ${text}\n`);
+        if (EXTENSION_HOST_FAILED.test(text)) resolveExit(EXIT_HOST_FAILED);
+        if (!isWorkbenchNoise(text)) process.stdout.write(`${text}\n`);
+      },
+      onExit: (code) => resolveExit(code),
+    }),
+  );
+  let code: number;
+  try {
+    code = await stopwatch.stage('suite', () => withDeadline(exitCode, OVERALL_TIMEOUT_MS, 'the integration suite'));
+  } catch (error) {
+    counts = { passed: counts?.passed ?? 0, failed: Math.max(1, counts?.failed ?? 0), error: String(error) };
+    code = 1;
+  } finally {
+    // What the workbench looked like at the end helps when a test failed.
+    await workbench.page.screenshot({ path: join(TEST_OUTPUT, 'integration-final.png') }).catch(() => undefined);
+    await stopwatch.stage('shutdown', () => workbench.close());
+  }
+  if (!counts) counts = { passed: 0, failed: 1, error: 'the suite reported no counts (it did not load or crashed)' };
+  if (code === EXIT_HOST_FAILED) counts = { ...counts, failed: Math.max(1, counts.failed), error: 'the extension host did not start' };
+  if (code !== 0 && counts.failed === 0) counts = { ...counts, failed: 1, error: `exit code ${code} with no failed test` };
+  workbenchLog.end();
+  await writeFile(countsFile, `${JSON.stringify(counts)}\n`);
+  if (workbench.blocked.length > 0) console.log(`blocked non-loopback requests: ${workbench.blocked.join(', ')}`);
+  console.log(`integration: ${counts.passed} passed, ${counts.failed} failed; exit code ${code}`);
+  console.log(stopwatch.report());
+  return code === 0 && counts.failed === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

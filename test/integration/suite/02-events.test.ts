@@ -1,0 +1,61 @@
+// The model follows the engine's event stream: containers changed OUTSIDE the extension show up by themselves.
+import * as assert from 'node:assert/strict';
+import type { EngineClient } from '../../../src/engine';
+import {
+  TestContainers, activateBerth, engineClient, eventually, modelShowsContainer, modelState, snapshot, testEngines,
+} from '../support/fixtures';
+
+describe('events path: changes made outside the extension', () => {
+  const engines = testEngines();
+  let client: EngineClient;
+  let containers: TestContainers;
+
+  before(async () => {
+    await activateBerth();
+    await modelState('connected');
+    client = engineClient(engines.dockerHost);
+    containers = new TestContainers(client, engines.image);
+  });
+
+  after(async () => {
+    await containers.cleanup();
+    await client.close();
+  });
+
+  it('shows a container created, started, stopped and removed with the engine client', async () => {
+    const { id, name } = await containers.create({ cmd: ['sleep', '300'], start: false });
+    const created = await modelShowsContainer(id, 'created');
+    const entry = created.containers.find((container) => container.id === id);
+    assert.equal(entry?.name, name);
+    assert.equal(entry?.image, engines.image);
+
+    await client.startContainer(id);
+    await modelShowsContainer(id, 'running');
+
+    await client.stopContainer(id, { timeoutSeconds: 0 });
+    await modelShowsContainer(id, 'exited');
+
+    await client.removeContainer(id, { force: true });
+    await modelShowsContainer(id, 'absent');
+  });
+
+  it('follows a container that exits by itself', async () => {
+    const { id } = await containers.create({ cmd: ['sh', '-c', 'exit 0'] });
+    await modelShowsContainer(id, 'exited');
+  });
+
+  it('shows an image tagged outside and drops it when untagged', async () => {
+    const repo = 'berth-it/events-tag';
+    const tag = `t${Date.now()}`;
+    const reference = `${repo}:${tag}`;
+    await client.tagImage(engines.image, { repo, tag });
+    const listed = (): Promise<boolean> =>
+      snapshot().then((current) => current.images.some((image) => image.tags.includes(reference)));
+    try {
+      await eventually(`image ${reference} in the model`, async () => ((await listed()) ? true : undefined));
+    } finally {
+      await client.removeImage(reference);
+    }
+    await eventually(`image ${reference} gone from the model`, async () => ((await listed()) ? undefined : true));
+  });
+});

@@ -1,0 +1,117 @@
+// The logs document (byte-exact, non-ASCII, stderr marked, keeps following) and the interactive shell.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { EngineClient } from '../../../src/engine';
+import {
+  TestContainers, activateBerth, engineClient, eventually, execOutput, modelShowsContainer, modelState, sleep, testEngines,
+} from '../support/fixtures';
+
+const KNOWN_LINE = 'héllo wörld ✓ 日本';
+
+async function openLogs(id: string): Promise<vscode.TextDocument> {
+  const result = await vscode.commands.executeCommand<{ uri: string }>('berth.openLogsInEditor', id);
+  assert.ok(result?.uri.startsWith('berth-logs:'), `logs uri: ${result?.uri}`);
+  return vscode.workspace.openTextDocument(vscode.Uri.parse(result.uri));
+}
+
+function currentText(document: vscode.TextDocument): string {
+  // The provider may replace the document object's content; look it up again by URI each time.
+  const fresh = vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === document.uri.toString());
+  return (fresh ?? document).getText();
+}
+
+describe('logs and shell', () => {
+  const engines = testEngines();
+  let client: EngineClient;
+  let containers: TestContainers;
+
+  before(async () => {
+    await activateBerth();
+    await modelState('connected');
+    client = engineClient(engines.dockerHost);
+    containers = new TestContainers(client, engines.image);
+  });
+
+  after(async () => {
+    await containers.cleanup();
+    await client.close();
+  });
+
+  it('Open Logs in Editor shows stdout byte-exact, non-ASCII included', async () => {
+    const script = `printf '%s\\n' '${KNOWN_LINE}'; printf 'second line\\n'; printf 'last\\n'`;
+    const { id } = await containers.create({ cmd: ['sh', '-c', script] });
+    await (await client.waitContainer(id, { condition: 'not-running' })).result;
+    await modelShowsContainer(id, 'exited');
+    const document = await openLogs(id);
+    const expected = `${KNOWN_LINE}\nsecond line\nlast\n`;
+    const text = await eventually('the logs document to hold all output', async () => {
+      const value = currentText(document);
+      return value.includes('last') ? value : undefined;
+    });
+    assert.equal(JSON.stringify(text), JSON.stringify(expected));
+    assert.equal(Buffer.compare(Buffer.from(text, 'utf8'), Buffer.from(expected, 'utf8')), 0);
+  });
+
+  it('Open Logs in Editor marks stderr lines and keeps each stream in order', async () => {
+    // The engine orders lines within a stream but not across stdout and stderr (`docker logs` shows the same), so
+    // each stream is checked on its own.
+    const script = `printf '%s\\n' '${KNOWN_LINE}'; printf 'out two\\n'; printf 'err one ✓\\n' >&2; printf 'err two\\n' >&2; printf 'out three\\n'`;
+    const { id } = await containers.create({ cmd: ['sh', '-c', script] });
+    await (await client.waitContainer(id, { condition: 'not-running' })).result;
+    const document = await openLogs(id);
+    const text = await eventually('all five lines', async () => {
+      const value = currentText(document);
+      return value.split('\n').length === 6 ? value : undefined;
+    });
+    assert.ok(text.endsWith('\n'), JSON.stringify(text));
+    const lines = text.slice(0, -1).split('\n');
+    assert.deepEqual(lines.filter((line) => !line.startsWith('stderr| ')), [KNOWN_LINE, 'out two', 'out three']);
+    assert.deepEqual(lines.filter((line) => line.startsWith('stderr| ')), ['stderr| err one ✓', 'stderr| err two']);
+  });
+
+  it('a TTY container\'s logs are one stream, without stderr marks', async () => {
+    const { id } = await containers.create({ cmd: ['sh', '-c', `echo '${KNOWN_LINE}'; echo err >&2`], tty: true });
+    await (await client.waitContainer(id, { condition: 'not-running' })).result;
+    const document = await openLogs(id);
+    const text = await eventually('the TTY logs', async () => {
+      const value = currentText(document);
+      return value.includes('err') ? value : undefined;
+    });
+    // A TTY turns \n into \r\n; the document shows lines, so compare line by line.
+    assert.deepEqual(text.split(/\r?\n/).filter((line) => line !== ''), [KNOWN_LINE, 'err']);
+  });
+
+  it('the logs document keeps appending while the container runs', async () => {
+    const script = 'echo first; while [ ! -f /tmp/go ]; do sleep 0.1; done; echo second; sleep 300';
+    const { id } = await containers.create({ cmd: ['sh', '-c', script] });
+    await modelShowsContainer(id, 'running');
+    const document = await openLogs(id);
+    await eventually('the first line', async () => (currentText(document) === 'first\n' ? true : undefined));
+    await execOutput(client, id, ['touch', '/tmp/go']);
+    await eventually('the line written after opening', async () =>
+      currentText(document) === 'first\nsecond\n' ? true : undefined);
+  });
+
+  it('Attach Shell runs an interactive shell: typed input runs in the container', async () => {
+    const { id, name } = await containers.create({ cmd: ['sleep', '300'] });
+    await modelShowsContainer(id, 'running');
+    const result = await vscode.commands.executeCommand<{ terminalName: string }>('berth.attachShell', id);
+    assert.equal(result?.terminalName, `Shell: ${name}`);
+    const terminal = vscode.window.terminals.find((candidate) => candidate.name === `Shell: ${name}`);
+    assert.ok(terminal, 'the shell terminal exists');
+    terminal.show();
+    // Typing before the exec stream is attached would be lost, so type (an idempotent line) until it took effect.
+    const answer = await eventually(
+      'the typed command to run in the container',
+      async () => {
+        terminal.sendText('echo $((6*7)) > /tmp/answer');
+        await sleep(500);
+        const output = (await execOutput(client, id, ['cat', '/tmp/answer'])).trim();
+        return output === '' || output.includes('No such file') ? undefined : output;
+      },
+      45_000,
+    );
+    assert.equal(answer, '42');
+    terminal.sendText('exit');
+  });
+});

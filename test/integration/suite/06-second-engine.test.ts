@@ -1,0 +1,97 @@
+// Stop All and the engine-down path run against a second private dockerd this file starts itself: stopping every
+// container, or the whole engine, must never disturb the shared engine other suites are using.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { EngineClient } from '../../../src/engine';
+import {
+  TestContainers, activateBerth, engineClient, modelShowsContainer, modelState, setBerthSetting, testEngines,
+} from '../support/fixtures';
+import { PrivateEngine } from '../../vscode/privateEngine';
+
+describe('a second engine: Stop All, engine down and back up', function () {
+  this.timeout(180_000);
+  const engines = testEngines();
+  let engine: PrivateEngine;
+  let client: EngineClient;
+  let containers: TestContainers;
+
+  before(async () => {
+    await activateBerth();
+    engine = await PrivateEngine.create('berth-it-engine-');
+    await engine.importTestImage(engines);
+    client = engineClient(engine.host);
+    containers = new TestContainers(client, engines.image);
+    await setBerthSetting('stop.timeoutSeconds', 1);
+    await setBerthSetting('engine.host', engine.host);
+    const connected = await modelState('connected');
+    assert.equal(connected.endpoint, engine.host);
+  });
+
+  after(async () => {
+    await containers?.cleanup().catch(() => undefined);
+    await client?.close();
+    await setBerthSetting('engine.host', undefined);
+    await setBerthSetting('stop.timeoutSeconds', undefined);
+    await engine?.dispose();
+    // Leave the extension on the shared engine for whatever runs next.
+    await modelState('connected');
+  });
+
+  it('switching berth.engine.host shows the other engine\'s containers without a reload', async () => {
+    const { id } = await containers.create({ cmd: ['sleep', '300'] });
+    const current = await modelShowsContainer(id, 'running');
+    assert.equal(current.endpoint, engine.host);
+  });
+
+  it('Stop All Running stops every running container once confirmed', async () => {
+    const first = await containers.create({ cmd: ['sleep', '300'] });
+    const second = await containers.create({ cmd: ['sleep', '300'] });
+    await modelShowsContainer(second.id, 'running');
+    const result = await vscode.commands.executeCommand<{ stopped: string[]; failed: string[] }>('berth.stopAll', {
+      confirmed: true,
+    });
+    assert.ok(result, 'berth.stopAll returned a result');
+    assert.ok(result.stopped.includes(first.id) && result.stopped.includes(second.id), JSON.stringify(result));
+    assert.deepEqual(result.failed, []);
+    const running = await client.listContainers({ filters: { status: ['running'] } });
+    assert.deepEqual(running.map((container) => container.Id), []);
+    await modelShowsContainer(first.id, 'exited');
+  });
+
+  it('Stop All Running does nothing when the confirmation is declined', async () => {
+    const { id } = await containers.create({ cmd: ['sleep', '300'] });
+    await modelShowsContainer(id, 'running');
+    const result = await vscode.commands.executeCommand<{ stopped: string[] } | undefined>('berth.stopAll', {
+      confirmed: false,
+    });
+    assert.equal(result?.stopped.length ?? 0, 0);
+    assert.equal((await client.inspectContainer(id)).State.Running, true);
+  });
+
+  it('engine down: the model becomes unreachable with a reason; engine up: the views come back by themselves', async () => {
+    const { id } = await containers.create({ cmd: ['sleep', '300'], labels: { 'berth.test.survivor': '1' } });
+    await modelShowsContainer(id, 'running');
+
+    await engine.stop();
+    const down = await modelState('unreachable');
+    assert.equal(down.endpoint, engine.host);
+    assert.ok(down.reason && down.reason.length > 0, 'the snapshot carries the engine error');
+
+    await engine.start();
+    // No Retry: the model reconnects with backoff and re-lists on its own.
+    const back = await modelState('connected', 90_000);
+    assert.equal(back.endpoint, engine.host);
+    // The daemon restarted, so its containers stopped; the model must list the container again, in its new state.
+    await modelShowsContainer(id, 'exited', 30_000);
+    await client.startContainer(id);
+    await modelShowsContainer(id, 'running');
+  });
+
+  it('Retry reconnects at once after the engine came back', async () => {
+    await engine.stop();
+    await modelState('unreachable');
+    await engine.start();
+    await vscode.commands.executeCommand('berth.retry');
+    await modelState('connected', 30_000);
+  });
+});

@@ -1,0 +1,40 @@
+// Entry point the extension host loads (URL payload `extensionTestsPath`). Same contract as @vscode/test-electron:
+// run() resolves when every test passed and rejects otherwise. The counts line is parsed by test/integration/run.ts.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Mocha from 'mocha';
+
+export const COUNTS_MARKER = 'BERTH_MOCHA_COUNTS';
+
+export function run(): Promise<void> {
+  const mocha = new Mocha({
+    ui: 'bdd',
+    color: false,
+    reporter: 'spec',
+    timeout: Number(process.env.BERTH_IT_TEST_TIMEOUT_MS ?? 60_000),
+    grep: process.env.BERTH_IT_GREP || undefined,
+  });
+  const files = readdirSync(__dirname)
+    .filter((name) => name.endsWith('.test.js'))
+    .sort();
+  for (const name of files) mocha.addFile(join(__dirname, name));
+
+  return new Promise((resolve, reject) => {
+    try {
+      const runner = mocha.run((failures) => {
+        const stats = runner.stats;
+        const counts = {
+          passed: stats?.passes ?? 0,
+          failed: stats?.failures ?? failures,
+          pending: stats?.pending ?? 0,
+        };
+        console.log(`${COUNTS_MARKER} ${JSON.stringify(counts)}`);
+        if (failures > 0) reject(new Error(`${failures} test(s) failed`));
+        else resolve();
+      });
+    } catch (error) {
+      console.log(`${COUNTS_MARKER} ${JSON.stringify({ passed: 0, failed: 1, pending: 0 })}`);
+      reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  });
+}

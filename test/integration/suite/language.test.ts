@@ -1,0 +1,111 @@
+// Dockerfile and Compose language support in the real extension host: the bundled servers start only when such a
+// file opens, then give diagnostics, completion and hover through vscode-languageclient.
+import * as assert from 'node:assert/strict';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+
+interface ServerState {
+  languageId: string;
+  running: boolean;
+}
+
+async function servers(): Promise<ServerState[]> {
+  return (await vscode.commands.executeCommand<ServerState[]>('berth.internal.languageServers')) ?? [];
+}
+
+/** Polls `probe` until it returns a value (servers answer asynchronously); fails with `what` after the deadline. */
+async function eventually<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, deadlineMs = 20_000): Promise<T> {
+  const end = Date.now() + deadlineMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function open(dir: string, name: string, text: string): Promise<vscode.TextDocument> {
+  const file = join(dir, name);
+  await writeFile(file, text);
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+  await vscode.window.showTextDocument(document);
+  return document;
+}
+
+function labelOf(item: vscode.CompletionItem): string {
+  return typeof item.label === 'string' ? item.label : item.label.label;
+}
+
+function hoverText(hovers: vscode.Hover[]): string {
+  return hovers
+    .flatMap((hover) => hover.contents)
+    .map((content) => (typeof content === 'string' ? content : content.value))
+    .join('\n');
+}
+
+describe('language support', () => {
+  let dir: string;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'berth-lang-'));
+    await vscode.extensions.getExtension('berth.berth')?.activate();
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('starts no server before a Dockerfile or Compose file is open', async () => {
+    const anyOpen = vscode.workspace.textDocuments.some((document) => ['dockerfile', 'dockercompose'].includes(document.languageId));
+    assert.ok(!anyOpen, 'precondition: no such document open yet');
+    assert.deepEqual(await servers(), []);
+  });
+
+  it('reports a diagnostic for a Dockerfile with a known error', async () => {
+    const document = await open(dir, 'Dockerfile', 'FROM busybox\nEXPOSE abc\n');
+    assert.equal(document.languageId, 'dockerfile');
+    const diagnostics = await eventually('Dockerfile diagnostics', () => {
+      const found = vscode.languages.getDiagnostics(document.uri);
+      return found.length > 0 ? found : undefined;
+    });
+    const invalidPort = diagnostics.find((diagnostic) => /Invalid containerPort: abc/.test(diagnostic.message));
+    assert.ok(invalidPort, diagnostics.map((diagnostic) => diagnostic.message).join('; '));
+    assert.equal(invalidPort.range.start.line, 1);
+    assert.deepEqual(await servers(), [{ languageId: 'dockerfile', running: true }], 'only the Dockerfile server started');
+  });
+
+  it('completes an instruction and explains one on hover', async () => {
+    const document = await open(dir, 'build.dockerfile', 'FROM busybox\nRU\n');
+    const labels = await eventually('RUN in the completions', async () => {
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, new vscode.Position(1, 2));
+      const found = list.items.map(labelOf);
+      return found.some((label) => label.startsWith('RUN')) ? found : undefined;
+    });
+    assert.ok(labels.some((label) => label.startsWith('RUN')));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(0, 1));
+    assert.match(hoverText(hovers), /base ?image/i);
+  });
+
+  it('treats compose.yaml as Compose: diagnostics, completion and hover from the Compose server', async () => {
+    const broken = await open(dir, 'compose.yaml', 'services:\n  web:\n    image: busybox\n  bad: [\n');
+    assert.equal(broken.languageId, 'dockercompose');
+    const diagnostics = await eventually('Compose diagnostics', () => {
+      const found = vscode.languages.getDiagnostics(broken.uri);
+      return found.length > 0 ? found : undefined;
+    });
+    assert.match(diagnostics[0]?.message ?? '', /Flow sequence|must be sufficiently indented/);
+
+    const document = await open(dir, 'docker-compose.yml', 'services:\n  web:\n    image: busybox\n\n');
+    assert.equal(document.languageId, 'dockercompose');
+    const labels = await eventually('top-level Compose keys in the completions', async () => {
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, new vscode.Position(3, 0));
+      const found = list.items.map(labelOf);
+      return found.some((label) => label.startsWith('volumes')) ? found : undefined;
+    });
+    assert.ok(labels.some((label) => label.startsWith('networks')));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(0, 2));
+    assert.match(hoverText(hovers), /services/i);
+  });
+});

@@ -1,0 +1,202 @@
+// Helpers for the suite running inside the extension host: the test engines, an engine client for changing the
+// engine from OUTSIDE the extension, and polling of the extension's model snapshot (docs/extension.md).
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import * as vscode from 'vscode';
+import { EngineClient, isEngineError, type ContainerInspect } from '../../../src/engine';
+import { cleanupLabel, loadTestEngines, parseTestEngines, uniqueName, type TestEngines } from '../../support/engines';
+
+export const EXTENSION_ID = 'berth.berth';
+
+export interface ModelSnapshot {
+  state: 'connecting' | 'connected' | 'unreachable';
+  endpoint: string;
+  reason?: string;
+  containers: Array<{ id: string; name: string; state: string; image: string }>;
+  images: Array<{ id: string; tags: string[]; containers: number }>;
+}
+
+/** The engines the runner handed over (BERTH_TEST_ENGINES), else engines.json. */
+export function testEngines(): TestEngines {
+  const handed = process.env.BERTH_TEST_ENGINES;
+  return handed ? parseTestEngines(handed, 'BERTH_TEST_ENGINES') : loadTestEngines();
+}
+
+export function engineClient(host: string): EngineClient {
+  return EngineClient.fromEnvironment({ host, env: {} });
+}
+
+export async function activateBerth(): Promise<void> {
+  const extension = vscode.extensions.getExtension(EXTENSION_ID);
+  if (!extension) throw new Error(`extension ${EXTENSION_ID} is not loaded`);
+  await extension.activate();
+}
+
+export async function snapshot(): Promise<ModelSnapshot> {
+  const value = await vscode.commands.executeCommand<ModelSnapshot | undefined>('berth.internal.modelSnapshot');
+  if (!value) throw new Error('berth.internal.modelSnapshot returned nothing');
+  return value;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls until `check` returns a value (not undefined); the error names what was awaited and the last value seen. */
+export async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > end) {
+      const detail = last instanceof Error ? ` (last error: ${last.message})` : '';
+      throw new Error(`timed out waiting for ${what}${detail}`);
+    }
+    await sleep(100);
+  }
+}
+
+/** Waits until the model shows the container in `state` (or shows it absent, for `state === 'absent'`). */
+export async function modelShowsContainer(id: string, state: string | 'absent', timeoutMs?: number): Promise<ModelSnapshot> {
+  let seen = '';
+  try {
+    return await eventually(
+      `the model to show container ${id.slice(0, 12)} as ${state}`,
+      async () => {
+        const current = await snapshot();
+        const entry = current.containers.find((container) => container.id === id);
+        seen = entry ? entry.state : 'absent';
+        return seen === state ? current : undefined;
+      },
+      timeoutMs,
+    );
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; last seen: ${seen}`);
+  }
+}
+
+export async function modelState(state: ModelSnapshot['state'], timeoutMs = 30_000): Promise<ModelSnapshot> {
+  return eventually(`the model state ${state}`, async () => {
+    const current = await snapshot();
+    return current.state === state ? current : undefined;
+  }, timeoutMs);
+}
+
+export interface TestContainerSpec {
+  cmd: string[];
+  name?: string;
+  tty?: boolean;
+  labels?: Record<string, string>;
+  start?: boolean;
+}
+
+/**
+ * Containers one test file made (from outside the extension, or through its commands), removed by id at the end.
+ * Never a sweep over the shared label: other suites run against the same dockerd at the same time.
+ */
+export class TestContainers {
+  private readonly ids = new Set<string>();
+  private readonly images = new Set<string>();
+
+  constructor(
+    readonly client: EngineClient,
+    readonly image: string,
+  ) {}
+
+  /** Creates (and by default starts) a labelled, network-less container from the test image. */
+  async create(spec: TestContainerSpec): Promise<{ id: string; name: string }> {
+    const name = spec.name ?? uniqueName('berth-it');
+    const { Id } = await this.client.createContainer(
+      {
+        Image: this.image,
+        Cmd: spec.cmd,
+        Tty: spec.tty ?? false,
+        Labels: { ...cleanupLabel, ...spec.labels },
+        HostConfig: { NetworkMode: 'none' },
+      },
+      { name },
+    );
+    this.ids.add(Id);
+    if (spec.start ?? true) await this.client.startContainer(Id);
+    return { id: Id, name };
+  }
+
+  /** Adopts a container the extension created, so cleanup removes it too. */
+  track(id: string): string {
+    this.ids.add(id);
+    return id;
+  }
+
+  trackImage(reference: string): string {
+    this.images.add(reference);
+    return reference;
+  }
+
+  async cleanup(): Promise<void> {
+    for (const id of this.ids) {
+      try {
+        await this.client.removeContainer(id, { force: true });
+      } catch (error) {
+        if (!isEngineError(error, 'not-found')) throw error;
+      }
+    }
+    this.ids.clear();
+    for (const reference of this.images) await removeImageQuietly(this.client, reference);
+    this.images.clear();
+  }
+}
+
+/** Inspect, or undefined when the container no longer exists. */
+export async function inspectOrUndefined(client: EngineClient, id: string): Promise<ContainerInspect | undefined> {
+  try {
+    return await client.inspectContainer(id);
+  } catch (error) {
+    if (isEngineError(error, 'not-found')) return undefined;
+    throw error;
+  }
+}
+
+/** Runs a command in a running container and returns its combined output (used to read back what a shell did). */
+export async function execOutput(client: EngineClient, id: string, cmd: string[]): Promise<string> {
+  const { Id } = await client.createExec(id, { cmd, tty: true });
+  const stream = await client.startExecAttached(Id, { tty: true });
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Writes a setting in the workspace (its folder's .vscode/settings.json), which wins over the user and remote
+ * settings the runner wrote; `undefined` removes it again.
+ */
+export async function setBerthSetting(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('berth').update(key, value, vscode.ConfigurationTarget.Workspace);
+}
+
+/** Removes an image, ignoring "not found" (cleanup). */
+export async function removeImageQuietly(client: EngineClient, reference: string): Promise<void> {
+  try {
+    await client.removeImage(reference, { force: true });
+  } catch (error) {
+    if (!isEngineError(error, 'not-found')) throw error;
+  }
+}
+
+export { uniqueName };
+
+/** The text of the "Berth" LogOutputChannel, read from its file under the code-server user-data dir. */
+export async function berthLogText(): Promise<string> {
+  const root = process.env.BERTH_VSCODE_USER_DATA_DIR;
+  if (!root) throw new Error('BERTH_VSCODE_USER_DATA_DIR is not set (run the suite through test/integration/run.ts)');
+  const files = (await readdir(join(root, 'logs'), { recursive: true }))
+    .filter((relative) => basename(relative) === 'Berth.log')
+    .map((relative) => join(root, 'logs', relative));
+  if (files.length === 0) throw new Error(`no Berth.log under ${root}/logs`);
+  const texts = await Promise.all(files.map((file) => readFile(file, 'utf8')));
+  return texts.join('\n');
+}

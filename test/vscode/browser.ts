@@ -1,0 +1,51 @@
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { isLoopbackUrl } from './ports';
+
+export const CHROMIUM_PATH = process.env.BERTH_CHROMIUM ?? '/usr/bin/chromium';
+
+/** The flags from vscode-testing-notes.md: headless, no sandbox (root), nothing that phones home, DNS only for loopback. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+];
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * A browser context whose every non-loopback request is aborted. `blocked` collects what was refused, so a run can
+ * report it (the workbench should not try the internet at all with the settings we give it).
+ */
+export async function loopbackOnlyContext(
+  browser: Browser,
+  viewport = { width: 1400, height: 860 },
+): Promise<{ context: BrowserContext; blocked: string[] }> {
+  const context = await browser.newContext({ viewport, serviceWorkers: 'block', permissions: ['clipboard-read', 'clipboard-write'] });
+  const blocked: string[] = [];
+  await context.route('**/*', async (route) => {
+    const url = route.request().url();
+    if (isLoopbackUrl(url)) {
+      await route.continue();
+    } else {
+      blocked.push(url);
+      await route.abort('blockedbyclient');
+    }
+  });
+  await context.routeWebSocket(/.*/, (socket) => {
+    if (isLoopbackUrl(socket.url())) {
+      socket.connectToServer();
+    } else {
+      blocked.push(socket.url());
+      void socket.close();
+    }
+  });
+  return { context, blocked };
+}
