@@ -5,7 +5,7 @@
  * Credentials never leave through a URL, a log line or an error text, and they are only ever sent over HTTPS
  * or to a loopback address: the check runs before the first byte is sent.
  */
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, request, type Dispatcher } from './undici';
 import { isLoopbackHost } from './auth';
 
 /** What a registry accepts: a password (or token) for Basic auth, or an identity (refresh) token. */
@@ -411,7 +411,7 @@ export class RegistryClient {
     if (form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
     const where = `${method} ${url.host}${url.pathname}`;
     try {
-      const response = await request(url, { method, headers, body: form, signal, dispatcher: this.#dispatcher });
+      const response = await request(this.#dispatcher, url, { method, headers, body: form ?? null, signal: signal ?? null });
       const body = await response.body.text();
       this.#log(`registry ${where} → ${response.statusCode}`);
       return { status: response.statusCode, headers: response.headers, body };

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
-import { Pool, buildConnector, type Dispatcher } from 'undici';
+import { Pool, buildConnector, type Connector as UndiciConnector, type Dispatcher } from './undici';
 import type { Endpoint } from './endpoint';
 import { EngineError } from './errors';
 import { toTransportError } from './connection-errors';
@@ -56,7 +56,7 @@ export interface UpgradedConnection extends ResponseHead {
 }
 
 /** Opens the byte stream a connection runs over; undici's connector signature. */
-export type Connector = buildConnector.connector;
+export type Connector = UndiciConnector;
 
 export interface TransportOptions {
   /** Replaces how connections are opened (e.g. a test double or another tunnel). */

@@ -238,7 +238,7 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     id: 'huge-output',
     category: 'Huge output',
     action: 'run',
-    input: 'yes berth-line | head -c 33554432',
+    input: 'yes "$(printf %01000d 0)" | head -c 33554432',
     kind: 'outcome',
     message: 'No message: all 33,554,432 bytes arrive, in order (SHA-256 checked), and the exit status is 0',
   },
