@@ -1,11 +1,16 @@
 /** Typed access to the `berth.*` settings. Read on demand, so changes apply without a reload. */
 import * as vscode from 'vscode';
 import type { GroupBy } from './model/containerTree';
+import { parseConfiguredEngines, type ConfiguredEngine } from './model/engineList';
 
 export const CONFIG_SECTION = 'berth';
 
 export interface BerthSettings {
   readonly engineHost: string;
+  /** `berth.engines`: extra engines by name and host. */
+  readonly engines: readonly ConfiguredEngine[];
+  /** Entries of `berth.engines` that were ignored, and why. */
+  readonly engineProblems: readonly string[];
   readonly showAll: boolean;
   readonly groupBy: GroupBy;
   readonly logsTail: number;
@@ -17,8 +22,11 @@ export interface BerthSettings {
 export function readSettings(): BerthSettings {
   const config = vscode.workspace.getConfiguration(CONFIG_SECTION);
   const groupBy = config.get<string>('containers.groupBy', 'none');
+  const engines = parseConfiguredEngines(config.get<unknown>('engines', []));
   return {
     engineHost: config.get<string>('engine.host', '').trim(),
+    engines: engines.engines,
+    engineProblems: engines.problems,
     showAll: config.get<boolean>('containers.showAll', true),
     groupBy: groupBy === 'composeProject' ? 'composeProject' : 'none',
     logsTail: nonNegativeInteger(config.get<number>('logs.tail', 1000), 1000),
@@ -39,6 +47,42 @@ export async function setShowAll(showAll: boolean): Promise<void> {
         ? vscode.ConfigurationTarget.Workspace
         : vscode.ConfigurationTarget.Global;
   await config.update('containers.showAll', showAll, target);
+}
+
+/**
+ * Appends an engine to `berth.engines` in the user settings (a host is machine-specific, so not the workspace's).
+ * The caller has validated it.
+ */
+export async function addConfiguredEngine(engine: ConfiguredEngine): Promise<void> {
+  const config = vscode.workspace.getConfiguration(CONFIG_SECTION);
+  const current = config.inspect<unknown>('engines')?.globalValue;
+  const list = Array.isArray(current) ? current : [];
+  await config.update('engines', [...list, { name: engine.name, host: engine.host }], vscode.ConfigurationTarget.Global);
+}
+
+/** Removes the entries named `name` from `berth.engines` wherever they are set; returns whether one was found. */
+export async function removeConfiguredEngine(name: string): Promise<boolean> {
+  const config = vscode.workspace.getConfiguration(CONFIG_SECTION);
+  const inspected = config.inspect<unknown>('engines');
+  const targets: Array<[unknown, vscode.ConfigurationTarget]> = [
+    [inspected?.globalValue, vscode.ConfigurationTarget.Global],
+    [inspected?.workspaceValue, vscode.ConfigurationTarget.Workspace],
+    [inspected?.workspaceFolderValue, vscode.ConfigurationTarget.WorkspaceFolder],
+  ];
+  let found = false;
+  for (const [value, target] of targets) {
+    if (!Array.isArray(value)) continue;
+    const kept = value.filter((entry: unknown) => !isEngineNamed(entry, name));
+    if (kept.length === value.length) continue;
+    found = true;
+    await config.update('engines', kept, target);
+  }
+  return found;
+}
+
+function isEngineNamed(entry: unknown, name: string): boolean {
+  const value = typeof entry === 'object' && entry !== null ? (entry as { name?: unknown }).name : undefined;
+  return typeof value === 'string' && value.trim().toLowerCase() === name.toLowerCase();
 }
 
 function nonNegativeInteger(value: number | undefined, fallback: number): number {

@@ -247,8 +247,23 @@ remote_start() {
   log "remote engines ready in $((SECONDS - began))s; wrote $REMOTE_JSON"
 }
 
+# Dockerds the resilience tests start and SIGKILL (test/support/scratchDockerd.ts) end themselves; this is the safety
+# net for a test run that crashed: each one by its pidfile, then its containerd, then the directory.
+scratch_stop_all() {
+  local dir
+  for dir in "$STATE"/scratch-*/; do
+    [[ -d $dir ]] || continue
+    dir=${dir%/}
+    stop_by_pidfile "scratch dockerd ${dir##*/}" "$dir/dockerd.pid" "--host unix://$dir/docker.sock" 30
+    stop_by_pidfile "scratch containerd ${dir##*/}" "$dir/exec/containerd/containerd.pid" "$dir/exec/containerd" 20
+    unmount_under "$dir"
+    rm -rf "$dir"
+  done
+}
+
 remote_stop() {
   rm -f "$REMOTE_JSON"
+  scratch_stop_all
   stop_by_pidfile sshd "$REMOTE_SSHD_PIDFILE" "$REMOTE_SSHD_MARKER" 10
   remote_docker_stop
 }

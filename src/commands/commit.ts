@@ -49,7 +49,7 @@ export const commitCommands: CommandFactories = {
     if (invalid) throw new Error(invalid);
     const { repo, tag } = splitRepoTag(repoTag);
     const result = await withCancellableProgress(`Committing ${ref.name} as ${repoTag}`, (signal) =>
-      ctx.session.client.commitContainer(ref.id, {
+      ref.session.client.commitContainer(ref.id, {
         repo,
         tag: tag ?? 'latest',
         comment: comment || undefined,
@@ -57,8 +57,8 @@ export const commitCommands: CommandFactories = {
         signal,
       }),
     );
-    const record = await ctx.model.refetchImage(result.Id);
-    if (record) await ctx.imagesView.reveal(record.key);
+    const record = await ref.session.model.refetchImage(result.Id);
+    if (record) await ctx.imagesView.reveal(record.key, ref.session.id);
     void vscode.window.showInformationMessage(`Committed ${ref.name} as ${repoTag}.`);
     return { imageId: result.Id, reference: `${repo}:${tag ?? 'latest'}` };
   },

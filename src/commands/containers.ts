@@ -2,12 +2,13 @@
 import * as vscode from 'vscode';
 import { stopAllRunning } from '../engine';
 import { isRunningState } from '../model/containerTree';
+import { isEngineRoot } from '../model/engineForest';
 import { isSwarmManaged, SWARM_LABEL_PREFIX } from '../model/records';
 import { plural } from '../common/format';
 import type { Ctx } from '../ctx';
 import type { CommandFactories } from './types';
 import { confirm, reportError, withCancellableProgress } from './feedback';
-import { imageRefOf, resolveContainers, type ContainerRef } from './targets';
+import { byEngine, imageRefOf, resolveContainers, type ContainerRef } from './targets';
 
 const notRunning = (record: { state: string }): boolean => !isRunningState(record.state);
 const running = (record: { state: string }): boolean => isRunningState(record.state);
@@ -35,7 +36,9 @@ async function forEach(
     }
   });
   // Events will say the same a moment later; fetching now makes the tree current when the command returns.
-  await ctx.model.refetchContainers(refs.map((ref) => ref.id)).catch((error: unknown) => reportError(ctx, 'Refreshing containers', error));
+  for (const [session, group] of byEngine(refs)) {
+    await session.model.refetchContainers(group.map((ref) => ref.id)).catch((error: unknown) => reportError(ctx, 'Refreshing containers', error));
+  }
   return done;
 }
 
@@ -53,7 +56,7 @@ export const containerCommands: CommandFactories = {
     const target = await resolveContainers(ctx, args, { placeHolder: 'Containers to start', eligible: notRunning, many: true });
     if (!target) return undefined;
     const started = await forEach(ctx, 'Starting', target.refs, (ref, signal) =>
-      ctx.session.client.startContainer(ref.id, { signal }),
+      ref.session.client.startContainer(ref.id, { signal }),
     );
     return { started };
   },
@@ -63,7 +66,7 @@ export const containerCommands: CommandFactories = {
     if (!target) return undefined;
     const timeoutSeconds = ctx.settings.stopTimeoutSeconds;
     const restarted = await forEach(ctx, 'Restarting', target.refs, (ref, signal) =>
-      ctx.session.client.restartContainer(ref.id, { timeoutSeconds, signal }),
+      ref.session.client.restartContainer(ref.id, { timeoutSeconds, signal }),
     );
     return { restarted };
   },
@@ -87,7 +90,7 @@ export const containerCommands: CommandFactories = {
     }
     const timeoutSeconds = ctx.settings.stopTimeoutSeconds;
     const stopped = await forEach(ctx, 'Stopping', target.refs, (ref, signal) =>
-      ctx.session.client.stopContainer(ref.id, { timeoutSeconds, signal }),
+      ref.session.client.stopContainer(ref.id, { timeoutSeconds, signal }),
     );
     return { stopped, swarmWarned: swarm.map((ref) => ref.id) };
   },
@@ -105,26 +108,29 @@ export const containerCommands: CommandFactories = {
       if (!proceed) return undefined;
     }
     const removed = await forEach(ctx, 'Removing', target.refs, (ref, signal) =>
-      ctx.session.client.removeContainer(ref.id, { force: live.includes(ref), signal }),
+      ref.session.client.removeContainer(ref.id, { force: live.includes(ref), signal }),
     );
     return { removed };
   },
 
   'berth.stopAll': (ctx) => async (...args: unknown[]) => {
-    const options = (args[0] ?? {}) as { confirmed?: boolean };
-    const count = [...ctx.model.containers()].filter((record) => record.state === 'running').length;
-    const proceed = await confirm(`Stop all ${plural(count, 'running container')}?`, 'Stop All', options.confirmed);
+    // From an engine row: that engine (the row is the target); from the palette or automation: `{ confirmed?, engine? }`.
+    const options = (isEngineRoot(args[0]) ? (args[1] ?? {}) : (args[0] ?? {})) as { confirmed?: boolean; engine?: string };
+    const session = ctx.sessionFor(isEngineRoot(args[0]) ? args[0].engine : options.engine);
+    const count = [...session.model.containers()].filter((record) => record.state === 'running').length;
+    const where = ctx.engines.isMulti ? ` on ${session.name}` : '';
+    const proceed = await confirm(`Stop all ${plural(count, 'running container')}${where}?`, 'Stop All', options.confirmed);
     if (!proceed) return undefined;
     const timeoutSeconds = ctx.settings.stopTimeoutSeconds;
     const result = await withCancellableProgress('Stopping all running containers', (signal, progress) =>
-      stopAllRunning(ctx.session.client, {
+      stopAllRunning(session.client, {
         timeoutSeconds,
         signal,
-        onStopped: (id: string) => progress.report({ message: ctx.model.container(id)?.name ?? id.slice(0, 12) }),
+        onStopped: (id: string) => progress.report({ message: session.model.container(id)?.name ?? id.slice(0, 12) }),
       }),
     );
     for (const failure of result.failed) reportError(ctx, `Stopping ${failure.id.slice(0, 12)}`, failure.error);
-    await ctx.model.refetchContainers([...result.stopped, ...result.failed.map((failure) => failure.id)]);
+    await session.model.refetchContainers([...result.stopped, ...result.failed.map((failure) => failure.id)]);
     return { stopped: result.stopped, failed: result.failed.map((failure) => failure.id) };
   },
 
@@ -133,7 +139,7 @@ export const containerCommands: CommandFactories = {
     const ref = target?.refs[0];
     if (!ref) return undefined;
     const exitCode = await withCancellableProgress(`Waiting for ${ref.name} to exit`, async (signal) => {
-      const wait = await ctx.session.client.waitContainer(ref.id, { condition: 'not-running', signal });
+      const wait = await ref.session.client.waitContainer(ref.id, { condition: 'not-running', signal });
       const result = await wait.result;
       if (result.Error?.Message) ctx.log.warn(`Waiting for ${ref.name}: ${result.Error.Message}`);
       return result.StatusCode;

@@ -22,7 +22,7 @@ export function reportError(ctx: Ctx, what: string, error: unknown): void {
   if (isEngineError(error, 'unreachable')) actions.unshift('Retry', 'Open Settings');
   void vscode.window.showErrorMessage(`${what} failed: ${message}`, ...actions).then((choice) => {
     if (choice === 'Show Log') ctx.log.show(true);
-    else if (choice === 'Retry') ctx.model.retry();
+    else if (choice === 'Retry') for (const session of ctx.engines.all) session.model.retry();
     else if (choice === 'Open Settings') void vscode.commands.executeCommand('berth.openSettings');
   });
 }

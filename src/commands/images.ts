@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { pull, validateImageReference } from '../engine';
 import { withRegistryAuthRetry } from '../registries';
 import { PullProgressTracker } from '../model/pullProgress';
+import { isEngineRoot } from '../model/engineForest';
 import type { CommandFactories } from './types';
 import { confirm, reportError, withCancellableProgress } from './feedback';
 import { resolveImages } from './targets';
@@ -10,6 +11,8 @@ import { resolveImages } from './targets';
 export const imageCommands: CommandFactories = {
   'berth.pullImage': (ctx) => async (...args: unknown[]) => {
     const given = typeof args[0] === 'string' ? args[0].trim() : undefined;
+    // Palette: the current engine; automation may name one (`{ engine }` as second argument); an engine row: that engine.
+    const session = isEngineRoot(args[0]) ? ctx.sessionFor(args[0].engine) : ctx.sessionOfTarget(args[1]);
     const reference =
       given ??
       (
@@ -26,7 +29,7 @@ export const imageCommands: CommandFactories = {
     await withCancellableProgress(`Pulling ${reference}`, async (signal, progress) => {
       let reported = 0;
       // A refusal ("no basic auth credentials", 401) offers Sign In and pulls again with the new credential.
-      await withRegistryAuthRetry(reference, ({ credential }) => pull(ctx.session.client, reference, {
+      await withRegistryAuthRetry(reference, ({ credential }) => pull(session.client, reference, {
         credentials: () => Promise.resolve(credential),
         signal,
         onProgress: (line) => {
@@ -36,8 +39,8 @@ export const imageCommands: CommandFactories = {
         },
       }), ctx.registries.authRetry());
     });
-    const record = await ctx.model.refetchImage(reference);
-    if (record) await ctx.imagesView.reveal(record.key);
+    const record = await session.model.refetchImage(reference);
+    if (record) await ctx.imagesView.reveal(record.key, session.id);
     void vscode.window.showInformationMessage(`Pulled ${reference}.`);
     return { reference };
   },
@@ -52,7 +55,7 @@ export const imageCommands: CommandFactories = {
       for (const ref of target.refs) {
         progress.report({ message: ref.reference });
         try {
-          await ctx.session.client.removeImage(ref.reference, { signal });
+          await ref.session.client.removeImage(ref.reference, { signal });
           removed.push(ref.reference);
         } catch (error) {
           reportError(ctx, `Removing ${ref.reference}`, error);
@@ -60,7 +63,7 @@ export const imageCommands: CommandFactories = {
       }
     });
     for (const ref of target.refs) {
-      await ctx.model.refetchImage(ref.id).catch((error: unknown) => reportError(ctx, 'Refreshing images', error));
+      await ref.session.model.refetchImage(ref.id).catch((error: unknown) => reportError(ctx, 'Refreshing images', error));
     }
     return { removed };
   },

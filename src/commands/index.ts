@@ -14,6 +14,7 @@ import { inspectCommands } from './inspect';
 import { runCommands } from './run';
 import { logCommands } from './logs';
 import { shellCommands } from './shell';
+import { engineCommands } from './engines';
 
 export const commandFactories: CommandFactories = {
   ...generalCommands,
@@ -24,6 +25,7 @@ export const commandFactories: CommandFactories = {
   ...runCommands,
   ...logCommands,
   ...shellCommands,
+  ...engineCommands,
 };
 
 const TITLES: Record<string, string> = {
@@ -40,6 +42,10 @@ const TITLES: Record<string, string> = {
   'berth.showLogs': 'Showing logs',
   'berth.openLogsInEditor': 'Opening logs',
   'berth.runInBackground': 'Running in background',
+  'berth.switchContext': 'Switching the engine',
+  'berth.useEngine': 'Switching the engine',
+  'berth.addEngine': 'Adding an engine',
+  'berth.removeEngine': 'Removing an engine',
 };
 
 export function registerCommands(ctx: Ctx): void {

@@ -1,26 +1,29 @@
 /** Inspect, Copy ID/Name for images: a container's or an image's JSON in a read-only editor. */
 import * as vscode from 'vscode';
 import { inspectUri } from '../views/inspectDocumentProvider';
+import type { EngineSession } from '../model/session';
 import type { CommandFactories } from './types';
 import { containerRefOf, imageRefOf, resolveContainers, splitArgs } from './targets';
 
 export const inspectCommands: CommandFactories = {
   'berth.inspect': (ctx) => async (...args: unknown[]) => {
-    const { target } = splitArgs(args);
+    const { target, options } = splitArgs(args);
+    // The URI names the engine only when there are several, so it stays as documented with one.
+    const engineOf = (session: EngineSession): string | undefined => (ctx.engines.isMulti ? session.id : undefined);
     let uri: vscode.Uri | undefined;
     const isImageNode = typeof target === 'object' && target !== null && (target as { kind?: unknown }).kind === 'image';
-    const container = isImageNode ? undefined : containerRefOf(ctx, target)[0];
-    if (container?.record || (container && !ctx.model.image(container.id))) {
-      uri = inspectUri('container', container.name, container.id);
+    const container = isImageNode ? undefined : containerRefOf(ctx, target, options.engine)[0];
+    if (container?.record || (container && !container.session.model.image(container.id))) {
+      uri = inspectUri('container', container.name, container.id, engineOf(container.session));
     } else {
-      const image = imageRefOf(ctx, target);
-      if (image) uri = inspectUri('image', image.record?.tags[0] ?? image.reference, image.id);
+      const image = imageRefOf(ctx, target, options.engine);
+      if (image) uri = inspectUri('image', image.record?.tags[0] ?? image.reference, image.id, engineOf(image.session));
     }
     if (!uri) {
       const picked = await resolveContainers(ctx, [], { placeHolder: 'Container to inspect', eligible: () => true, many: false });
       const ref = picked?.refs[0];
       if (!ref) return undefined;
-      uri = inspectUri('container', ref.name, ref.id);
+      uri = inspectUri('container', ref.name, ref.id, engineOf(ref.session));
     }
     const document = await vscode.workspace.openTextDocument(uri);
     await vscode.languages.setTextDocumentLanguage(document, 'json');

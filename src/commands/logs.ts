@@ -23,7 +23,7 @@ export const logCommands: CommandFactories = {
       },
       notice: (text: string) => terminal.writeLine(ANSI.dim(`[Berth] ${text}`)),
     };
-    followContainerLogs(ctx.session.client, ref.id, sink, {
+    followContainerLogs(ref.session.client, ref.id, sink, {
       tail: ctx.settings.logsTail === 0 ? 'all' : ctx.settings.logsTail,
       signal: terminal.signal,
       followRestarts: true,
@@ -43,7 +43,8 @@ export const logCommands: CommandFactories = {
     const target = await resolveContainers(ctx, args, { placeHolder: 'Container whose logs to open', eligible: () => true, many: false });
     const ref = target?.refs[0];
     if (!ref) return undefined;
-    const uri = logsUri(ref.name, ref.id);
+    // The URI names the engine only when there are several, so it stays as documented with one.
+    const uri = logsUri(ref.name, ref.id, ctx.engines.isMulti ? ref.session.id : undefined);
     const document = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(document, { preview: false });
     return { uri: uri.toString() };

@@ -15,6 +15,7 @@ import { PullProgressTracker } from '../model/pullProgress';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
 import { ANSI, StreamDecoders, toTerminalText } from '../terminals/terminalText';
 import type { Ctx } from '../ctx';
+import type { EngineSession } from '../model/session';
 import type { CommandFactories } from './types';
 import { reportError } from './feedback';
 
@@ -24,14 +25,16 @@ export interface RunArgs {
   name?: string;
   tty?: boolean;
   autoRemove?: boolean;
+  /** The engine (id or name) to run on; default the current one. */
+  engine?: string;
 }
 
 function isRunArgs(value: unknown): value is RunArgs {
   return typeof value === 'object' && value !== null && typeof (value as { image?: unknown }).image === 'string';
 }
 
-async function pickImage(ctx: Ctx, title: string): Promise<string | undefined> {
-  const tags = [...ctx.model.images()].flatMap((record) => record.tags).sort((a, b) => a.localeCompare(b));
+async function pickImage(session: EngineSession, title: string): Promise<string | undefined> {
+  const tags = [...session.model.images()].flatMap((record) => record.tags).sort((a, b) => a.localeCompare(b));
   const quickPick = vscode.window.createQuickPick();
   quickPick.title = title;
   quickPick.placeholder = 'Pick a local image or type a reference (pulled when missing)';
@@ -71,8 +74,8 @@ function imageOfNode(value: unknown): string | undefined {
   return node.kind === 'image' && typeof node.tag === 'string' ? node.tag : undefined;
 }
 
-async function askRunArgs(ctx: Ctx, title: string, foreground: boolean, preset?: string): Promise<RunArgs | undefined> {
-  const image = preset ?? (await pickImage(ctx, title));
+async function askRunArgs(session: EngineSession, title: string, foreground: boolean, preset?: string): Promise<RunArgs | undefined> {
+  const image = preset ?? (await pickImage(session, title));
   if (!image) return undefined;
   const commandLine = await vscode.window.showInputBox({
     title,
@@ -124,7 +127,8 @@ function commonRunOptions(ctx: Ctx, args: RunArgs) {
 
 export const runCommands: CommandFactories = {
   'berth.runContainer': (ctx) => async (...args: unknown[]) => {
-    const options = isRunArgs(args[0]) ? args[0] : await askRunArgs(ctx, 'Run Container', true, imageOfNode(args[0]));
+    const session = ctx.sessionOfTarget(args[0]);
+    const options = isRunArgs(args[0]) ? args[0] : await askRunArgs(session, 'Run Container', true, imageOfNode(args[0]));
     if (!options) return undefined;
     const terminal = new BufferedPseudoterminal();
     const name = `Run: ${options.image}`;
@@ -132,7 +136,7 @@ export const runCommands: CommandFactories = {
     const decoders = new StreamDecoders();
     const tracker = new PullProgressTracker();
     try {
-      const result = await runContainer(ctx.session.client, {
+      const result = await runContainer(session.client, {
         ...commonRunOptions(ctx, options),
         signal: terminal.signal,
         onStatus: (text: string) => terminal.writeLine(ANSI.dim(`[Berth] ${text}`)),
@@ -151,7 +155,7 @@ export const runCommands: CommandFactories = {
       terminal.writeLine('');
       terminal.writeLine(ANSI.bold(`[Berth] exited with status ${result.exitCode}`));
       ctx.log.info(`${options.image} (${result.id.slice(0, 12)}) exited with status ${result.exitCode}`);
-      await ctx.model.refetchContainers([result.id]);
+      await session.model.refetchContainers([result.id]);
       return { id: result.id, exitCode: result.exitCode };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -162,7 +166,8 @@ export const runCommands: CommandFactories = {
   },
 
   'berth.runInBackground': (ctx) => async (...args: unknown[]) => {
-    const options = isRunArgs(args[0]) ? args[0] : await askRunArgs(ctx, 'Run in Background', false, imageOfNode(args[0]));
+    const session = ctx.sessionOfTarget(args[0]);
+    const options = isRunArgs(args[0]) ? args[0] : await askRunArgs(session, 'Run in Background', false, imageOfNode(args[0]));
     if (!options) return undefined;
     const tracker = new PullProgressTracker();
     const result = await vscode.window.withProgress(
@@ -171,7 +176,7 @@ export const runCommands: CommandFactories = {
         const controller = new AbortController();
         const subscription = token.onCancellationRequested(() => controller.abort());
         try {
-          return await runInBackground(ctx.session.client, {
+          return await runInBackground(session.client, {
             ...commonRunOptions(ctx, options),
             signal: controller.signal,
             onStatus: (text: string) => progress.report({ message: text }),
@@ -182,8 +187,8 @@ export const runCommands: CommandFactories = {
         }
       },
     );
-    await ctx.model.refetchContainers([result.id]);
-    await ctx.containersView.reveal(result.id);
+    await session.model.refetchContainers([result.id]);
+    await ctx.containersView.reveal(result.id, session.id);
     return { id: result.id };
   },
 };

@@ -20,7 +20,7 @@ export const shellCommands: CommandFactories = {
     const terminal = new BufferedPseudoterminal();
     const terminalName = `Shell: ${ref.name}`;
     vscode.window.createTerminal({ name: terminalName, pty: terminal, iconPath: new vscode.ThemeIcon('terminal') }).show();
-    runShell(ctx.session.client, ref.id, terminal, (message) => ctx.log.info(message)).then(
+    runShell(ref.session.client, ref.id, terminal, (message) => ctx.log.info(message)).then(
       (outcome) => {
         ctx.log.info(`Shell ${outcome.shell} in ${ref.name} ended (exit ${outcome.exitCode ?? 'unknown'})`);
         terminal.exit(outcome.exitCode ?? undefined);

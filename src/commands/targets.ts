@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { ContainerTreeNode } from '../model/containerTree';
 import type { ImageNode } from '../model/imageTree';
 import type { ContainerRecord, ImageRecord } from '../model/records';
+import type { EngineSession } from '../model/session';
 import { shortId } from '../common/format';
 import type { Ctx } from '../ctx';
 
@@ -13,6 +14,8 @@ export interface ContainerRef {
   readonly id: string;
   readonly name: string;
   readonly record: ContainerRecord | undefined;
+  /** The engine the container is on: a row's own engine, else the one named in `{ engine }`, else the current one. */
+  readonly session: EngineSession;
 }
 
 export interface ImageRef {
@@ -20,11 +23,14 @@ export interface ImageRef {
   readonly reference: string;
   readonly id: string;
   readonly record: ImageRecord | undefined;
+  readonly session: EngineSession;
 }
 
 /** Options bag accepted by item commands from automation. */
 export interface ItemOptions {
   readonly confirmed?: boolean;
+  /** The engine (id or name) a string or `{ id }` target is on; default the current engine. */
+  readonly engine?: string;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -48,19 +54,27 @@ export function splitArgs(args: unknown[]): { target: unknown; selection: unknow
   return { target: Array.isArray(target) ? undefined : target, selection, options };
 }
 
-export function containerRefOf(ctx: Ctx, value: unknown): ContainerRef[] {
+/** The engine of a target: a row's, `{ id, engine }`'s, the options' `engine`, else the current one. */
+function sessionOf(ctx: Ctx, value: unknown, engine?: string): EngineSession {
+  const own = isObject(value) && typeof value['engine'] === 'string' ? value['engine'] : undefined;
+  return ctx.sessionFor(own ?? engine);
+}
+
+export function containerRefOf(ctx: Ctx, value: unknown, engine?: string): ContainerRef[] {
   if (isContainerNode(value)) {
-    if (value.kind === 'container') return [refOfRecord(value.record)];
-    return value.members.view.map((member) => refOfRecord(member.record));
+    const session = sessionOf(ctx, value);
+    if (value.kind === 'container') return [refOfRecord(value.record, session)];
+    return value.members.view.map((member) => refOfRecord(member.record, session));
   }
   const key = typeof value === 'string' ? value : isObject(value) && typeof value['id'] === 'string' ? value['id'] : undefined;
   if (key === undefined) return [];
-  const record = ctx.model.container(key);
-  return [record ? refOfRecord(record) : { id: key, name: key, record: undefined }];
+  const session = sessionOf(ctx, value, engine);
+  const record = session.model.container(key);
+  return [record ? refOfRecord(record, session) : { id: key, name: key, record: undefined, session }];
 }
 
-function refOfRecord(record: ContainerRecord): ContainerRef {
-  return { id: record.id, name: record.name, record };
+function refOfRecord(record: ContainerRecord, session: EngineSession): ContainerRef {
+  return { id: record.id, name: record.name, record, session };
 }
 
 /**
@@ -75,17 +89,18 @@ export async function resolveContainers(
   const { target, selection, options } = splitArgs(args);
   const fromSelection = selection.length > 1 ? selection.flatMap((item) => containerRefOf(ctx, item)) : [];
   if (fromSelection.length > 0) return { refs: dedupe(fromSelection), options };
-  const direct = containerRefOf(ctx, target);
+  const direct = containerRefOf(ctx, target, options.engine);
   if (direct.length > 0) return { refs: direct, options };
-  const refs = await pickContainers(ctx, pick);
+  const refs = await pickContainers(ctx, pick, ctx.sessionFor(options.engine));
   return refs && refs.length > 0 ? { refs, options } : undefined;
 }
 
 async function pickContainers(
   ctx: Ctx,
   pick: { placeHolder: string; eligible: (record: ContainerRecord) => boolean; many: boolean },
+  session: EngineSession,
 ): Promise<ContainerRef[] | undefined> {
-  const items = [...ctx.model.containers()]
+  const items = [...session.model.containers()]
     .filter(pick.eligible)
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((record) => ({
@@ -100,20 +115,21 @@ async function pickContainers(
   }
   if (pick.many) {
     const chosen = await vscode.window.showQuickPick(items, { placeHolder: pick.placeHolder, canPickMany: true });
-    return chosen?.map((item) => refOfRecord(item.record));
+    return chosen?.map((item) => refOfRecord(item.record, session));
   }
   const chosen = await vscode.window.showQuickPick(items, { placeHolder: pick.placeHolder });
-  return chosen ? [refOfRecord(chosen.record)] : undefined;
+  return chosen ? [refOfRecord(chosen.record, session)] : undefined;
 }
 
-export function imageRefOf(ctx: Ctx, value: unknown): ImageRef | undefined {
+export function imageRefOf(ctx: Ctx, value: unknown, engine?: string): ImageRef | undefined {
   if (isImageNode(value)) {
-    return { reference: value.tag ?? value.record.id, id: value.record.id, record: value.record };
+    return { reference: value.tag ?? value.record.id, id: value.record.id, record: value.record, session: sessionOf(ctx, value) };
   }
   const key = typeof value === 'string' ? value : isObject(value) && typeof value['id'] === 'string' ? value['id'] : undefined;
   if (key === undefined) return undefined;
-  const record = ctx.model.image(key);
-  return { reference: key, id: record?.id ?? key, record };
+  const session = sessionOf(ctx, value, engine);
+  const record = session.model.image(key);
+  return { reference: key, id: record?.id ?? key, record, session };
 }
 
 export async function resolveImages(
@@ -124,13 +140,14 @@ export async function resolveImages(
   const { target, selection, options } = splitArgs(args);
   const fromSelection = selection.length > 1 ? selection.flatMap((item) => imageRefOf(ctx, item) ?? []) : [];
   if (fromSelection.length > 0) return { refs: fromSelection, options };
-  const direct = imageRefOf(ctx, target);
+  const direct = imageRefOf(ctx, target, options.engine);
   if (direct) return { refs: [direct], options };
-  const items = [...ctx.model.images()].flatMap((record) =>
+  const session = ctx.sessionFor(options.engine);
+  const items = [...session.model.images()].flatMap((record) =>
     (record.tags.length > 0 ? record.tags : [undefined]).map((tag) => ({
       label: tag ?? `<untagged> ${shortId(record.id)}`,
       description: shortId(record.id),
-      ref: { reference: tag ?? record.id, id: record.id, record } satisfies ImageRef,
+      ref: { reference: tag ?? record.id, id: record.id, record, session } satisfies ImageRef,
     })),
   );
   items.sort((a, b) => a.label.localeCompare(b.label));
@@ -140,5 +157,19 @@ export async function resolveImages(
 
 function dedupe(refs: ContainerRef[]): ContainerRef[] {
   const seen = new Set<string>();
-  return refs.filter((ref) => (seen.has(ref.id) ? false : (seen.add(ref.id), true)));
+  return refs.filter((ref) => {
+    const key = `${ref.session.id}\n${ref.id}`;
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+}
+
+/** Refs grouped by engine, for calls made once per engine (refetching after a command). */
+export function byEngine<R extends { readonly session: EngineSession }>(refs: readonly R[]): Map<EngineSession, R[]> {
+  const groups = new Map<EngineSession, R[]>();
+  for (const ref of refs) {
+    const group = groups.get(ref.session);
+    if (group) group.push(ref);
+    else groups.set(ref.session, [ref]);
+  }
+  return groups;
 }

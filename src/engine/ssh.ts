@@ -41,25 +41,50 @@ export function sshConnector(endpoint: Endpoint, command = 'ssh'): Connector {
   };
 }
 
-/** A Duplex over a child's stdout (readable side) and stdin (writable side). */
+/**
+ * A Duplex over a child's stdout (readable side) and stdin (writable side). The readable side ends only once both
+ * stdout has ended and ssh has exited (and its stderr is read): ssh closes stdout before it exits, and a failure (a refused key, an unknown
+ * host, no docker on the far side) must surface as ssh's own words, not as "the engine closed the connection".
+ */
 class ChildProcessStream extends Duplex {
   private stderr = '';
+  private stdoutEnded = false;
+  private exitCode: number | null | undefined;
 
   constructor(private readonly child: ChildProcessWithoutNullStreams) {
     super();
     child.stdout.on('data', (chunk: Buffer) => {
       if (!this.push(chunk)) child.stdout.pause();
     });
-    child.stdout.on('end', () => this.push(null));
+    child.stdout.on('end', () => {
+      this.stdoutEnded = true;
+      this.finish();
+    });
     child.stderr.on('data', (chunk: Buffer) => {
       // Kept for the error message; ssh's stderr never carries the HTTP traffic.
       if (this.stderr.length < 4096) this.stderr += chunk.toString('utf8');
     });
-    child.on('exit', (code) => {
-      if (code !== 0 && code !== null && !this.destroyed) {
-        this.destroy(new Error(`ssh exited with status ${code}: ${this.stderr.trim() || 'no message'}`));
-      }
+    // 'close', not 'exit': by then stderr has been read to its end, so the message is complete.
+    child.on('close', (code) => {
+      this.exitCode = code;
+      this.finish();
     });
+  }
+
+  private finish(): void {
+    if (!this.stdoutEnded || this.exitCode === undefined || this.destroyed) return;
+    // null: ended by a signal, which is how _destroy stops it.
+    if (this.exitCode === 0 || this.exitCode === null) {
+      this.push(null);
+      return;
+    }
+    const said = this.stderr
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('Warning: Permanently added'))
+      .join('; ')
+      .replace(/\.$/, '');
+    this.destroy(new Error(`ssh exited with status ${this.exitCode}: ${said || 'no message'}`));
   }
 
   override _read(): void {

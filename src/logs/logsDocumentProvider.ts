@@ -7,14 +7,16 @@ import * as vscode from 'vscode';
 import { Disposable } from '../common/lifecycle';
 import type { Ctx } from '../ctx';
 import { LogBuffer } from './logBuffer';
-import { followContainerLogs } from './logFollower';
+import { followContainerLogs, type LogsClient } from './logFollower';
 
 export const LOGS_SCHEME = 'berth-logs';
 const UPDATE_INTERVAL_MS = 100;
 
-export function logsUri(name: string, id: string): vscode.Uri {
+/** `engine` (a session id) is added when the container is not necessarily on the current engine. */
+export function logsUri(name: string, id: string, engine?: string): vscode.Uri {
   const safeName = name.replace(/[/\\:?#]/g, '_');
-  return vscode.Uri.from({ scheme: LOGS_SCHEME, path: `/${safeName}.log`, query: `id=${encodeURIComponent(id)}` });
+  const query = `id=${encodeURIComponent(id)}${engine === undefined ? '' : `&engine=${encodeURIComponent(engine)}`}`;
+  return vscode.Uri.from({ scheme: LOGS_SCHEME, path: `/${safeName}.log`, query });
 }
 
 class LogDocument {
@@ -28,6 +30,7 @@ class LogDocument {
     private readonly ctx: Ctx,
     private readonly uri: vscode.Uri,
     id: string,
+    client: LogsClient,
     private readonly changed: (uri: vscode.Uri) => void,
   ) {
     this.buffer = new LogBuffer(ctx.settings.logsMaxLines);
@@ -43,7 +46,7 @@ class LogDocument {
         this.scheduleChange();
       },
     };
-    followContainerLogs(ctx.session.client, id, sink, {
+    followContainerLogs(client, id, sink, {
       tail: ctx.settings.logsTail === 0 ? 'all' : ctx.settings.logsTail,
       signal: this.controller.signal,
       followRestarts: false,
@@ -116,8 +119,10 @@ export class LogsDocumentProvider extends Disposable implements vscode.TextDocum
     const key = uri.toString();
     let document = this.documents.get(key);
     if (!document) {
-      const id = new URLSearchParams(uri.query).get('id') ?? uri.path.replace(/^\/|\.log$/g, '');
-      document = new LogDocument(this.ctx, uri, id, (changed) => this._onDidChange.fire(changed));
+      const query = new URLSearchParams(uri.query);
+      const id = query.get('id') ?? uri.path.replace(/^\/|\.log$/g, '');
+      const client = this.ctx.sessionFor(query.get('engine') ?? undefined).client;
+      document = new LogDocument(this.ctx, uri, id, client, (changed) => this._onDidChange.fire(changed));
       this.documents.set(key, document);
     }
     await document.backlog;

@@ -16,6 +16,8 @@ export interface ContainerTreeOptions {
 
 export interface ContainerNode {
   readonly kind: 'container';
+  /** The engine the container runs on (its session's id). */
+  readonly engine: string;
   readonly id: string;
   record: ContainerRecord;
   /** The group holding it while visible and grouped. */
@@ -25,6 +27,7 @@ export interface ContainerNode {
 
 export interface GroupNode {
   readonly kind: 'group';
+  readonly engine: string;
   readonly project: string;
   readonly members: SortedList<ContainerNode>;
 }
@@ -59,7 +62,11 @@ export class ContainerTree {
   private readonly loose = new SortedList<ContainerNode>(compareContainers);
   private rootCache: readonly ContainerTreeNode[] | undefined;
 
-  constructor(private options: ContainerTreeOptions) {}
+  /** `engine` is stamped on every node, so a command invoked on a row knows which engine to ask. */
+  constructor(
+    private options: ContainerTreeOptions,
+    readonly engine = '',
+  ) {}
 
   get showAll(): boolean {
     return this.options.showAll;
@@ -75,7 +82,7 @@ export class ContainerTree {
     this.rootCache = undefined;
     const loose: ContainerNode[] = [];
     for (const record of records) {
-      const node: ContainerNode = { kind: 'container', id: record.id, record, group: undefined, visible: false };
+      const node: ContainerNode = this.containerNode(record);
       this.nodes.set(record.id, node);
       if (!this.isVisible(record)) continue;
       node.visible = true;
@@ -111,14 +118,14 @@ export class ContainerTree {
     for (const record of change.containers.added) {
       const existing = this.nodes.get(record.id);
       if (existing) this.detach(existing, dirty, markRoot);
-      const node: ContainerNode = { kind: 'container', id: record.id, record, group: undefined, visible: false };
+      const node: ContainerNode = this.containerNode(record);
       this.nodes.set(record.id, node);
       this.attach(node, dirty, markRoot);
     }
     for (const { previous, current } of change.containers.updated) {
       const node = this.nodes.get(current.id);
       if (!node) {
-        const created: ContainerNode = { kind: 'container', id: current.id, record: current, group: undefined, visible: false };
+        const created: ContainerNode = this.containerNode(current);
         this.nodes.set(current.id, created);
         this.attach(created, dirty, markRoot);
         continue;
@@ -166,6 +173,10 @@ export class ContainerTree {
     return { running, total: group.members.length };
   }
 
+  private containerNode(record: ContainerRecord): ContainerNode {
+    return { kind: 'container', engine: this.engine, id: record.id, record, group: undefined, visible: false };
+  }
+
   private isVisible(record: ContainerRecord): boolean {
     return this.options.showAll || isRunningState(record.state);
   }
@@ -177,7 +188,7 @@ export class ContainerTree {
   private groupFor(project: string): GroupNode {
     let group = this.groups.get(project);
     if (!group) {
-      group = { kind: 'group', project, members: new SortedList(compareContainers) };
+      group = { kind: 'group', engine: this.engine, project, members: new SortedList(compareContainers) };
       this.groups.set(project, group);
       this.groupList.insert(group);
     }

@@ -9,6 +9,8 @@ import type { ImageRecord } from './records';
 
 export interface ImageNode {
   readonly kind: 'image';
+  /** The engine holding the image (its session's id). */
+  readonly engine: string;
   /** The image's key (id without `sha256:`). */
   readonly key: string;
   /** The tag this node stands for; undefined for an untagged image. */
@@ -37,11 +39,14 @@ export class ImageTree {
   private readonly byKey = new Map<string, ImageNode[]>();
   private readonly list = new SortedList<ImageNode>(compareImages);
 
+  /** `engine` is stamped on every node, so a command invoked on a row knows which engine to ask. */
+  constructor(readonly engine = '') {}
+
   reset(records: Iterable<ImageRecord>): void {
     this.byKey.clear();
     const all: ImageNode[] = [];
     for (const record of records) {
-      const nodes = nodesFor(record);
+      const nodes = nodesFor(record, this.engine);
       this.byKey.set(record.key, nodes);
       all.push(...nodes);
     }
@@ -87,7 +92,7 @@ export class ImageTree {
   }
 
   private addNodes(record: ImageRecord): void {
-    const nodes = nodesFor(record);
+    const nodes = nodesFor(record, this.engine);
     this.byKey.set(record.key, nodes);
     for (const node of nodes) this.list.insert(node);
   }
@@ -101,9 +106,9 @@ export class ImageTree {
   }
 }
 
-function nodesFor(record: ImageRecord): ImageNode[] {
+function nodesFor(record: ImageRecord, engine: string): ImageNode[] {
   if (record.tags.length === 0) {
-    return [{ kind: 'image', key: record.key, tag: undefined, label: untaggedLabel(record.id), record }];
+    return [{ kind: 'image', engine, key: record.key, tag: undefined, label: untaggedLabel(record.id), record }];
   }
-  return record.tags.map((tag) => ({ kind: 'image', key: record.key, tag, label: tag, record }));
+  return record.tags.map((tag) => ({ kind: 'image', engine, key: record.key, tag, label: tag, record }));
 }

@@ -135,3 +135,45 @@ export function presentImage(node: ImageNode, containers: number, nowMs: number)
   };
 }
 
+
+/** What an engine root node shows (several engines only). */
+export interface EngineView {
+  readonly name: string;
+  readonly state: 'connecting' | 'connected' | 'unreachable';
+  /** `Docker 20.10.24 · API 1.41`, `connecting…` or `unreachable: <reason>` (EngineSession.statusText). */
+  readonly status: string;
+  /** The endpoint, without credentials. */
+  readonly endpoint: string;
+  /** Where the engine comes from ("docker context "x"", "berth.engines setting", …). */
+  readonly source: string;
+  readonly current: boolean;
+}
+
+export function engineContextValue(state: EngineView['state']): string {
+  return `berth:engine:${state}`;
+}
+
+export function presentEngine(engine: EngineView): ItemPresentation {
+  const icon: IconSpec =
+    engine.state === 'connected'
+      ? { id: 'vm-active', color: 'charts.green' }
+      : engine.state === 'unreachable'
+        ? { id: 'debug-disconnect', color: 'errorForeground' }
+        : { id: 'loading~spin' };
+  const lines = [
+    `**${escapeMarkdown(engine.name)}**${engine.current ? ' (current engine)' : ''}`,
+    '',
+    escapeMarkdown(engine.status),
+    '',
+    `Endpoint: ${escapeMarkdown(engine.endpoint)}`,
+    '',
+    `From: ${escapeMarkdown(engine.source)}`,
+  ];
+  return {
+    label: engine.name,
+    description: engine.current ? `${engine.status} · current` : engine.status,
+    tooltip: lines.join('\n'),
+    icon,
+    contextValue: engineContextValue(engine.state),
+  };
+}

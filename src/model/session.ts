@@ -1,10 +1,13 @@
 /**
- * One engine connection: the client for the configured endpoint and the model that follows it.
- * Replaced as a whole when the endpoint setting changes. No `vscode` here.
+ * One engine connection: the client for one engine's endpoint and the model that follows it, plus what the
+ * engine says it is (product, version, API version), asked once per connection. Replaced as a whole when the
+ * engine's endpoint changes. No `vscode` here.
  */
 import { EngineClient } from '../engine';
 import { Disposable } from '../common/lifecycle';
-import { EngineModel, type LogLevel } from './engineModel';
+import { Emitter } from '../common/emitter';
+import { describe, EngineModel, type EngineModelOptions, type EngineState, type LogLevel } from './engineModel';
+import { LOCAL_ENGINE_ID, type EngineDescriptor } from './engineList';
 import type { ModelSource } from './source';
 
 export interface EngineInfo {
@@ -16,48 +19,93 @@ export interface EngineInfo {
 }
 
 export interface EngineSessionOptions {
-  /** The `berth.engine.host` override; empty means the CLI's resolution (DOCKER_HOST, context, default sockets). */
-  readonly host: string;
+  readonly descriptor: EngineDescriptor;
   readonly log: (level: LogLevel, message: string) => void;
+  /** For tests: a source other than a client over the descriptor's endpoint. */
+  readonly source?: ModelSource | undefined;
+  readonly model?: EngineModelOptions | undefined;
 }
 
 export class EngineSession extends Disposable {
   readonly model: EngineModel;
+  readonly descriptor: EngineDescriptor;
   private readonly _client: EngineClient | undefined;
-  /** Set when the endpoint setting itself is invalid; every engine call then fails with it. */
+  /** Set when the engine's configuration itself is invalid; every engine call then fails with it. */
   readonly configError: unknown;
   readonly endpointDisplay: string;
+  private readonly log: (level: LogLevel, message: string) => void;
+  private _info: EngineInfo | undefined;
+  private infoRequest: AbortController | undefined;
+  private readonly _onDidChangeStatus = this._register(new Emitter<void>());
+  /** The state or the engine info changed: whatever shows this engine's status must redraw. */
+  readonly onDidChangeStatus = this._onDidChangeStatus.event;
 
   constructor(options: EngineSessionOptions) {
     super();
+    const { descriptor } = options;
+    this.descriptor = descriptor;
+    // Lines of engines other than the default one say which engine they are about.
+    const prefix = descriptor.id === LOCAL_ENGINE_ID ? '' : `[${descriptor.name}] `;
+    const log = (level: LogLevel, message: string): void => options.log(level, `${prefix}${message}`);
+    this.log = log;
     let client: EngineClient | undefined;
-    let configError: unknown;
-    try {
-      client = EngineClient.fromEnvironment({
-        host: options.host || undefined,
-        log: (line: string) => options.log('debug', line),
-      });
-    } catch (error) {
-      configError = error;
+    let configError: unknown = descriptor.configError;
+    if (descriptor.endpoint && !options.source) {
+      try {
+        client = new EngineClient({ endpoint: descriptor.endpoint, log: (line: string) => log('debug', line) });
+      } catch (error) {
+        configError = error;
+      }
     }
     this._client = client;
     this.configError = configError;
-    this.endpointDisplay = client?.endpoint.display ?? (options.host || 'the default engine endpoint');
-    const source: ModelSource = client ?? failingSource(configError);
-    this.model = this._register(new EngineModel(source, { log: options.log }));
+    this.endpointDisplay = descriptor.display;
+    const source: ModelSource = options.source ?? client ?? failingSource(configError);
+    this.model = this._register(new EngineModel(source, { ...options.model, log }));
+    this._register(this.model.onDidChangeState((state) => this.onState(state)));
+    this._register({ dispose: () => this.infoRequest?.abort() });
     if (client) {
       this._register({
         dispose: () => {
-          client.close().catch((error: unknown) => options.log('warn', `Closing the engine client failed: ${String(error)}`));
+          client.close().catch((error: unknown) => log('warn', `Closing the engine client failed: ${String(error)}`));
         },
       });
     }
   }
 
-  /** The client; throws the configuration error when the endpoint setting is invalid. */
+  get id(): string {
+    return this.descriptor.id;
+  }
+
+  get name(): string {
+    return this.descriptor.name;
+  }
+
+  get state(): EngineState {
+    return this.model.state;
+  }
+
+  /** Product and versions of the connected engine; undefined until asked after connecting, and while unreachable. */
+  get info(): EngineInfo | undefined {
+    return this._info;
+  }
+
+  /** The client; throws the configuration error when the engine's configuration is invalid. */
   get client(): EngineClient {
     if (!this._client) throw this.configError;
     return this._client;
+  }
+
+  /** One line for a status: `Docker 20.10.24 · API 1.41`, `connecting…`, `unreachable: <reason>`. */
+  statusText(): string {
+    switch (this.model.state) {
+      case 'connecting':
+        return 'connecting…';
+      case 'unreachable':
+        return `unreachable: ${describe(this.model.lastError)}`;
+      case 'connected':
+        return this._info ? `${this._info.product} ${this._info.version} · API ${this._info.apiVersion}` : 'connected';
+    }
   }
 
   async engineInfo(signal?: AbortSignal): Promise<EngineInfo> {
@@ -73,9 +121,33 @@ export class EngineSession extends Disposable {
       (version.Components ?? []).some((component) => /podman/i.test(component.Name));
     return { product: isPodman ? 'Podman' : 'Docker', version: version.Version, apiVersion };
   }
+
+  private onState(state: EngineState): void {
+    this.infoRequest?.abort();
+    this.infoRequest = undefined;
+    if (state !== 'connected') this._info = undefined;
+    this._onDidChangeStatus.fire();
+    if (state === 'connected' && this._client) void this.loadInfo();
+  }
+
+  /** Asks the engine what it is, once per connection (never on a timer). */
+  private async loadInfo(): Promise<void> {
+    const request = new AbortController();
+    this.infoRequest = request;
+    try {
+      const info = await this.engineInfo(request.signal);
+      if (request.signal.aborted || this.isDisposed) return;
+      this._info = info;
+      this._onDidChangeStatus.fire();
+    } catch (error) {
+      if (!request.signal.aborted) this.log('warn', `Reading the engine version failed: ${describe(error)}`);
+    } finally {
+      if (this.infoRequest === request) this.infoRequest = undefined;
+    }
+  }
 }
 
-/** A source for an invalid endpoint setting: the model reports the setting's error as the reason. */
+/** A source for an invalid configuration: the model reports the configuration's error as the reason. */
 function failingSource(error: unknown): ModelSource {
   const reason = error instanceof Error ? error : new Error(String(error));
   const rejected = (): Promise<never> => Promise.reject(reason);

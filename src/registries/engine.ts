@@ -11,7 +11,8 @@ export interface RegistryEngine {
   tagImage(name: string, options: { repo: string; tag?: string; signal?: AbortSignal }): Promise<unknown>;
 }
 
-export type EngineGetter = () => RegistryEngine;
+/** The engine a command target belongs to (an Images row carries its engine); the current engine without one. */
+export type EngineGetter = (target?: unknown) => RegistryEngine;
 
 /** Splits a validated `repo[:tag]` into the engine's `repo` and `tag` (the tag is after the last ':' past the last '/'). */
 export function splitRepoTag(reference: string): { repo: string; tag: string | undefined } {

@@ -10,7 +10,10 @@ import { splitRepoTag, tagReferenceProblem, type EngineGetter } from './engine';
 import { formatBytes, LayerProgress } from './layerProgress';
 
 /** What the Images view passes (its `ImageNode`), a reference or id string, or `{ id }`. */
-export type ImageTarget = string | { readonly kind?: string; readonly key?: string; readonly tag?: string | undefined; readonly id?: string } | undefined;
+export type ImageTarget =
+  | string
+  | { readonly kind?: string; readonly key?: string; readonly tag?: string | undefined; readonly id?: string; readonly engine?: string }
+  | undefined;
 
 export interface ImageCommandDeps {
   readonly engine: EngineGetter;
@@ -50,7 +53,7 @@ export async function tagImage(deps: ImageCommandDeps, target: ImageTarget, opti
   const trimmed = reference.trim();
   const { repo, tag } = splitRepoTag(trimmed);
   try {
-    await deps.engine().tagImage(source, tag === undefined ? { repo } : { repo, tag });
+    await deps.engine(target).tagImage(source, tag === undefined ? { repo } : { repo, tag });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     deps.log.error(`Tagging ${source} as ${trimmed} failed: ${message}`);
@@ -93,7 +96,7 @@ export async function pushImage(deps: ImageCommandDeps, target: ImageTarget, opt
             async ({ credential }) => {
               const layers = new LayerProgress();
               let reported = 0;
-              for await (const line of deps.engine().pushImage(reference, { ...(credential ? { auth: credential } : {}), signal: abort.signal })) {
+              for await (const line of deps.engine(target).pushImage(reference, { ...(credential ? { auth: credential } : {}), signal: abort.signal })) {
                 if (!layers.update(line)) continue;
                 const { current, total, layers: count, doneLayers } = layers.totals;
                 const percent = total > 0 ? (current / total) * 100 : 0;

@@ -21,7 +21,7 @@ export const REGISTRIES_VIEW_ID = 'berth.registries';
 export interface RegistriesDeps {
   readonly secrets: vscode.SecretStorage;
   readonly log: vscode.LogOutputChannel;
-  /** The current engine client (re-read on every use: it changes with `berth.engine.host`). */
+  /** The client of the engine a target belongs to (re-read on every use: the current engine and endpoints change). */
   readonly engine: EngineGetter;
   /**
    * The extension's log folder (`context.logUri`): the Berth LogOutputChannel writes `Berth.log` there. Exposed to

@@ -8,9 +8,11 @@ import type { Ctx } from '../ctx';
 
 export const INSPECT_SCHEME = 'berth-inspect';
 
-export function inspectUri(kind: 'container' | 'image', name: string, id: string): vscode.Uri {
+/** `engine` (a session id) is added when the item is not necessarily on the current engine. */
+export function inspectUri(kind: 'container' | 'image', name: string, id: string, engine?: string): vscode.Uri {
   const safeName = name.replace(/[/\\:?#]/g, '_');
-  return vscode.Uri.from({ scheme: INSPECT_SCHEME, path: `/${kind}/${safeName}.json`, query: `id=${encodeURIComponent(id)}` });
+  const query = `id=${encodeURIComponent(id)}${engine === undefined ? '' : `&engine=${encodeURIComponent(engine)}`}`;
+  return vscode.Uri.from({ scheme: INSPECT_SCHEME, path: `/${kind}/${safeName}.json`, query });
 }
 
 export class InspectDocumentProvider extends Disposable implements vscode.TextDocumentContentProvider {
@@ -20,11 +22,12 @@ export class InspectDocumentProvider extends Disposable implements vscode.TextDo
   }
 
   async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
-    const id = new URLSearchParams(uri.query).get('id') ?? '';
+    const query = new URLSearchParams(uri.query);
+    const id = query.get('id') ?? '';
     const controller = new AbortController();
     const subscription = token.onCancellationRequested(() => controller.abort());
     try {
-      const client = this.ctx.session.client;
+      const client = this.ctx.sessionFor(query.get('engine') ?? undefined).client;
       const data = uri.path.startsWith('/image/')
         ? await client.inspectImage(id, { signal: controller.signal })
         : await client.inspectContainer(id, { signal: controller.signal });

@@ -16,9 +16,21 @@ export class WorkbenchDriver {
 
   async openViewContainer(title: string): Promise<void> {
     const entry = this.activityEntry(title);
-    await entry.waitFor({ state: 'visible', timeout: 30_000 });
-    const selected = await entry.evaluate((element) => element.closest('li')?.classList.contains('checked') ?? false);
-    if (!selected) await entry.click();
+    await entry.waitFor({ state: 'visible', timeout: 90_000 });
+    const selected = await this.page.locator(`.activitybar li.checked a[aria-label^="${title}"]`).count();
+    if (selected === 0) await entry.click();
+  }
+
+  /** Drags the side bar's right edge, so tree rows show their descriptions in screenshots. */
+  async widenSideBar(toX: number): Promise<void> {
+    const box = await this.page.locator('.part.sidebar').boundingBox();
+    if (!box) return;
+    const edgeX = box.x + box.width;
+    const y = box.y + box.height / 2;
+    await this.page.mouse.move(edgeX - 1, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(toX, y, { steps: 8 });
+    await this.page.mouse.up();
   }
 
   /** A view pane (section) of the side bar, by its title. */
@@ -109,6 +121,8 @@ export class WorkbenchDriver {
   /** Saves a screenshot as <dir>/<name>.png; notifications slide in, so callers let them settle first. */
   async screenshot(name: string): Promise<string> {
     await mkdir(this.screenshotDir, { recursive: true });
+    // Park the mouse over the empty editor area so no hover tooltip covers what the picture is about.
+    await this.page.mouse.move(900, 200);
     const path = join(this.screenshotDir, `${name}.png`);
     await this.page.screenshot({ path });
     return path;

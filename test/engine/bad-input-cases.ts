@@ -248,15 +248,16 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     action: 'run / logs',
     input: 'cat /bin/busybox',
     kind: 'outcome',
-    message: 'No message: every byte arrives unchanged (SHA-256 equal to the file), live and from logs',
+    message:
+      'No message, and not byte for byte: dockerd’s json-file log driver stores output as text, so every byte that is not UTF-8 arrives as U+FFFD, the same live and in logs; text parts arrive intact',
   },
   {
     id: 'invalid-utf8',
     category: 'Invalid UTF-8',
     action: 'run / logs',
-    input: "printf '\\377\\376caf\\303\\n'",
+    input: "printf '\\377\\376caf\\303\\251\\303\\n'",
     kind: 'outcome',
-    message: 'No message: the bytes arrive unchanged; shown as text each invalid byte becomes U+FFFD (`��caf�`)',
+    message: 'No message: each invalid byte arrives as U+FFFD, valid UTF-8 unchanged, the same live and in logs: `��café�`',
   },
   {
     id: 'engine-no-socket',
@@ -375,7 +376,18 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     input: 'ssh://nobody@127.0.0.1:<port> (key not accepted)',
     kind: 'error',
     errorKind: 'unreachable',
-    message: `Cannot reach the engine at ssh://nobody@127.0.0.1:<port>: ${CLOSED}`,
+    message:
+      'Cannot reach the engine at ssh://nobody@127.0.0.1:<port>: ssh exited with status 255: nobody@127.0.0.1: Permission denied (publickey). Check that the engine is running and that DOCKER_HOST or --host points at it',
+  },
+  {
+    id: 'ssh-no-server',
+    category: 'TLS and remote engines',
+    action: 'any command',
+    input: 'ssh://root@127.0.0.1:1 (no sshd there)',
+    kind: 'error',
+    errorKind: 'unreachable',
+    message:
+      'Cannot reach the engine at ssh://root@127.0.0.1:1: ssh exited with status 255: ssh: connect to host 127.0.0.1 port 1: Connection refused. Check that the engine is running and that DOCKER_HOST or --host points at it',
   },
 ];
 

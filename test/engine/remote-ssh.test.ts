@@ -62,6 +62,8 @@ void describe('ssh:// remote engine', () => {
     }
     assert.ok(failure instanceof EngineError, String(failure));
     assert.equal(failure.kind, 'unreachable');
-    assert.match(failure.message, /^Cannot reach the engine at ssh:\/\/nobody@127\.0\.0\.1:\d+/);
+    assert.match(failure.message, /^Cannot reach the engine at ssh:\/\/nobody@127\.0\.0\.1:\d+: ssh exited with status 255: /);
+    // ssh's own words, not a generic "connection closed".
+    assert.match(failure.message, /Permission denied \(publickey\)/);
   });
 });

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { EngineClient, EngineError, parseHost, type EngineEvent } from '../../src/engine';
 import { cleanupLabel, loadTestEngines } from '../support/engines';
 import { createScratchDockerd, type ScratchDockerd } from '../support/scratchDockerd';
+import { expectedMessage } from './bad-input-cases';
 import { recordResilienceFigures } from './resilience-support';
 
 const engines = loadTestEngines();
@@ -94,8 +95,8 @@ async function killAndRecover(scenario: string, pending: Promise<unknown>): Prom
   return error;
 }
 
-const closedMessage = (): string =>
-  `Cannot reach the engine at ${daemon.host}: the engine closed the connection. Check that the engine is healthy and try again`;
+/** The bad-input table's row for an engine that dies mid-stream (docs/bad-input.md). */
+const closedMessage = (): string => expectedMessage('engine-killed', { host: daemon.host });
 
 void describe('SIGKILL of the engine mid-stream', { timeout: 180_000 }, () => {
   void it('during a followed log: a clear error, then logs work again', async () => {

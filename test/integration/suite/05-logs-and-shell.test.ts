@@ -3,7 +3,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { EngineClient } from '../../../src/engine';
 import {
-  TestContainers, activateBerth, engineClient, eventually, execOutput, modelShowsContainer, modelState, sleep, testEngines,
+  TestContainers, activateBerth, engineClient, eventually, execOutput, execRunning, modelShowsContainer, modelState,
+  testEngines,
 } from '../support/fixtures';
 
 const KNOWN_LINE = 'héllo wörld ✓ 日本';
@@ -44,7 +45,7 @@ describe('logs and shell', () => {
     await modelShowsContainer(id, 'exited');
     const document = await openLogs(id);
     const expected = `${KNOWN_LINE}\nsecond line\nlast\n`;
-    const text = await eventually('the logs document to hold all output', async () => {
+    const text = await eventually('the logs document to hold all output', () => {
       const value = currentText(document);
       return value.includes('last') ? value : undefined;
     });
@@ -59,7 +60,7 @@ describe('logs and shell', () => {
     const { id } = await containers.create({ cmd: ['sh', '-c', script] });
     await (await client.waitContainer(id, { condition: 'not-running' })).result;
     const document = await openLogs(id);
-    const text = await eventually('all five lines', async () => {
+    const text = await eventually('all five lines', () => {
       const value = currentText(document);
       return value.split('\n').length === 6 ? value : undefined;
     });
@@ -73,7 +74,7 @@ describe('logs and shell', () => {
     const { id } = await containers.create({ cmd: ['sh', '-c', `echo '${KNOWN_LINE}'; echo err >&2`], tty: true });
     await (await client.waitContainer(id, { condition: 'not-running' })).result;
     const document = await openLogs(id);
-    const text = await eventually('the TTY logs', async () => {
+    const text = await eventually('the TTY logs', () => {
       const value = currentText(document);
       return value.includes('err') ? value : undefined;
     });
@@ -86,32 +87,50 @@ describe('logs and shell', () => {
     const { id } = await containers.create({ cmd: ['sh', '-c', script] });
     await modelShowsContainer(id, 'running');
     const document = await openLogs(id);
-    await eventually('the first line', async () => (currentText(document) === 'first\n' ? true : undefined));
+    await eventually('the first line', () => (currentText(document) === 'first\n' ? true : undefined));
     await execOutput(client, id, ['touch', '/tmp/go']);
-    await eventually('the line written after opening', async () =>
+    await eventually('the line written after opening', () =>
       currentText(document) === 'first\nsecond\n' ? true : undefined);
   });
 
-  it('Attach Shell runs an interactive shell: typed input runs in the container', async () => {
-    const { id, name } = await containers.create({ cmd: ['sleep', '300'] });
-    await modelShowsContainer(id, 'running');
+  async function attachShell(id: string, name: string): Promise<vscode.Terminal> {
     const result = await vscode.commands.executeCommand<{ terminalName: string }>('berth.attachShell', id);
     assert.equal(result?.terminalName, `Shell: ${name}`);
     const terminal = vscode.window.terminals.find((candidate) => candidate.name === `Shell: ${name}`);
     assert.ok(terminal, 'the shell terminal exists');
     terminal.show();
-    // Typing before the exec stream is attached would be lost, so type (an idempotent line) until it took effect.
-    const answer = await eventually(
-      'the typed command to run in the container',
+    return terminal;
+  }
+
+  async function answerFile(id: string): Promise<string> {
+    return eventually(
+      'the typed command to take effect in the container',
       async () => {
-        terminal.sendText('echo $((6*7)) > /tmp/answer');
-        await sleep(500);
         const output = (await execOutput(client, id, ['cat', '/tmp/answer'])).trim();
         return output === '' || output.includes('No such file') ? undefined : output;
       },
       45_000,
     );
-    assert.equal(answer, '42');
+  }
+
+  it('Attach Shell runs an interactive shell (sh after bash is missing): typed input runs in the container', async () => {
+    const { id, name } = await containers.create({ cmd: ['sleep', '300'] });
+    await modelShowsContainer(id, 'running');
+    const terminal = await attachShell(id, name);
+    // The busybox image has no bash: the extension falls back to sh. Type once that shell runs.
+    await execRunning(client, id, 'sh');
+    terminal.sendText('echo $((6*7)) > /tmp/answer');
+    assert.equal(await answerFile(id), '42');
+    terminal.sendText('exit');
+  });
+
+  it('Attach Shell keeps what the user types while it is still finding a shell', async () => {
+    const { id, name } = await containers.create({ cmd: ['sleep', '300'] });
+    await modelShowsContainer(id, 'running');
+    const terminal = await attachShell(id, name);
+    // Typed at once, as a user does: the input must reach the shell that ends up running, not the failed bash probe.
+    terminal.sendText('echo $((6*7)) > /tmp/answer');
+    assert.equal(await answerFile(id), '42');
     terminal.sendText('exit');
   });
 });

@@ -43,7 +43,11 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** Polls until `check` returns a value (not undefined); the error names what was awaited and the last value seen. */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 20_000,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -62,7 +66,8 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
 }
 
 /** Waits until the model shows the container in `state` (or shows it absent, for `state === 'absent'`). */
-export async function modelShowsContainer(id: string, state: string | 'absent', timeoutMs?: number): Promise<ModelSnapshot> {
+/** `state` is a container state, or 'absent'. */
+export async function modelShowsContainer(id: string, state: string, timeoutMs?: number): Promise<ModelSnapshot> {
   let seen = '';
   try {
     return await eventually(
@@ -174,6 +179,18 @@ export async function execOutput(client: EngineClient, id: string, cmd: string[]
  * Writes a setting in the workspace (its folder's .vscode/settings.json), which wins over the user and remote
  * settings the runner wrote; `undefined` removes it again.
  */
+/** Resolves once an exec of `program` runs in the container (how a test knows an attached shell is ready). */
+export async function execRunning(client: EngineClient, id: string, program: string, timeoutMs = 30_000): Promise<void> {
+  await eventually(`a running ${program} exec in ${id.slice(0, 12)}`, async () => {
+    const execIds = ((await client.inspectContainer(id))['ExecIDs'] as string[] | null) ?? [];
+    for (const execId of execIds) {
+      const exec = await client.inspectExec(execId);
+      if (exec.Running && exec.ProcessConfig?.entrypoint === program) return true;
+    }
+    return undefined;
+  }, timeoutMs);
+}
+
 export async function setBerthSetting(key: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration('berth').update(key, value, vscode.ConfigurationTarget.Workspace);
 }

@@ -1,0 +1,251 @@
+/**
+ * Counts the timers an extension bundle schedules and fires, to show that nothing runs while nothing changes.
+ * Used inside the real extension host by test/integration/suite/idle.test.ts and by the extension benchmark.
+ * No `vscode` here: the caller names the bundle file (the path its stack frames carry).
+ *
+ * Two views, because one alone misses cases:
+ * - the global setTimeout/setInterval/setImmediate are wrapped while the probe runs: a call whose stack has a
+ *   frame in the bundle counts as scheduled, and its callback as fired when it runs;
+ * - an async hook sees every Timeout and Immediate callback that runs, including ones armed before the probe
+ *   started (an interval set at activation) or through a reference captured at load time; a callback whose source
+ *   text occurs in the bundle counts as fired.
+ */
+import { createHook, executionAsyncResource } from 'node:async_hooks';
+import { readFileSync } from 'node:fs';
+import { request as httpRequest, type ClientRequest } from 'node:http';
+import { performance } from 'node:perf_hooks';
+
+export interface TimerActivity {
+  /** Timers the bundle scheduled while the probe ran. */
+  readonly scheduled: number;
+  /** Timer callbacks of the bundle that ran while the probe ran (both views, each callback counted once). */
+  readonly fired: number;
+  /** Where each one came from: the first bundle frame of the scheduling stack, or the callback's first line. */
+  readonly sources: readonly string[];
+}
+
+type TimerFunction = (callback: (...args: unknown[]) => void, ...rest: unknown[]) => unknown;
+type TimerName = 'setTimeout' | 'setInterval' | 'setImmediate';
+const TIMER_NAMES: readonly TimerName[] = ['setTimeout', 'setInterval', 'setImmediate'];
+/** Shorter callbacks (`() => x()`) could occur in any code; longer source text is specific to the bundle. */
+const MIN_CALLBACK_SOURCE = 24;
+
+/** The callback a Timeout or Immediate resource will run, if the resource is one. */
+function timerCallback(resource: object | undefined): unknown {
+  if (!resource) return undefined;
+  const name = resource.constructor?.name;
+  if (name === 'Timeout') return (resource as { _onTimeout?: unknown })._onTimeout;
+  if (name === 'Immediate') return (resource as { _onImmediate?: unknown })._onImmediate;
+  return undefined;
+}
+
+export class TimerProbe {
+  private readonly bundleSource: string;
+  private readonly fromBundle = new WeakMap<object, boolean>();
+  /** Callbacks our wrappers handed to the real timer functions: the hook must not count them a second time. */
+  private readonly wrappers = new WeakSet<object>();
+  private readonly originals = new Map<TimerName, TimerFunction>();
+  private readonly hook = createHook({ before: () => this.onCallbackStart() });
+  private scheduled = 0;
+  private fired = 0;
+  private readonly sources: string[] = [];
+  private running = false;
+
+  constructor(private readonly bundlePath: string) {
+    this.bundleSource = readFileSync(bundlePath, 'utf8');
+  }
+
+  start(): void {
+    if (this.running) throw new Error('the timer probe is already running');
+    this.running = true;
+    this.scheduled = 0;
+    this.fired = 0;
+    this.sources.length = 0;
+    const globals = globalThis as unknown as Record<TimerName, TimerFunction>;
+    for (const name of TIMER_NAMES) {
+      const original = globals[name];
+      this.originals.set(name, original);
+      globals[name] = this.wrap(name, original);
+    }
+    this.hook.enable();
+  }
+
+  /** Restores the globals and returns what was seen since start(). Safe to call when not running. */
+  stop(): TimerActivity {
+    if (this.running) {
+      this.hook.disable();
+      const globals = globalThis as unknown as Record<TimerName, TimerFunction>;
+      for (const [name, original] of this.originals) globals[name] = original;
+      this.originals.clear();
+      this.running = false;
+    }
+    return { scheduled: this.scheduled, fired: this.fired, sources: [...this.sources] };
+  }
+
+  private wrap(name: TimerName, original: TimerFunction): TimerFunction {
+    const probe = this;
+    const wrapped = function (this: unknown, callback: (...args: unknown[]) => void, ...rest: unknown[]): unknown {
+      const frame = probe.bundleFrame();
+      if (frame === undefined || typeof callback !== 'function') return original.call(this, callback, ...rest);
+      probe.scheduled++;
+      probe.sources.push(`${name} from ${frame}`);
+      const counted = function (this: unknown, ...args: unknown[]): void {
+        probe.fired++;
+        callback.apply(this, args);
+      };
+      probe.wrappers.add(counted);
+      return original.call(this, counted, ...rest);
+    };
+    // util.promisify(setTimeout) and friends keep working while the probe runs.
+    Object.assign(wrapped, original);
+    return wrapped;
+  }
+
+  /** The first stack frame inside the bundle, or undefined when the caller is not the bundle. */
+  private bundleFrame(): string | undefined {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 60;
+    const stack = new Error().stack ?? '';
+    Error.stackTraceLimit = limit;
+    return stack
+      .split('\n')
+      .find((line) => line.includes(this.bundlePath))
+      ?.trim();
+  }
+
+  private onCallbackStart(): void {
+    const callback = timerCallback(executionAsyncResource());
+    if (typeof callback !== 'function' || this.wrappers.has(callback)) return;
+    if (!this.isBundleFunction(callback)) return;
+    this.fired++;
+    this.sources.push(`fired: ${Function.prototype.toString.call(callback).split('\n')[0]?.slice(0, 120) ?? ''}`);
+  }
+
+  private isBundleFunction(callback: object): boolean {
+    const known = this.fromBundle.get(callback);
+    if (known !== undefined) return known;
+    const source = Function.prototype.toString.call(callback);
+    const ours = source.length >= MIN_CALLBACK_SOURCE && !source.includes('[native code]') && this.bundleSource.includes(source);
+    this.fromBundle.set(callback, ours);
+    return ours;
+  }
+}
+
+/**
+ * Counts the engine's events on a connection of its own (plain node:http, nothing shared with the extension's
+ * client), so a quiet window is known to be one where nothing changed.
+ */
+export class EngineEventCounter {
+  private count = 0;
+  private lastAt = 0;
+
+  private constructor(private readonly request: ClientRequest) {}
+
+  static open(socketPath: string): Promise<EngineEventCounter> {
+    return new Promise((resolve, reject) => {
+      const request = httpRequest({ socketPath, path: '/events', method: 'GET' });
+      const counter = new EngineEventCounter(request);
+      request.on('response', (response) => {
+        if (response.statusCode !== 200) {
+          reject(new Error(`GET /events answered HTTP ${response.statusCode ?? '?'}`));
+          response.resume();
+          return;
+        }
+        response.setEncoding('utf8');
+        response.on('data', (text: string) => {
+          const events = text.split('\n').filter((line) => line.trim() !== '').length;
+          counter.count += events;
+          if (events > 0) counter.lastAt = performance.now();
+        });
+        response.on('error', () => undefined);
+        resolve(counter);
+      });
+      request.on('error', (error) => {
+        if (!request.destroyed || counter.count === 0) reject(error);
+      });
+      request.end();
+    });
+  }
+
+  get events(): number {
+    return this.count;
+  }
+
+  /** performance.now() of the last event, 0 when none came. */
+  get lastEventAt(): number {
+    return this.lastAt;
+  }
+
+  close(): void {
+    this.request.destroy();
+  }
+}
+
+export interface IdleOptions {
+  /** The extension's bundle, e.g. `<extensionPath>/dist/extension.js`. */
+  readonly bundlePath: string;
+  /** Socket of the engine the extension follows. */
+  readonly socketPath: string;
+  /** The measured window. */
+  readonly windowMs: number;
+  /**
+   * A window counts only after this long without an engine event (or since the probe started): what an event
+   * causes has settled, including the engine client's idle keep-alive connections expiring.
+   */
+  readonly quietBeforeMs: number;
+  /** Give up looking for a window without engine events after this long (a shared engine may stay busy). */
+  readonly deadlineMs: number;
+  /** Called after every window, measured or not (for logging). */
+  readonly onWindow?: (activity: TimerActivity, engineEvents: number) => void;
+}
+
+export interface IdleResult {
+  /** A window passed with no engine event in it or just before it. */
+  readonly quiet: boolean;
+  /** What the bundle scheduled and fired in that window (in the last window tried when none was quiet). */
+  readonly activity: TimerActivity;
+  readonly windows: number;
+  /** Engine events seen from the start until the measured window ended. */
+  readonly engineEvents: number;
+  /** From the start until the measured window began. */
+  readonly waitedMs: number;
+}
+
+/** Waits for the engine to be quiet, then counts the bundle's timers over one window. */
+export async function measureIdle(options: IdleOptions): Promise<IdleResult> {
+  // Taken before the probe wraps the globals: the waits below are the probe's own, never counted.
+  const wait = (ms: number): Promise<void> => new Promise((resolve) => globalThis.setTimeout(resolve, ms));
+  const probe = new TimerProbe(options.bundlePath);
+  const counter = await EngineEventCounter.open(options.socketPath);
+  const started = performance.now();
+  let windows = 0;
+  let activity: TimerActivity = { scheduled: 0, fired: 0, sources: [] };
+  try {
+    while (performance.now() - started < options.deadlineMs) {
+      // The probe's start counts as activity too: the extension may have just made requests of its own.
+      const sinceActivity = performance.now() - Math.max(started, counter.lastEventAt);
+      if (sinceActivity < options.quietBeforeMs) {
+        await wait(Math.min(1000, options.quietBeforeMs - sinceActivity + 1));
+        continue;
+      }
+      const windowStart = performance.now();
+      const eventsBefore = counter.events;
+      probe.start();
+      try {
+        await wait(options.windowMs);
+      } finally {
+        activity = probe.stop();
+      }
+      windows++;
+      const eventsInWindow = counter.events - eventsBefore;
+      options.onWindow?.(activity, eventsInWindow);
+      if (eventsInWindow === 0) {
+        return { quiet: true, activity, windows, engineEvents: counter.events, waitedMs: windowStart - started };
+      }
+    }
+    return { quiet: false, activity, windows, engineEvents: counter.events, waitedMs: performance.now() - started };
+  } finally {
+    probe.stop();
+    counter.close();
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * What the Containers and Images views share: one per-engine tree per engine session, laid out by an
+ * EngineForest (no extra level with one engine, one root node per engine with several), each tree kept
+ * current by its own model's changes, and the engine root nodes showing each engine's status.
+ */
+import * as vscode from 'vscode';
+import { Disposable, DisposableStore } from '../common/lifecycle';
+import { EngineForest, isEngineRoot, type EngineRootNode, type PerEngineTree } from '../model/engineForest';
+import type { EngineModel, ModelChange } from '../model/engineModel';
+import { presentEngine } from '../model/presentation';
+import type { EngineSession } from '../model/session';
+import type { Ctx } from '../ctx';
+import { toTreeItem } from './treeItems';
+
+export interface RefreshPlanLike<N> {
+  readonly all: boolean;
+  readonly nodes: readonly N[];
+}
+
+type Change<N> = N | EngineRootNode | Array<N | EngineRootNode> | undefined;
+
+export abstract class EngineTreeView<N extends { readonly engine: string }, T extends PerEngineTree<N>>
+  extends Disposable
+  implements vscode.TreeDataProvider<N | EngineRootNode>
+{
+  protected readonly forest: EngineForest<N, T>;
+  protected readonly view: vscode.TreeView<N | EngineRootNode>;
+  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<Change<N>>());
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+  /** Per session object: a session replaced for the same engine (new endpoint) gets a fresh binding. */
+  private readonly bindings = new Map<EngineSession, DisposableStore>();
+
+  protected constructor(
+    protected readonly ctx: Ctx,
+    viewId: string,
+    options: { canSelectMany: boolean; showCollapseAll: boolean },
+  ) {
+    super();
+    this.forest = new EngineForest<N, T>((engine) => this.createTree(engine));
+    this.view = this._register(vscode.window.createTreeView(viewId, { treeDataProvider: this, ...options }));
+    this._register({
+      dispose: () => {
+        for (const binding of this.bindings.values()) binding.dispose();
+        this.bindings.clear();
+      },
+    });
+  }
+
+  /** Call at the end of the subclass constructor, once its own fields exist. */
+  protected start(): void {
+    this.syncEngines();
+    this._register(this.ctx.onDidChangeEngines(() => this.syncEngines()));
+    this._register(
+      this.ctx.onDidChangeSession(() => {
+        this.updateDescription();
+        // The roots say which engine is current.
+        if (this.forest.isMulti) this.fire(undefined);
+      }),
+    );
+  }
+
+  protected abstract createTree(engine: string): T;
+  /** Rebuilds an engine's tree from its model. */
+  protected abstract resetTree(tree: T, model: EngineModel): void;
+  protected abstract applyChange(tree: T, change: ModelChange, model: EngineModel): RefreshPlanLike<N>;
+  protected abstract itemFor(node: N, session: EngineSession): vscode.TreeItem;
+  /** The engine layout changed between one and several: ids of items change, so caches go. */
+  protected abstract onLayoutChanged(): void;
+
+  get treeView(): vscode.TreeView<N | EngineRootNode> {
+    return this.view;
+  }
+
+  getTreeItem(node: N | EngineRootNode): vscode.TreeItem {
+    const session = this.ctx.engines.find(node.engine);
+    if (isEngineRoot(node)) return this.engineItem(node, session);
+    if (!session) return new vscode.TreeItem('(engine removed)');
+    return this.itemFor(node, session);
+  }
+
+  getChildren(node?: N | EngineRootNode): vscode.ProviderResult<Array<N | EngineRootNode>> {
+    if (node === undefined && this.forest.isMulti) return this.mutable(this.forest.children());
+    const engine = node === undefined ? this.forest.roots()[0]?.engine : node.engine;
+    const model = engine === undefined ? undefined : this.ctx.engines.find(engine)?.model;
+    if (!model) return [];
+    if (node === undefined || isEngineRoot(node)) {
+      if (model.state === 'connecting') {
+        // The first listing is on its way: let the view show its progress bar instead of a false "empty".
+        return model.whenConnected().then(
+          () => this.mutable(this.forest.children(node)),
+          () => [],
+        );
+      }
+      if (model.state === 'unreachable') return [];
+    }
+    return this.mutable(this.forest.children(node));
+  }
+
+  getParent(node: N | EngineRootNode): N | EngineRootNode | undefined {
+    return this.forest.parent(node);
+  }
+
+  /** Item ids stay as documented with one engine; with several, each engine's ids are prefixed so they never collide. */
+  protected itemId(base: string, engine: string): string {
+    return this.forest.isMulti ? `engine:${engine}/${base}` : base;
+  }
+
+  protected fire(change: Change<N>): void {
+    this._onDidChangeTreeData.fire(change);
+  }
+
+  /** VS Code types children as mutable arrays but only reads them; the trees' cached arrays are handed out as they are. */
+  private mutable(nodes: ReadonlyArray<N | EngineRootNode>): Array<N | EngineRootNode> {
+    return nodes as Array<N | EngineRootNode>;
+  }
+
+  private engineItem(node: EngineRootNode, session: EngineSession | undefined): vscode.TreeItem {
+    if (!session) return new vscode.TreeItem(node.engine);
+    const presentation = presentEngine({
+      name: session.name,
+      state: session.state,
+      status: session.statusText(),
+      endpoint: session.endpointDisplay,
+      source: session.descriptor.sourceText,
+      current: session === this.ctx.session,
+    });
+    const collapsible = session.state === 'unreachable' ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Expanded;
+    return toTreeItem(`engine:${session.id}`, presentation, collapsible);
+  }
+
+  private syncEngines(): void {
+    const sessions = this.ctx.engines.all;
+    const wasMulti = this.forest.isMulti;
+    this.forest.setEngines(sessions.map((session) => session.id));
+    for (const [session, binding] of this.bindings) {
+      if (sessions.includes(session)) continue;
+      binding.dispose();
+      this.bindings.delete(session);
+    }
+    for (const session of sessions) {
+      if (this.bindings.has(session)) continue;
+      const tree = this.forest.tree(session.id);
+      if (tree) this.bindings.set(session, this.bind(session, tree));
+    }
+    if (wasMulti !== this.forest.isMulti) this.onLayoutChanged();
+    this.updateDescription();
+    this.fire(undefined);
+  }
+
+  private bind(session: EngineSession, tree: T): DisposableStore {
+    const binding = new DisposableStore();
+    const model = session.model;
+    this.resetTree(tree, model);
+    binding.add(
+      model.onDidChange((change) => {
+        const plan = this.applyChange(tree, change, model);
+        if (plan.all) this.fire(this.forest.refreshTargetFor(session.id));
+        else if (plan.nodes.length > 0) this.fire([...plan.nodes]);
+      }),
+    );
+    binding.add(
+      model.onDidChangeState((state) => {
+        this.updateDescription();
+        if (state === 'unreachable' || state === 'connected') this.fire(this.forest.refreshTargetFor(session.id));
+      }),
+    );
+    // Version info arrives after connecting: only the root row shows it.
+    binding.add(
+      session.onDidChangeStatus(() => {
+        const root = this.forest.isMulti ? this.forest.root(session.id) : undefined;
+        if (root) this.fire(root);
+      }),
+    );
+    return binding;
+  }
+
+  private updateDescription(): void {
+    // With one engine the welcome content explains an outage, and cannot show dynamic text: the endpoint goes in
+    // the view's title description. With several, each root row shows its own status.
+    const only = this.forest.isMulti ? undefined : this.ctx.engines.all[0];
+    this.view.description = only?.state === 'unreachable' ? `unreachable: ${only.endpointDisplay}` : undefined;
+  }
+}
