@@ -20,7 +20,10 @@ export interface TimerActivity {
   readonly scheduled: number;
   /** Timer callbacks of the bundle that ran while the probe ran (both views, each callback counted once). */
   readonly fired: number;
-  /** Where each one came from: the first bundle frame of the scheduling stack, or the callback's first line. */
+  /**
+   * When (ms after start) and where each one came from: the first bundle frame of the scheduling stack, or the
+   * callback's first line.
+   */
   readonly sources: readonly string[];
 }
 
@@ -50,6 +53,7 @@ export class TimerProbe {
   private fired = 0;
   private readonly sources: string[] = [];
   private running = false;
+  private startedAt = 0;
 
   constructor(private readonly bundlePath: string) {
     this.bundleSource = readFileSync(bundlePath, 'utf8');
@@ -61,6 +65,7 @@ export class TimerProbe {
     this.scheduled = 0;
     this.fired = 0;
     this.sources.length = 0;
+    this.startedAt = performance.now();
     const globals = globalThis as unknown as Record<TimerName, TimerFunction>;
     for (const name of TIMER_NAMES) {
       const original = globals[name];
@@ -83,18 +88,21 @@ export class TimerProbe {
   }
 
   private wrap(name: TimerName, original: TimerFunction): TimerFunction {
-    const probe = this;
-    const wrapped = function (this: unknown, callback: (...args: unknown[]) => void, ...rest: unknown[]): unknown {
-      const frame = probe.bundleFrame();
-      if (frame === undefined || typeof callback !== 'function') return original.call(this, callback, ...rest);
-      probe.scheduled++;
-      probe.sources.push(`${name} from ${frame}`);
+    const countFired = (): void => {
+      this.fired++;
+    };
+    const wrapped = (callback: (...args: unknown[]) => void, ...rest: unknown[]): unknown => {
+      const frame = this.bundleFrame();
+      if (frame === undefined || typeof callback !== 'function') return original(callback, ...rest);
+      this.scheduled++;
+      this.note(`${name} from ${frame}`);
+      // A function expression, so the callback still gets the `this` the timer gives it.
       const counted = function (this: unknown, ...args: unknown[]): void {
-        probe.fired++;
+        countFired();
         callback.apply(this, args);
       };
-      probe.wrappers.add(counted);
-      return original.call(this, counted, ...rest);
+      this.wrappers.add(counted);
+      return original(counted, ...rest);
     };
     // util.promisify(setTimeout) and friends keep working while the probe runs.
     Object.assign(wrapped, original);
@@ -118,7 +126,12 @@ export class TimerProbe {
     if (typeof callback !== 'function' || this.wrappers.has(callback)) return;
     if (!this.isBundleFunction(callback)) return;
     this.fired++;
-    this.sources.push(`fired: ${Function.prototype.toString.call(callback).split('\n')[0]?.slice(0, 120) ?? ''}`);
+    this.note(`fired: ${Function.prototype.toString.call(callback).split('\n')[0]?.slice(0, 120) ?? ''}`);
+  }
+
+  /** One line per timer, with the time since start(). */
+  private note(what: string): void {
+    this.sources.push(`+${(performance.now() - this.startedAt).toFixed(0)} ms ${what}`);
   }
 
   private isBundleFunction(callback: object): boolean {

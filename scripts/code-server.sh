@@ -53,6 +53,14 @@ install() {
     echo "$BIN"
     return 0
   fi
+  # One installer at a time (e.g. two test stages started together); the second finds the first one's result.
+  mkdir -p "$CACHE_ROOT"
+  exec 9>"$CACHE_ROOT/.code-server-$VERSION.lock"
+  flock 9
+  if installed_version_ok; then
+    echo "$BIN"
+    return 0
+  fi
   ensure_apt_packages
   log "installing code-server $VERSION into $INSTALL_DIR"
   # Build in a sibling temp dir and rename at the end, so an interrupted install never looks complete.

@@ -10,7 +10,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 DEBIAN_PACKAGES=(
   docker.io busybox-static docker-registry apache2-utils podman uidmap
-  chromium libkrb5-dev pkg-config ripgrep openssh-server curl
+  chromium libkrb5-dev pkg-config ripgrep openssh-server curl openssl
+  fonts-wqy-microhei  # CJK glyphs, so non-ASCII output is legible in the screenshots
 )
 
 log() { printf '[deps] %s\n' "$*" >&2; }

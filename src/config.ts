@@ -50,14 +50,19 @@ export async function setShowAll(showAll: boolean): Promise<void> {
 }
 
 /**
- * Appends an engine to `berth.engines` in the user settings (a host is machine-specific, so not the workspace's).
- * The caller has validated it.
+ * Appends an engine to `berth.engines` in the user settings. When this workspace sets the list itself, that list
+ * hides the user's, so the engine is appended there instead (else it would not show). The caller has validated it.
  */
-export async function addConfiguredEngine(engine: ConfiguredEngine): Promise<void> {
+export async function addConfiguredEngine(engine: ConfiguredEngine): Promise<vscode.ConfigurationTarget> {
   const config = vscode.workspace.getConfiguration(CONFIG_SECTION);
-  const current = config.inspect<unknown>('engines')?.globalValue;
-  const list = Array.isArray(current) ? current : [];
-  await config.update('engines', [...list, { name: engine.name, host: engine.host }], vscode.ConfigurationTarget.Global);
+  const inspected = config.inspect<unknown>('engines');
+  const [current, target] =
+    inspected?.workspaceValue !== undefined
+      ? [inspected.workspaceValue, vscode.ConfigurationTarget.Workspace]
+      : [inspected?.globalValue, vscode.ConfigurationTarget.Global];
+  const list: unknown[] = Array.isArray(current) ? (current as unknown[]) : [];
+  await config.update('engines', [...list, { name: engine.name, host: engine.host }], target);
+  return target;
 }
 
 /** Removes the entries named `name` from `berth.engines` wherever they are set; returns whether one was found. */

@@ -126,8 +126,9 @@ export const engineCommands: CommandFactories = {
     if (!given) return undefined;
     const problem = engineNameProblem(given.name, ctx.settings.engines.map((engine) => engine.name)) ?? hostProblem(ctx, given.host);
     if (problem) throw new Error(problem);
-    await addConfiguredEngine(given);
-    ctx.log.info(`Added engine ${given.name}: ${given.host}`);
+    const target = await addConfiguredEngine(given);
+    const where = target === vscode.ConfigurationTarget.Global ? 'user settings' : 'workspace settings (this workspace sets berth.engines)';
+    ctx.log.info(`Added engine ${given.name}: ${given.host} to berth.engines in the ${where}`);
     // The configuration listener has made its session by now; make sure, whatever the event order.
     ctx.rediscoverEngines();
     return { engine: `settings:${given.name}`, name: given.name, host: given.host };

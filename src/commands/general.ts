@@ -40,4 +40,8 @@ export const generalCommands: CommandFactories = {
   },
   'berth.internal.modelSnapshot': (ctx) => (options?: unknown) => ctx.snapshot(engineOption(options)),
   'berth.internal.engines': (ctx) => () => ctx.engineSummaries(),
+  'berth.internal.viewChildren': (ctx) => (view?: unknown, path?: unknown) => {
+    const labels = Array.isArray(path) ? path.map(String) : [];
+    return view === 'images' ? ctx.imagesView.rowsAt(labels) : ctx.containersView.rowsAt(labels);
+  },
 };

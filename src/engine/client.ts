@@ -9,10 +9,11 @@ import { RegistrySecurity, assertSafeToSendCredentials, encodeRegistryAuth } fro
 import { FrameDemuxer, progressLineError, JsonLineDecoder, type ProgressLine } from './decoders';
 import { resolveEndpoint, type Endpoint } from './endpoint';
 import { EngineError, engineErrorFromResponse, isEngineError, type ErrorSubject } from './errors';
-import { parseImageReference, pullParameters, familiarName } from './reference';
+import { assertValidContainerName, parseImageReference, pullParameters, familiarName } from './reference';
 import { buildQuery } from './query';
 import { Transport, type BufferedResponse, type HttpMethod, type RequestBody, type TransportOptions } from './transport';
 import type {
+  AttachOptions,
   CallOptions,
   CommitOptions,
   ContainerCreateBody,
@@ -94,6 +95,8 @@ interface CallSpec extends CallOptions {
   readonly bodyTimeout?: number | undefined;
   /** May take long (stop, restart, commit, import): sent outside the bounded pool of short calls. */
   readonly long?: boolean | undefined;
+  /** Carries registry credentials, so a refusal means they are wrong. */
+  readonly credentialsSent?: boolean | undefined;
 }
 
 export class EngineClient {
@@ -211,7 +214,9 @@ export class EngineClient {
     return this.json({ method: 'GET', path: `/containers/${encodeURIComponent(id)}/json`, subject: 'container', signal: options.signal });
   }
 
-  createContainer(body: ContainerCreateBody, options: CreateContainerOptions = {}): Promise<ContainerCreateResult> {
+  /** Creates a container; a name the engine would refuse is refused here first, with a specific message. */
+  async createContainer(body: ContainerCreateBody, options: CreateContainerOptions = {}): Promise<ContainerCreateResult> {
+    if (options.name !== undefined) assertValidContainerName(options.name);
     const query = buildQuery({ name: options.name });
     return this.json({
       method: 'POST',
@@ -374,7 +379,8 @@ export class EngineClient {
     const parsed = parseImageReference(reference);
     const { fromImage, tag } = pullParameters(parsed);
     const headers = await this.registryAuthHeaders(parsed.registry, options.auth, false, options.signal);
-    yield* this.progressStream('pull', `/images/create${buildQuery({ fromImage, tag })}`, headers, options.signal);
+    const path = `/images/create${buildQuery({ fromImage, tag })}`;
+    yield* this.progressStream('pull', path, headers, options.auth !== undefined, options.signal);
   }
 
   /** Pushes a local image (a tag of it) to its registry, yielding progress; in-band failures throw. */
@@ -384,7 +390,7 @@ export class EngineClient {
     const headers = await this.registryAuthHeaders(parsed.registry, options.auth, true, options.signal);
     const query = buildQuery({ tag: parsed.tag });
     const name = familiarName(parsed);
-    yield* this.progressStream('push', `/images/${encodeImageName(name)}/push${query}`, headers, options.signal);
+    yield* this.progressStream('push', `/images/${encodeImageName(name)}/push${query}`, headers, options.auth !== undefined, options.signal);
   }
 
   /** Imports a root file system tarball as an image (`POST /images/create?fromSrc=-`). Resolves the new image's id. */
@@ -490,29 +496,33 @@ export class EngineClient {
    * Starts an exec attached, over the connection the engine hijacks (`Connection: Upgrade`, `Upgrade: tcp`). The Duplex
    * is the raw stream: with a TTY, the terminal's bytes both ways; without, multiplexed frames out (use demux()).
    */
-  async startExecAttached(execId: string, options: StartExecOptions): Promise<Duplex> {
-    const prefix = this.prefix ?? (await this.negotiate(options.signal));
-    const path = `${prefix}/exec/${encodeURIComponent(execId)}/start`;
-    const started = this.log ? performance.now() : 0;
-    const response = await this.transport.upgrade(
-      {
-        method: 'POST',
-        path,
-        headers: JSON_HEADERS,
-        body: JSON.stringify({ Detach: false, Tty: options.tty }),
-        signal: options.signal,
-      },
-      'tcp',
-    );
-    if (this.log) this.log(`POST ${path} → ${response.status} (${(performance.now() - started).toFixed(1)} ms)`);
-    if ('socket' in response) return response.socket;
-    if (response.status >= 200 && response.status < 300) {
-      throw new EngineError('protocol', `The engine answered ${response.status} instead of upgrading the exec connection`, {
-        endpoint: this.endpoint.display,
-        hint: 'This engine does not support attached exec over an upgraded connection',
-      });
-    }
-    throw engineErrorFromResponse(response.status, response.body, { subject: 'exec', endpoint: this.endpoint.display });
+  startExecAttached(execId: string, options: StartExecOptions): Promise<Duplex> {
+    return this.upgraded({
+      method: 'POST',
+      path: `/exec/${encodeURIComponent(execId)}/start`,
+      subject: 'exec',
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ Detach: false, Tty: options.tty }),
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Attaches to a container's streams over the hijacked connection (`POST /containers/{id}/attach?stream=1`), as
+   * `docker run` does before it starts the container: resolves once the engine has attached, so everything the
+   * container prints from its start on arrives, byte for byte (no log driver in between), with backpressure on the
+   * container instead of loss. The Duplex ends when the container's output ends. Without a TTY it carries
+   * multiplexed frames (use demux()), with one raw bytes.
+   */
+  attachContainer(id: string, options: AttachOptions = {}): Promise<Duplex> {
+    const query = buildQuery({
+      stream: true,
+      stdin: options.stdin ?? false,
+      stdout: options.stdout ?? true,
+      stderr: options.stderr ?? true,
+      logs: options.logs,
+    });
+    return this.upgraded({ method: 'POST', path: `/containers/${encodeURIComponent(id)}/attach${query}`, subject: 'container', signal: options.signal });
   }
 
   async resizeExec(execId: string, options: ResizeOptions): Promise<void> {
@@ -530,6 +540,23 @@ export class EngineClient {
   }
 
   // ---- plumbing ------------------------------------------------------------------------------------------------
+
+  /** A versioned call that asks the engine to hijack the connection; resolves the raw socket, or throws the mapped error. */
+  private async upgraded(spec: CallSpec): Promise<Duplex> {
+    const prefix = this.prefix ?? (await this.negotiate(spec.signal));
+    const path = prefix + spec.path;
+    const started = this.log ? performance.now() : 0;
+    const response = await this.transport.upgrade({ method: spec.method, path, headers: spec.headers, body: spec.body, signal: spec.signal }, 'tcp');
+    if (this.log) this.log(`${spec.method} ${path} → ${response.status} (${(performance.now() - started).toFixed(1)} ms)`);
+    if ('socket' in response) return response.socket;
+    if (response.status >= 200 && response.status < 300) {
+      throw new EngineError('protocol', `The engine answered ${response.status} instead of upgrading the connection`, {
+        endpoint: this.endpoint.display,
+        hint: 'This engine does not support attaching over an upgraded connection',
+      });
+    }
+    throw engineErrorFromResponse(response.status, response.body, { subject: spec.subject, endpoint: this.endpoint.display });
+  }
 
   private async json<T>(spec: CallSpec): Promise<T> {
     const response = await this.call(spec);
@@ -584,26 +611,31 @@ export class EngineClient {
     this.log?.(`${spec.method} ${path} → ${response.status}, streaming (${(performance.now() - started).toFixed(1)} ms to headers)`);
     if (response.status >= 200 && response.status < 300) return response;
     const body = await collect(response.body);
-    throw engineErrorFromResponse(response.status, body, { subject: spec.subject, endpoint: this.endpoint.display });
+    throw engineErrorFromResponse(response.status, body, {
+      subject: spec.subject,
+      endpoint: this.endpoint.display,
+      credentialsSent: spec.credentialsSent,
+    });
   }
 
   private async *progressStream(
     operation: 'pull' | 'push',
     path: string,
     headers: readonly string[] | undefined,
+    credentialsSent: boolean,
     signal: AbortSignal | undefined,
   ): AsyncGenerator<PullProgress, void, undefined> {
-    const response = await this.openStream({ method: 'POST', path, subject: operation, headers, signal, headersTimeout: 0, bodyTimeout: 0 });
+    const response = await this.openStream({ method: 'POST', path, subject: operation, headers, signal, headersTimeout: 0, bodyTimeout: 0, credentialsSent });
     const pending: ProgressLine[] = [];
     const decoder = new JsonLineDecoder<ProgressLine>((line) => pending.push(line));
     try {
       for await (const chunk of response.body) {
         decoder.push(chunk);
-        for (let i = 0; i < pending.length; i++) yield checkProgress(pending[i] as ProgressLine, operation);
+        for (let i = 0; i < pending.length; i++) yield checkProgress(pending[i] as ProgressLine, operation, credentialsSent);
         pending.length = 0;
       }
       decoder.end();
-      for (const line of pending) yield checkProgress(line, operation);
+      for (const line of pending) yield checkProgress(line, operation, credentialsSent);
     } finally {
       response.cancel();
     }
@@ -636,8 +668,8 @@ export class EngineClient {
   }
 }
 
-function checkProgress(line: ProgressLine, operation: 'pull' | 'push'): PullProgress {
-  const error = progressLineError(line, operation);
+function checkProgress(line: ProgressLine, operation: 'pull' | 'push', credentialsSent: boolean): PullProgress {
+  const error = progressLineError(line, operation, credentialsSent);
   if (error) throw error;
   return line;
 }

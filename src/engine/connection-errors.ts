@@ -68,6 +68,13 @@ export function toTransportError(error: unknown, endpoint: Endpoint): EngineErro
       cause: error,
     });
   }
+  if (endpoint.kind === 'ssh' && code === 'ENOENT') {
+    return new EngineError('unreachable', `Cannot reach the engine at ${endpoint.display}: the ssh command was not found`, {
+      endpoint: endpoint.display,
+      hint: 'Install an OpenSSH client (ssh on PATH), as the docker CLI needs for ssh:// hosts too',
+      cause: error,
+    });
+  }
   const known = code !== undefined ? CONNECT_ERRORS[code] : undefined;
   if (known) {
     return new EngineError('unreachable', `Cannot reach the engine at ${endpoint.display}: ${known.problem}`, {
@@ -79,15 +86,85 @@ export function toTransportError(error: unknown, endpoint: Endpoint): EngineErro
   if ((code !== undefined && /^(ERR_TLS|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|ERR_SSL)/.test(code)) || /SSL|TLS/.test(message)) {
     return new EngineError('unreachable', `Cannot reach the engine at ${endpoint.display}: TLS failed (${message})`, {
       endpoint: endpoint.display,
-      hint: 'Check DOCKER_TLS_VERIFY and the certificates in DOCKER_CERT_PATH (ca.pem, cert.pem, key.pem) or the context',
+      hint: tlsHint(code, error, endpoint),
       cause: error,
     });
   }
   return new EngineError('unreachable', `Cannot reach the engine at ${endpoint.display}: ${message}`, {
     endpoint: endpoint.display,
-    hint: 'Check that the engine is running and that DOCKER_HOST or --host points at it',
+    hint: endpoint.kind === 'ssh' ? sshHint(endpoint) : 'Check that the engine is running and that DOCKER_HOST or --host points at it',
     cause: error,
   });
+}
+
+const GENERIC_TLS_HINT = 'Check DOCKER_TLS_VERIFY and the certificates in DOCKER_CERT_PATH (ca.pem, cert.pem, key.pem) or the context';
+
+/** Verification failures that mean "this CA did not sign the engine's certificate". */
+const UNTRUSTED_CODES = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_UNTRUSTED',
+]);
+
+function tlsHint(code: string | undefined, error: unknown, endpoint: Endpoint): string {
+  const where = endpoint.context !== undefined ? `the TLS directory of docker context "${endpoint.context}"` : 'DOCKER_CERT_PATH';
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    const dialled = new URL(endpoint.origin).hostname;
+    const names = certificateNames(error);
+    if (names.length > 0) {
+      const port = new URL(endpoint.origin).port;
+      const alternatives = names.map((name) => `tcp://${name.includes(':') ? `[${name}]` : name}:${port}`).join(' or ');
+      return `The engine's certificate is for ${names.join(', ')}: connect to ${alternatives}, or reissue the certificate with ${dialled} among its subject alternative names`;
+    }
+    return `Connect to a name the engine's certificate lists, or reissue the certificate with ${dialled} among its subject alternative names`;
+  }
+  if (code !== undefined && UNTRUSTED_CODES.has(code)) {
+    const ca = endpoint.tls?.caFile;
+    if (ca === undefined) {
+      return `The engine's certificate is not signed by a CA this system trusts: put the CA that signed it in ${where} as ca.pem`;
+    }
+    return `The engine's certificate is not signed by the CA in ${ca}: put the CA that signed it there (${where}), or check that you are connecting to the right engine`;
+  }
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
+    return "The engine's certificate is outside its validity period: reissue it, and check this machine's clock";
+  }
+  return GENERIC_TLS_HINT;
+}
+
+/** The names a server certificate is valid for: its subject alternative names, else its common name. */
+function certificateNames(error: unknown): string[] {
+  const cert = findProperty(error, 'cert') as { subjectaltname?: unknown; subject?: { CN?: unknown } } | undefined;
+  const alt = cert?.subjectaltname;
+  if (typeof alt === 'string' && alt !== '') {
+    return alt.split(/,\s*/).map((entry) => entry.replace(/^(DNS|IP Address):/, '')).filter((name) => name !== '');
+  }
+  const cn = cert?.subject?.CN;
+  if (typeof cn === 'string' && cn !== '') return [cn];
+  // Without the certificate object, node's own reason lists the names ("… is not in the cert's list: a, b").
+  const reason = error instanceof Error ? /cert's list: (.*)$/.exec(error.message)?.[1] : undefined;
+  return reason ? reason.split(/,\s*/) : [];
+}
+
+/** What a user can try in a terminal to see why ssh fails: the same login and a docker command on the far side. */
+function sshHint(endpoint: Endpoint): string {
+  const target = endpoint.ssh;
+  if (!target) return 'Check that the engine is running and that DOCKER_HOST or --host points at it';
+  const port = target.port !== undefined ? `-p ${target.port} ` : '';
+  const login = `${target.user !== undefined ? `${target.user}@` : ''}${target.host}`;
+  return `Check that \`ssh ${port}${login} docker version\` works in a terminal: it must log in without a password prompt and find docker on the far side`;
+}
+
+function findProperty(error: unknown, name: string): unknown {
+  for (let current: unknown = error, depth = 0; typeof current === 'object' && current !== null && depth < 5; depth++) {
+    const value = (current as Record<string, unknown>)[name];
+    if (value !== undefined) return value;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 function errorCode(error: unknown): string | undefined {

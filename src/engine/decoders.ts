@@ -2,7 +2,7 @@
  * Stream decoders for engine responses. Both are incremental and stay correct however the bytes are chunked:
  * frames and lines may be split across chunks, and one chunk may carry many of them.
  */
-import { EngineError, type EngineErrorKind } from './errors';
+import { EngineError, WRONG_CREDENTIALS_HINT, type EngineErrorKind } from './errors';
 import type { OutputChunk } from './types';
 
 const HEADER_SIZE = 8;
@@ -202,12 +202,16 @@ export interface ProgressLine {
   aux?: unknown;
 }
 
-/** The error an in-band `errorDetail` / `error` line stands for, or undefined for a normal progress line. */
-export function progressLineError(line: ProgressLine, operation: 'pull' | 'push' = 'pull'): EngineError | undefined {
+/**
+ * The error an in-band `errorDetail` / `error` line stands for, or undefined for a normal progress line. When the
+ * call carried credentials, a refusal says that they are wrong rather than asking to sign in.
+ */
+export function progressLineError(line: ProgressLine, operation: 'pull' | 'push' = 'pull', credentialsSent = false): EngineError | undefined {
   if (line.errorDetail === undefined && line.error === undefined) return undefined;
   const message = line.errorDetail?.message ?? line.error ?? 'unknown error';
   const kind = classifyRegistryMessage(message);
-  return new EngineError(kind, message, { engineMessage: message, hint: registryHint(kind, operation) });
+  const hint = kind === 'unauthorized' && credentialsSent ? WRONG_CREDENTIALS_HINT : registryHint(kind, operation);
+  return new EngineError(kind, message, { engineMessage: message, hint });
 }
 
 /** Yields progress lines and throws the EngineError of the first `errorDetail` line, although the HTTP status was 200. */
@@ -224,7 +228,7 @@ export async function* progressLines(
 
 function classifyRegistryMessage(message: string): EngineErrorKind {
   const lower = message.toLowerCase();
-  if (/unauthori[sz]ed|authentication required|no basic auth credentials|access denied|denied:|forbidden/.test(lower)) {
+  if (/unauthori[sz]ed|authentication required|no basic auth credentials|access denied|denied:|forbidden|incorrect username or password/.test(lower)) {
     return 'unauthorized';
   }
   if (/manifest unknown|not found|does not exist|unknown blob|no such image/.test(lower)) return 'not-found';

@@ -131,7 +131,22 @@ export interface ParseHostOptions {
  */
 export function parseHost(host: string, env: NodeJS.ProcessEnv = process.env, options: ParseHostOptions = {}): Endpoint {
   const tls = tlsFromEnvironment(env, options.homeDir ?? homedir(), options.fs ?? nodeEndpointFs);
-  return parseHostWithTls(host, tls, options.source ?? 'explicit', undefined);
+  const endpoint = parseHostWithTls(host, tls?.files, options.source ?? 'explicit', undefined);
+  if (tls && endpoint.tls === tls.files) assertCaPresent(endpoint, tls.dir, env);
+  return endpoint;
+}
+
+/**
+ * Like the docker CLI, DOCKER_TLS_VERIFY without a ca.pem is an error, not a silent fall-back to the system's CAs:
+ * the user asked to verify the engine against their own CA.
+ */
+function assertCaPresent(endpoint: Endpoint, dir: string, env: NodeJS.ProcessEnv): void {
+  if (!endpoint.tls?.verify || endpoint.tls.caFile !== undefined) return;
+  const certPath = env['DOCKER_CERT_PATH'];
+  const from = certPath !== undefined && certPath !== '' ? 'DOCKER_CERT_PATH' : 'the docker config directory, as DOCKER_CERT_PATH is unset';
+  throw new EngineError('bad-request', `DOCKER_TLS_VERIFY is set, but there is no ca.pem in ${dir} (${from}) to verify the engine at ${endpoint.display} with`, {
+    hint: "Put the CA certificate that signed the engine's certificate there as ca.pem (with cert.pem and key.pem), or point DOCKER_CERT_PATH at the directory that holds them",
+  });
 }
 
 function parseHostWithTls(
@@ -195,13 +210,13 @@ function unixEndpoint(socketPath: string, source: EndpointSource, context: strin
   return { kind: 'unix', host, display: host, origin: 'http://localhost', socketPath, source, context };
 }
 
-function tlsFromEnvironment(env: NodeJS.ProcessEnv, homeDir: string, fs: EndpointFs): EndpointTls | undefined {
+function tlsFromEnvironment(env: NodeJS.ProcessEnv, homeDir: string, fs: EndpointFs): { files: EndpointTls; dir: string } | undefined {
   const verify = (env['DOCKER_TLS_VERIFY'] ?? '') !== '';
   const enabled = verify || (env['DOCKER_TLS'] ?? '') !== '';
   if (!enabled) return undefined;
   const certPath = env['DOCKER_CERT_PATH'];
   const dir = certPath !== undefined && certPath !== '' ? certPath : dockerConfigDir(env, homeDir);
-  return tlsFiles(dir, verify, fs);
+  return { files: tlsFiles(dir, verify, fs), dir };
 }
 
 function tlsFiles(dir: string, verify: boolean, fs: EndpointFs): EndpointTls {

@@ -62,7 +62,18 @@ export type ErrorSubject = 'container' | 'image' | 'exec' | 'pull' | 'push' | 'e
 export interface ResponseErrorContext {
   readonly subject: ErrorSubject;
   readonly endpoint?: string | undefined;
+  /** The call carried registry credentials (X-Registry-Auth): a refusal then means they are wrong. */
+  readonly credentialsSent?: boolean | undefined;
 }
+
+/** Go's answer on a TLS port to a request sent as plain HTTP. */
+const PLAIN_HTTP_TO_TLS = 'client sent an http request to an https server';
+/** dockerd (500) and Podman (404) when a short id matches several containers. */
+const AMBIGUOUS_PREFIX = /multiple ids found with provided prefix|more than one result for container/;
+const REGISTRY_REFUSED = /unauthori[sz]ed|authentication required|no basic auth credentials|access denied|denied:|incorrect username or password/;
+
+/** What to do when the registry refused credentials that were sent. */
+export const WRONG_CREDENTIALS_HINT = 'The registry refused these credentials: check the user name and password, then sign in again';
 
 /**
  * Builds the EngineError for an HTTP error response: the engine's own message (`{"message": ...}`, or the body
@@ -71,20 +82,43 @@ export interface ResponseErrorContext {
 export function engineErrorFromResponse(status: number, body: Buffer | string, context: ResponseErrorContext): EngineError {
   const engineMessage = engineMessageOf(status, body);
   const lower = engineMessage.toLowerCase();
+  if (lower.startsWith(PLAIN_HTTP_TO_TLS)) return plainHttpToTls(status, engineMessage, context.endpoint);
   let kind = kindForStatus(status);
   if (status === 400 && /client version .* is too (new|old)/.test(lower)) kind = 'version';
   // Podman answers some conflicts (a container name in use) with 500.
   if (kind === 'server' && /name .* is already in use/.test(lower)) kind = 'conflict';
+  if (AMBIGUOUS_PREFIX.test(lower)) kind = 'bad-request';
   if ((context.subject === 'pull' || context.subject === 'push') && kind === 'server') {
-    if (/unauthori[sz]ed|authentication required|no basic auth credentials|access denied|denied:/.test(lower)) kind = 'unauthorized';
+    if (REGISTRY_REFUSED.test(lower)) kind = 'unauthorized';
     else if (/manifest unknown|not found|does not exist/.test(lower)) kind = 'not-found';
   }
-  return new EngineError(kind, withoutFinalPeriod(engineMessage), {
+  const hint = kind === 'unauthorized' && context.credentialsSent === true ? WRONG_CREDENTIALS_HINT : hintFor(kind, lower, context.subject);
+  return new EngineError(kind, withoutFinalPeriod(withoutRepetition(engineMessage)), {
     status,
     engineMessage,
-    hint: hintFor(kind, lower, context.subject),
+    hint,
     endpoint: context.endpoint,
   });
+}
+
+function plainHttpToTls(status: number, engineMessage: string, endpoint: string | undefined): EngineError {
+  const where = endpoint !== undefined ? `the engine at ${endpoint}` : 'the engine';
+  return new EngineError('unreachable', `Cannot reach ${where}: it speaks TLS, and this client sent plain HTTP (the engine said "${withoutFinalPeriod(engineMessage)}")`, {
+    status,
+    engineMessage,
+    endpoint,
+    hint: 'Set DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH to the directory holding ca.pem, cert.pem and key.pem (or use a docker context with TLS)',
+  });
+}
+
+/** dockerd sometimes wraps a message in itself ("no such image: x: No such image: x"); show it once. */
+export function withoutRepetition(message: string): string {
+  for (let at = message.indexOf(': '); at !== -1; at = message.indexOf(': ', at + 1)) {
+    const head = message.slice(0, at);
+    const tail = message.slice(at + 2);
+    if (head.toLowerCase() === withoutFinalPeriod(tail).toLowerCase()) return tail;
+  }
+  return message;
 }
 
 function engineMessageOf(status: number, body: Buffer | string): string {
@@ -128,6 +162,7 @@ function hintFor(kind: EngineErrorKind, lower: string, subject: ErrorSubject): s
     case 'unauthorized':
       return 'Sign in to the registry (Berth: Sign In to Registry, or docker login) and try again';
     case 'bad-request':
+      if (AMBIGUOUS_PREFIX.test(lower)) return "Give more characters of the id, or use the container's name";
       return 'Check the values given';
     case 'server':
       return "This is the engine's own failure; check its log, then try again";

@@ -134,9 +134,11 @@ export function validateContainerName(name: string): string | undefined {
   if (name.length === 0) return `${prefix}: it is empty`;
   const bare = name.startsWith('/') ? name.slice(1) : name;
   if (bare.length < 2) return `${prefix}: it must be at least 2 characters long`;
-  if (!/^[a-zA-Z0-9]/.test(bare)) return `${prefix}: it must start with a letter or a digit`;
+  if (!/^[a-zA-Z0-9]/.test(bare)) return `${prefix}: it must start with an ASCII letter or a digit`;
   if (!CONTAINER_NAME.test(name)) {
     const offending = [...bare].find((character) => !/[a-zA-Z0-9_.-]/.test(character)) ?? '';
+    // The engine's rule is ASCII only: "é" is a letter to the user, so say why it is refused.
+    if ((offending.codePointAt(0) ?? 0) > 0x7f) return `${prefix}: "${offending}" is not ASCII (use ASCII letters, digits, "_", "." and "-")`;
     return `${prefix}: "${offending}" is not allowed (use letters, digits, "_", "." and "-")`;
   }
   return undefined;

@@ -2,8 +2,12 @@
  * The action table as workflows: each streams as it goes (onOutput, onPullProgress, onStatus) and is cancellable
  * through its AbortSignal. The CLI and the extension are thin fronts over these.
  */
+import type { Duplex } from 'node:stream';
 import { registryKeyFor, type CredentialLookup } from './auth';
 import type { EngineClient } from './client';
+import { toTransportError } from './connection-errors';
+import { demux, rawOutput } from './decoders';
+import type { Endpoint } from './endpoint';
 import { EngineError, isEngineError } from './errors';
 import { assertValidContainerName, parseImageReference } from './reference';
 import type {
@@ -37,8 +41,14 @@ export interface ContainerSpec {
   onStatus?: ((text: string) => void) | undefined;
 }
 
+/**
+ * Receives output as it arrives. When it returns a promise (a thenable), reading goes on only once that settles, so
+ * a slow consumer holds the container back instead of buffering without bound. Any other return value is ignored.
+ */
+export type OutputHandler = (chunk: OutputChunk) => unknown;
+
 export interface RunOptions extends ContainerSpec {
-  onOutput?: ((chunk: OutputChunk) => void) | undefined;
+  onOutput?: OutputHandler | undefined;
   /** Seconds the engine gives the container to stop when the run is cancelled (then it kills). Default 10. */
   stopTimeoutSeconds?: number | undefined;
 }
@@ -49,25 +59,36 @@ export interface RunResult {
 }
 
 /**
- * Runs a container and streams its output: pull if missing → create → open a `next-exit` wait and await its headers →
- * start → follow logs → the wait's result. Cancelling stops the container (it must not run on unseen). With
- * autoRemove the container is removed here after its output is drained, not by the engine, so no output is lost.
+ * Runs a container and streams its output the way `docker run` does: pull if missing → create → open a `next-exit`
+ * wait and await its headers → attach to its output → start → read the attached stream to its end → the wait's
+ * result. Attaching before the start (not following logs after it) is what keeps every byte: the engine holds the
+ * container back while the reader is behind, and the bytes skip the log driver, so binary output arrives exact.
+ * Cancelling stops the container (it must not run on unseen). With autoRemove the container is removed here after
+ * its output is drained, not by the engine.
  */
 export async function runContainer(client: EngineClient, options: RunOptions): Promise<RunResult> {
   const { signal } = options;
   const tty = options.tty ?? false;
   const id = await createContainer(client, options, false);
-  // The wait lives on its own signal so it can be closed when the run fails before the container exits.
-  const waitController = new AbortController();
-  const waitSignal = signal ? AbortSignal.any([signal, waitController.signal]) : waitController.signal;
+  // The wait and the attached stream live on their own signal so they are closed when the run fails early.
+  const runController = new AbortController();
+  const runSignal = signal ? AbortSignal.any([signal, runController.signal]) : runController.signal;
   let started = false;
   try {
-    const wait = await client.waitContainer(id, { condition: 'next-exit', signal: waitSignal });
+    const wait = await client.waitContainer(id, { condition: 'next-exit', signal: runSignal });
+    const attached = await client.attachContainer(id, { stdout: true, stderr: true, signal: runSignal });
+    const output = attachedOutput(attached, { tty, signal: runSignal, endpoint: client.endpoint });
     options.onStatus?.(`Starting ${shortId(id)}`);
-    await client.startContainer(id, { signal });
+    try {
+      await client.startContainer(id, { signal });
+    } catch (error) {
+      await output.return();
+      throw error;
+    }
     started = true;
-    for await (const chunk of client.containerLogs(id, { follow: true, stdout: true, stderr: true, tty, signal })) {
-      options.onOutput?.(chunk);
+    for await (const chunk of output) {
+      const delivered = options.onOutput?.(chunk);
+      if (isThenable(delivered)) await delivered;
     }
     const result = await wait.result;
     if (result.Error?.Message) {
@@ -79,8 +100,35 @@ export async function runContainer(client: EngineClient, options: RunOptions): P
     if (started && signal?.aborted) await stopQuietly(client, id, options.stopTimeoutSeconds ?? 10);
     throw error;
   } finally {
-    waitController.abort();
+    runController.abort();
     if (options.autoRemove) await removeQuietly(client, id);
+  }
+}
+
+interface AttachedOutputOptions {
+  tty: boolean;
+  signal: AbortSignal;
+  endpoint: Endpoint;
+}
+
+/**
+ * The chunks of an attached stream: raw with a TTY, demultiplexed without. The signal destroys the connection, and a
+ * broken connection becomes an EngineError naming the endpoint; breaking out of the iteration closes the connection.
+ */
+async function* attachedOutput(socket: Duplex, options: AttachedOutputOptions): AsyncGenerator<OutputChunk, void, undefined> {
+  const { signal } = options;
+  const onAbort = (): void => {
+    socket.destroy(new EngineError('cancelled', 'Cancelled', { endpoint: options.endpoint.display }));
+  };
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    yield* options.tty ? rawOutput(socket) : demux(socket);
+  } catch (error) {
+    throw toTransportError(error, options.endpoint);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    socket.destroy();
   }
 }
 
@@ -140,13 +188,16 @@ export async function stopAllRunning(client: EngineClient, options: StopAllOptio
 const STOP_CONCURRENCY = 8;
 
 export interface PrintLogsOptions extends LogsOptions, CallOptions {
-  onOutput: (chunk: OutputChunk) => void;
+  onOutput: OutputHandler;
 }
 
 /** Prints a container's logs (framing from its TTY setting), following them when asked. */
 export async function printLogs(client: EngineClient, id: string, options: PrintLogsOptions): Promise<void> {
   const { onOutput, ...logs } = options;
-  for await (const chunk of client.containerLogs(id, logs)) onOutput(chunk);
+  for await (const chunk of client.containerLogs(id, logs)) {
+    const delivered = onOutput(chunk);
+    if (isThenable(delivered)) await delivered;
+  }
 }
 
 export interface PullOptions extends CallOptions {
@@ -213,7 +264,10 @@ async function createContainer(client: EngineClient, spec: ContainerSpec, autoRe
       ...(autoRemoveOnEngine ? { AutoRemove: true } : {}),
     },
   };
-  const create = (): Promise<{ Id: string }> => client.createContainer(body, { name: spec.name, signal: spec.signal });
+  const create = async (): Promise<{ Id: string }> => {
+    await assertCommandHasProgram(client, spec);
+    return client.createContainer(body, { name: spec.name, signal: spec.signal });
+  };
   try {
     return (await create()).Id;
   } catch (error) {
@@ -222,6 +276,31 @@ async function createContainer(client: EngineClient, spec: ContainerSpec, autoRe
     await pull(client, spec.image, { credentials: spec.credentials, signal: spec.signal, onProgress: spec.onPullProgress });
     return (await create()).Id;
   }
+}
+
+/**
+ * Refuses a command whose program (its first word) is blank before anything is created: the engine would create the
+ * container and only fail at the start. Unless the image has an ENTRYPOINT: then the words are its arguments, and an
+ * empty argument is legitimate. An image that is not here yet is checked on the attempt after the pull.
+ */
+async function assertCommandHasProgram(client: EngineClient, spec: ContainerSpec): Promise<void> {
+  const cmd = spec.cmd;
+  if (!cmd || cmd.length === 0 || (cmd[0] as string).trim() !== '') return;
+  let entrypoint: unknown;
+  try {
+    entrypoint = (await client.inspectImage(spec.image, { signal: spec.signal })).Config?.['Entrypoint'];
+  } catch (error) {
+    if (isEngineError(error, 'not-found')) return;
+    throw error;
+  }
+  if (Array.isArray(entrypoint) && entrypoint.length > 0) return;
+  if (cmd.every((word) => word.trim() === '')) {
+    throw new EngineError('bad-request', "The command is empty: give a program to run, or leave it out to run the image's default");
+  }
+  throw new EngineError(
+    'bad-request',
+    "The command's first word, the program to run, is empty: give a program, or leave the command out to run the image's default",
+  );
 }
 
 async function stopQuietly(client: EngineClient, id: string, timeoutSeconds: number): Promise<void> {
@@ -242,6 +321,10 @@ async function removeQuietly(client: EngineClient, id: string): Promise<void> {
 
 function asEngineError(error: unknown): EngineError {
   return error instanceof EngineError ? error : new EngineError('server', error instanceof Error ? error.message : String(error), { cause: error });
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 function shortId(id: string): string {

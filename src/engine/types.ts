@@ -241,6 +241,14 @@ export interface CreateExecOptions extends CallOptions {
   workingDir?: string;
   user?: string;
 }
+export interface AttachOptions extends CallOptions {
+  /** Default false: Berth never feeds a run's stdin. */
+  stdin?: boolean;
+  stdout?: boolean;
+  stderr?: boolean;
+  /** Also replay the output logged so far. */
+  logs?: boolean;
+}
 export interface StartExecOptions extends CallOptions {
   tty: boolean;
 }

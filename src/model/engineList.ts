@@ -63,7 +63,6 @@ export function discoverEngines(options: DiscoverEnginesOptions): EngineDescript
   const env = options.env ?? process.env;
   const homeDir = options.homeDir ?? homedir();
   const fs = options.fs ?? nodeContextStoreFs;
-  const local = localEngine(options.hostSetting, env, homeDir, fs);
   const others: EngineDescriptor[] = [];
   for (const context of listDockerContexts({ env, homeDir, fs })) {
     others.push(
@@ -77,6 +76,7 @@ export function discoverEngines(options: DiscoverEnginesOptions): EngineDescript
     );
   }
   for (const engine of options.configured) others.push(configuredEngine(engine));
+  const local = namedAfterPodman(localEngine(options.hostSetting, env, homeDir, fs), others);
   // The default socket that resolution falls back to is noise beside real engines when nothing listens there.
   const localIsAbsentDefault =
     local.endpoint?.source === 'default' && local.endpoint.socketPath !== undefined && !fs.exists(local.endpoint.socketPath);
@@ -97,6 +97,14 @@ export function dedupeEngines(candidates: readonly EngineDescriptor[]): EngineDe
     else byKey.set(key, { first: candidate, aliases: [...candidate.aliases] });
   }
   return [...byKey.values()].map(({ first, aliases }) => ({ ...first, aliases }));
+}
+
+/** The default resolution falls back to Podman's socket when Docker's is absent: then the engine is Podman. */
+function namedAfterPodman(local: EngineDescriptor, others: readonly EngineDescriptor[]): EngineDescriptor {
+  if (local.endpoint?.source !== 'default') return local;
+  const key = endpointKey(local.endpoint);
+  const podman = others.find((other) => other.origin === 'podman' && other.endpoint !== undefined && endpointKey(other.endpoint) === key);
+  return podman ? { ...local, name: podman.name, sourceText: podman.sourceText } : local;
 }
 
 function localEngine(hostSetting: string, env: NodeJS.ProcessEnv, homeDir: string, fs: ContextStoreFs): EngineDescriptor {
@@ -199,7 +207,7 @@ export function engineNameProblem(value: string, existing: readonly string[]): s
   const name = value.trim();
   if (name === '') return 'Enter a name for the engine, e.g. build-host';
   if (name.length > 64) return 'Keep the name under 64 characters';
-  if (/[\u0000-\u001f\u007f]/.test(name)) return 'The name must not contain control characters';
+  if ([...name].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f)) return 'The name must not contain control characters';
   if (existing.some((other) => other.trim().toLowerCase() === name.toLowerCase())) return `An engine named "${name}" is already configured`;
   return undefined;
 }

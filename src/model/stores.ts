@@ -100,6 +100,22 @@ export class ContainerStore {
   }
 }
 
+/** The names an engine may list a reference under: as given, with `:latest`, and Podman's qualified forms. */
+export function tagCandidates(reference: string): string[] {
+  const lastSlash = reference.lastIndexOf('/');
+  const hasTag = reference.lastIndexOf(':') > lastSlash || reference.includes('@');
+  const tagged = hasTag ? reference : `${reference}:latest`;
+  const candidates = [reference, tagged];
+  const firstPart = reference.slice(0, Math.max(reference.indexOf('/'), 0));
+  // A first part with a dot, a colon or `localhost` is a registry already; anything else is qualified by the engine.
+  const hasRegistry = firstPart !== '' && (firstPart.includes('.') || firstPart.includes(':') || firstPart === 'localhost');
+  if (!hasRegistry) {
+    candidates.push(`localhost/${tagged}`);
+    candidates.push(lastSlash === -1 ? `docker.io/library/${tagged}` : `docker.io/${tagged}`);
+  }
+  return candidates;
+}
+
 export class ImageStore {
   private readonly byKey = new Map<string, ImageRecord>();
   /** Tag → image key; a tag names one image at a time. */
@@ -117,10 +133,15 @@ export class ImageStore {
     return this.byKey.values();
   }
 
-  /** By id (with or without `sha256:`, or a unique prefix of ≥ 4 chars) or by tag. */
+  /**
+   * By id (with or without `sha256:`, or a unique prefix of ≥ 4 chars) or by tag. A tag also matches the
+   * fully qualified names Podman lists (`localhost/app:1`, `docker.io/library/busybox:latest`).
+   */
   find(idOrTag: string): ImageRecord | undefined {
-    const byTag = this.byTag.get(idOrTag) ?? this.byTag.get(`${idOrTag}:latest`);
-    if (byTag) return this.byKey.get(byTag);
+    for (const tag of tagCandidates(idOrTag)) {
+      const byTag = this.byTag.get(tag);
+      if (byTag) return this.byKey.get(byTag);
+    }
     const key = imageKey(idOrTag);
     const exact = this.byKey.get(key);
     if (exact) return exact;

@@ -17,6 +17,32 @@ const MISSING_PROGRAM = /executable file not found|no such file or directory|exe
 const MISSING_EXIT_CODES = new Set([126, 127]);
 
 export const SHELL_CANDIDATES = ['bash', 'sh'] as const;
+/** A shell that has said nothing this long after starting is running (shells print a prompt at once). */
+const QUIET_START_MS = 1000;
+
+/**
+ * Keystrokes typed before a shell is known to run are held, then handed to the shell that does run: input sent to
+ * a `bash` probe that turns out missing would be lost.
+ */
+export class InputQueue {
+  private readonly held: string[] = [];
+  private sink: ((data: string) => void) | undefined;
+
+  push(data: string): void {
+    if (this.sink) this.sink(data);
+    else this.held.push(data);
+  }
+
+  /** From now on input goes to `sink`, starting with what was held. */
+  attach(sink: (data: string) => void): void {
+    this.sink = sink;
+    for (const data of this.held.splice(0)) sink(data);
+  }
+
+  detach(): void {
+    this.sink = undefined;
+  }
+}
 
 export interface ShellOutcome {
   readonly shell: string;
@@ -29,13 +55,19 @@ export async function runShell(
   terminal: BufferedPseudoterminal,
   log: (message: string) => void,
 ): Promise<ShellOutcome> {
-  await terminal.opened;
-  for (const shell of SHELL_CANDIDATES) {
-    const result = await tryShell(client, containerId, shell, terminal, log);
-    if (result !== 'missing') return { shell, exitCode: result };
-    log(`${shell} is not available in ${containerId.slice(0, 12)}; trying the next shell`);
+  const input = new InputQueue();
+  const typing = terminal.onInput((data) => input.push(data));
+  try {
+    await terminal.opened;
+    for (const shell of SHELL_CANDIDATES) {
+      const result = await tryShell(client, containerId, shell, terminal, input, log);
+      if (result !== 'missing') return { shell, exitCode: result };
+      log(`${shell} is not available in ${containerId.slice(0, 12)}; trying the next shell`);
+    }
+    throw new Error(`The container has neither ${SHELL_CANDIDATES.join(' nor ')}`);
+  } finally {
+    typing.dispose();
   }
-  throw new Error(`The container has neither ${SHELL_CANDIDATES.join(' nor ')}`);
 }
 
 async function tryShell(
@@ -43,6 +75,7 @@ async function tryShell(
   containerId: string,
   shell: string,
   terminal: BufferedPseudoterminal,
+  input: InputQueue,
   log: (message: string) => void,
 ): Promise<number | null | 'missing'> {
   const signal = terminal.signal;
@@ -68,20 +101,22 @@ async function tryShell(
   if (terminal.dimensions) resize(terminal.dimensions.rows, terminal.dimensions.columns);
 
   const decoders = new StreamDecoders();
-  // Output is held until it is clearly not the runtime's "not found" message, so a fallback shows nothing stale.
+  // Output (and input) is held until the shell clearly runs: its output is not the runtime's "not found" message,
+  // or it stayed quiet while running. A fallback to the next shell then shows nothing stale and loses no keystroke.
   let held: Buffer[] | undefined = [];
-  const release = (): void => {
+  const quiet = setTimeout(() => release(), QUIET_START_MS);
+  const showHeld = (): void => {
     if (!held) return;
     for (const data of held) terminal.write(decoders.decode('tty', data));
     held = undefined;
   };
-  const subscriptions = [
-    terminal.onInput((data) => {
-      release();
-      socket.write(data);
-    }),
-    terminal.onDidSetDimensions((dimensions) => resize(dimensions.rows, dimensions.columns)),
-  ];
+  const release = (): void => {
+    if (!held) return;
+    showHeld();
+    clearTimeout(quiet);
+    input.attach((data) => socket.write(data));
+  };
+  const subscriptions = [terminal.onDidSetDimensions((dimensions) => resize(dimensions.rows, dimensions.columns))];
   const onAbort = (): void => {
     socket.destroy();
   };
@@ -100,6 +135,8 @@ async function tryShell(
       socket.once('error', (error) => (signal.aborted ? resolve() : reject(error)));
     });
   } finally {
+    clearTimeout(quiet);
+    input.detach();
     signal.removeEventListener('abort', onAbort);
     for (const subscription of subscriptions) subscription.dispose();
   }
@@ -107,6 +144,6 @@ async function tryShell(
   const info = await client.inspectExec(exec.Id).catch(() => undefined);
   const exitCode = info?.ExitCode ?? null;
   if (held && exitCode !== null && MISSING_EXIT_CODES.has(exitCode)) return 'missing';
-  release();
+  showHeld();
   return exitCode;
 }

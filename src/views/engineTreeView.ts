@@ -12,12 +12,27 @@ import type { EngineSession } from '../model/session';
 import type { Ctx } from '../ctx';
 import { toTreeItem } from './treeItems';
 
+/** One row as tests read it (`berth.internal.viewChildren`). */
+export interface RowSummary {
+  readonly id: string | undefined;
+  readonly label: string;
+  readonly description: string | undefined;
+  readonly contextValue: string | undefined;
+  readonly tooltip: string | undefined;
+  readonly collapsible: boolean;
+}
+
 export interface RefreshPlanLike<N> {
   readonly all: boolean;
   readonly nodes: readonly N[];
 }
 
 type Change<N> = N | EngineRootNode | Array<N | EngineRootNode> | undefined;
+
+function labelOf(item: vscode.TreeItem): string {
+  const label = item.label;
+  return typeof label === 'string' ? label : (label?.label ?? '');
+}
 
 export abstract class EngineTreeView<N extends { readonly engine: string }, T extends PerEngineTree<N>>
   extends Disposable
@@ -98,6 +113,29 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
 
   getParent(node: N | EngineRootNode): N | EngineRootNode | undefined {
     return this.forest.parent(node);
+  }
+
+  /** The rows under a path of labels (`[]` = the roots), as VS Code would render them. */
+  async rowsAt(path: readonly string[]): Promise<RowSummary[]> {
+    let parent: N | EngineRootNode | undefined;
+    for (const [depth, label] of path.entries()) {
+      const children = (await this.getChildren(parent)) ?? [];
+      parent = children.find((child) => labelOf(this.getTreeItem(child)) === label);
+      if (!parent) throw new Error(`The view has no row "${label}" under ${depth === 0 ? 'its root' : path.slice(0, depth).join(' › ')}`);
+    }
+    const children = (await this.getChildren(parent)) ?? [];
+    return children.map((child) => {
+      const item = this.getTreeItem(child);
+      const tooltip = item.tooltip;
+      return {
+        id: item.id,
+        label: labelOf(item),
+        description: typeof item.description === 'string' ? item.description : undefined,
+        contextValue: item.contextValue,
+        tooltip: typeof tooltip === 'string' ? tooltip : tooltip?.value,
+        collapsible: item.collapsibleState !== undefined && item.collapsibleState !== vscode.TreeItemCollapsibleState.None,
+      };
+    });
   }
 
   /** Item ids stay as documented with one engine; with several, each engine's ids are prefixed so they never collide. */

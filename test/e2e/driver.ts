@@ -97,7 +97,9 @@ export class WorkbenchDriver {
 
   /** The visible text of the active terminal (the DOM renderer: terminal.integrated.gpuAcceleration is off). */
   async terminalText(): Promise<string> {
-    const rows = this.page.locator('.terminal-wrapper.active .xterm-rows, .terminal-wrapper .xterm-rows');
+    // The visible terminal only; hidden ones keep their rows in the page too.
+    const active = this.page.locator('.terminal-wrapper.active .xterm-rows');
+    const rows = (await active.count()) > 0 ? active : this.page.locator('.terminal-wrapper .xterm-rows');
     const texts = await rows.allInnerTexts();
     return texts.join('\n').replace(/\u00a0/g, ' ');
   }

@@ -36,6 +36,8 @@ const PUBLISHED: Record<string, string> = {
   shell: 'attach-shell.png',
   'pull-error': 'pull-error.png',
   'vsix-activated': 'vsix-activated.png',
+  tooltip: 'container-tooltip.png',
+  'logs-terminal': 'logs-terminal-restart.png',
 };
 
 async function publish(name: string): Promise<void> {
@@ -45,12 +47,20 @@ async function publish(name: string): Promise<void> {
   await copyFile(join(SCREENSHOTS, `${name}.png`), join(DOCS_SCREENSHOTS, target));
 }
 
-async function devWorkbenchCases(runner: CaseRunner, engines: TestEngines, client: EngineClient, cleanup: string[]): Promise<void> {
-  const workbench = await launchWorkbench({
-    extensionDevelopmentPath: REPO_ROOT,
-    settings: { ...berthTestSettings(engines), ...WORKBENCH_SETTINGS },
-    logFile: join(TEST_OUTPUT, 'e2e-code-server.log'),
-  });
+async function devWorkbenchCases(
+  runner: CaseRunner,
+  stopwatch: Stopwatch,
+  engines: TestEngines,
+  client: EngineClient,
+  cleanup: string[],
+): Promise<void> {
+  const workbench = await stopwatch.stage('code-server + workbench (development)', () =>
+    launchWorkbench({
+      extensionDevelopmentPath: REPO_ROOT,
+      settings: { ...berthTestSettings(engines), ...WORKBENCH_SETTINGS },
+      logFile: join(TEST_OUTPUT, 'e2e-code-server.log'),
+    }),
+  );
   const driver = new WorkbenchDriver(workbench.page, SCREENSHOTS);
   const evidence = async (name: string): Promise<void> => {
     await driver.screenshot(`failed-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`);
@@ -91,6 +101,30 @@ async function devWorkbenchCases(runner: CaseRunner, engines: TestEngines, clien
       await workbench.page.waitForTimeout(800);
       await driver.screenshot('explorer');
       await publish('explorer');
+    }, evidence);
+
+    await runner.run('rows follow a container created, stopped and removed outside; the tooltip shows its details', async () => {
+      const name = uniqueName('berth-e2e-outside');
+      const outside = await client.createContainer(
+        { Image: engines.image, Cmd: ['sleep', '600'], Labels: { ...cleanupLabel, 'demo.label': 'shown-in-tooltip' }, HostConfig: { NetworkMode: 'none' } },
+        { name },
+      );
+      cleanup.push(outside.Id);
+      await client.startContainer(outside.Id);
+      const row = driver.treeRow('Containers', name);
+      await driver.waitForText(() => row.innerText(), /Up /, 'the new row');
+      await row.hover();
+      const hover = workbench.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: outside.Id.slice(0, 12) }).first();
+      await hover.waitFor({ timeout: 15_000 });
+      const tooltip = await hover.innerText();
+      if (!tooltip.includes(engines.image) || !tooltip.includes('shown-in-tooltip')) throw new Error(`tooltip: ${tooltip}`);
+      await workbench.page.screenshot({ path: join(SCREENSHOTS, 'tooltip.png') });
+      await publish('tooltip');
+      await workbench.page.mouse.move(900, 200);
+      await client.stopContainer(outside.Id, { timeoutSeconds: 0 });
+      await driver.waitForText(() => row.innerText(), /Exited/, 'the stopped row');
+      await client.removeContainer(outside.Id, { force: true });
+      await driver.treeRow('Containers', name).waitFor({ state: 'detached', timeout: 30_000 });
     }, evidence);
 
     const runName = uniqueName('berth-e2e-run');
@@ -148,6 +182,21 @@ async function devWorkbenchCases(runner: CaseRunner, engines: TestEngines, clien
       await publish('shell');
     }, evidence);
 
+    await runner.run('Show Logs follows in a terminal that survives a restart of the container', async () => {
+      const row = driver.treeRow('Containers', webName);
+      await driver.contextMenu(row, 'Show Logs');
+      await driver.waitForText(() => driver.terminalText(), 'serving', 'the logs terminal');
+      await client.restartContainer(web.Id, { timeoutSeconds: 0 });
+      const text = await driver.waitForText(() => driver.terminalText(), /restarted/, 'the restart notice in the logs terminal');
+      await driver.waitForText(() => driver.terminalText(), /restarted[\s\S]*serving/, 'output after the restart');
+      if (!text.includes(webName)) throw new Error(`logs terminal:\n${text}`);
+      // The restart also ended the attached shell of the previous case, which VS Code reports in a toast.
+      await driver.runFromPalette('Notifications: Clear All');
+      await workbench.page.waitForTimeout(800);
+      await driver.screenshot('logs-terminal');
+      await publish('logs-terminal');
+    }, evidence);
+
     await runner.run('Pull Image without credentials shows the registry\'s message', async () => {
       const reference = engines.registryImages[engines.registryImages.length - 1] ?? `${engines.registry.address}/berth/busybox:1.0`;
       await driver.runFromPalette('Berth: Pull Image');
@@ -185,11 +234,13 @@ async function vsixCases(runner: CaseRunner, engines: TestEngines, stopwatch: St
     const bin = await ensureCodeServer();
     const installed = await stopwatch.stage('install vsix', () => installVsix(bin, vsix ?? '', extensionsDir, join(root, 'cli-data')));
     console.log(installed.trim());
-    workbench = await launchWorkbench({
-      extensionsDir,
-      settings: { ...berthTestSettings(engines), ...WORKBENCH_SETTINGS },
-      logFile: join(TEST_OUTPUT, 'e2e-vsix-code-server.log'),
-    });
+    workbench = await stopwatch.stage('code-server + workbench (vsix)', () =>
+      launchWorkbench({
+        extensionsDir,
+        settings: { ...berthTestSettings(engines), ...WORKBENCH_SETTINGS },
+        logFile: join(TEST_OUTPUT, 'e2e-vsix-code-server.log'),
+      }),
+    );
     const page = workbench.page;
     const driver = new WorkbenchDriver(page, SCREENSHOTS);
     const evidence = async (name: string): Promise<void> => {
@@ -250,7 +301,7 @@ async function main(): Promise<number> {
   const cleanup: string[] = [];
   try {
     console.log('e2e: development workbench');
-    await withDeadline(devWorkbenchCases(runner, engines, client, cleanup), OVERALL_TIMEOUT_MS, 'the e2e UI cases');
+    await withDeadline(devWorkbenchCases(runner, stopwatch, engines, client, cleanup), OVERALL_TIMEOUT_MS, 'the e2e UI cases');
     console.log('e2e: packaged extension');
     await withDeadline(vsixCases(runner, engines, stopwatch), OVERALL_TIMEOUT_MS, 'the vsix cases');
   } catch (error) {

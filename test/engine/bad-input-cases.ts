@@ -249,7 +249,7 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     input: 'cat /bin/busybox',
     kind: 'outcome',
     message:
-      'No message, and not byte for byte: dockerd’s json-file log driver stores output as text, so every byte that is not UTF-8 arrives as U+FFFD, the same live and in logs; text parts arrive intact',
+      'No message. run shows the bytes exactly as written (it attaches to the container, as docker run does); logs afterwards come through dockerd’s json-file log driver, which stores text, so there every byte that is not UTF-8 arrives as U+FFFD while the text parts arrive intact',
   },
   {
     id: 'invalid-utf8',
@@ -257,7 +257,7 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     action: 'run / logs',
     input: "printf '\\377\\376caf\\303\\251\\303\\n'",
     kind: 'outcome',
-    message: 'No message: each invalid byte arrives as U+FFFD, valid UTF-8 unchanged, the same live and in logs: `��café�`',
+    message: 'No message. run shows the bytes exactly as printed; logs afterwards show each invalid byte as U+FFFD and valid UTF-8 unchanged: `��café�`',
   },
   {
     id: 'engine-no-socket',

@@ -7,6 +7,7 @@ import { REPO_ROOT } from '../vscode/codeServer';
 import { withDeadline } from '../vscode/deadline';
 import { launchWorkbench, TEST_OUTPUT } from '../vscode/launch';
 import { buildExtension, buildIntegrationSuite } from '../vscode/build';
+import type { TestEngines } from '../support/engines';
 import { berthTestSettings, prepareEngines } from '../vscode/engines';
 import { Stopwatch } from '../vscode/stopwatch';
 
@@ -33,21 +34,21 @@ function isWorkbenchNoise(text: string): boolean {
   ) || /ECONNREFUSED 127\.0\.0\.1:\d+: Failed/.test(text);
 }
 
-async function main(): Promise<number> {
-  const stopwatch = new Stopwatch();
-  const countsFile = join(TEST_OUTPUT, 'integration-counts.json');
+interface Attempt {
+  code: number;
+  counts: Counts | undefined;
+  blocked: string[];
+}
 
-  await stopwatch.stage('build extension', buildExtension);
-  const suiteIndex = await stopwatch.stage('build suite', buildIntegrationSuite);
-  const engines = await stopwatch.stage('engines', prepareEngines);
-
-  const workbenchLog = createWriteStream(join(TEST_OUTPUT, 'integration-workbench.log'));
+/** One code-server + workbench session running the suite to its end (or to the deadline). */
+async function runSuiteOnce(stopwatch: Stopwatch, suiteIndex: string, engines: TestEngines, attempt: number): Promise<Attempt> {
+  const workbenchLog = createWriteStream(join(TEST_OUTPUT, 'integration-workbench.log'), { flags: attempt > 1 ? 'a' : 'w' });
   let counts: Counts | undefined;
   let resolveExit: (code: number) => void = () => undefined;
   const exitCode = new Promise<number>((resolve) => {
     resolveExit = resolve;
   });
-  const workbench = await stopwatch.stage('code-server + workbench', () =>
+  const workbench = await stopwatch.stage(`code-server + workbench (attempt ${attempt})`, () =>
     launchWorkbench({
       extensionDevelopmentPath: REPO_ROOT,
       extensionTestsPath: suiteIndex,
@@ -74,13 +75,29 @@ async function main(): Promise<number> {
     // What the workbench looked like at the end helps when a test failed.
     await workbench.page.screenshot({ path: join(TEST_OUTPUT, 'integration-final.png') }).catch(() => undefined);
     await stopwatch.stage('shutdown', () => workbench.close());
+    workbenchLog.end();
   }
-  if (!counts) counts = { passed: 0, failed: 1, error: 'the suite reported no counts (it did not load or crashed)' };
+  return { code, counts, blocked: workbench.blocked };
+}
+
+async function main(): Promise<number> {
+  const stopwatch = new Stopwatch();
+  await stopwatch.stage('build extension', buildExtension);
+  const suiteIndex = await stopwatch.stage('build suite', buildIntegrationSuite);
+  const engines = await stopwatch.stage('engines', prepareEngines);
+
+  let result = await runSuiteOnce(stopwatch, suiteIndex, engines, 1);
+  if (result.code === EXIT_HOST_FAILED) {
+    // The extension host never started, so no test ran: one more try, then report it as a failure.
+    console.log('the extension host did not start; trying once more');
+    result = await runSuiteOnce(stopwatch, suiteIndex, engines, 2);
+  }
+  const { code } = result;
+  let counts = result.counts ?? { passed: 0, failed: 1, error: 'the suite reported no counts (it did not load or crashed)' };
   if (code === EXIT_HOST_FAILED) counts = { ...counts, failed: Math.max(1, counts.failed), error: 'the extension host did not start' };
   if (code !== 0 && counts.failed === 0) counts = { ...counts, failed: 1, error: `exit code ${code} with no failed test` };
-  workbenchLog.end();
-  await writeFile(countsFile, `${JSON.stringify(counts)}\n`);
-  if (workbench.blocked.length > 0) console.log(`blocked non-loopback requests: ${workbench.blocked.join(', ')}`);
+  await writeFile(join(TEST_OUTPUT, 'integration-counts.json'), `${JSON.stringify(counts)}\n`);
+  if (result.blocked.length > 0) console.log(`blocked non-loopback requests: ${result.blocked.join(', ')}`);
   console.log(`integration: ${counts.passed} passed, ${counts.failed} failed; exit code ${code}`);
   console.log(stopwatch.report());
   return code === 0 && counts.failed === 0 ? 0 : 1;

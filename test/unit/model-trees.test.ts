@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ContainerTree, type ContainerTreeNode } from '../../src/model/containerTree';
 import { ImageTree } from '../../src/model/imageTree';
+import { ImageStore, tagCandidates } from '../../src/model/stores';
 import type { ModelChange } from '../../src/model/engineModel';
 import { toContainerRecord, toImageRecord, type ContainerRecord, type ImageRecord } from '../../src/model/records';
 import { presentContainer, presentGroup, presentImage } from '../../src/model/presentation';
@@ -119,4 +120,21 @@ void test('images: a usage change refreshes that image rows only; a tag change r
   const retag = tree.apply(change({}, { updated: [{ previous: app, current: image('aaaa', ['app:1']) }] }), () => []);
   assert.equal(retag.all, true);
   assert.deepEqual(tree.children().map((node) => node.label), ['app:1', 'db:1']);
+});
+
+void test('an image is found by the short name whatever qualified name the engine lists (Podman: localhost/, docker.io/library/)', () => {
+  const store = new ImageStore();
+  const summary = (id: string, tags: string[]): ImageSummary => ({ Id: `sha256:${id}`, ParentId: '', RepoTags: tags, RepoDigests: [], Created: 0, Size: 1, Labels: null, Containers: -1 });
+  store.replaceAll([
+    summary('a1', ['localhost/berth-test/busybox:latest']),
+    summary('b2', ['docker.io/library/alpine:3.20']),
+    summary('c3', ['quay.io/team/tool:1']),
+  ]);
+  assert.equal(store.find('berth-test/busybox')?.key, 'a1');
+  assert.equal(store.find('berth-test/busybox:latest')?.key, 'a1');
+  assert.equal(store.find('alpine:3.20')?.key, 'b2');
+  assert.equal(store.find('quay.io/team/tool:1')?.key, 'c3');
+  assert.equal(store.find('team/tool:1'), undefined, 'a name with a registry is never re-qualified elsewhere');
+  assert.equal(store.find('alpine:3.19'), undefined);
+  assert.deepEqual(tagCandidates('127.0.0.1:5055/app'), ['127.0.0.1:5055/app', '127.0.0.1:5055/app:latest']);
 });

@@ -46,6 +46,7 @@ export function quietSettings(extra: Record<string, unknown>): Record<string, un
     'window.restoreWindows': 'none',
     'terminal.integrated.enablePersistentSessions': false,
     'terminal.integrated.shellIntegration.enabled': false,
+    'terminal.integrated.showTerminalConfigPrompt': false,
     ...extra,
   };
 }

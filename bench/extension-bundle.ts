@@ -1,0 +1,57 @@
+/**
+ * The production bundles, built by the project's own `node esbuild.js --production` in a staging directory (src
+ * and node_modules linked in), so the dist/ that test runs beside the benchmark load is never swapped under them.
+ * The staging directory is also a complete extension folder (package.json, dist, media, syntaxes): the
+ * activation benchmark loads exactly these bundles.
+ */
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+
+const execFileAsync = promisify(execFile);
+
+export interface BundleSize {
+  readonly file: string;
+  /** When VS Code loads it. */
+  readonly loaded: string;
+  readonly bytes: number;
+  readonly gzipBytes: number;
+}
+
+export interface StagedExtension {
+  /** The extension folder: extensionDevelopmentPath for the workbench. */
+  readonly dir: string;
+  readonly sizes: readonly BundleSize[];
+  readonly buildMs: number;
+  dispose(): void;
+}
+
+const BUNDLES: ReadonlyArray<{ file: string; loaded: string }> = [
+  { file: 'dist/extension.js', loaded: 'at activation' },
+  { file: 'dist/language.js', loaded: 'when a Dockerfile or Compose file opens' },
+  { file: 'dist/server/dockerfile-language-server.js', loaded: 'own process, with the first Dockerfile' },
+  { file: 'dist/server/compose-language-server.js', loaded: 'own process, with the first Compose file' },
+  { file: 'dist/cli.js', loaded: 'the berth CLI (not in the .vsix)' },
+];
+
+export async function stageProductionBuild(repoRoot: string): Promise<StagedExtension> {
+  const dir = mkdtempSync(join(tmpdir(), 'berth-bench-ext-'));
+  try {
+    for (const linked of ['src', 'node_modules', 'media', 'syntaxes']) symlinkSync(join(repoRoot, linked), join(dir, linked));
+    for (const copied of ['package.json', 'tsconfig.json', 'README.md']) copyFileSync(join(repoRoot, copied), join(dir, copied));
+    const started = performance.now();
+    await execFileAsync(process.execPath, [join(repoRoot, 'esbuild.js'), '--production'], { cwd: dir, maxBuffer: 16 << 20 });
+    const buildMs = performance.now() - started;
+    const sizes = BUNDLES.map(({ file, loaded }) => {
+      const path = join(dir, file);
+      return { file, loaded, bytes: statSync(path).size, gzipBytes: gzipSync(readFileSync(path), { level: 9 }).length };
+    });
+    return { dir, sizes, buildMs, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
