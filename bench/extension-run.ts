@@ -11,8 +11,8 @@
  * Everything that needs an engine uses a scratch dockerd of its own (bench/extension-engine.ts), removed at the end.
  */
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, writeFileSync } from 'node:fs';
-import { cpus, loadavg, release, totalmem } from 'node:os';
+import { accessSync, appendFileSync, constants, writeFileSync } from 'node:fs';
+import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { EngineClient } from '../src/engine';
 import { REPO_ROOT } from '../test/vscode/codeServer';
@@ -22,13 +22,18 @@ import type { HostPlan, IdleSample } from './extension-protocol';
 import { BERTH_REFRESH, CLI_REFRESH, measureRefresh, type RefreshResult } from './extension-refresh';
 import { activationTable, bundleTable, heapTable, idleTable, logsTable, peersTable, refreshTable, renderExtensionMarkdown, treeTable, type ActivationLaunch, type ExtensionBenchReport, type LogsReport, type PeerModel } from './extension-report';
 import { createProbeContainer, measureEngineTree, measureMemoryTree, type TreeHeapResult, type TreeUpdateResult } from './extension-tree';
-import { blackholeEngine, buildHostModule, runLaunch } from './extension-vscode';
+import { blackholeEngine, buildHostModule, EXIT_HOST_FAILED, runLaunch, type LaunchOptions, type LaunchOutcome } from './extension-vscode';
 import { createIdleContainers, fixtureLabels, removeRunContainers } from './fixtures';
 import type { TargetCheck } from './report';
 import { targetsTable } from './report';
 import type { Summary } from './stats';
 
 const ACTIVATION_LAUNCHES = 5;
+const LAUNCH_ATTEMPTS = 2;
+const ACTIVATION_LAUNCH_DEADLINE_MS = 120_000;
+const FULL_LAUNCH_DEADLINE_MS = 240_000;
+/** What the workbench and the extension host logged during the launches. */
+const TRANSCRIPT = join(tmpdir(), 'berth-bench-extension-workbench.log');
 const LOG_LINES = 1_000_000;
 const DEFAULT_MAX_LINES = 100_000;
 const MEMORY_TREE_CYCLES = 100;
@@ -82,27 +87,46 @@ interface VscodeFigures {
   idle: IdleSample | undefined;
 }
 
+/** One launch, tried again once when the extension host did not start or the run hung (an overloaded machine). */
+async function launchWithRetry(options: Omit<LaunchOptions, 'log' | 'transcript'>, what: string): Promise<LaunchOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const outcome = await runLaunch({ ...options, log, transcript: (line) => appendFileSync(TRANSCRIPT, `${line}\n`) });
+      if (outcome.exitCode === EXIT_HOST_FAILED) throw new Error('the extension host did not start');
+      if (outcome.exitCode !== 0) throw new Error(`the extension host benchmark exited with ${outcome.exitCode}`);
+      const failure = outcome.results.find((result) => result.kind === 'error');
+      if (failure?.kind === 'error') throw new Error(failure.message);
+      return outcome;
+    } catch (error) {
+      if (attempt >= LAUNCH_ATTEMPTS) throw new Error(`${what}: ${(error as Error).message} (transcript: ${TRANSCRIPT})`);
+      log(`${what}: ${(error as Error).message}; launching again`);
+    }
+  }
+}
+
 async function measureInVscode(staged: StagedExtension, engine: BenchEngine): Promise<VscodeFigures> {
   const hostModule = await buildHostModule();
+  writeFileSync(TRANSCRIPT, '');
   const figures: VscodeFigures = { activation: [], blackhole: undefined, logs: undefined, idle: undefined };
   const basePlan: HostPlan = { phases: [], engineHost: engine.host, image: engine.image, logLines: LOG_LINES, maxLines: DEFAULT_MAX_LINES, aftermathMs: AFTERMATH_MS, quietBeforeMs: QUIET_BEFORE_MS };
   const settings = { 'berth.engine.host': engine.host, 'berth.run.network': 'none', 'berth.logs.tail': 0 };
   for (let launch = 1; launch <= ACTIVATION_LAUNCHES; launch++) {
     const last = launch === ACTIVATION_LAUNCHES;
-    log(`code-server launch ${launch}/${ACTIVATION_LAUNCHES}: activation${last ? ', idle timers, 1,000,000-line logs document' : ''}`);
-    const outcome = await runLaunch({ extensionDir: staged.dir, hostModule, plan: { ...basePlan, phases: last ? ['activation', 'idle', 'logs'] : ['activation'] }, settings, log });
+    const what = `code-server launch ${launch}/${ACTIVATION_LAUNCHES}`;
+    log(`${what}: activation${last ? ', idle timers, 1,000,000-line logs document' : ''}`);
+    const plan: HostPlan = { ...basePlan, phases: last ? ['activation', 'idle', 'logs'] : ['activation'] };
+    const outcome = await launchWithRetry({ extensionDir: staged.dir, hostModule, plan, settings, deadlineMs: last ? FULL_LAUNCH_DEADLINE_MS : ACTIVATION_LAUNCH_DEADLINE_MS }, what);
     for (const result of outcome.results) {
       if (result.kind === 'activation') figures.activation.push({ launch, sample: result, vscodeActivationMs: vscodeActivationMs(outcome.runtimeRow) });
       else if (result.kind === 'idle') figures.idle = result;
       else if (result.kind === 'logs') figures.logs = { sample: result, notifications: outcome.notifications, rendererRoundTrip: outcome.rendererRoundTrip, rendererRoundTripMax: outcome.rendererRoundTripMax };
-      else if (result.kind === 'error') throw new Error(`launch ${launch}: ${result.message}`);
     }
-    if (outcome.exitCode !== 0) throw new Error(`launch ${launch}: the extension host benchmark exited with ${outcome.exitCode}`);
   }
   const blackhole = await blackholeEngine();
   try {
     log('code-server launch: activation against an engine that never answers');
-    const outcome = await runLaunch({ extensionDir: staged.dir, hostModule, plan: { ...basePlan, engineHost: blackhole.host, phases: ['blackhole'] }, settings: { ...settings, 'berth.engine.host': blackhole.host }, log });
+    const plan: HostPlan = { ...basePlan, engineHost: blackhole.host, phases: ['blackhole'] };
+    const outcome = await launchWithRetry({ extensionDir: staged.dir, hostModule, plan, settings: { ...settings, 'berth.engine.host': blackhole.host }, deadlineMs: ACTIVATION_LAUNCH_DEADLINE_MS }, 'black-hole launch');
     const sample = outcome.results.find((result) => result.kind === 'blackhole');
     if (sample?.kind === 'blackhole') figures.blackhole = { launch: ACTIVATION_LAUNCHES + 1, sample, vscodeActivationMs: vscodeActivationMs(outcome.runtimeRow) };
   } finally {

@@ -17,7 +17,9 @@ import { launchWorkbench } from '../test/vscode/launch';
 import { BENCH_RESULT_MARKER, BENCH_STEP_MARKER, type HostPlan, type HostResult } from './extension-protocol';
 import { summarize, type Summary } from './stats';
 
-const LAUNCH_DEADLINE_MS = 4 * 60_000;
+/** The workbench gives up on an extension host that did not start (seen on an overloaded machine). */
+const EXTENSION_HOST_FAILED = /took longer than \d+s to send its ready message|Extension host terminated unexpectedly/;
+export const EXIT_HOST_FAILED = 70;
 
 /** Bundles extension-host.ts into out/bench/ (npm packages stay external and load from the repo's node_modules). */
 export async function buildHostModule(): Promise<string> {
@@ -54,6 +56,9 @@ export interface LaunchOptions {
   readonly plan: HostPlan;
   readonly settings: Record<string, unknown>;
   readonly log: (line: string) => void;
+  /** Every line the workbench and the extension host log goes here (for a post-mortem). */
+  readonly transcript: (line: string) => void;
+  readonly deadlineMs: number;
 }
 
 /** Page.evaluate round trips every 50 ms until stopped: the renderer's main thread answering. */
@@ -119,7 +124,9 @@ export async function runLaunch(options: LaunchOptions): Promise<LaunchOutcome> 
     extensionTestsPath: options.hostModule,
     settings: options.settings,
     env: { BERTH_BENCH_PLAN: JSON.stringify(options.plan) },
-    onLog: (_level, text) => {
+    onLog: (level, text) => {
+      options.transcript(`[${level}] ${text}`);
+      if (EXTENSION_HOST_FAILED.test(text)) resolveExit(EXIT_HOST_FAILED);
       const result = text.indexOf(BENCH_RESULT_MARKER);
       if (result >= 0) {
         const parsed = JSON.parse(text.slice(result + BENCH_RESULT_MARKER.length)) as HostResult;
@@ -134,7 +141,7 @@ export async function runLaunch(options: LaunchOptions): Promise<LaunchOutcome> 
   try {
     page = workbench.page;
     resolvePage(workbench.page);
-    const exitCode = await withDeadline(exited, LAUNCH_DEADLINE_MS, 'the extension-host benchmark');
+    const exitCode = await withDeadline(exited, options.deadlineMs, 'the extension-host benchmark');
     const rendererSamples = await (rendererDone ?? probe?.stop());
     return {
       exitCode,

@@ -151,7 +151,7 @@ export class Ctx extends Disposable {
         status: session.statusText(),
         current: session === current,
       };
-      if (session.state === 'unreachable') summary.reason = describe(session.model.lastError);
+      if (session.reason !== undefined) summary.reason = session.reason;
       if (session.info) Object.assign(summary, session.info);
       return summary;
     });

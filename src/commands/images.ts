@@ -8,10 +8,22 @@ import type { CommandFactories } from './types';
 import { confirm, reportError, withCancellableProgress } from './feedback';
 import { resolveImages } from './targets';
 
+/** The automation bag of Pull Image… (second argument): `{ engine?, signIn? }`. */
+interface PullImageOptions {
+  /** `false`: a registry refusal fails the pull at once, without offering to sign in. */
+  readonly signIn?: boolean;
+}
+
+function pullOptions(value: unknown): PullImageOptions {
+  if (typeof value !== 'object' || value === null) return {};
+  const signIn = (value as { signIn?: unknown }).signIn;
+  return typeof signIn === 'boolean' ? { signIn } : {};
+}
+
 export const imageCommands: CommandFactories = {
   'berth.pullImage': (ctx) => async (...args: unknown[]) => {
     const given = typeof args[0] === 'string' ? args[0].trim() : undefined;
-    // Palette: the current engine; automation may name one (`{ engine }` as second argument); an engine row: that engine.
+    // Palette: the current engine; automation may name one (`{ engine }` in the second argument); an engine row: that engine.
     const session = isEngineRoot(args[0]) ? ctx.sessionFor(args[0].engine) : ctx.sessionOfTarget(args[1]);
     const reference =
       given ??
@@ -25,6 +37,8 @@ export const imageCommands: CommandFactories = {
     if (!reference) return undefined;
     const invalid = validateImageReference(reference);
     if (invalid) throw new Error(invalid);
+    // Automation (`{ signIn: false }`) gets the refusal at once instead of a Sign In… offer nobody will answer.
+    const authRetry = pullOptions(args[1]).signIn === false ? { ...ctx.registries.authRetry(), maxSignIns: 0 } : ctx.registries.authRetry();
     const tracker = new PullProgressTracker();
     await withCancellableProgress(`Pulling ${reference}`, async (signal, progress) => {
       let reported = 0;
@@ -37,7 +51,7 @@ export const imageCommands: CommandFactories = {
           progress.report({ increment: percent - reported, message: `${percent}% ${tracker.status}` });
           reported = percent;
         },
-      }), ctx.registries.authRetry());
+      }), authRetry);
     });
     const record = await session.model.refetchImage(reference);
     if (record) await ctx.imagesView.reveal(record.key, session.id);

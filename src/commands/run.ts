@@ -29,6 +29,11 @@ export interface RunArgs {
   engine?: string;
 }
 
+/** The run workflow's own exit status line, which the run terminal replaces with its documented last line. */
+function isExitStatus(status: string): boolean {
+  return /^Exited with status /.test(status);
+}
+
 function isRunArgs(value: unknown): value is RunArgs {
   return typeof value === 'object' && value !== null && typeof (value as { image?: unknown }).image === 'string';
 }
@@ -135,16 +140,29 @@ export const runCommands: CommandFactories = {
     vscode.window.createTerminal({ name, pty: terminal, iconPath: new vscode.ThemeIcon('play') }).show();
     const decoders = new StreamDecoders();
     const tracker = new PullProgressTracker();
+    // The pull progress line is rewritten in place; whatever comes next starts on a line of its own.
+    let progressLineOpen = false;
+    const endProgressLine = (): void => {
+      if (progressLineOpen) terminal.writeLine('');
+      progressLineOpen = false;
+    };
     try {
       const result = await runContainer(session.client, {
         ...commonRunOptions(ctx, options),
         signal: terminal.signal,
-        onStatus: (text: string) => terminal.writeLine(ANSI.dim(`[Berth] ${text}`)),
+        onStatus: (text: string) => {
+          // The terminal ends with its own `[Berth] exited with status N` line (the documented last line).
+          if (isExitStatus(text)) return;
+          endProgressLine();
+          terminal.writeLine(ANSI.dim(`[Berth] ${text}`));
+        },
         onPullProgress: (line) => {
           const percent = tracker.update(line);
           terminal.write(`\r\x1b[2K${ANSI.dim(`[Berth] pulling ${options.image}: ${percent}%`)}`);
+          progressLineOpen = true;
         },
         onOutput: (chunk) => {
+          endProgressLine();
           const text = decoders.decode(chunk.stream, chunk.data);
           // A TTY sends CRLF already; plain streams need it.
           const shown = options.tty ? text : toTerminalText(text);
@@ -152,6 +170,7 @@ export const runCommands: CommandFactories = {
         },
       });
       for (const [, rest] of decoders.flush()) terminal.write(options.tty ? rest : toTerminalText(rest));
+      endProgressLine();
       terminal.writeLine('');
       terminal.writeLine(ANSI.bold(`[Berth] exited with status ${result.exitCode}`));
       ctx.log.info(`${options.image} (${result.id.slice(0, 12)}) exited with status ${result.exitCode}`);
@@ -159,6 +178,7 @@ export const runCommands: CommandFactories = {
       return { id: result.id, exitCode: result.exitCode };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      endProgressLine();
       terminal.writeLine(ANSI.red(`[Berth] ${message}`));
       reportError(ctx, `Running ${options.image}`, error);
       return undefined;

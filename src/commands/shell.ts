@@ -2,11 +2,17 @@
 import * as vscode from 'vscode';
 import { isRunningState } from '../model/containerTree';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
-import { runShell } from '../terminals/shellSession';
+import { runShell, type ContainerChange } from '../terminals/shellSession';
 import { ANSI } from '../terminals/terminalText';
 import type { CommandFactories } from './types';
 import { isCancellation } from './feedback';
 import { resolveContainers } from './targets';
+
+const CONTAINER_CHANGES: Record<ContainerChange, string> = {
+  stopped: 'stopped',
+  restarted: 'restarted',
+  removed: 'was removed',
+};
 
 export const shellCommands: CommandFactories = {
   'berth.attachShell': (ctx) => async (...args: unknown[]) => {
@@ -23,13 +29,22 @@ export const shellCommands: CommandFactories = {
     runShell(ref.session.client, ref.id, terminal, (message) => ctx.log.info(message)).then(
       (outcome) => {
         ctx.log.info(`Shell ${outcome.shell} in ${ref.name} ended (exit ${outcome.exitCode ?? 'unknown'})`);
-        terminal.exit(outcome.exitCode ?? undefined);
+        if (!outcome.containerChange) {
+          // The user ended the shell: close like any terminal whose shell exits.
+          terminal.exit(outcome.exitCode ?? undefined);
+          return;
+        }
+        // The engine killed the shell (status 137): say why instead of letting VS Code report a failed process.
+        terminal.writeLine('');
+        terminal.writeLine(ANSI.yellow(`[Berth] ${ref.name} ${CONTAINER_CHANGES[outcome.containerChange]}; the shell ended`));
+        terminal.closeOnAnyKey();
       },
       (error: unknown) => {
         if (isCancellation(error) || terminal.signal.aborted) return;
         const message = error instanceof Error ? error.message : String(error);
         ctx.log.error(`Shell in ${ref.name}: ${message}`);
         terminal.writeLine(ANSI.red(`[Berth] ${message}`));
+        terminal.closeOnAnyKey();
       },
     );
     return { terminalName };

@@ -82,7 +82,8 @@ export async function runContainer(client: EngineClient, options: RunOptions): P
     try {
       await client.startContainer(id, { signal });
     } catch (error) {
-      await output.return();
+      // The generator has not run yet, so its own cleanup would not; close the attachment here.
+      attached.destroy();
       throw error;
     }
     started = true;

@@ -26,18 +26,27 @@ export interface FollowOptions {
   readonly onBacklog?: () => void;
 }
 
-/** Turns timestamped chunks into sink output, dropping lines already shown before a resume. */
+/**
+ * Turns timestamped chunks into sink output, dropping lines already shown before a resume. Docker stamps lines
+ * with nanoseconds, Podman with whole seconds, so several lines may share a stamp: at the last stamp shown, the
+ * resumed stream replays as many lines as were shown with it, and only those are dropped.
+ */
 class TimestampedReader {
   private readonly decoders = new StreamDecoders();
   private readonly splitter = new LineSplitter();
   private threshold: bigint | undefined;
+  /** Replayed lines still to drop at exactly `threshold`. */
+  private replaysAtThreshold = 0;
   last: bigint | undefined;
+  /** Lines shown with the stamp `last`. */
+  private shownAtLast = 0;
 
   constructor(private readonly sink: LogSink) {}
 
-  /** A new stream begins: lines at or before the last one shown are replays. */
+  /** A new stream begins: lines before the last one shown, and the ones shown at its stamp, are replays. */
   beginResume(): void {
     this.threshold = this.last;
+    this.replaysAtThreshold = this.shownAtLast;
   }
 
   push(chunk: OutputChunk): void {
@@ -59,8 +68,19 @@ class TimestampedReader {
       this.sink.output(stream, line);
       return;
     }
-    if (this.threshold !== undefined && stamp.nanos <= this.threshold) return;
-    if (this.last === undefined || stamp.nanos > this.last) this.last = stamp.nanos;
+    if (this.threshold !== undefined) {
+      if (stamp.nanos < this.threshold) return;
+      if (stamp.nanos === this.threshold && this.replaysAtThreshold > 0) {
+        this.replaysAtThreshold--;
+        return;
+      }
+    }
+    if (this.last === undefined || stamp.nanos > this.last) {
+      this.last = stamp.nanos;
+      this.shownAtLast = 1;
+    } else if (stamp.nanos === this.last) {
+      this.shownAtLast++;
+    }
     this.sink.output(stream, line.slice(stamp.length));
   }
 }

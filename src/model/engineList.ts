@@ -75,7 +75,7 @@ export function discoverEngines(options: DiscoverEnginesOptions): EngineDescript
       descriptor(`podman:${socket}`, rootful ? 'Podman (rootful)' : 'Podman', 'podman', unixEndpoint(socket), undefined, 'Podman default socket'),
     );
   }
-  for (const engine of options.configured) others.push(configuredEngine(engine));
+  for (const engine of options.configured) others.push(configuredEngine(engine, env, homeDir, fs));
   const local = namedAfterPodman(localEngine(options.hostSetting, env, homeDir, fs), others);
   // The default socket that resolution falls back to is noise beside real engines when nothing listens there.
   const localIsAbsentDefault =
@@ -133,15 +133,18 @@ function localSourceText(endpoint: Endpoint): string {
   }
 }
 
-function configuredEngine(engine: ConfiguredEngine): EngineDescriptor {
+/**
+ * A tcp host uses TLS as DOCKER_HOST does: when DOCKER_TLS_VERIFY (or DOCKER_TLS) is set, with the certificates of
+ * DOCKER_CERT_PATH (or the docker config directory). An engine with its own certificates is a docker context.
+ */
+function configuredEngine(engine: ConfiguredEngine, env: NodeJS.ProcessEnv, homeDir: string, fs: ContextStoreFs): EngineDescriptor {
   const id = `settings:${engine.name}`;
   const problem = engineHostProblem(engine.host);
   if (problem) {
     return { ...descriptor(id, engine.name, 'settings', undefined, problem, 'berth.engines setting'), display: redactHost(engine.host) };
   }
   try {
-    // An empty environment: a configured host means exactly what it says (no DOCKER_TLS_VERIFY from elsewhere).
-    return descriptor(id, engine.name, 'settings', parseHost(engine.host.trim(), {}), undefined, 'berth.engines setting');
+    return descriptor(id, engine.name, 'settings', parseHost(engine.host.trim(), env, { homeDir, fs }), undefined, 'berth.engines setting');
   } catch (error) {
     return { ...descriptor(id, engine.name, 'settings', undefined, describeError(error), 'berth.engines setting'), display: redactHost(engine.host) };
   }

@@ -142,6 +142,8 @@ export interface EngineView {
   readonly state: 'connecting' | 'connected' | 'unreachable';
   /** `Docker 20.10.24 · API 1.41`, `connecting…` or `unreachable: <reason>` (EngineSession.statusText). */
   readonly status: string;
+  /** The engine's whole message while unreachable (the status has its first sentence). */
+  readonly reason?: string | undefined;
   /** The endpoint, without credentials. */
   readonly endpoint: string;
   /** Where the engine comes from ("docker context "x"", "berth.engines setting", …). */
@@ -163,7 +165,7 @@ export function presentEngine(engine: EngineView): ItemPresentation {
   const lines = [
     `**${escapeMarkdown(engine.name)}**${engine.current ? ' (current engine)' : ''}`,
     '',
-    escapeMarkdown(engine.status),
+    escapeMarkdown(engine.reason !== undefined ? `unreachable: ${engine.reason}` : engine.status),
     '',
     `Endpoint: ${escapeMarkdown(engine.endpoint)}`,
     '',

@@ -19,7 +19,10 @@ export interface ContainerRecord {
 export interface ImageRecord {
   /** Image id without `sha256:`: Docker and Podman disagree on the prefix. */
   readonly key: string;
-  /** The id as the engine gave it in a listing (`sha256:…` on Docker). */
+  /**
+   * The id with its `sha256:` prefix, as listings give it. Podman's inspect leaves the prefix out, so an image
+   * refetched after an event would otherwise change id form.
+   */
   readonly id: string;
   /** Real tags only (`<none>:<none>` of old engines dropped). */
   readonly tags: readonly string[];
@@ -51,7 +54,9 @@ export function realTags(repoTags: readonly string[] | null | undefined): string
 }
 
 export function toImageRecord(summary: ImageSummary): ImageRecord {
-  return { key: imageKey(summary.Id), id: summary.Id, tags: realTags(summary.RepoTags), summary };
+  const key = imageKey(summary.Id);
+  const id = /^[0-9a-f]{64}$/.test(summary.Id) ? `sha256:${summary.Id}` : summary.Id;
+  return { key, id, tags: realTags(summary.RepoTags), summary };
 }
 
 /** An image inspect is what a single-image fetch returns; the model keeps listing-shaped records. */

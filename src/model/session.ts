@@ -96,16 +96,24 @@ export class EngineSession extends Disposable {
     return this._client;
   }
 
-  /** One line for a status: `Docker 20.10.24 · API 1.41`, `connecting…`, `unreachable: <reason>`. */
+  /**
+   * One line for a status: `Docker 20.10.24 · API 1.41`, `connecting…`, `unreachable: <reason>` (the engine
+   * message's first sentence; its advice is in `reason`).
+   */
   statusText(): string {
     switch (this.model.state) {
       case 'connecting':
         return 'connecting…';
       case 'unreachable':
-        return `unreachable: ${describe(this.model.lastError)}`;
+        return `unreachable: ${firstSentence(describe(this.model.lastError))}`;
       case 'connected':
         return this._info ? `${this._info.product} ${this._info.version} · API ${this._info.apiVersion}` : 'connected';
     }
+  }
+
+  /** The whole engine message while unreachable. */
+  get reason(): string | undefined {
+    return this.model.state === 'unreachable' ? describe(this.model.lastError) : undefined;
   }
 
   async engineInfo(signal?: AbortSignal): Promise<EngineInfo> {
@@ -145,6 +153,12 @@ export class EngineSession extends Disposable {
       if (this.infoRequest === request) this.infoRequest = undefined;
     }
   }
+}
+
+/** Up to the first `. ` that starts another sentence: engine messages put their advice after it. */
+export function firstSentence(message: string): string {
+  const match = /\.\s+(?=[A-Z])/.exec(message);
+  return match ? message.slice(0, match.index) : message;
 }
 
 /** A source for an invalid configuration: the model reports the configuration's error as the reason. */

@@ -3,12 +3,13 @@
  * the commands take a getter so a client replaced after a settings change is picked up.
  */
 import { parseImageReference, validateImageReference } from '../engine/reference';
-import type { PullProgress, RegistryCredential } from '../engine/types';
+import type { ImageInspect, PullProgress, RegistryCredential } from '../engine/types';
 
 export interface RegistryEngine {
   pullImage(reference: string, options: { auth?: RegistryCredential; signal?: AbortSignal }): AsyncIterable<PullProgress>;
   pushImage(reference: string, options: { auth?: RegistryCredential; signal?: AbortSignal }): AsyncIterable<PullProgress>;
   tagImage(name: string, options: { repo: string; tag?: string; signal?: AbortSignal }): Promise<unknown>;
+  inspectImage(name: string, options: { signal?: AbortSignal }): Promise<ImageInspect>;
 }
 
 /** The engine a command target belongs to (an Images row carries its engine); the current engine without one. */

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { isEngineError } from '../engine/errors';
+import type { ImageInspect } from '../engine/types';
 import { withRegistryAuthRetry, type AuthRetryOptions } from './authRetry';
 import { splitRepoTag, tagReferenceProblem, type EngineGetter } from './engine';
 import { formatBytes, LayerProgress } from './layerProgress';
@@ -20,6 +21,13 @@ export interface ImageCommandDeps {
   readonly log: vscode.LogOutputChannel;
   /** The retry wiring (credential chain + sign-in offer). */
   readonly authRetry: AuthRetryOptions;
+}
+
+/** The number of layers of an image (`RootFS.Layers`). */
+function layerCount(image: ImageInspect): number {
+  const rootFs = image['RootFS'];
+  const layers = typeof rootFs === 'object' && rootFs !== null ? (rootFs as { Layers?: unknown }).Layers : undefined;
+  return Array.isArray(layers) ? layers.length : 0;
 }
 
 /** The image a target names: its tag when it has one, else its id. */
@@ -69,7 +77,7 @@ export async function tagImage(deps: ImageCommandDeps, target: ImageTarget, opti
 export interface PushResult {
   readonly reference: string;
   readonly digest: string | undefined;
-  /** The summed size of the layers the push reported. */
+  /** The summed size of the layers the push reported; the image size when the engine reports no layers (Podman). */
   readonly bytes: number;
   readonly layers: number;
 }
@@ -104,7 +112,10 @@ export async function pushImage(deps: ImageCommandDeps, target: ImageTarget, opt
                 reported = Math.max(reported, percent);
               }
               const { total, layers: count } = layers.totals;
-              return { reference, digest: layers.digest, bytes: total, layers: count };
+              if (count > 0) return { reference, digest: layers.digest, bytes: total, layers: count };
+              // Podman's push stream has no per-layer lines: the image itself says what was pushed.
+              const image = await deps.engine(target).inspectImage(reference, { signal: abort.signal });
+              return { reference, digest: layers.digest, bytes: image.Size, layers: layerCount(image) };
             },
             deps.authRetry,
           );

@@ -70,6 +70,18 @@ export class BufferedPseudoterminal implements vscode.Pseudoterminal {
     this.closeEmitter.fire(code);
   }
 
+  /**
+   * Keeps the terminal open so its last lines stay readable, and closes it (exit 0, so VS Code shows no failure)
+   * on the next key, as VS Code's task terminals do.
+   */
+  closeOnAnyKey(): void {
+    this.writeLine('Press any key to close the terminal.');
+    const subscription = this.onInput(() => {
+      subscription.dispose();
+      this.exit(0);
+    });
+  }
+
   private dispose(): void {
     this.writeEmitter.dispose();
     this.closeEmitter.dispose();

@@ -4,21 +4,36 @@
  * `bash` is tried first; when the image has none, `sh`.
  */
 import type { Duplex } from 'node:stream';
-import type { EngineClient } from '../engine';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { EngineClient, ExecInspect } from '../engine';
 import { isEngineError } from '../engine';
-import type { BufferedPseudoterminal } from './bufferedPseudoterminal';
 import { StreamDecoders } from './terminalText';
 
-type ShellClient = Pick<EngineClient, 'createExec' | 'startExecAttached' | 'resizeExec' | 'inspectExec'>;
+type ShellClient = Pick<EngineClient, 'createExec' | 'startExecAttached' | 'resizeExec' | 'inspectExec' | 'inspectContainer'>;
 
-/** What the runtime writes into the stream when the program does not exist in the image. */
+/** What a shell needs of its terminal (a BufferedPseudoterminal in the extension; no `vscode` here). */
+export interface ShellTerminal {
+  /** Resolves when the terminal is open (its size is known then). */
+  readonly opened: Promise<void>;
+  /** Aborted when the user closes the terminal. */
+  readonly signal: AbortSignal;
+  readonly dimensions: { readonly rows: number; readonly columns: number } | undefined;
+  onInput(listener: (data: string) => void): { dispose(): void };
+  onDidSetDimensions(listener: (dimensions: { rows: number; columns: number }) => void): { dispose(): void };
+  write(text: string): void;
+}
+
+/** What an engine answers (instead of hijacking) when the program does not exist in the image. */
 const MISSING_PROGRAM = /executable file not found|no such file or directory|exec failed/i;
-/** Exit statuses of a program that could not be found or run. */
-const MISSING_EXIT_CODES = new Set([126, 127]);
+/** Exit statuses of a program that could not be found (127) or run (126): try the next shell. */
+const LAUNCH_FAILURE_EXIT_CODES = new Set([126, 127]);
 
 export const SHELL_CANDIDATES = ['bash', 'sh'] as const;
-/** A shell that has said nothing this long after starting is running (shells print a prompt at once). */
-const QUIET_START_MS = 1000;
+
+/** Delays between exec inspections while a shell is starting: quick at first, then gentler. */
+const START_POLL_DELAYS_MS = [10, 20, 40, 80, 160, 250];
+/** Inspections after the stream closed before taking the engine's word as final. */
+const POLLS_AFTER_CLOSE = 20;
 
 /**
  * Keystrokes typed before a shell is known to run are held, then handed to the shell that does run: input sent to
@@ -44,25 +59,51 @@ export class InputQueue {
   }
 }
 
+/** How a shell's exec process looks to the engine while it is being started. */
+export type ExecLaunch = 'starting' | 'running' | 'missing' | 'ended';
+
+/**
+ * Reads an exec inspection. The engine gives the process a PID only once the runtime has started it (Docker shows
+ * `Running` with PID 0 before that; Podman reports ExitCode 0 while it runs), so a PID is the proof that the shell
+ * exists. An exec that stopped without ever having a PID and with status 126/127 could not be launched.
+ */
+export function execLaunchState(info: Pick<ExecInspect, 'Running' | 'ExitCode' | 'Pid'>): ExecLaunch {
+  const hasPid = (info.Pid ?? 0) > 0;
+  if (info.Running) return hasPid || info.Pid === undefined ? 'running' : 'starting';
+  if (!hasPid && info.ExitCode !== null && LAUNCH_FAILURE_EXIT_CODES.has(info.ExitCode)) return 'missing';
+  return 'ended';
+}
+
+/** Why a shell ended on the container's side, when it did. */
+export type ContainerChange = 'stopped' | 'restarted' | 'removed';
+
 export interface ShellOutcome {
   readonly shell: string;
   readonly exitCode: number | null;
+  /** Set when the shell ended because its container stopped, restarted or was removed. */
+  readonly containerChange?: ContainerChange | undefined;
 }
 
 export async function runShell(
   client: ShellClient,
   containerId: string,
-  terminal: BufferedPseudoterminal,
+  terminal: ShellTerminal,
   log: (message: string) => void,
 ): Promise<ShellOutcome> {
   const input = new InputQueue();
   const typing = terminal.onInput((data) => input.push(data));
   try {
     await terminal.opened;
+    const { signal } = terminal;
+    const startedAt = (await client.inspectContainer(containerId, { signal })).State.StartedAt;
     for (const shell of SHELL_CANDIDATES) {
       const result = await tryShell(client, containerId, shell, terminal, input, log);
-      if (result !== 'missing') return { shell, exitCode: result };
-      log(`${shell} is not available in ${containerId.slice(0, 12)}; trying the next shell`);
+      if (result === 'missing') {
+        log(`${shell} is not available in ${containerId.slice(0, 12)}; trying the next shell`);
+        continue;
+      }
+      if (signal.aborted) return { shell, exitCode: result };
+      return { shell, exitCode: result, containerChange: await containerChangeSince(client, containerId, startedAt, signal) };
     }
     throw new Error(`The container has neither ${SHELL_CANDIDATES.join(' nor ')}`);
   } finally {
@@ -70,11 +111,32 @@ export async function runShell(
   }
 }
 
+/** Whether the container stopped, restarted (a new StartedAt) or was removed since the shell began. */
+async function containerChangeSince(
+  client: ShellClient,
+  containerId: string,
+  startedAt: string,
+  signal: AbortSignal,
+): Promise<ContainerChange | undefined> {
+  try {
+    const { State: state } = await client.inspectContainer(containerId, { signal });
+    if (state.StartedAt !== startedAt) return 'restarted';
+    return state.Running && !state.Restarting ? undefined : 'stopped';
+  } catch (error) {
+    if (isEngineError(error, 'not-found')) return 'removed';
+    throw error;
+  }
+}
+
+/**
+ * Runs one shell candidate. Nothing reaches it or the terminal until the engine shows the process started: its
+ * output is held and keystrokes stay queued, so a missing `bash` leaves no trace and the next shell gets every key.
+ */
 async function tryShell(
   client: ShellClient,
   containerId: string,
   shell: string,
-  terminal: BufferedPseudoterminal,
+  terminal: ShellTerminal,
   input: InputQueue,
   log: (message: string) => void,
 ): Promise<number | null | 'missing'> {
@@ -95,55 +157,76 @@ async function tryShell(
     if (isEngineError(error) && MISSING_PROGRAM.test(error.message)) return 'missing';
     throw error;
   }
-  const resize = (rows: number, cols: number): void => {
-    client.resizeExec(exec.Id, { rows, cols, signal }).catch((error: unknown) => log(`Resizing the shell failed: ${String(error)}`));
-  };
-  if (terminal.dimensions) resize(terminal.dimensions.rows, terminal.dimensions.columns);
 
   const decoders = new StreamDecoders();
-  // Output (and input) is held until the shell clearly runs: its output is not the runtime's "not found" message,
-  // or it stayed quiet while running. A fallback to the next shell then shows nothing stale and loses no keystroke.
   let held: Buffer[] | undefined = [];
-  const quiet = setTimeout(() => release(), QUIET_START_MS);
   const showHeld = (): void => {
-    if (!held) return;
-    for (const data of held) terminal.write(decoders.decode('tty', data));
+    for (const data of held ?? []) terminal.write(decoders.decode('tty', data));
     held = undefined;
   };
-  const release = (): void => {
-    if (!held) return;
-    showHeld();
-    clearTimeout(quiet);
-    input.attach((data) => socket.write(data));
-  };
-  const subscriptions = [terminal.onDidSetDimensions((dimensions) => resize(dimensions.rows, dimensions.columns))];
+  let streamClosed = false;
+  const closed = new Promise<void>((resolve, reject) => {
+    socket.on('data', (data: Buffer) => {
+      if (held) held.push(data);
+      else terminal.write(decoders.decode('tty', data));
+    });
+    socket.once('close', () => {
+      streamClosed = true;
+      resolve();
+    });
+    socket.once('error', (error) => (signal.aborted ? resolve() : reject(error)));
+  });
+  // A rejection is read below; until then it must not count as unhandled.
+  closed.catch(() => undefined);
   const onAbort = (): void => {
     socket.destroy();
   };
   signal.addEventListener('abort', onAbort);
+  const subscriptions: Array<{ dispose(): void }> = [];
   try {
-    await new Promise<void>((resolve, reject) => {
-      socket.on('data', (data: Buffer) => {
-        if (!held) {
-          terminal.write(decoders.decode('tty', data));
-          return;
-        }
-        held.push(data);
-        if (!MISSING_PROGRAM.test(Buffer.concat(held).toString('utf8'))) release();
-      });
-      socket.once('close', () => resolve());
-      socket.once('error', (error) => (signal.aborted ? resolve() : reject(error)));
-    });
+    const launch = await whenLaunched(client, exec.Id, () => streamClosed, signal);
+    if (launch === 'missing') {
+      if (held?.length) log(`${shell}: ${Buffer.concat(held).toString('utf8').trim()}`);
+      return 'missing';
+    }
+    showHeld();
+    if (launch === 'running') {
+      const resize = (rows: number, cols: number): void => {
+        client.resizeExec(exec.Id, { rows, cols, signal }).catch((error: unknown) => log(`Resizing the shell failed: ${String(error)}`));
+      };
+      if (terminal.dimensions) resize(terminal.dimensions.rows, terminal.dimensions.columns);
+      subscriptions.push(terminal.onDidSetDimensions((dimensions) => resize(dimensions.rows, dimensions.columns)));
+      input.attach((data) => socket.write(data));
+    }
+    await closed;
   } finally {
-    clearTimeout(quiet);
     input.detach();
     signal.removeEventListener('abort', onAbort);
     for (const subscription of subscriptions) subscription.dispose();
+    socket.destroy();
   }
+  for (const [, rest] of decoders.flush()) terminal.write(rest);
   if (signal.aborted) return null;
   const info = await client.inspectExec(exec.Id).catch(() => undefined);
-  const exitCode = info?.ExitCode ?? null;
-  if (held && exitCode !== null && MISSING_EXIT_CODES.has(exitCode)) return 'missing';
-  showHeld();
-  return exitCode;
+  return info?.ExitCode ?? null;
+}
+
+/**
+ * Asks the engine about the exec until its process runs or has ended. Polling is brief: a shell starts (or fails
+ * to) within milliseconds; it is what tells a running shell from a missing one without guessing from output or time.
+ */
+async function whenLaunched(
+  client: ShellClient,
+  execId: string,
+  streamClosed: () => boolean,
+  signal: AbortSignal,
+): Promise<Exclude<ExecLaunch, 'starting'>> {
+  let pollsAfterClose = 0;
+  for (let poll = 0; ; poll++) {
+    const state = execLaunchState(await client.inspectExec(execId, { signal }));
+    if (state !== 'starting') return state;
+    // The stream closed but the engine still says "starting": it has not recorded the end yet; ask a few more times.
+    if (streamClosed() && ++pollsAfterClose > POLLS_AFTER_CLOSE) return 'ended';
+    await sleep(START_POLL_DELAYS_MS[Math.min(poll, START_POLL_DELAYS_MS.length - 1)], undefined, { signal });
+  }
 }

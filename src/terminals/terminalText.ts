@@ -32,6 +32,7 @@ export class StreamDecoders {
 
 export const ANSI = {
   red: (text: string): string => `\x1b[31m${text}\x1b[0m`,
+  yellow: (text: string): string => `\x1b[33m${text}\x1b[0m`,
   dim: (text: string): string => `\x1b[2m${text}\x1b[0m`,
   bold: (text: string): string => `\x1b[1m${text}\x1b[0m`,
 };

@@ -158,6 +158,7 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
       name: session.name,
       state: session.state,
       status: session.statusText(),
+      reason: session.reason,
       endpoint: session.endpointDisplay,
       source: session.descriptor.sourceText,
       current: session === this.ctx.session,

@@ -38,7 +38,9 @@ const HOST_HINT = 'point DOCKER_HOST (or --host, or the berth.engine.host settin
 const CLOSED = 'the engine closed the connection. Check that the engine is healthy and try again';
 const SIGN_IN = 'Sign in to the registry (Berth: Sign In to Registry, or docker login) and try again';
 const NO_CONTAINER = 'Check the container id or name; the container may have been removed';
-const TLS_HINT = 'Check DOCKER_TLS_VERIFY and the certificates in DOCKER_CERT_PATH (ca.pem, cert.pem, key.pem) or the context';
+const WRONG_CREDENTIALS = 'The registry refused these credentials: check the user name and password, then sign in again';
+const sshHint = (login: string): string =>
+  `Check that \`ssh ${login} docker version\` works in a terminal: it must log in without a password prompt and find docker on the far side`;
 
 export const BAD_INPUT_CASES: readonly BadInputCase[] = [
   {
@@ -132,7 +134,7 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     input: '-web',
     kind: 'error',
     errorKind: 'bad-request',
-    message: 'Invalid container name "-web": it must start with a letter or a digit',
+    message: 'Invalid container name "-web": it must start with an ASCII letter or a digit',
   },
   {
     id: 'name-too-short',
@@ -155,11 +157,20 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
   {
     id: 'name-non-ascii',
     category: 'Bad container names',
-    action: 'run --name',
+    action: 'run --name / create',
     input: 'web-ü',
     kind: 'error',
     errorKind: 'bad-request',
-    message: 'Invalid container name "web-ü": "ü" is not allowed (use letters, digits, "_", "." and "-")',
+    message: 'Invalid container name "web-ü": "ü" is not ASCII (use ASCII letters, digits, "_", "." and "-")',
+  },
+  {
+    id: 'name-non-ascii-start',
+    category: 'Bad container names',
+    action: 'run --name / create',
+    input: 'über',
+    kind: 'error',
+    errorKind: 'bad-request',
+    message: 'Invalid container name "über": it must start with an ASCII letter or a digit',
   },
   {
     id: 'name-in-use',
@@ -199,13 +210,22 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     message: 'No such image: berth-test/nope:1. Pull it first, or check the image name and tag',
   },
   {
+    id: 'unknown-image-inspect',
+    category: 'Unknown ids',
+    action: 'image inspect',
+    input: 'berth-test/nope:1',
+    kind: 'error',
+    errorKind: 'not-found',
+    message: 'No such image: berth-test/nope:1. Pull it first, or check the image name and tag',
+  },
+  {
     id: 'ambiguous-prefix',
     category: 'Ambiguous prefixes',
     action: 'inspect / stop',
     input: '<one character two container ids start with>',
     kind: 'error',
-    errorKind: 'server',
-    message: "Multiple IDs found with provided prefix: <prefix>. This is the engine's own failure; check its log, then try again",
+    errorKind: 'bad-request',
+    message: "Multiple IDs found with provided prefix: <prefix>. Give more characters of the id, or use the container's name",
   },
   {
     id: 'empty-command-list',
@@ -222,8 +242,16 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     input: '<image> ""',
     kind: 'error',
     errorKind: 'bad-request',
-    message:
-      'failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "": executable file not found in $PATH: unknown. Check the values given',
+    message: "The command is empty: give a program to run, or leave it out to run the image's default",
+  },
+  {
+    id: 'empty-command-blank',
+    category: 'Empty commands',
+    action: 'run',
+    input: '<image> "  " ""',
+    kind: 'error',
+    errorKind: 'bad-request',
+    message: "The command is empty: give a program to run, or leave it out to run the image's default",
   },
   {
     id: 'empty-exec',
@@ -321,7 +349,16 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     input: '<registry>/berth/busybox:1.0 with a wrong password',
     kind: 'error',
     errorKind: 'unauthorized',
-    message: `unauthorized: authentication required. ${SIGN_IN}`,
+    message: `unauthorized: authentication required. ${WRONG_CREDENTIALS}`,
+  },
+  {
+    id: 'registry-wrong-password-push',
+    category: 'Failed registry auth',
+    action: 'push',
+    input: '<registry>/berth/<name>:1 with a wrong password',
+    kind: 'error',
+    errorKind: 'unauthorized',
+    message: `unauthorized: authentication required. ${WRONG_CREDENTIALS}`,
   },
   {
     id: 'registry-no-credentials',
@@ -349,7 +386,8 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     input: 'tcp://127.0.0.2:<port>, certificate for IP 127.0.0.1',
     kind: 'error',
     errorKind: 'unreachable',
-    message: `Cannot reach the engine at tcp://127.0.0.2:<port>: TLS failed (Hostname/IP does not match certificate's altnames: IP: 127.0.0.2 is not in the cert's list: 127.0.0.1). ${TLS_HINT}`,
+    message:
+      "Cannot reach the engine at tcp://127.0.0.2:<port>: TLS failed (Hostname/IP does not match certificate's altnames: IP: 127.0.0.2 is not in the cert's list: 127.0.0.1). The engine's certificate is for 127.0.0.1: connect to tcp://127.0.0.1:<port>, or reissue the certificate with 127.0.0.2 among its subject alternative names",
   },
   {
     id: 'tls-untrusted-ca',
@@ -358,7 +396,18 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     input: 'DOCKER_CERT_PATH whose ca.pem did not sign the server',
     kind: 'error',
     errorKind: 'unreachable',
-    message: `Cannot reach the engine at tcp://127.0.0.1:<port>: TLS failed (unable to verify the first certificate). ${TLS_HINT}`,
+    message:
+      'Cannot reach the engine at tcp://127.0.0.1:<port>: TLS failed (unable to verify the first certificate). The engine\'s certificate is not signed by the CA in <certpath>/ca.pem: put the CA that signed it there (DOCKER_CERT_PATH), or check that you are connecting to the right engine',
+  },
+  {
+    id: 'tls-no-ca',
+    category: 'TLS and remote engines',
+    action: 'any command',
+    input: 'DOCKER_TLS_VERIFY=1, DOCKER_CERT_PATH without ca.pem',
+    kind: 'error',
+    errorKind: 'bad-request',
+    message:
+      "DOCKER_TLS_VERIFY is set, but there is no ca.pem in <certpath> (DOCKER_CERT_PATH) to verify the engine at tcp://127.0.0.1:<port> with. Put the CA certificate that signed the engine's certificate there as ca.pem (with cert.pem and key.pem), or point DOCKER_CERT_PATH at the directory that holds them",
   },
   {
     id: 'tls-plain-to-tls',
@@ -366,8 +415,9 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     action: 'any command',
     input: 'tcp://127.0.0.1:<port> without DOCKER_TLS_VERIFY',
     kind: 'error',
-    errorKind: 'bad-request',
-    message: 'Client sent an HTTP request to an HTTPS server. Check the values given',
+    errorKind: 'unreachable',
+    message:
+      'Cannot reach the engine at tcp://127.0.0.1:<port>: it speaks TLS, and this client sent plain HTTP (the engine said "Client sent an HTTP request to an HTTPS server"). Set DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH to the directory holding ca.pem, cert.pem and key.pem (or use a docker context with TLS)',
   },
   {
     id: 'ssh-refused',
@@ -376,8 +426,7 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     input: 'ssh://nobody@127.0.0.1:<port> (key not accepted)',
     kind: 'error',
     errorKind: 'unreachable',
-    message:
-      'Cannot reach the engine at ssh://nobody@127.0.0.1:<port>: ssh exited with status 255: nobody@127.0.0.1: Permission denied (publickey). Check that the engine is running and that DOCKER_HOST or --host points at it',
+    message: `Cannot reach the engine at ssh://nobody@127.0.0.1:<port>: ssh exited with status 255: nobody@127.0.0.1: Permission denied (publickey). ${sshHint('-p <port> nobody@127.0.0.1')}`,
   },
   {
     id: 'ssh-no-server',
@@ -386,8 +435,7 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     input: 'ssh://root@127.0.0.1:1 (no sshd there)',
     kind: 'error',
     errorKind: 'unreachable',
-    message:
-      'Cannot reach the engine at ssh://root@127.0.0.1:1: ssh exited with status 255: ssh: connect to host 127.0.0.1 port 1: Connection refused. Check that the engine is running and that DOCKER_HOST or --host points at it',
+    message: `Cannot reach the engine at ssh://root@127.0.0.1:1: ssh exited with status 255: ssh: connect to host 127.0.0.1 port 1: Connection refused. ${sshHint('-p 1 root@127.0.0.1')}`,
   },
 ];
 

@@ -3,7 +3,7 @@
 // TLS/ssh failures of remote engines. All traffic stays on loopback: the plain-HTTP registry is an input string only.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -85,6 +85,21 @@ void describe('registries', () => {
       drain(client.pullImage(reference, { auth: { username: engines.registry.username, password: 'not-the-password', serveraddress: engines.registry.address } })),
     ));
 
+  void it('registry-wrong-password-push: the registry on 127.0.0.1 refuses a push with a wrong password', async () => {
+    const name = `wrong-password-${process.pid}`;
+    const target = `${engines.registry.address}/berth/${name}:1`;
+    await client.tagImage(engines.image, { repo: `${engines.registry.address}/berth/${name}`, tag: '1' });
+    try {
+      await assertCase(
+        'registry-wrong-password-push',
+        () => drain(client.pushImage(target, { auth: { username: engines.registry.username, password: 'not-the-password', serveraddress: engines.registry.address } })),
+        { registry: engines.registry.address, name },
+      );
+    } finally {
+      await client.removeImage(target).catch(() => undefined);
+    }
+  });
+
   void it('registry-no-credentials: not signed in', () =>
     assertCase('registry-no-credentials', () => drain(client.pullImage(reference)), { registry: engines.registry.address }));
 
@@ -130,7 +145,17 @@ void describe('TLS and ssh remote engines', () => {
     assertCase('tls-name-mismatch', () => clientFor(remote.tls.mismatchedHost, tlsEnv(remote.tls.certPath)).ping(), { port }));
 
   void it('tls-untrusted-ca: ca.pem of a CA that did not sign the server', () =>
-    assertCase('tls-untrusted-ca', () => clientFor(remote.tls.host, tlsEnv(remote.tls.untrustedCertPath)).ping(), { port }));
+    assertCase('tls-untrusted-ca', () => clientFor(remote.tls.host, tlsEnv(remote.tls.untrustedCertPath)).ping(), {
+      port,
+      certpath: remote.tls.untrustedCertPath,
+    }));
+
+  void it('tls-no-ca: DOCKER_TLS_VERIFY with no ca.pem in DOCKER_CERT_PATH is refused, not verified against the system CAs', () => {
+    const certPath = join(scratch, 'client-without-ca');
+    mkdirSync(certPath);
+    for (const file of ['cert.pem', 'key.pem']) copyFileSync(join(remote.tls.certPath, file), join(certPath, file));
+    return assertCase('tls-no-ca', () => Promise.resolve(clientFor(remote.tls.host, tlsEnv(certPath))), { port, certpath: certPath });
+  });
 
   void it('tls-plain-to-tls: plain HTTP to the TLS port', () => assertCase('tls-plain-to-tls', () => clientFor(remote.tls.host).ping(), { port }));
 
@@ -147,5 +172,6 @@ void describe('TLS and ssh remote engines', () => {
     const client = new EngineClient({ endpoint, transport: { connector: sshConnector(endpoint, remote.ssh.command) } });
     clients.push(client);
     await assertCase('ssh-no-server', () => client.ping());
+    assert.match(expectedMessage('ssh-no-server'), /`ssh -p 1 root@127\.0\.0\.1 docker version`/);
   });
 });

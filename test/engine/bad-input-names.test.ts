@@ -72,6 +72,7 @@ void describe('bad container names', () => {
     ['name-too-short', 'a'],
     ['name-slash', 'team/web'],
     ['name-non-ascii', 'web-ü'],
+    ['name-non-ascii-start', 'über'],
   ];
   for (const [id, name] of rows) {
     void it(`${id}: run --name ${JSON.stringify(name)}, refused before anything is created`, async () => {
@@ -81,6 +82,14 @@ void describe('bad container names', () => {
       assert.equal(afterwards.length, before.length, 'a container was created for a refused name');
     });
   }
+
+  void it('name-non-ascii, name-non-ascii-start: create refuses them itself, with the same words as run', async () => {
+    const before = await client.listContainers({ all: true, filters: suiteFilter });
+    await assertCase('name-non-ascii', () => createTestContainer('web-ü'));
+    await assertCase('name-non-ascii-start', () => createTestContainer('über'));
+    const afterwards = await client.listContainers({ all: true, filters: suiteFilter });
+    assert.equal(afterwards.length, before.length, 'a container was created for a refused name');
+  });
 
   void it('name-in-use: run --name of an existing container', async () => {
     const name = uniqueName('bad-input-taken');
@@ -100,6 +109,9 @@ void describe('unknown and ambiguous ids', () => {
     assertCase('unknown-container-logs', () => drain(client.containerLogs('no-such-container', { follow: true, stdout: true, tty: false }))));
 
   void it('unknown-image: remove an image that does not exist', () => assertCase('unknown-image', () => client.removeImage('berth-test/nope:1')));
+
+  void it('unknown-image-inspect: inspect an image that does not exist; dockerd’s doubled message is shown once', () =>
+    assertCase('unknown-image-inspect', () => client.inspectImage('berth-test/nope:1')));
 
   void it('ambiguous-prefix: one character that two containers’ ids start with', async () => {
     const ids: string[] = [];
@@ -125,7 +137,17 @@ void describe('empty commands', () => {
     assert.deepEqual(inspected.Config.Cmd, ['/bin/sh']);
   });
 
-  void it('empty-command-string: an empty program name', () => assertCase('empty-command-string', () => run({ cmd: [''] })));
+  for (const [id, cmd] of [
+    ['empty-command-string', ['']],
+    ['empty-command-blank', ['  ', '']],
+  ] as const) {
+    void it(`${id}: ${JSON.stringify(cmd)} is refused before anything is created`, async () => {
+      const before = await client.listContainers({ all: true, filters: suiteFilter });
+      await assertCase(id, () => run({ cmd: [...cmd] }));
+      const afterwards = await client.listContainers({ all: true, filters: suiteFilter });
+      assert.equal(afterwards.length, before.length, 'a container was created for an empty command');
+    });
+  }
 
   void it('empty-exec: exec with no command', async () => {
     const id = await createTestContainer(undefined, ['sleep', '60']);

@@ -107,7 +107,8 @@ void describe('images on dockerd with the loopback registry', () => {
   void it('a pull with a wrong password fails with the registry’s message', async () => {
     const error = await failureOf(drain(client.pullImage(`${repo}:v1`, { auth: { ...auth, password: 'wrong-password' } })));
     assert.equal(error.kind, 'unauthorized');
-    assert.equal(error.message, 'unauthorized: authentication required. Sign in to the registry (Berth: Sign In to Registry, or docker login) and try again');
+    // Credentials were sent, so the refusal is about them, not about signing in at all.
+    assert.equal(error.message, 'unauthorized: authentication required. The registry refused these credentials: check the user name and password, then sign in again');
     assert.ok(!error.message.includes('wrong-password'));
   });
 

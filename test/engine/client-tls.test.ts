@@ -123,7 +123,7 @@ void describe('tcp with TLS', () => {
     assert.equal(error.kind, 'unreachable');
     assert.equal(
       error.message,
-      `Cannot reach the engine at tcp://127.0.0.1:${port}: TLS failed (self-signed certificate in certificate chain). Check DOCKER_TLS_VERIFY and the certificates in DOCKER_CERT_PATH (ca.pem, cert.pem, key.pem) or the context`,
+      `Cannot reach the engine at tcp://127.0.0.1:${port}: TLS failed (self-signed certificate in certificate chain). The engine's certificate is not signed by the CA in ${join(dir, 'other-ca', 'ca.pem')}: put the CA that signed it there (DOCKER_CERT_PATH), or check that you are connecting to the right engine`,
     );
     await client.close();
   });

@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, describe, it } from 'node:test';
-import { EngineClient, runContainer, type OutputChunk, type RunOptions } from '../../src/engine';
+import { EngineClient, EngineError, parseHost, runContainer, sshConnector, type OutputChunk, type RunOptions } from '../../src/engine';
 import { cleanupLabel, engineTargets, loadTestEngines, uniqueName } from '../support/engines';
+import { loadRemoteEngines } from '../support/remote';
 
 const engines = loadTestEngines();
 const marker = uniqueName('seq-output');
@@ -28,7 +29,7 @@ interface Captured {
   stderr: Buffer;
 }
 
-async function capture(client: EngineClient, options: Omit<RunOptions, 'image'>): Promise<Captured> {
+async function capture(client: EngineClient, options: Omit<RunOptions, 'image'> & { image?: string }): Promise<Captured> {
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   const result = await runContainer(client, {
@@ -130,6 +131,20 @@ for (const target of engineTargets(engines)) {
       assert.ok(Buffer.concat(received).equals(seqOutput(count)));
     });
 
+    void it('a start that fails closes the attachment and shows the engine’s reason; autoRemove leaves nothing', async () => {
+      const client = fresh();
+      let failure: unknown;
+      try {
+        await capture(client, { cmd: ['/no/such/program'] });
+      } catch (error) {
+        failure = error;
+      }
+      assert.ok(failure instanceof EngineError, String(failure));
+      assert.match(failure.message, /no such file or directory|not found/i);
+      const left = await client.listContainers({ all: true, filters: { label: [`berth.test.marker=${marker}`] } });
+      assert.deepEqual(left.filter((container) => container.Command.includes('/no/such/program')), []);
+    });
+
     void it('a TTY run streams the terminal’s bytes raw through the attachment', async () => {
       const { exitCode, stdout, stderr } = await capture(fresh(), { tty: true, cmd: ['sh', '-c', 'printf "a\\377b\\n"; echo err >&2; exit 4'] });
       assert.equal(exitCode, 4);
@@ -138,3 +153,33 @@ for (const target of engineTargets(engines)) {
     });
   });
 }
+
+void describe('run output over remote transports', { timeout: 300_000 }, () => {
+  const remote = loadRemoteEngines();
+  const clients: EngineClient[] = [];
+  after(async () => {
+    for (const client of clients) await client.close();
+  });
+
+  const transports: Array<[string, () => EngineClient]> = [
+    ['tcp+TLS', () => EngineClient.fromEnvironment({ env: { DOCKER_HOST: remote.tls.host, DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: remote.tls.certPath } })],
+    [
+      'ssh',
+      () => {
+        const endpoint = parseHost(remote.ssh.host, {});
+        return new EngineClient({ endpoint, transport: { connector: sshConnector(endpoint, remote.ssh.command) } });
+      },
+    ],
+  ];
+  for (const [name, open] of transports) {
+    void it(`${name}: 1 MiB of short lines and a binary arrive byte-exact through the attachment`, async () => {
+      const client = open();
+      clients.push(client);
+      const count = 170_000;
+      const lines = await capture(client, { image: remote.image, cmd: ['seq', '1', String(count)] });
+      assert.ok(lines.stdout.equals(seqOutput(count)), `${lines.stdout.length} of ${seqOutput(count).length} bytes`);
+      const binary = await capture(client, { image: remote.image, cmd: ['sh', '-c', 'sha256sum /bin/busybox >&2; cat /bin/busybox'] });
+      assert.equal(sha256(binary.stdout), binary.stderr.toString('utf8').trim().split(/\s+/)[0]);
+    });
+  }
+});

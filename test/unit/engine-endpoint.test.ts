@@ -82,6 +82,24 @@ void describe('parseHost', () => {
     assert.equal(endpoint.tls?.certFile, undefined);
   });
 
+  void it('DOCKER_TLS_VERIFY without a ca.pem is refused, as the docker CLI does, not verified against the system CAs', () => {
+    const home = freshHome();
+    const certs = join(home, 'certs-without-ca');
+    mkdirSync(certs);
+    for (const file of ['cert.pem', 'key.pem']) writeFileSync(join(certs, file), 'pem');
+    assert.throws(
+      () => parseHost('tcp://h:2376', { DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: certs }, { homeDir: home }),
+      (error: unknown) =>
+        error instanceof EngineError &&
+        error.kind === 'bad-request' &&
+        error.message ===
+          `DOCKER_TLS_VERIFY is set, but there is no ca.pem in ${certs} (DOCKER_CERT_PATH) to verify the engine at tcp://h:2376 with. Put the CA certificate that signed the engine's certificate there as ca.pem (with cert.pem and key.pem), or point DOCKER_CERT_PATH at the directory that holds them`,
+    );
+    // DOCKER_TLS alone (no verification asked) and hosts that are not tcp are unaffected.
+    assert.equal(parseHost('tcp://h:2376', { DOCKER_TLS: '1', DOCKER_CERT_PATH: certs }, { homeDir: home }).tls?.caFile, undefined);
+    assert.equal(parseHost('unix:///run/x.sock', { DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: certs }, { homeDir: home }).tls, undefined);
+  });
+
   void it('parses ssh hosts and keeps passwords out of display', () => {
     const endpoint = parseHost('ssh://deploy@build.example.com:2222', {});
     assert.equal(endpoint.kind, 'ssh');

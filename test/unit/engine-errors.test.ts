@@ -14,6 +14,8 @@ import {
   isEngineError,
   kindForStatus,
   parseHost,
+  progressLineError,
+  withoutRepetition,
   type EngineErrorKind,
   type ErrorSubject,
 } from '../../src/engine';
@@ -75,6 +77,54 @@ void describe('engineErrorFromResponse', () => {
       assert.equal(error.endpoint, endpoint);
       assert.ok(isEngineError(error, kind));
     }
+  });
+
+  void it('an ambiguous id prefix (dockerd 500, Podman 404) is bad input: give more of the id or the name', () => {
+    const hint = "Give more characters of the id, or use the container's name";
+    const docker = engineErrorFromResponse(500, '{"message":"Multiple IDs found with provided prefix: e"}', { subject: 'container', endpoint });
+    assert.equal(docker.kind, 'bad-request');
+    assert.equal(docker.message, `Multiple IDs found with provided prefix: e. ${hint}`);
+    const podman = engineErrorFromResponse(
+      404,
+      '{"cause":"container already exists","message":"more than one result for container ID 6: container already exists","response":404}',
+      { subject: 'container', endpoint },
+    );
+    assert.equal(podman.kind, 'bad-request');
+    assert.equal(podman.message, `more than one result for container ID 6: container already exists. ${hint}`);
+  });
+
+  void it('plain HTTP to a TLS port says the engine speaks TLS and how to turn TLS on', () => {
+    const error = engineErrorFromResponse(400, 'Client sent an HTTP request to an HTTPS server.\n', { subject: 'engine', endpoint: 'tcp://127.0.0.1:2376' });
+    assert.equal(error.kind, 'unreachable');
+    assert.equal(error.status, 400);
+    assert.equal(error.engineMessage, 'Client sent an HTTP request to an HTTPS server.');
+    assert.equal(
+      error.message,
+      'Cannot reach the engine at tcp://127.0.0.1:2376: it speaks TLS, and this client sent plain HTTP (the engine said "Client sent an HTTP request to an HTTPS server"). Set DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH to the directory holding ca.pem, cert.pem and key.pem (or use a docker context with TLS)',
+    );
+  });
+
+  void it('a message that repeats itself ("no such image: x: No such image: x") is shown once', () => {
+    const error = engineErrorFromResponse(404, '{"message":"no such image: nope:1: No such image: nope:1"}', { subject: 'image' });
+    assert.equal(error.message, 'No such image: nope:1. Pull it first, or check the image name and tag');
+    assert.equal(error.engineMessage, 'no such image: nope:1: No such image: nope:1');
+    assert.equal(withoutRepetition('a: b: c'), 'a: b: c');
+    assert.equal(withoutRepetition('Error: error.'), 'error.');
+  });
+
+  void it('a registry refusal when credentials were sent says the credentials are wrong', () => {
+    const hint = 'The registry refused these credentials: check the user name and password, then sign in again';
+    for (const message of ['unauthorized: authentication required', 'Get "https://registry-1.docker.io/v2/": unauthorized: incorrect username or password']) {
+      const sent = engineErrorFromResponse(500, JSON.stringify({ message }), { subject: 'pull', credentialsSent: true });
+      assert.equal(sent.kind, 'unauthorized', message);
+      assert.equal(sent.message, `${message}. ${hint}`);
+      const anonymous = engineErrorFromResponse(500, JSON.stringify({ message }), { subject: 'pull' });
+      assert.match(anonymous.message, /Sign in to the registry/);
+    }
+    const inBand = progressLineError({ errorDetail: { message: 'unauthorized: incorrect username or password' } }, 'push', true);
+    assert.equal(inBand?.kind, 'unauthorized');
+    assert.equal(inBand?.message, `unauthorized: incorrect username or password. ${hint}`);
+    assert.match(progressLineError({ error: 'unauthorized: authentication required' }, 'push')?.message ?? '', /allowed to push it/);
   });
 
   void it('keeps Podman messages (which add cause and response)', () => {

@@ -97,9 +97,10 @@ void describe('validateContainerName', () => {
   void it('says exactly what is wrong', () => {
     assert.equal(validateContainerName(''), 'Invalid container name "": it is empty');
     assert.equal(validateContainerName('a'), 'Invalid container name "a": it must be at least 2 characters long');
-    assert.equal(validateContainerName('-web'), 'Invalid container name "-web": it must start with a letter or a digit');
+    assert.equal(validateContainerName('-web'), 'Invalid container name "-web": it must start with an ASCII letter or a digit');
+    assert.equal(validateContainerName('über'), 'Invalid container name "über": it must start with an ASCII letter or a digit');
     assert.equal(validateContainerName('web app'), 'Invalid container name "web app": " " is not allowed (use letters, digits, "_", "." and "-")');
-    assert.equal(validateContainerName('wéb'), 'Invalid container name "wéb": "é" is not allowed (use letters, digits, "_", "." and "-")');
+    assert.equal(validateContainerName('wéb'), 'Invalid container name "wéb": "é" is not ASCII (use ASCII letters, digits, "_", "." and "-")');
     assert.throws(() => assertValidContainerName('x/y'), /"\/" is not allowed/);
   });
 });

@@ -122,3 +122,23 @@ void test('a followed log survives a restart: it says so, resumes after the last
     { follow: true, since: 1_714_557_603, tail: undefined },
   ]);
 });
+
+void test('second-precision stamps (Podman): a new line in the same second as the last one shown is not taken for a replay', async () => {
+  const client = new ScriptedLogs(
+    [inspect(true)],
+    [
+      ['2024-05-01T10:00:01Z a\n', '2024-05-01T10:00:02Z b\n', 'E 2024-05-01T10:00:02Z c\n'],
+      // The follow from that second replays b and c, then brings d, written in the same second, and e.
+      ['2024-05-01T10:00:02Z b\n', 'E 2024-05-01T10:00:02Z c\n', '2024-05-01T10:00:02Z d\n', '2024-05-01T10:00:03Z e\n'],
+    ],
+    [],
+  );
+  const shown: string[] = [];
+  await followContainerLogs(client, 'c1', { output: (stream, text) => shown.push(`${stream}: ${text}`), notice: (text) => shown.push(`notice: ${text}`) }, {
+    tail: 10,
+    signal: new AbortController().signal,
+    followRestarts: false,
+  });
+  assert.deepEqual(shown, ['stdout: a\n', 'stdout: b\n', 'stderr: c\n', 'stdout: d\n', 'stdout: e\n']);
+  assert.deepEqual(client.logCalls.at(-1), { follow: true, since: 1_714_557_602, tail: undefined });
+});

@@ -188,17 +188,19 @@ void describe('EngineSessions', () => {
 void describe('engine status', () => {
   void it('an unreachable engine says why, on its row and in its context value', async () => {
     const engine = new MemoryEngine();
-    engine.down = new Error('connect ECONNREFUSED /lab.sock');
+    engine.down = new Error('connect ECONNREFUSED /lab.sock. Start the engine, or check the host');
     const session = new EngineSession({ descriptor: descriptor('settings:lab', 'unix:///lab.sock', 'lab'), log: () => undefined, source: engine, model: { backoff: { initialMs: 60_000, maxMs: 60_000 } } });
     let statusChanges = 0;
     session.onDidChangeStatus(() => statusChanges++);
     session.model.start();
     await until(() => session.state === 'unreachable', 'unreachable');
     assert.ok(statusChanges > 0);
-    assert.equal(session.statusText(), 'unreachable: connect ECONNREFUSED /lab.sock');
-    const row = presentEngine({ name: session.name, state: session.state, status: session.statusText(), endpoint: session.endpointDisplay, source: 'berth.engines setting', current: false });
+    assert.equal(session.statusText(), 'unreachable: connect ECONNREFUSED /lab.sock', 'the first sentence; the advice is in the reason');
+    assert.equal(session.reason, 'connect ECONNREFUSED /lab.sock. Start the engine, or check the host');
+    const row = presentEngine({ name: session.name, state: session.state, status: session.statusText(), reason: session.reason, endpoint: session.endpointDisplay, source: 'berth.engines setting', current: false });
     assert.equal(row.label, 'lab');
     assert.equal(row.description, 'unreachable: connect ECONNREFUSED /lab.sock');
+    assert.match(row.tooltip, /Start the engine, or check the host/, 'the tooltip has the whole message');
     assert.equal(row.contextValue, 'berth:engine:unreachable');
     assert.match(row.tooltip, /Endpoint: unix:\/\/\/lab\\\.sock/, 'markdown-escaped');
     session.dispose();

@@ -192,3 +192,20 @@ void describe('engine names and the berth.engines setting', () => {
     assert.deepEqual(parseConfiguredEngines(undefined), { engines: [], problems: [] });
   });
 });
+
+void describe('TLS of configured tcp engines', () => {
+  void it('follows DOCKER_TLS_VERIFY and DOCKER_CERT_PATH like DOCKER_HOST does', () => {
+    const { home, runtimeDir } = freshHome();
+    const certs = join(home, 'certs');
+    mkdirSync(certs, { recursive: true });
+    for (const file of ['ca.pem', 'cert.pem', 'key.pem']) writeFileSync(join(certs, file), 'pem');
+    const configured = [{ name: 'tls-host', host: 'tcp://build.example' }];
+    const plain = discoverEngines({ hostSetting: '', configured, env: { XDG_RUNTIME_DIR: runtimeDir }, homeDir: home, fs });
+    assert.equal(plain.find((engine) => engine.id === 'settings:tls-host')?.endpoint?.origin, 'http://build.example:2375');
+    const secured = discoverEngines({ hostSetting: '', configured, env: { XDG_RUNTIME_DIR: runtimeDir, DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: certs }, homeDir: home, fs });
+    const endpoint = secured.find((engine) => engine.id === 'settings:tls-host')?.endpoint;
+    assert.equal(endpoint?.origin, 'https://build.example:2376');
+    assert.equal(endpoint?.tls?.caFile, join(certs, 'ca.pem'));
+    assert.equal(endpoint?.tls?.verify, true);
+  });
+});

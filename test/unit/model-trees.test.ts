@@ -138,3 +138,12 @@ void test('an image is found by the short name whatever qualified name the engin
   assert.equal(store.find('alpine:3.19'), undefined);
   assert.deepEqual(tagCandidates('127.0.0.1:5055/app'), ['127.0.0.1:5055/app', '127.0.0.1:5055/app:latest']);
 });
+
+void test('image ids keep one form: Podman\'s inspect (no sha256: prefix) and its listing give the same record id', () => {
+  const hex64 = 'ab'.repeat(32);
+  const listed = toImageRecord({ Id: `sha256:${hex64}`, ParentId: '', RepoTags: ['x:1'], RepoDigests: [], Created: 0, Size: 1, Labels: null, Containers: -1 });
+  const inspected = toImageRecord({ Id: hex64, ParentId: '', RepoTags: ['x:1'], RepoDigests: [], Created: 0, Size: 1, Labels: null, Containers: -1 });
+  assert.equal(inspected.id, listed.id);
+  assert.equal(inspected.key, listed.key);
+  assert.equal(toImageRecord({ ...listed.summary, Id: 'not-a-digest' }).id, 'not-a-digest');
+});
