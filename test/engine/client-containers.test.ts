@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { EngineClient, EngineError, type ContainerCreateBody, type OutputChunk } from '../../src/engine';
 import { cleanupLabel, loadTestEngines, uniqueName } from '../support/engines';
+import { failureOf } from '../support/assertions';
 
 const engines = loadTestEngines();
 const client = EngineClient.fromEnvironment({ host: engines.dockerHost });
@@ -32,16 +33,6 @@ async function collectLogs(id: string, options: Parameters<EngineClient['contain
   for await (const chunk of client.containerLogs(id, options)) chunks.push(chunk);
   const pick = (stream: string): Buffer => Buffer.concat(chunks.filter((chunk) => chunk.stream === stream).map((chunk) => chunk.data));
   return { stdout: pick('stdout'), stderr: pick('stderr'), chunks };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<EngineError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof EngineError, `expected an EngineError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected the call to fail');
 }
 
 before(async () => {

@@ -8,20 +8,11 @@ import type { Duplex } from 'node:stream';
 import { after, describe, it } from 'node:test';
 import { EngineClient, EngineError, encodeRegistryAuth, parseHost, sshConnector, type EngineEvent } from '../../src/engine';
 import { cleanupLabel, loadTestEngines, unixSocketPath, uniqueName } from '../support/engines';
+import { failureOf } from '../support/assertions';
 
 const engines = loadTestEngines();
 const client = EngineClient.fromEnvironment({ host: engines.dockerHost });
 const containers: string[] = [];
-
-async function failureOf(promise: Promise<unknown>): Promise<EngineError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof EngineError, `expected an EngineError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected the call to fail');
-}
 
 /** Reads from a duplex until the text seen so far matches, then resolves all of it. */
 function readUntil(stream: Duplex, pattern: RegExp, seen: { text: string }): Promise<string> {

@@ -2,22 +2,13 @@
 // ambiguous id prefixes, empty commands, names the engine would refuse, unknown images, a wrong registry password.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { EngineClient, EngineError, runContainer } from '../../src/engine';
+import { EngineClient, runContainer } from '../../src/engine';
 import { cleanupLabel, engineTargets, loadTestEngines, uniqueName } from '../support/engines';
+import { failureOf } from '../support/assertions';
 
 const engines = loadTestEngines();
 const registry = engines.registry;
 const WRONG_CREDENTIALS = 'The registry refused these credentials: check the user name and password, then sign in again';
-
-async function failureOf(promise: Promise<unknown>): Promise<EngineError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof EngineError, `expected an EngineError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected the call to fail');
-}
 
 async function drain(iterable: AsyncIterable<unknown>): Promise<void> {
   for await (const item of iterable) void item;

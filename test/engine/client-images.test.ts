@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { EngineClient, EngineError, type PullProgress, type RegistryCredential } from '../../src/engine';
 import { cleanupLabel, loadTestEngines, uniqueName } from '../support/engines';
+import { failureOf } from '../support/assertions';
 
 const engines = loadTestEngines();
 const client = EngineClient.fromEnvironment({ host: engines.dockerHost });
@@ -15,16 +16,6 @@ const unique = uniqueName('img').toLowerCase();
 const repo = `${registry.address}/berth-client-test/${unique}`;
 const images: string[] = [];
 const containers: string[] = [];
-
-async function failureOf(promise: Promise<unknown>): Promise<EngineError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof EngineError, `expected an EngineError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected the call to fail');
-}
 
 async function drain(stream: AsyncIterable<PullProgress>): Promise<PullProgress[]> {
   const lines: PullProgress[] = [];

@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
-import { EngineClient, EngineError, runContainer, type OutputChunk } from '../../src/engine';
+import { EngineClient, runContainer, type OutputChunk } from '../../src/engine';
 import { cleanupLabel, loadTestEngines, unixSocketPath } from '../support/engines';
+import { failureOf } from '../support/assertions';
 
 const engines = loadTestEngines();
 const dir = mkdtempSync(join(tmpdir(), 'berth-tls-'));
@@ -51,16 +52,6 @@ function clientWith(certDir: string): EngineClient {
   return EngineClient.fromEnvironment({
     env: { DOCKER_HOST: `tcp://127.0.0.1:${port}`, DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: join(dir, certDir) },
   });
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<EngineError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof EngineError, `expected an EngineError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected the call to fail');
 }
 
 before(async () => {

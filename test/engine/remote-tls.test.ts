@@ -3,9 +3,10 @@
 // and the failures a user meets: a certificate for another name, a server their CA did not sign, no client cert.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { EngineClient, EngineError } from '../../src/engine';
+import { EngineClient } from '../../src/engine';
 import { loadRemoteEngines, writeContextConfig, type ContextConfig } from '../support/remote';
 import { exerciseEngine } from './remote-support';
+import { failureOf } from '../support/assertions';
 
 const remote = loadRemoteEngines();
 const clients: EngineClient[] = [];
@@ -14,16 +15,6 @@ const configs: ContextConfig[] = [];
 function track(client: EngineClient): EngineClient {
   clients.push(client);
   return client;
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<EngineError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof EngineError, `expected an EngineError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected the call to fail');
 }
 
 after(async () => {

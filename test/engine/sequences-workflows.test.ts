@@ -9,7 +9,6 @@ import { after, before, describe, it } from 'node:test';
 import {
   DockerConfigCredentials,
   EngineClient,
-  EngineError,
   commitWorkflow,
   listImages,
   listRunning,
@@ -22,6 +21,7 @@ import {
   type PullProgress,
 } from '../../src/engine';
 import { cleanupLabel, engineTargets, loadTestEngines, uniqueName } from '../support/engines';
+import { failureOf } from '../support/assertions';
 
 const engines = loadTestEngines();
 const registry = engines.registry;
@@ -40,16 +40,6 @@ function credentialsFromConfig(): DockerConfigCredentials {
 }
 
 const anonymous = new DockerConfigCredentials({ env: { DOCKER_CONFIG: join(configRoot, 'empty') } });
-
-async function failureOf(promise: Promise<unknown>): Promise<EngineError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof EngineError, `expected an EngineError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected the call to fail');
-}
 
 function joined(chunks: OutputChunk[], stream: OutputChunk['stream']): string {
   return Buffer.concat(chunks.filter((chunk) => chunk.stream === stream).map((chunk) => chunk.data)).toString('utf8');

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import {
   EngineClient,
-  EngineError,
   engineErrorFromResponse,
   isEngineError,
   kindForStatus,
@@ -19,6 +18,7 @@ import {
   type EngineErrorKind,
   type ErrorSubject,
 } from '../../src/engine';
+import { failureOf } from '../support/assertions';
 
 const root = mkdtempSync(join(tmpdir(), 'berth-errors-'));
 chmodSync(root, 0o755);
@@ -26,16 +26,6 @@ after(() => rmSync(root, { recursive: true, force: true }));
 
 function clientFor(host: string): EngineClient {
   return new EngineClient({ endpoint: parseHost(host, {}) });
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<EngineError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof EngineError, `expected an EngineError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected the call to fail');
 }
 
 function listen(server: Server, path: string | number): Promise<void> {
