@@ -173,9 +173,8 @@ export class EngineEventCounter {
         response.on('error', () => undefined);
         resolve(counter);
       });
-      request.on('error', (error) => {
-        if (!request.destroyed || counter.count === 0) reject(error);
-      });
+      // Before the response: the promise fails; after close(): the destroyed request's error is expected.
+      request.on('error', reject);
       request.end();
     });
   }
@@ -208,8 +207,6 @@ export interface IdleOptions {
   readonly quietBeforeMs: number;
   /** Give up looking for a window without engine events after this long (a shared engine may stay busy). */
   readonly deadlineMs: number;
-  /** Called after every window, measured or not (for logging). */
-  readonly onWindow?: (activity: TimerActivity, engineEvents: number) => void;
 }
 
 export interface IdleResult {
@@ -226,8 +223,9 @@ export interface IdleResult {
 
 /** Waits for the engine to be quiet, then counts the bundle's timers over one window. */
 export async function measureIdle(options: IdleOptions): Promise<IdleResult> {
-  // Taken before the probe wraps the globals: the waits below are the probe's own, never counted.
-  const wait = (ms: number): Promise<void> => new Promise((resolve) => globalThis.setTimeout(resolve, ms));
+  // Taken before the probe wraps the globals: the waits below are the probe's own and never pass its wrapper.
+  const setTimer = globalThis.setTimeout;
+  const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimer(resolve, ms));
   const probe = new TimerProbe(options.bundlePath);
   const counter = await EngineEventCounter.open(options.socketPath);
   const started = performance.now();
@@ -251,7 +249,6 @@ export async function measureIdle(options: IdleOptions): Promise<IdleResult> {
       }
       windows++;
       const eventsInWindow = counter.events - eventsBefore;
-      options.onWindow?.(activity, eventsInWindow);
       if (eventsInWindow === 0) {
         return { quiet: true, activity, windows, engineEvents: counter.events, waitedMs: windowStart - started };
       }

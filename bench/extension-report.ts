@@ -90,13 +90,13 @@ export function treeTable(rows: readonly TreeUpdateResult[]): string {
   return [
     '| engine | containers | event | event → row rendered, median (ms) | p10–p90 (ms) | after the 4 ms coalescing window, median (ms) | rows rendered | events |',
     '| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |',
-    ...rows.map((row) => `| ${row.source} | ${row.containers.toLocaleString('en')} | ${row.event} | ${ms(row.total.median)} | ${spread(row.total)} | ${ms(row.afterWindow.median)} | ${row.rowsRendered.toLocaleString('en')} | ${row.total.samples} |`),
+    ...rows.map((row) => `| ${row.source} | ${row.containers.toLocaleString('en')} | ${row.event} | ${ms(row.total.median)} | ${spread(row.total)} | ${row.afterWindow ? ms(row.afterWindow.median) : 'n/a'} | ${row.rowsRendered.toLocaleString('en')} | ${row.total.samples} |`),
   ].join('\n');
 }
 
 export function heapTable(rows: readonly TreeHeapResult[]): string {
   return [
-    '| engine | containers | heap after the first listing and full render (MiB) | per container (bytes) | heap growth over the measured events (KiB) | events |',
+    '| engine | containers | heap after the first listing and full render (MiB) | per container (bytes) | heap growth over the events after a warm-up (KiB) | events |',
     '| --- | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map((row) => `| ${row.source} | ${row.containers.toLocaleString('en')} | ${mib(row.afterListing)} | ${(row.afterListing / row.containers).toFixed(0)} | ${(row.overEvents / 1024).toFixed(0)} | ${row.events} |`),
   ].join('\n');

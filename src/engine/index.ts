@@ -12,3 +12,4 @@ export * from './auth';
 export * from './sequences';
 export { sshArguments, sshConnector } from './ssh';
 export * from './registry';
+export * from './contexts';
