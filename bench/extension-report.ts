@@ -43,6 +43,7 @@ export interface ExtensionBenchReport {
   readonly creation: ReadonlyArray<{ containers: number; seconds: number }>;
   readonly refresh: readonly RefreshResult[];
   readonly logs: LogsReport | undefined;
+  readonly logsFailure?: string | undefined;
   readonly idle: IdleSample | undefined;
   readonly targets: readonly TargetCheck[];
   readonly notes: readonly string[];
@@ -192,6 +193,7 @@ export function renderExtensionMarkdown(report: ExtensionBenchReport): string {
     '',
   ];
   if (report.logs) sections.push('## A 1,000,000-line logs document (real extension host)', logsTable(report.logs), '');
+  else if (report.logsFailure) sections.push('## A 1,000,000-line logs document (real extension host)', `No figures: ${report.logsFailure}`, '');
   if (report.idle) sections.push('## Timers while idle (real extension host)', idleTable(report.idle), '');
   sections.push('## Targets', targetsTable(report.targets), '', '## Notes', ...report.notes.map((note) => `- ${note}`), '');
   return sections.join('\n');

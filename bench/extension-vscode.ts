@@ -152,6 +152,8 @@ export async function runLaunch(options: LaunchOptions): Promise<LaunchOutcome> 
       rendererRoundTripMax: rendererSamples && rendererSamples.length > 0 ? Math.max(...rendererSamples) : undefined,
     };
   } finally {
+    // A run that broke while the logs document loaded left the renderer probe polling.
+    await probe?.stop();
     await workbench.close();
   }
 }

@@ -39,13 +39,14 @@ export async function loopbackOnlyContext(
       await route.abort('blockedbyclient');
     }
   });
-  await context.routeWebSocket(/.*/, (socket) => {
-    if (isLoopbackUrl(socket.url())) {
-      socket.connectToServer();
-    } else {
+  // Only non-loopback websockets are intercepted: proxying the workbench's own socket through Playwright corrupted
+  // messages larger than 256 KiB ("Unexpected non-whitespace character after JSON").
+  await context.routeWebSocket(
+    (url) => !isLoopbackUrl(url.href),
+    (socket) => {
       blocked.push(socket.url());
       void socket.close();
-    }
-  });
+    },
+  );
   return { context, blocked };
 }

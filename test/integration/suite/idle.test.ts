@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { measureIdle, TimerProbe, type TimerActivity } from '../../../bench/extension-idle-probe';
 import { unixSocketPath } from '../../support/engines';
-import { EXTENSION_ID, TestContainers, activateBerth, engineClient, modelShowsContainer, modelState, testEngines } from '../support/fixtures';
+import {
+  EXTENSION_ID, TestContainers, activateBerth, engineClient, modelShowsContainer, modelState, suiteEngine, testEngines,
+} from '../support/fixtures';
 
 /**
  * What one change leaves behind must have run out before the window: the engine client keeps an idle connection
@@ -44,7 +46,7 @@ describe('idle', () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension, `${EXTENSION_ID} is loaded`);
     const bundlePath = join(extension.extensionPath, 'dist', 'extension.js');
-    const client = engineClient(engines.dockerHost);
+    const client = engineClient(suiteEngine(engines).host);
     const containers = new TestContainers(client, engines.image);
     const probe = new TimerProbe(bundlePath);
     let activity: TimerActivity;
