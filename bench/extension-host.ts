@@ -10,7 +10,6 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 // The one bench file that runs inside the extension host (built by extension-vscode.ts, never run by plain Node).
-// eslint-disable-next-line no-restricted-imports
 import * as vscode from 'vscode';
 import { EngineClient } from '../src/engine';
 import { measureIdle, TimerProbe, type TimerActivity } from './extension-idle-probe';

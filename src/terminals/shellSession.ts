@@ -34,6 +34,12 @@ export const SHELL_CANDIDATES = ['bash', 'sh'] as const;
 const START_POLL_DELAYS_MS = [10, 20, 40, 80, 160, 250];
 /** Inspections after the stream closed before taking the engine's word as final. */
 const POLLS_AFTER_CLOSE = 20;
+/**
+ * Pauses between looks at the container after its shell was killed (about 6 s in all). Docker ends the exec before
+ * it records the container's exit (tens of ms apart), Podman records a stop or restart after locks and cleanup,
+ * which takes seconds on a busy machine. A container that did stop is seen at the first look that shows it.
+ */
+const CONTAINER_SETTLE_DELAYS_MS = [50, 100, 200, 400, 750, 1000, 1500, 2000];
 
 /**
  * Keystrokes typed before a shell is known to run are held, then handed to the shell that does run: input sent to
@@ -103,7 +109,8 @@ export async function runShell(
         continue;
       }
       if (signal.aborted) return { shell, exitCode: result };
-      return { shell, exitCode: result, containerChange: await containerChangeSince(client, containerId, startedAt, signal) };
+      const containerChange = await containerChangeSince(client, containerId, startedAt, signal, killedBySignal(result));
+      return { shell, exitCode: result, containerChange };
     }
     throw new Error(`The container has neither ${SHELL_CANDIDATES.join(' nor ')}`);
   } finally {
@@ -111,8 +118,32 @@ export async function runShell(
   }
 }
 
-/** Whether the container stopped, restarted (a new StartedAt) or was removed since the shell began. */
+/** A shell that did not exit by itself: killed by a signal (status 128 + N), or its status is unknown. */
+function killedBySignal(exitCode: number | null): boolean {
+  return exitCode === null || exitCode > 128;
+}
+
+/**
+ * Whether the container stopped, restarted (a new StartedAt) or was removed since the shell began. A killed shell
+ * may be reported before the engine has recorded its container's end, so then the container is looked at a few
+ * more times before concluding that only the shell was killed.
+ */
 async function containerChangeSince(
+  client: ShellClient,
+  containerId: string,
+  startedAt: string,
+  signal: AbortSignal,
+  shellKilled: boolean,
+): Promise<ContainerChange | undefined> {
+  const looks = shellKilled ? CONTAINER_SETTLE_DELAYS_MS.length + 1 : 1;
+  for (let look = 0; ; look++) {
+    const change = await inspectContainerChange(client, containerId, startedAt, signal);
+    if (change || look + 1 >= looks) return change;
+    await sleep(CONTAINER_SETTLE_DELAYS_MS[look], undefined, { signal });
+  }
+}
+
+async function inspectContainerChange(
   client: ShellClient,
   containerId: string,
   startedAt: string,

@@ -55,6 +55,8 @@ class ShellEngine {
   readonly execs: FakeExec[] = [];
   scripts: Record<string, ShellScript> = {};
   container: { running: boolean; startedAt: string } | undefined;
+  /** Called on each container inspection before answering (to stage an engine that records a stop late). */
+  beforeContainerInspect: () => void = () => undefined;
   private readonly waiters: Array<() => void> = [];
 
   /** Resolves once `condition` holds; checked after every request the engine handles. */
@@ -85,6 +87,7 @@ class ShellEngine {
       return;
     }
     if (path === `/containers/${CONTAINER}/json`) {
+      this.beforeContainerInspect();
       if (!this.container) {
         sendError(response, 404, `No such container: ${CONTAINER}`);
         return;
@@ -212,7 +215,7 @@ void describe('Attach Shell session', () => {
 
   after(async () => {
     await client.close();
-    // Hijacked sockets leave the server's connection count, so its close callback may never come: do not wait on it.
+    // The close callback waits on the bookkeeping of connections the upgrade took over, which never settles: don't wait.
     server.close();
     server.closeAllConnections();
     rmSync(dir, { recursive: true, force: true });
@@ -263,6 +266,28 @@ void describe('Attach Shell session', () => {
     assert.deepEqual(await outcome, { shell: 'bash', exitCode: 137, containerChange: 'stopped' });
   });
 
+  void it('a container whose stop the engine records after the shell\'s end still counts as stopped', async () => {
+    const terminal = new FakeTerminal();
+    const outcome = runShell(client, CONTAINER, terminal, () => undefined);
+    const bash = await engine.until(() => (engine.exec('bash')?.pid ? engine.exec('bash') : undefined));
+    // The exec ends (137) while the container still looks running for two more inspections.
+    let looksRunning = 2;
+    engine.beforeContainerInspect = () => {
+      if (bash.exitCode === null || !engine.container) return;
+      if (looksRunning-- <= 0) engine.container.running = false;
+    };
+    bash.end(137);
+    assert.deepEqual(await outcome, { shell: 'bash', exitCode: 137, containerChange: 'stopped' });
+  });
+
+  void it('a shell killed on its own (the container keeps running) is not blamed on the container', async () => {
+    const terminal = new FakeTerminal();
+    const outcome = runShell(client, CONTAINER, terminal, () => undefined);
+    const bash = await engine.until(() => (engine.exec('bash')?.pid ? engine.exec('bash') : undefined));
+    bash.end(137);
+    assert.deepEqual(await outcome, { shell: 'bash', exitCode: 137, containerChange: undefined });
+  });
+
   void it('a container that restarted (new StartedAt) or was removed is told apart', async () => {
     for (const [change, expected] of [
       [() => (engine.container = { running: true, startedAt: '2024-05-01T10:05:00.000000001Z' }), 'restarted'],
@@ -291,7 +316,7 @@ void describe('Attach Shell session', () => {
 });
 
 void describe('exec launch state from the engine\'s inspection', () => {
-  void it('reads Docker 20.10 and Podman 5 answers as recorded from the test engines', () => {
+  void it('reads Docker 20.10 and Podman 4.3 answers as recorded from the test engines', () => {
     // Docker: Running before the runtime started the process, PID 0; then a PID, or status 126 without one.
     assert.equal(execLaunchState({ Running: true, ExitCode: null, Pid: 0 }), 'starting');
     assert.equal(execLaunchState({ Running: true, ExitCode: null, Pid: 2215 }), 'running');
