@@ -27,7 +27,11 @@ export interface BackoffPolicy {
   readonly maxMs: number;
 }
 
-export const DEFAULT_BACKOFF: BackoffPolicy = { initialMs: 250, maxMs: 5000 };
+/**
+ * Capped at 1.5 s so that views match an engine that came back within 2 s. A retry is one connect attempt, cheap
+ * even for a remote engine, and it only runs while the engine is unreachable.
+ */
+export const DEFAULT_BACKOFF: BackoffPolicy = { initialMs: 250, maxMs: 1500 };
 
 /** Delay before reconnect attempt `attempt` (0-based): doubling from `initialMs`, capped at `maxMs`. */
 export function backoffDelay(attempt: number, policy: BackoffPolicy = DEFAULT_BACKOFF): number {

@@ -41,7 +41,7 @@ void test('reconnect since is SEC.NANOS of the last event', () => {
 });
 
 void test('backoff doubles and is capped', () => {
-  assert.deepEqual([0, 1, 2, 3, 4, 5, 10].map((attempt) => backoffDelay(attempt)), [250, 500, 1000, 2000, 4000, 5000, 5000]);
+  assert.deepEqual([0, 1, 2, 3, 4, 5, 10].map((attempt) => backoffDelay(attempt)), [250, 500, 1000, 1500, 1500, 1500, 1500]);
 });
 
 void test('command lines split like a shell tokenizer, without expansion', () => {
