@@ -3,7 +3,8 @@
  * container stops the follower says so, waits for its next start (through the event stream, no polling)
  * and resumes exactly after the last line shown. No `vscode` here: terminals and documents are sinks.
  */
-import type { EngineClient, OutputChunk } from '../engine';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { ContainerInspect, EngineClient, OutputChunk } from '../engine';
 import { isEngineError } from '../engine';
 import { baseAction } from '../model/actions';
 import { StreamDecoders } from '../terminals/terminalText';
@@ -98,38 +99,77 @@ export async function followContainerLogs(client: LogsClient, id: string, sink: 
 
   let running = first.State.Running;
   for (;;) {
-    if (running) {
-      reader.beginResume();
-      const since = reader.last === undefined ? undefined : sinceSeconds(reader.last);
-      const logs = client.containerLogs(id, { follow: true, timestamps: true, tty, signal, ...(since === undefined ? {} : { since }) });
-      for await (const chunk of logs) reader.push(chunk);
-      reader.end();
-    }
-    if (!options.followRestarts) return;
-
-    let state;
     try {
-      state = (await client.inspectContainer(id, { signal })).State;
+      if (running) {
+        reader.beginResume();
+        const since = reader.last === undefined ? undefined : sinceSeconds(reader.last);
+        const logs = client.containerLogs(id, { follow: true, timestamps: true, tty, signal, ...(since === undefined ? {} : { since }) });
+        for await (const chunk of logs) reader.push(chunk);
+        reader.end();
+      }
+      if (!options.followRestarts) return;
+
+      let state;
+      try {
+        state = (await client.inspectContainer(id, { signal })).State;
+      } catch (error) {
+        if (!isEngineError(error, 'not-found')) throw error;
+        sink.notice(`${name} was removed`);
+        return;
+      }
+      if (state.Running) {
+        sink.notice(`${name} restarted`);
+        running = true;
+        continue;
+      }
+      sink.notice(`${name} stopped (exit ${state.ExitCode}); waiting for it to start again…`);
+      const finished = parseTimestamp(`${state.FinishedAt} `);
+      const outcome = await waitForStart(client, id, finished ? eventsSince(finished.nanos) : undefined, signal);
+      if (outcome === 'removed') {
+        sink.notice(`${name} was removed`);
+        return;
+      }
+      if (outcome === 'started') sink.notice(`${name} restarted`);
+      // 'ended': the event stream closed (engine restart); inspect again and carry on.
+      running = outcome === 'started';
     } catch (error) {
-      if (!isEngineError(error, 'not-found')) throw error;
-      sink.notice(`${name} was removed`);
-      return;
+      // The engine went away (killed, restarted): say so, wait for it, and resume after the last line shown.
+      if (signal.aborted || !options.followRestarts || !isEngineError(error, 'unreachable')) throw error;
+      reader.end();
+      sink.notice(`lost the engine (${error.message}); reconnecting…`);
+      const state = await waitForEngine(client, id, signal);
+      if (!state) {
+        sink.notice(`reconnected; ${name} was removed`);
+        return;
+      }
+      sink.notice(`reconnected; ${name} is ${state.Running ? 'running' : `stopped (exit ${state.ExitCode})`}`);
+      running = state.Running;
+      if (!running) {
+        const outcome = await waitForStart(client, id, undefined, signal);
+        if (outcome === 'removed') {
+          sink.notice(`${name} was removed`);
+          return;
+        }
+        running = outcome === 'started';
+        if (running) sink.notice(`${name} restarted`);
+      }
     }
-    if (state.Running) {
-      sink.notice(`${name} restarted`);
-      running = true;
-      continue;
+  }
+}
+
+/** Retry delays while the engine is unreachable: short at first, capped so a returning engine is seen within 2 s. */
+const ENGINE_RETRY_MS = [250, 500, 1000, 1500] as const;
+
+/** Waits until the engine answers again; the container's state then, or undefined when it is gone. */
+async function waitForEngine(client: LogsClient, id: string, signal: AbortSignal): Promise<ContainerInspect['State'] | undefined> {
+  for (let attempt = 0; ; attempt++) {
+    await delay(ENGINE_RETRY_MS[Math.min(attempt, ENGINE_RETRY_MS.length - 1)] ?? 1500, undefined, { signal });
+    try {
+      return (await client.inspectContainer(id, { signal })).State;
+    } catch (error) {
+      if (isEngineError(error, 'not-found')) return undefined;
+      if (signal.aborted || !isEngineError(error, 'unreachable')) throw error;
     }
-    sink.notice(`${name} stopped (exit ${state.ExitCode}); waiting for it to start again…`);
-    const finished = parseTimestamp(`${state.FinishedAt} `);
-    const outcome = await waitForStart(client, id, finished ? eventsSince(finished.nanos) : undefined, signal);
-    if (outcome === 'removed') {
-      sink.notice(`${name} was removed`);
-      return;
-    }
-    if (outcome === 'started') sink.notice(`${name} restarted`);
-    // 'ended': the event stream closed (engine restart); inspect again and carry on.
-    running = outcome === 'started';
   }
 }
 
