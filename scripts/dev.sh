@@ -8,15 +8,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 log() { printf '[dev] %s\n' "$*" >&2; }
 
-if [[ ! -d node_modules ]]; then
-  if [[ -f scripts/install-deps.sh ]]; then
-    log "installing dependencies (scripts/install-deps.sh)"
-    bash scripts/install-deps.sh
-  else
-    log "npm ci"
-    npm ci --no-audit --no-fund
-  fi
-fi
+# Idempotent and fast when all is there: Debian packages (the private engine needs docker.io), then npm ci.
+bash scripts/install-deps.sh
 
 log "building"
 build_log=$(mktemp)
