@@ -6,7 +6,12 @@
 # launcher do not exist is reported as skipped. Logs and counts go to test-output/.
 #
 # `bash scripts/test.sh unit engine` runs only the named stages (deps build lint engines unit engine
-# integration e2e); the engines are started whenever a stage after them runs.
+# integration integration-podman e2e); the engines are started whenever a stage after them runs.
+#
+# The integration suite runs as a matrix: stage `integration` against the private dockerd, then stage
+# `integration-podman`, the same suite against the Podman service (engines.json `podmanHost`; reported as
+# skipped when Podman cannot run on the machine). Naming `integration` runs both passes; `integration-podman`
+# alone runs only the Podman pass. Each pass has its own counts; both are summed into the last line.
 #
 # Engines: stopped at the end only when this run started them (BERTH_KEEP_ENGINES=1 keeps them,
 # BERTH_STOP_ENGINES=1 stops them even if they were running before).
@@ -18,7 +23,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # shellcheck source=lib/test-stages.sh
 source scripts/lib/test-stages.sh
 
-OUTPUT_DIR=test-output
+# BERTH_TEST_OUTPUT moves the outputs (the launchers honour it too), e.g. for a trial run beside a CI run.
+OUTPUT_DIR=${BERTH_TEST_OUTPUT:-test-output}
 mkdir -p "$OUTPUT_DIR"
 RUN_STARTED=$SECONDS
 
@@ -36,13 +42,13 @@ trap 'exit 143' TERM
 
 printf 'Berth tests: node %s, %s cores, CI=%s\n' "$(node --version)" "$(nproc)" "${CI:-}"
 
-ALL_STAGES=(deps build lint engines unit engine integration e2e)
+ALL_STAGES=(deps build lint engines unit engine integration integration-podman e2e)
 SELECTED=("$@")
 for stage in "${SELECTED[@]}"; do
   [[ " ${ALL_STAGES[*]} " == *" $stage "* ]] || { echo "unknown stage '$stage'; stages: ${ALL_STAGES[*]}" >&2; exit 2; }
 done
 wants() { ((${#SELECTED[@]} == 0)) || [[ " ${SELECTED[*]} " == *" $1 "* ]]; }
-needs_engines() { wants engines || wants engine || wants integration || wants e2e; }
+needs_engines() { wants engines || wants engine || wants integration || wants integration-podman || wants e2e; }
 
 if wants deps; then run_step deps 1800 bash scripts/install-deps.sh; fi
 if wants build; then run_step build 600 npm run build; fi
@@ -59,6 +65,14 @@ fi
 if wants unit; then run_node_tests unit 900 test:unit test/unit/*.test.ts; fi
 if wants engine; then run_node_tests engine 1200 test:engine test/engine/*.test.ts; fi
 if wants integration; then run_launcher_tests integration 1200 test:integration test/integration/run.ts; fi
+if wants integration || wants integration-podman; then
+  # An unreadable state file is not a reason to skip: the pass then runs and reports why it cannot.
+  if podman_host=$(engines_podman_host) && [[ -z $podman_host ]]; then
+    skip_stage integration-podman "no podmanHost in engines.json: Podman cannot run on this machine"
+  else
+    run_launcher_tests integration-podman 1200 test:integration:podman test/integration/run.ts
+  fi
+fi
 if wants e2e; then run_launcher_tests e2e 1200 test:e2e test/e2e/run.ts; fi
 
 stop_engines_if_ours

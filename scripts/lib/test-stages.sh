@@ -13,7 +13,7 @@ banner() {
 
 # record STAGE RESULT DETAIL SECONDS
 record() {
-  SUMMARY_ROWS+=("$(printf '%-12s %-8s %5ss  %s' "$1" "$2" "$4" "$3")")
+  SUMMARY_ROWS+=("$(printf '%-18s %-8s %5ss  %s' "$1" "$2" "$4" "$3")")
   if [[ $2 == failed ]]; then ANY_STAGE_FAILED=1; fi
 }
 
@@ -31,6 +31,22 @@ describe_exit() {
     124 | 137) echo "timed out after $2 s" ;;
     *) echo "exit status $1" ;;
   esac
+}
+
+# A stage that cannot run on this machine: a banner, the reason, and a `skipped` row (no test counted).
+skip_stage() {
+  banner "$1 tests"
+  echo "skipped: $2"
+  record "$1" skipped "$2" 0
+}
+
+# The Podman service's unix:// URL from the engines' state file (empty when Podman cannot run here);
+# fails when the state file is missing or unreadable.
+engines_podman_host() {
+  local state_file=${BERTH_STATE_DIR:-/tmp/berth-state}/engines.json
+  node -e '
+    const state = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    console.log(typeof state.podmanHost === "string" ? state.podmanHost : "");' "$state_file" 2>/dev/null
 }
 
 # A step that has no test counts (install, build, lint, engines): a failure counts as one failed check.

@@ -6,6 +6,8 @@ export interface CaseResult {
   ok: boolean;
   ms: number;
   error?: string;
+  /** Not run because the machine lacks what it needs (e.g. Podman): neither passed nor failed. */
+  skipped?: string;
 }
 
 export class CaseRunner {
@@ -36,9 +38,16 @@ export class CaseRunner {
     console.log(`  ✗ ${name} (not run: ${reason})`);
   }
 
-  get counts(): { passed: number; failed: number } {
-    const passed = this.results.filter((result) => result.ok).length;
-    return { passed, failed: this.results.length - passed };
+  /** Records a case this machine cannot run (not a failure); the reason shows in the report. */
+  notApplicable(name: string, reason: string): void {
+    this.results.push({ name, ok: true, ms: 0, skipped: reason });
+    console.log(`  - ${name} (skipped: ${reason})`);
+  }
+
+  get counts(): { passed: number; failed: number; pending: number } {
+    const pending = this.results.filter((result) => result.skipped !== undefined).length;
+    const passed = this.results.filter((result) => result.ok).length - pending;
+    return { passed, failed: this.results.length - passed - pending, pending };
   }
 }
 

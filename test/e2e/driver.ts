@@ -52,6 +52,22 @@ export class WorkbenchDriver {
     return (await this.treeRows(paneTitle).allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
   }
 
+  /** The rendered rows of a pane in order, with their tree depth (aria-level) and codicon (`vm-active`, …). */
+  async rowOutline(paneTitle: string): Promise<TreeRowOutline[]> {
+    const outline: TreeRowOutline[] = [];
+    for (const row of await this.treeRows(paneTitle).all()) {
+      const icon = row.locator('.custom-view-tree-node-item-icon');
+      const iconClasses = (await icon.count()) > 0 ? ((await icon.first().getAttribute('class')) ?? '') : '';
+      const codicon = iconClasses.split(/\s+/).find((name) => name.startsWith('codicon-') && name !== 'codicon-');
+      outline.push({
+        text: (await row.innerText()).replace(/\s+/g, ' ').trim(),
+        level: Number((await row.getAttribute('aria-level')) ?? '0'),
+        icon: codicon ? codicon.slice('codicon-'.length) : '',
+      });
+    }
+    return outline;
+  }
+
   /** F1, `>title`, Enter: runs a command from the palette like a user does. */
   async runFromPalette(title: string): Promise<void> {
     await this.page.keyboard.press('Escape');
@@ -129,6 +145,13 @@ export class WorkbenchDriver {
     await this.page.screenshot({ path });
     return path;
   }
+}
+
+export interface TreeRowOutline {
+  text: string;
+  /** 1 for a root row. */
+  level: number;
+  icon: string;
 }
 
 export function escapeRegExp(text: string): string {

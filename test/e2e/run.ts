@@ -15,6 +15,7 @@ import { PrivateEngine } from '../vscode/privateEngine';
 import { Stopwatch } from '../vscode/stopwatch';
 import { CaseRunner } from './cases';
 import { WorkbenchDriver } from './driver';
+import { MULTI_ENGINE_CASE, multiEngineExplorer } from './multiEngine';
 
 const OVERALL_TIMEOUT_MS = Number(process.env.BERTH_E2E_TIMEOUT_MS ?? 15 * 60_000);
 const SCREENSHOTS = join(TEST_OUTPUT, 'screenshots');
@@ -38,6 +39,7 @@ const PUBLISHED: Record<string, string> = {
   'vsix-activated': 'vsix-activated.png',
   tooltip: 'container-tooltip.png',
   'logs-terminal': 'logs-terminal-restart.png',
+  'multi-engine': 'multi-engine.png',
 };
 
 async function publish(name: string): Promise<void> {
@@ -54,10 +56,11 @@ async function devWorkbenchCases(
   client: EngineClient,
   cleanup: string[],
 ): Promise<void> {
+  const settings = { ...berthTestSettings(engines.dockerHost), ...WORKBENCH_SETTINGS };
   const workbench = await stopwatch.stage('code-server + workbench (development)', () =>
     launchWorkbench({
       extensionDevelopmentPath: REPO_ROOT,
-      settings: { ...berthTestSettings(engines), ...WORKBENCH_SETTINGS },
+      settings,
       logFile: join(TEST_OUTPUT, 'e2e-code-server.log'),
     }),
   );
@@ -211,6 +214,17 @@ async function devWorkbenchCases(
       await driver.screenshot('pull-error');
       await publish('pull-error');
     }, evidence);
+
+    const podmanHost = engines.podmanHost;
+    if (podmanHost) {
+      await runner.run(MULTI_ENGINE_CASE, () =>
+        multiEngineExplorer({ workbench, driver, settings, podmanHost, image: engines.image, dockerContainerName: webName }, async () => {
+          await driver.screenshot('multi-engine');
+          await publish('multi-engine');
+        }), evidence);
+    } else {
+      runner.notApplicable(MULTI_ENGINE_CASE, 'engines.json has no podmanHost: Podman cannot run on this machine');
+    }
   } finally {
     await workbench.close();
     if (workbench.blocked.length > 0) console.log(`blocked non-loopback requests: ${[...new Set(workbench.blocked)].join(', ')}`);
@@ -237,7 +251,7 @@ async function vsixCases(runner: CaseRunner, engines: TestEngines, stopwatch: St
     workbench = await stopwatch.stage('code-server + workbench (vsix)', () =>
       launchWorkbench({
         extensionsDir,
-        settings: { ...berthTestSettings(engines), ...WORKBENCH_SETTINGS },
+        settings: { ...berthTestSettings(engines.dockerHost), ...WORKBENCH_SETTINGS },
         logFile: join(TEST_OUTPUT, 'e2e-vsix-code-server.log'),
       }),
     );
@@ -265,7 +279,7 @@ async function vsixCases(runner: CaseRunner, engines: TestEngines, stopwatch: St
       const missing = `unix://${join(root, 'no-engine', 'docker.sock')}`;
       await writeFile(
         join(workbench?.server.userDataDir ?? '', 'Machine', 'settings.json'),
-        JSON.stringify({ ...berthTestSettings(engines), 'berth.engine.host': missing }, null, 2),
+        JSON.stringify({ ...berthTestSettings(engines.dockerHost), 'berth.engine.host': missing }, null, 2),
       );
       const welcome = driver.pane('Containers').locator('.welcome-view-content');
       await driver.waitForText(() => welcome.innerText(), /socket or host does not exist|cannot reach|refused/i, 'the welcome view');
@@ -314,7 +328,7 @@ async function main(): Promise<number> {
   const counts = runner.counts;
   await writeFile(join(TEST_OUTPUT, 'e2e-counts.json'), `${JSON.stringify(counts)}\n`);
   await writeFile(join(TEST_OUTPUT, 'e2e-results.json'), `${JSON.stringify({ results: runner.results, stages: stopwatch.toJSON() }, null, 2)}\n`);
-  console.log(`e2e: ${counts.passed} passed, ${counts.failed} failed`);
+  console.log(`e2e: ${counts.passed} passed, ${counts.failed} failed, ${counts.pending} skipped`);
   console.log(stopwatch.report());
   return counts.failed === 0 ? 0 : 1;
 }

@@ -1,5 +1,7 @@
 // `npm run test:integration`: builds the extension and the mocha suite, then runs the suite inside the real extension
 // host of code-server, driven by headless Chromium. Writes test-output/integration-counts.json.
+// `npm run test:integration -- --engine podman` (or BERTH_IT_ENGINE=podman) is the matrix's Podman pass: the same suite
+// against engines.json's podmanHost, writing test-output/integration-podman-counts.json and integration-podman-*.log.
 import { createWriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,6 +12,7 @@ import { buildExtension, buildIntegrationSuite } from '../vscode/build';
 import type { TestEngines } from '../support/engines';
 import { berthTestSettings, prepareEngines } from '../vscode/engines';
 import { Stopwatch } from '../vscode/stopwatch';
+import { ENGINE_KIND_ENV, engineHostFor, parseEngineKind, type EngineKind } from './support/engineKind';
 
 const COUNTS_MARKER = 'BERTH_MOCHA_COUNTS';
 /** The workbench gives up on an extension host that did not start (seen on an overloaded machine): fail at once. */
@@ -34,6 +37,21 @@ function isWorkbenchNoise(text: string): boolean {
   ) || /ECONNREFUSED 127\.0\.0\.1:\d+: Failed/.test(text);
 }
 
+/** `--engine <kind>` on the command line, else BERTH_IT_ENGINE, else docker. */
+function engineKindFromArgs(args: readonly string[]): EngineKind {
+  const at = args.indexOf('--engine');
+  if (at >= 0) return parseEngineKind(args[at + 1]);
+  const inline = args.find((arg) => arg.startsWith('--engine='));
+  return parseEngineKind(inline ? inline.slice('--engine='.length) : process.env[ENGINE_KIND_ENV]);
+}
+
+/** One pass of the matrix: its engine, and the prefix of every file it writes to test-output/. */
+interface Pass {
+  kind: EngineKind;
+  host: string;
+  name: 'integration' | 'integration-podman';
+}
+
 interface Attempt {
   code: number;
   counts: Counts | undefined;
@@ -41,8 +59,8 @@ interface Attempt {
 }
 
 /** One code-server + workbench session running the suite to its end (or to the deadline). */
-async function runSuiteOnce(stopwatch: Stopwatch, suiteIndex: string, engines: TestEngines, attempt: number): Promise<Attempt> {
-  const workbenchLog = createWriteStream(join(TEST_OUTPUT, 'integration-workbench.log'), { flags: attempt > 1 ? 'a' : 'w' });
+async function runSuiteOnce(stopwatch: Stopwatch, suiteIndex: string, engines: TestEngines, pass: Pass, attempt: number): Promise<Attempt> {
+  const workbenchLog = createWriteStream(join(TEST_OUTPUT, `${pass.name}-workbench.log`), { flags: attempt > 1 ? 'a' : 'w' });
   let counts: Counts | undefined;
   let resolveExit: (code: number) => void = () => undefined;
   const exitCode = new Promise<number>((resolve) => {
@@ -52,9 +70,13 @@ async function runSuiteOnce(stopwatch: Stopwatch, suiteIndex: string, engines: T
     launchWorkbench({
       extensionDevelopmentPath: REPO_ROOT,
       extensionTestsPath: suiteIndex,
-      settings: berthTestSettings(engines),
-      logFile: join(TEST_OUTPUT, 'integration-code-server.log'),
-      env: { BERTH_TEST_ENGINES: JSON.stringify(engines), BERTH_IT_GREP: process.env.BERTH_IT_GREP ?? '' },
+      settings: berthTestSettings(pass.host),
+      logFile: join(TEST_OUTPUT, `${pass.name}-code-server.log`),
+      env: {
+        BERTH_TEST_ENGINES: JSON.stringify(engines),
+        [ENGINE_KIND_ENV]: pass.kind,
+        BERTH_IT_GREP: process.env.BERTH_IT_GREP ?? '',
+      },
       onLog: (level, text) => {
         const at = text.indexOf(COUNTS_MARKER);
         if (at >= 0) counts = JSON.parse(text.slice(at + COUNTS_MARKER.length)) as Counts;
@@ -73,7 +95,7 @@ async function runSuiteOnce(stopwatch: Stopwatch, suiteIndex: string, engines: T
     code = 1;
   } finally {
     // What the workbench looked like at the end helps when a test failed.
-    await workbench.page.screenshot({ path: join(TEST_OUTPUT, 'integration-final.png') }).catch(() => undefined);
+    await workbench.page.screenshot({ path: join(TEST_OUTPUT, `${pass.name}-final.png`) }).catch(() => undefined);
     await stopwatch.stage('shutdown', () => workbench.close());
     workbenchLog.end();
   }
@@ -82,23 +104,26 @@ async function runSuiteOnce(stopwatch: Stopwatch, suiteIndex: string, engines: T
 
 async function main(): Promise<number> {
   const stopwatch = new Stopwatch();
-  await stopwatch.stage('build extension', buildExtension);
-  const suiteIndex = await stopwatch.stage('build suite', buildIntegrationSuite);
   const engines = await stopwatch.stage('engines', prepareEngines);
+  const kind = engineKindFromArgs(process.argv.slice(2));
+  const pass: Pass = { kind, host: engineHostFor(engines, kind), name: kind === 'podman' ? 'integration-podman' : 'integration' };
+  console.log(`${pass.name}: the suite runs against ${kind} at ${pass.host}`);
+  await stopwatch.stage('build extension', buildExtension);
+  const suiteIndex = await stopwatch.stage('build suite', () => buildIntegrationSuite(pass.name));
 
-  let result = await runSuiteOnce(stopwatch, suiteIndex, engines, 1);
+  let result = await runSuiteOnce(stopwatch, suiteIndex, engines, pass, 1);
   if (result.code === EXIT_HOST_FAILED) {
     // The extension host never started, so no test ran: one more try, then report it as a failure.
     console.log('the extension host did not start; trying once more');
-    result = await runSuiteOnce(stopwatch, suiteIndex, engines, 2);
+    result = await runSuiteOnce(stopwatch, suiteIndex, engines, pass, 2);
   }
   const { code } = result;
   let counts = result.counts ?? { passed: 0, failed: 1, error: 'the suite reported no counts (it did not load or crashed)' };
   if (code === EXIT_HOST_FAILED) counts = { ...counts, failed: Math.max(1, counts.failed), error: 'the extension host did not start' };
   if (code !== 0 && counts.failed === 0) counts = { ...counts, failed: 1, error: `exit code ${code} with no failed test` };
-  await writeFile(join(TEST_OUTPUT, 'integration-counts.json'), `${JSON.stringify(counts)}\n`);
+  await writeFile(join(TEST_OUTPUT, `${pass.name}-counts.json`), `${JSON.stringify(counts)}\n`);
   if (result.blocked.length > 0) console.log(`blocked non-loopback requests: ${result.blocked.join(', ')}`);
-  console.log(`integration: ${counts.passed} passed, ${counts.failed} failed; exit code ${code}`);
+  console.log(`${pass.name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.pending ?? 0} skipped; exit code ${code}`);
   console.log(stopwatch.report());
   return code === 0 && counts.failed === 0 ? 0 : 1;
 }

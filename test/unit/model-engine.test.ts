@@ -34,7 +34,7 @@ void test('lists once at start, then fetches only the container an event is abou
   engine.emit('container', 'start', hex(7));
   await until(() => changes.length > 0, 'a change');
   await model.whenIdle();
-  assert.deepEqual(engine.calls, [`listContainers:id=${hex(7)}`], 'one filtered list, no full listing');
+  assert.deepEqual(engine.calls, [`inspectContainer:${hex(7)}`], 'one inspect, no listing');
   assert.equal(changes.length, 1);
   const change = changes[0];
   assert.ok(change);
@@ -62,7 +62,7 @@ void test('destroy (Docker) and remove (Podman) delete locally without fetching'
   assert.deepEqual(changes.flatMap((change) => change.containers.removed.map((record) => record.name)).sort(), ['one', 'two']);
 });
 
-void test('die and Podman died settle with an inspect before the filtered list', async (t) => {
+void test('die and Podman died are answered by one inspect, which waits for the recorded state', async (t) => {
   const engine = new MemoryEngine();
   engine.addContainer(hex(1), 'one', 'running');
   const { model } = setup(engine);
@@ -73,10 +73,10 @@ void test('die and Podman died settle with an inspect before the filtered list',
   engine.addContainer(hex(1), 'one', 'exited');
   engine.emit('container', 'died', hex(1));
   await until(() => model.container('one')?.state === 'exited', 'exited');
-  assert.deepEqual(engine.calls, [`inspectContainer:${hex(1)}`, `listContainers:id=${hex(1)}`]);
+  assert.deepEqual(engine.calls, [`inspectContainer:${hex(1)}`]);
 });
 
-void test('a burst about many containers costs one filtered list per 50 ids, not a full listing', async (t) => {
+void test('a burst about many containers costs one inspect per container, never a listing', async (t) => {
   const engine = new MemoryEngine();
   const { model } = setup(engine);
   t.after(() => model.dispose());
@@ -89,8 +89,8 @@ void test('a burst about many containers costs one filtered list per 50 ids, not
   }
   await until(() => model.containerCount === 60, '60 containers');
   await model.whenIdle();
-  assert.ok(!engine.calls.includes('listContainers:all'));
-  assert.ok(engine.calls.every((call) => call.startsWith('listContainers:id=')));
+  assert.deepEqual(engine.calls.filter((call) => call.startsWith('list')), []);
+  assert.equal(new Set(engine.calls.filter((call) => call.startsWith('inspectContainer:'))).size, 60);
 });
 
 void test('the container count per image follows container events', async (t) => {

@@ -130,7 +130,7 @@ export class MemoryEngine implements ModelSource {
     if (this.down) throw this.down;
     const container = this.containers.get(id);
     if (!container) throw new EngineError('not-found', `No such container: ${id}`, { status: 404 });
-    return { Id: id, Name: container.Names[0] ?? '', Created: '', Image: container.ImageID, State: { Status: container.State, Running: container.State === 'running', ExitCode: 0, StartedAt: '', FinishedAt: '' }, Config: { Tty: false, Cmd: null, Env: null, Labels: null, Image: container.Image }, HostConfig: {} };
+    return inspectOf(container);
   }
 
   events(options: { since?: string; signal?: AbortSignal }): AsyncIterable<EngineEvent> {
@@ -160,4 +160,31 @@ export async function until(condition: () => boolean, what: string, rounds = 200
 
 export function hex(n: number): string {
   return n.toString(16).padStart(64, '0');
+}
+
+/** The inspect an engine gives for a listed container: what the model maps back to the listing's fields. */
+function inspectOf(container: ContainerSummary): ContainerInspect {
+  const created = new Date(container.Created * 1000).toISOString();
+  const [path = '', ...args] = container.Command.split(' ');
+  const exitCode = /^Exited \((\d+)\)/.exec(container.Status)?.[1];
+  return {
+    Id: container.Id,
+    Name: container.Names[0] ?? '',
+    Created: created,
+    Image: container.ImageID,
+    Path: path,
+    Args: args,
+    State: {
+      Status: container.State,
+      Running: ['running', 'paused', 'restarting'].includes(container.State),
+      Paused: container.State === 'paused',
+      ExitCode: exitCode === undefined ? 0 : Number(exitCode),
+      StartedAt: container.State === 'created' ? '0001-01-01T00:00:00Z' : created,
+      FinishedAt: container.State === 'exited' ? created : '0001-01-01T00:00:00Z',
+    },
+    Config: { Tty: false, Cmd: [path, ...args], Env: null, Labels: container.Labels, Image: container.Image },
+    HostConfig: {},
+    NetworkSettings: { Ports: {} },
+    Mounts: [],
+  };
 }

@@ -21,12 +21,13 @@ export async function buildExtension(): Promise<void> {
 }
 
 /**
- * Bundles test/<kind>/suite/*.ts into out/test/<kind>/ (one file per entry, `vscode` and npm packages external, so
+ * Bundles test/<kind>/suite/*.ts into out/test/<outName>/ (one file per entry, `vscode` and npm packages external, so
  * mocha and undici load from the repo's node_modules). Returns the absolute path of the suite's index.js.
+ * Each pass of the matrix bundles into its own folder, so a run of one pass never deletes the other's bundle.
  */
-export async function buildSuite(kind: 'integration'): Promise<string> {
+export async function buildSuite(kind: 'integration', outName: string = kind): Promise<string> {
   const sourceDir = join(REPO_ROOT, 'test', kind, 'suite');
-  const outDir = join(REPO_ROOT, 'out', 'test', kind);
+  const outDir = join(REPO_ROOT, 'out', 'test', outName);
   await rm(outDir, { recursive: true, force: true });
   const entryPoints = readdirSync(sourceDir)
     .filter((name) => name.endsWith('.ts'))
@@ -46,8 +47,8 @@ export async function buildSuite(kind: 'integration'): Promise<string> {
   return join(outDir, 'index.js');
 }
 
-export function buildIntegrationSuite(): Promise<string> {
-  return buildSuite('integration');
+export function buildIntegrationSuite(outName = 'integration'): Promise<string> {
+  return buildSuite('integration', outName);
 }
 
 /** `npm run package`: production bundle + vsce 3.x with --no-dependencies, to dist/berth.vsix. */

@@ -18,7 +18,7 @@ async function main(): Promise<number> {
   const workspace = join(root, 'workspace');
   await mkdir(join(userDataDir, 'User'), { recursive: true });
   await mkdir(workspace, { recursive: true });
-  await writeFile(join(userDataDir, 'User', 'settings.json'), JSON.stringify(quietSettings(berthTestSettings(engines)), null, 2));
+  await writeFile(join(userDataDir, 'User', 'settings.json'), JSON.stringify(quietSettings(berthTestSettings(engines.dockerHost)), null, 2));
   try {
     await runTests({
       version: VSCODE_VERSION,

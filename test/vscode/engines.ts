@@ -19,7 +19,10 @@ export async function prepareEngines(): Promise<TestEngines> {
   }
 }
 
-/** Settings every Berth test run uses: the private engine and no container networking (the engines have no bridge). */
-export function berthTestSettings(engines: Pick<TestEngines, 'dockerHost'>): Record<string, unknown> {
-  return { 'berth.run.network': 'none', 'berth.engine.host': engines.dockerHost };
+/**
+ * Settings every Berth test run uses: the private engine it targets (the dockerd, or Podman in the matrix's Podman
+ * pass) and no container networking (the engines have no bridge).
+ */
+export function berthTestSettings(engineHost: string): Record<string, unknown> {
+  return { 'berth.run.network': 'none', 'berth.engine.host': engineHost };
 }

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, activateBerth, modelState, snapshot, testEngines } from '../support/fixtures';
+import { EXTENSION_ID, activateBerth, modelState, snapshot, suiteEngine, testEngines } from '../support/fixtures';
 
 describe('activation', () => {
   it('activates from the development path and returns the test API', async () => {
@@ -15,11 +15,12 @@ describe('activation', () => {
 
   it('connects to the private engine named in berth.engine.host', async () => {
     const engines = testEngines();
+    const engine = suiteEngine(engines);
     const current = await modelState('connected');
-    assert.equal(current.endpoint, engines.dockerHost);
-    // The shared test image is always present in the private dockerd, so the model must list it.
+    assert.equal(current.endpoint, engine.host);
+    // The shared test image is always present in the private engines, so the model must list it.
     assert.ok(
-      current.images.some((image) => image.tags.includes(engines.image)),
+      current.images.some((image) => image.tags.some((tag) => engine.sameReference(tag, engines.image))),
       `images in the model: ${current.images.map((image) => image.tags.join(',')).join(' | ')}`,
     );
   });

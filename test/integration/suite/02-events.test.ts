@@ -2,18 +2,19 @@
 import * as assert from 'node:assert/strict';
 import type { EngineClient } from '../../../src/engine';
 import {
-  TestContainers, activateBerth, engineClient, eventually, modelShowsContainer, modelState, snapshot, testEngines,
+  TestContainers, activateBerth, engineClient, eventually, modelShowsContainer, modelState, snapshot, suiteEngine, testEngines,
 } from '../support/fixtures';
 
 describe('events path: changes made outside the extension', () => {
   const engines = testEngines();
+  const engine = suiteEngine(engines);
   let client: EngineClient;
   let containers: TestContainers;
 
   before(async () => {
     await activateBerth();
     await modelState('connected');
-    client = engineClient(engines.dockerHost);
+    client = engineClient(engine.host);
     containers = new TestContainers(client, engines.image);
   });
 
@@ -27,7 +28,7 @@ describe('events path: changes made outside the extension', () => {
     const created = await modelShowsContainer(id, 'created');
     const entry = created.containers.find((container) => container.id === id);
     assert.equal(entry?.name, name);
-    assert.equal(entry?.image, engines.image);
+    assert.ok(entry && engine.sameReference(entry.image, engines.image), `the model's image: ${entry?.image ?? 'no entry'}`);
 
     await client.startContainer(id);
     await modelShowsContainer(id, 'running');
@@ -44,13 +45,28 @@ describe('events path: changes made outside the extension', () => {
     await modelShowsContainer(id, 'exited');
   });
 
+  it('shows an image committed outside, untagged, and drops it when removed', async () => {
+    const { id } = await containers.create({ cmd: ['sh', '-c', 'echo committed-outside > /marker'] });
+    await (await client.waitContainer(id, { condition: 'not-running' })).result;
+    const { Id } = await client.commitContainer(id);
+    const hex = Id.replace(/^sha256:/, '');
+    const listed = (): Promise<boolean> =>
+      snapshot().then((current) => current.images.some((image) => image.id.replace(/^sha256:/, '') === hex && image.tags.length === 0));
+    try {
+      await eventually(`the untagged image ${hex.slice(0, 12)} in the model`, async () => ((await listed()) ? true : undefined));
+    } finally {
+      await client.removeImage(Id, { force: true });
+    }
+    await eventually(`the image ${hex.slice(0, 12)} gone from the model`, async () => ((await listed()) ? undefined : true));
+  });
+
   it('shows an image tagged outside and drops it when untagged', async () => {
     const repo = 'berth-it/events-tag';
     const tag = `t${Date.now()}`;
     const reference = `${repo}:${tag}`;
     await client.tagImage(engines.image, { repo, tag });
     const listed = (): Promise<boolean> =>
-      snapshot().then((current) => current.images.some((image) => image.tags.includes(reference)));
+      snapshot().then((current) => current.images.some((image) => image.tags.some((listedTag) => engine.sameReference(listedTag, reference))));
     try {
       await eventually(`image ${reference} in the model`, async () => ((await listed()) ? true : undefined));
     } finally {

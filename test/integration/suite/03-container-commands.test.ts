@@ -4,13 +4,14 @@ import * as vscode from 'vscode';
 import type { EngineClient } from '../../../src/engine';
 import {
   TestContainers, activateBerth, engineClient, eventually, inspectOrUndefined, modelShowsContainer, modelState,
-  setBerthSetting, testEngines, uniqueName,
+  setBerthSetting, suiteEngine, testEngines, uniqueName,
 } from '../support/fixtures';
 
 interface RunResult { id: string; exitCode: number }
 
 describe('container commands', () => {
   const engines = testEngines();
+  const engine = suiteEngine(engines);
   let client: EngineClient;
   let containers: TestContainers;
 
@@ -19,7 +20,7 @@ describe('container commands', () => {
     await modelState('connected');
     // busybox sh as PID 1 ignores SIGTERM: a short graceful wait keeps stop/restart quick.
     await setBerthSetting('stop.timeoutSeconds', 1);
-    client = engineClient(engines.dockerHost);
+    client = engineClient(engine.host);
     containers = new TestContainers(client, engines.image);
   });
 

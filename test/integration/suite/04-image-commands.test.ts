@@ -3,7 +3,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { isEngineError, type EngineClient } from '../../../src/engine';
 import {
-  TestContainers, activateBerth, berthLogText, engineClient, eventually, modelState, sleep, snapshot, testEngines,
+  TestContainers, activateBerth, berthLogText, engineClient, eventually, modelState, sleep, snapshot, suiteEngine, testEngines,
+  type ModelSnapshot, type SuiteEngine,
 } from '../support/fixtures';
 
 async function imageExists(client: EngineClient, reference: string): Promise<boolean> {
@@ -16,22 +17,28 @@ async function imageExists(client: EngineClient, reference: string): Promise<boo
   }
 }
 
-async function modelListsImage(reference: string, present: boolean): Promise<void> {
+/** The model's image that has `reference` among its tags, as the engine spells it. */
+function modelImage(current: ModelSnapshot, engine: SuiteEngine, reference: string): ModelSnapshot['images'][number] | undefined {
+  return current.images.find((image) => image.tags.some((tag) => engine.sameReference(tag, reference)));
+}
+
+async function modelListsImage(engine: SuiteEngine, reference: string, present: boolean): Promise<void> {
   await eventually(`image ${reference} ${present ? 'in' : 'gone from'} the model`, async () => {
-    const listed = (await snapshot()).images.some((image) => image.tags.includes(reference));
+    const listed = modelImage(await snapshot(), engine, reference) !== undefined;
     return listed === present ? true : undefined;
   });
 }
 
 describe('image commands', () => {
   const engines = testEngines();
+  const engine = suiteEngine(engines);
   let client: EngineClient;
   let containers: TestContainers;
 
   before(async () => {
     await activateBerth();
     await modelState('connected');
-    client = engineClient(engines.dockerHost);
+    client = engineClient(engine.host);
     containers = new TestContainers(client, engines.image);
   });
 
@@ -55,10 +62,10 @@ describe('image commands', () => {
     });
     assert.equal(result?.reference, `${repo}:${tag}`);
     const inspected = await client.inspectImage(`${repo}:${tag}`);
-    assert.equal(inspected.Id, result.imageId);
+    assert.equal(engine.canonicalImageId(inspected.Id), engine.canonicalImageId(result.imageId));
     assert.equal(inspected['Comment'], 'made by the integration suite');
     assert.equal(inspected['Author'], 'Berth tests');
-    await modelListsImage(`${repo}:${tag}`, true);
+    await modelListsImage(engine, `${repo}:${tag}`, true);
 
     // The committed file system holds what the container wrote.
     const fromCommitted = await client.createContainer({
@@ -122,22 +129,22 @@ describe('image commands', () => {
     const tag = `r${Date.now()}`;
     const reference = containers.trackImage(`${repo}:${tag}`);
     await client.tagImage(engines.image, { repo, tag });
-    await modelListsImage(reference, true);
+    await modelListsImage(engine, reference, true);
     const result = await vscode.commands.executeCommand<{ removed: string[] }>('berth.removeImage', reference, {
       confirmed: true,
     });
     assert.deepEqual(result?.removed, [reference]);
     assert.equal(await imageExists(client, reference), false);
-    await modelListsImage(reference, false);
+    await modelListsImage(engine, reference, false);
   });
 
   it('Inspect opens an image\'s JSON', async () => {
     const image = await client.inspectImage(engines.image);
-    const entry = (await snapshot()).images.find((candidate) => candidate.tags.includes(engines.image));
-    assert.ok(entry);
+    const entry = modelImage(await snapshot(), engine, engines.image);
+    assert.ok(entry, `${engines.image} in the model`);
     const result = await vscode.commands.executeCommand<{ uri: string }>('berth.inspect', { id: entry.id });
     assert.ok(result?.uri.startsWith('berth-inspect:'), result?.uri);
     const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(result.uri));
-    assert.equal((JSON.parse(document.getText()) as { Id: string }).Id, image.Id);
+    assert.equal(engine.canonicalImageId((JSON.parse(document.getText()) as { Id: string }).Id), engine.canonicalImageId(image.Id));
   });
 });

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { EngineClient } from '../../../src/engine';
 import {
   TestContainers, activateBerth, engineClient, eventually, execOutput, execRunning, modelShowsContainer, modelState,
-  testEngines,
+  suiteEngine, testEngines,
 } from '../support/fixtures';
 
 const KNOWN_LINE = 'héllo wörld ✓ 日本';
@@ -23,13 +23,14 @@ function currentText(document: vscode.TextDocument): string {
 
 describe('logs and shell', () => {
   const engines = testEngines();
+  const engine = suiteEngine(engines);
   let client: EngineClient;
   let containers: TestContainers;
 
   before(async () => {
     await activateBerth();
     await modelState('connected');
-    client = engineClient(engines.dockerHost);
+    client = engineClient(engine.host);
     containers = new TestContainers(client, engines.image);
   });
 

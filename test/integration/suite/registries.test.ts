@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { EngineClient } from '../../../src/engine/client';
 import { loadTestEngines, type TestEngines } from '../../support/engines';
+import { suiteEngine } from '../support/fixtures';
 
 interface ChildSummary {
   label: string;
@@ -45,7 +46,8 @@ describe('registries', function () {
       this.skip();
     }
     registry = engines.registry.address;
-    engine = EngineClient.fromEnvironment({ host: engines.dockerHost });
+    // The engine this pass targets (the dockerd, or Podman in the matrix's Podman pass): where the extension pulls.
+    engine = EngineClient.fromEnvironment({ host: suiteEngine(engines).host });
     await vscode.extensions.getExtension('berth.berth')?.activate();
     await vscode.commands.executeCommand('berth.registries.signOut', registry);
   });

@@ -5,6 +5,9 @@ import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { EngineClient, isEngineError, type ContainerInspect } from '../../../src/engine';
 import { cleanupLabel, loadTestEngines, parseTestEngines, uniqueName, type TestEngines } from '../../support/engines';
+import {
+  ENGINE_KIND_ENV, canonicalImageId, engineHostFor, parseEngineKind, sameReference, type EngineKind,
+} from './engineKind';
 
 export const EXTENSION_ID = 'berth.berth';
 
@@ -20,6 +23,36 @@ export interface ModelSnapshot {
 export function testEngines(): TestEngines {
   const handed = process.env.BERTH_TEST_ENGINES;
   return handed ? parseTestEngines(handed, 'BERTH_TEST_ENGINES') : loadTestEngines();
+}
+
+/** The engine this pass of the matrix targets: the one berth.engine.host names, which the suite changes from outside. */
+export interface SuiteEngine {
+  readonly kind: EngineKind;
+  readonly host: string;
+  /** Compares image references the way this engine spells them (Podman adds `localhost/` or `docker.io/`). */
+  sameReference(actual: string, expected: string): boolean;
+  /** Image ids comparable across inspect (bare hex on Podman) and list/commit answers (`sha256:` prefixed). */
+  canonicalImageId(id: string): string;
+}
+
+export function suiteEngine(engines: TestEngines = testEngines()): SuiteEngine {
+  const kind = parseEngineKind(process.env[ENGINE_KIND_ENV]);
+  return {
+    kind,
+    host: engineHostFor(engines, kind),
+    sameReference: (actual, expected) => sameReference(kind, actual, expected),
+    canonicalImageId: (id) => canonicalImageId(kind, id),
+  };
+}
+
+/**
+ * Skips a test (or a whole `describe`, from its `before`) that needs something only the private dockerd offers,
+ * printing why, so the Podman pass's report shows each skip and its reason.
+ */
+export function skipUnlessDocker(context: Mocha.Context, reason: string): void {
+  if (suiteEngine().kind === 'docker') return;
+  console.log(`      skipped on ${suiteEngine().kind}: ${reason}`);
+  context.skip();
 }
 
 export function engineClient(host: string): EngineClient {
@@ -216,4 +249,64 @@ export async function berthLogText(): Promise<string> {
   if (files.length === 0) throw new Error(`no Berth.log under ${root}/logs`);
   const texts = await Promise.all(files.map((file) => readFile(file, 'utf8')));
   return texts.join('\n');
+}
+
+/** One tree row as rendered (`berth.internal.viewChildren`, docs/extension.md). */
+export interface TreeRow {
+  id: string | undefined;
+  label: string;
+  description: string | undefined;
+  contextValue: string | undefined;
+  tooltip: string | undefined;
+  collapsible: boolean;
+}
+
+export type BerthView = 'containers' | 'images';
+
+/** The rows under `path` (labels from the root; `[]` = the roots) of the Containers or Images view. */
+export async function viewRows(view: BerthView, path: readonly string[] = []): Promise<TreeRow[]> {
+  const rows = await vscode.commands.executeCommand<TreeRow[] | undefined>('berth.internal.viewChildren', view, path);
+  if (!Array.isArray(rows)) throw new Error('berth.internal.viewChildren returned no rows');
+  return rows;
+}
+
+/**
+ * Polls the rows under `path` until `pick` finds what it looks for; the timeout names `what` and the labels last seen,
+ * so a failure shows what the tree held instead.
+ */
+export async function viewShows<T>(
+  view: BerthView,
+  path: readonly string[],
+  what: string,
+  pick: (rows: TreeRow[]) => T | undefined,
+  timeoutMs?: number,
+): Promise<T> {
+  let seen: TreeRow[] = [];
+  try {
+    return await eventually(what, async () => {
+      seen = await viewRows(view, path);
+      return pick(seen);
+    }, timeoutMs);
+  } catch (error) {
+    const rows = seen.map((row) => `${row.label} [${row.description ?? ''}] ${row.contextValue ?? ''}`).join('\n  ');
+    throw new Error(`${(error as Error).message}; the ${view} view under [${path.join(' › ')}] held:\n  ${rows}`);
+  }
+}
+
+/** The engines Berth shows (`berth.internal.engines`). */
+export interface EngineSummary {
+  id: string;
+  name: string;
+  origin: 'local' | 'context' | 'podman' | 'settings';
+  endpoint: string;
+  state: 'connecting' | 'connected' | 'unreachable';
+  status: string;
+  current: boolean;
+  product?: 'Docker' | 'Podman';
+  version?: string;
+  apiVersion?: string;
+}
+
+export async function engineSummaries(): Promise<EngineSummary[]> {
+  return (await vscode.commands.executeCommand<EngineSummary[] | undefined>('berth.internal.engines')) ?? [];
 }
