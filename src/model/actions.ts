@@ -6,9 +6,10 @@
 import type { EngineEvent } from '../engine';
 
 /**
- * - `refetch`: list that one container again;
- * - `settle`: the same, after an inspect. Docker emits `die` before its list view has the new state, and
- *   inspect waits for the container's lock, which the engine holds until the state is recorded;
+ * - `refetch`: fetch that one container again (an inspect);
+ * - `settle`: the same, for a container stopping. Docker emits `die` before its list view has the new state;
+ *   inspect waits for the container's lock, which the engine holds until the state is recorded, so the
+ *   inspect that fetches it also waits for that;
  * - `remove`: delete it locally.
  */
 export type ContainerEffect = 'refetch' | 'settle' | 'remove' | 'ignore';

@@ -2,18 +2,20 @@
  * The containers and images of one engine, kept current by its event stream.
  *
  * - Lists everything once per connection, then follows `GET /events` (types container and image).
- * - A burst of events is coalesced (EventBatcher); each touched container is fetched alone (a list
- *   filtered by id), each touched image alone (an inspect); a removal is applied locally.
+ * - A burst of events is coalesced (EventBatcher); each touched container is fetched alone by an inspect
+ *   (answered by id, where a list filtered by id makes the engine scan every container), each touched image
+ *   alone (an inspect); a removal is applied locally.
  * - When the stream ends or breaks: reconnect at once with `since` = the last event's time and re-list
  *   once; if that fails the model is `unreachable` and retries with backoff (the only timer, and only
  *   while disconnected).
  * - Changes are reported with the records that changed, so views refresh only those nodes.
  */
-import { isEngineError, type EngineEvent } from '../engine';
+import { isEngineError, type ContainerSummary, type EngineEvent } from '../engine';
 import { Disposable, type IDisposable } from '../common/lifecycle';
 import { Emitter } from '../common/emitter';
 import { EventBatcher, timeoutScheduler, DEFAULT_WINDOW_MS, type PendingWork, type Scheduler } from './batcher';
 import { backoffDelay, DEFAULT_BACKOFF, sinceBefore, sinceFromEvent, type BackoffPolicy } from './reconnect';
+import { containerSummaryFromInspect } from './containerInspect';
 import { imageKey, imageSummaryFromInspect, type ContainerRecord, type ImageRecord } from './records';
 import { ContainerStore, ImageStore, type Updated } from './stores';
 import type { ModelSource } from './source';
@@ -50,8 +52,11 @@ export interface EngineModelOptions {
 
 /** How far before "now" the first events subscription starts, to cover the gap while listing. */
 const FIRST_SINCE_MARGIN_MS = 2000;
-/** Ids per filtered list call when a burst touched many containers. */
-const FETCH_CHUNK = 50;
+/**
+ * Inspects in flight at once when a burst touched many containers. Each adds an abort listener to the
+ * model's lifetime signal, and Node warns past 10.
+ */
+const FETCH_CONCURRENCY = 8;
 /** A connection that breaks sooner than this after being made counts as a failed attempt for backoff. */
 const STABLE_CONNECTION_MS = 1000;
 
@@ -275,32 +280,25 @@ export class EngineModel extends Disposable {
     const usageChanged = new Set<string>();
 
     const refetch: string[] = [];
-    const settle: string[] = [];
     for (const [id, effect] of work.containers) {
       if (effect !== 'remove') {
         refetch.push(id);
-        if (effect === 'settle') settle.push(id);
         continue;
       }
       const removed = this.containerStore.remove(id, usageChanged);
       if (removed) change.containers.removed.push(removed);
     }
-    await Promise.all(settle.map((id) => this.settle(id, signal)));
-    for (let index = 0; index < refetch.length; index += FETCH_CHUNK) {
-      const ids = refetch.slice(index, index + FETCH_CHUNK);
-      const summaries = await this.source.listContainers({ all: true, filters: { id: ids }, signal });
-      const found = new Set<string>();
-      for (const summary of summaries) {
-        // The id filter matches prefixes; keep only what was asked for.
-        if (!ids.includes(summary.Id)) continue;
-        found.add(summary.Id);
-        const result = this.containerStore.upsert(summary, usageChanged);
-        if (result.kind === 'added') change.containers.added.push(result.current);
-        else if (result.kind === 'updated') change.containers.updated.push(result);
-      }
-      for (const id of ids) {
-        if (found.has(id)) continue;
-        const removed = this.containerStore.remove(id, usageChanged);
+    for (let index = 0; index < refetch.length; index += FETCH_CONCURRENCY) {
+      const ids = refetch.slice(index, index + FETCH_CONCURRENCY);
+      const fetched = await Promise.all(ids.map((id) => this.fetchContainer(id, signal)));
+      for (const [position, summary] of fetched.entries()) {
+        if (summary) {
+          const result = this.containerStore.upsert(summary, usageChanged);
+          if (result.kind === 'added') change.containers.added.push(result.current);
+          else if (result.kind === 'updated') change.containers.updated.push(result);
+          continue;
+        }
+        const removed = this.containerStore.remove(ids[position] ?? '', usageChanged);
         if (removed) change.containers.removed.push(removed);
       }
     }
@@ -313,13 +311,18 @@ export class EngineModel extends Disposable {
     if (!isEmptyChange(change)) this._onDidChange.fire(change);
   }
 
-  /** Waits until the engine has recorded a stopped container's state (see `settle` in actions.ts). */
-  private async settle(id: string, signal: AbortSignal): Promise<void> {
+  /**
+   * One container's listing row, from an inspect (undefined when it is gone). The inspect is also the barrier
+   * after `die`: Docker emits it before recording the exited state, and inspect waits for the container's
+   * lock, which the engine holds until the state is recorded (see `settle` in actions.ts).
+   */
+  private async fetchContainer(id: string, signal: AbortSignal): Promise<ContainerSummary | undefined> {
     try {
-      await this.source.inspectContainer(id, { signal });
+      const inspect = await this.source.inspectContainer(id, { signal });
+      return containerSummaryFromInspect(inspect, this.now(), this.containerStore.get(id)?.summary);
     } catch (error) {
-      // Gone already: the filtered list that follows will say so.
-      if (!isEngineError(error, 'not-found')) throw error;
+      if (isEngineError(error, 'not-found')) return undefined;
+      throw error;
     }
   }
 

@@ -8,7 +8,10 @@ export interface ModelSource {
   listContainers(options: { all?: boolean; filters?: ListFilters; signal?: AbortSignal }): Promise<ContainerSummary[]>;
   listImages(options: { signal?: AbortSignal }): Promise<ImageSummary[]>;
   inspectImage(name: string, options: { signal?: AbortSignal }): Promise<ImageInspect>;
-  /** Used as a barrier after `die`: it returns once the engine has recorded the new state. */
+  /**
+   * How the model fetches one touched container (answered by id; a list filtered by id scans them all). It is
+   * also the barrier after `die`: it returns once the engine has recorded the new state.
+   */
   inspectContainer(id: string, options: { signal?: AbortSignal }): Promise<ContainerInspect>;
   /** `since` is `SEC.NANOS`. The iterable ends when the engine closes the stream, and throws when it breaks. */
   events(options: { since?: string; filters?: ListFilters; signal?: AbortSignal }): AsyncIterable<EngineEvent>;

@@ -1,0 +1,120 @@
+/**
+ * A container's listing row (`ContainerSummary`) built from its inspect. The model fetches one touched
+ * container by inspect because the engine answers it by id, while a list filtered by id scans every
+ * container (its cost grows with the container count). The fields match what `GET /containers/json`
+ * gives for the same container on Docker 20.10 and Podman 4.3.
+ */
+import type { ContainerInspect, ContainerSummary } from '../engine';
+
+type Port = ContainerSummary['Ports'][number];
+type PortBindings = Record<string, Array<{ HostIp?: string; HostPort?: string }> | null>;
+
+/**
+ * `previous` is the container's current record, if any: what cannot change over a container's life and the
+ * engines render differently (the command's quoting, the image's name when its tag moved) is kept from the
+ * listing rather than re-derived.
+ */
+export function containerSummaryFromInspect(inspect: ContainerInspect, nowMs: number, previous?: ContainerSummary): ContainerSummary {
+  const created = parseTime(inspect.Created);
+  const sameImage = previous !== undefined && previous.ImageID === inspect.Image;
+  const summary: ContainerSummary = {
+    Id: inspect.Id,
+    Names: inspect.Name ? [inspect.Name.startsWith('/') ? inspect.Name : `/${inspect.Name}`] : [],
+    Image: sameImage ? previous.Image : inspect.Config.Image,
+    ImageID: inspect.Image,
+    Command: previous?.Command ?? dockerCommand(stringOf(inspect['Path']), stringsOf(inspect['Args'])),
+    Created: created === undefined ? 0 : Math.floor(created / 1000),
+    Ports: portsOf(inspect['NetworkSettings']),
+    Labels: inspect.Config.Labels ?? {},
+    State: inspect.State.Status,
+    Status: statusText(inspect.State, nowMs),
+  };
+  const mounts = inspect['Mounts'];
+  if (Array.isArray(mounts)) summary.Mounts = mounts as unknown[];
+  return summary;
+}
+
+/** Docker's rendering: the path, then the arguments, each holding a space in single quotes. */
+export function dockerCommand(path: string, args: readonly string[]): string {
+  if (args.length === 0) return path;
+  return `${path} ${args.map((arg) => (arg.includes(' ') ? `'${arg}'` : arg)).join(' ')}`;
+}
+
+/** The listing's `Status` column: `Up 5 minutes`, `Exited (0) 2 hours ago`, `Created`, … */
+export function statusText(state: ContainerInspect['State'], nowMs: number): string {
+  const startedAt = parseTime(state.StartedAt);
+  const finishedAt = parseTime(state.FinishedAt);
+  const since = (time: number | undefined): string => humanDuration(nowMs - (time ?? nowMs));
+  if (state.Running) {
+    if (state.Paused) return `Up ${since(startedAt)} (Paused)`;
+    if (state.Restarting) return `Restarting (${state.ExitCode}) ${since(finishedAt)} ago`;
+    const health = state.Health?.Status;
+    if (health) return `Up ${since(startedAt)} (${health === 'starting' ? 'health: starting' : health})`;
+    return `Up ${since(startedAt)}`;
+  }
+  if (state.Status === 'removing') return 'Removal In Progress';
+  if (state.Status === 'dead') return 'Dead';
+  if (startedAt === undefined) return 'Created';
+  if (finishedAt === undefined) return '';
+  return `Exited (${state.ExitCode}) ${since(finishedAt)} ago`;
+}
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+
+/** A duration as the engines word it in `Status` (`Less than a second`, `About a minute`, `3 weeks`). */
+export function humanDuration(ms: number): string {
+  const seconds = Math.floor(ms / SECOND);
+  if (seconds < 1) return 'Less than a second';
+  if (seconds === 1) return '1 second';
+  if (seconds < 60) return `${seconds} seconds`;
+  const minutes = Math.floor(ms / MINUTE);
+  if (minutes === 1) return 'About a minute';
+  if (minutes < 60) return `${minutes} minutes`;
+  const hours = Math.round(ms / HOUR);
+  if (hours === 1) return 'About an hour';
+  if (hours < 48) return `${hours} hours`;
+  if (hours < 24 * 7 * 2) return `${Math.floor(hours / 24)} days`;
+  if (hours < 24 * 30 * 2) return `${Math.floor(hours / 24 / 7)} weeks`;
+  if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24 / 30)} months`;
+  return `${Math.floor(ms / HOUR / 24 / 365)} years`;
+}
+
+/** Unix ms, or undefined for a missing time and Go's zero time (`0001-01-01T00:00:00Z`). */
+function parseTime(text: string | undefined): number | undefined {
+  if (!text || text.startsWith('0001-')) return undefined;
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+/** Published ports give one entry per binding; exposed ones an entry without a public side. */
+function portsOf(networkSettings: unknown): Port[] {
+  const bindings = (networkSettings as { Ports?: PortBindings | null } | null | undefined)?.Ports ?? {};
+  const ports: Port[] = [];
+  for (const [key, hosts] of Object.entries(bindings)) {
+    const [portText = '', type = 'tcp'] = key.split('/');
+    const privatePort = Number(portText);
+    if (!Number.isInteger(privatePort)) continue;
+    if (!hosts || hosts.length === 0) {
+      ports.push({ PrivatePort: privatePort, Type: type });
+      continue;
+    }
+    for (const host of hosts) {
+      const publicPort = Number(host.HostPort);
+      const port: Port = { PrivatePort: privatePort, Type: type };
+      if (host.HostIp !== undefined) port.IP = host.HostIp;
+      if (Number.isInteger(publicPort) && publicPort > 0) port.PublicPort = publicPort;
+      ports.push(port);
+    }
+  }
+  return ports;
+}
+
+function stringOf(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function stringsOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
