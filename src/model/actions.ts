@@ -68,8 +68,12 @@ export function imageNeedsRefetch(action: string): boolean {
 }
 
 /** The image a container `commit` event created, when the engine says (Docker puts it in `imageID`). */
+export function isCommitEvent(event: EngineEvent): boolean {
+  return event.Type === 'container' && baseAction(event.Action) === 'commit';
+}
+
 export function committedImage(event: EngineEvent): string | undefined {
-  if (event.Type !== 'container' || baseAction(event.Action) !== 'commit') return undefined;
+  if (!isCommitEvent(event)) return undefined;
   const attributes = event.Actor.Attributes ?? {};
   return attributes['imageID'] || attributes['imageRef'] || undefined;
 }

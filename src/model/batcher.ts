@@ -6,7 +6,7 @@
  */
 import type { EngineEvent } from '../engine';
 import type { IDisposable } from '../common/lifecycle';
-import { committedImage, containerEffect, imageNeedsRefetch } from './actions';
+import { committedImage, containerEffect, imageNeedsRefetch, isCommitEvent } from './actions';
 
 export type ContainerWork = 'refetch' | 'settle' | 'remove';
 
@@ -17,6 +17,8 @@ export interface PendingWork {
   readonly containers: Map<string, ContainerWork>;
   /** Image ids or references to fetch. */
   readonly images: Set<string>;
+  /** A commit whose event names no image (Podman's), and no image event follows: list the images once. */
+  relistImages: boolean;
 }
 
 export type Scheduler = (run: () => void, delayMs: number) => IDisposable;
@@ -58,6 +60,9 @@ export class EventBatcher implements IDisposable {
       const image = committedImage(event);
       if (image) {
         this.pending.images.add(image);
+        wanted = true;
+      } else if (isCommitEvent(event)) {
+        this.pending.relistImages = true;
         wanted = true;
       }
     } else if (event.Type === 'image' && id && imageNeedsRefetch(event.Action)) {
@@ -141,9 +146,9 @@ export class EventBatcher implements IDisposable {
 }
 
 function emptyWork(): PendingWork {
-  return { containers: new Map(), images: new Set() };
+  return { containers: new Map(), images: new Set(), relistImages: false };
 }
 
 function isEmpty(work: PendingWork): boolean {
-  return work.containers.size === 0 && work.images.size === 0;
+  return work.containers.size === 0 && work.images.size === 0 && !work.relistImages;
 }

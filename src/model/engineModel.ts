@@ -67,6 +67,8 @@ export interface ModelSnapshot {
   images: Array<{ id: string; tags: string[]; containers: number }>;
 }
 
+const BARE_IMAGE_ID = /^[0-9a-f]{64}$/;
+
 export class EngineModel extends Disposable {
   private readonly containerStore = new ContainerStore();
   private readonly imageStore = new ImageStore();
@@ -180,12 +182,12 @@ export class EngineModel extends Disposable {
 
   /** Fetches containers now (after a command changed them, without waiting for their events). */
   async refetchContainers(ids: readonly string[]): Promise<void> {
-    await this.applyWork({ containers: new Map(ids.map((id) => [id, 'settle'])), images: new Set() });
+    await this.applyWork({ containers: new Map(ids.map((id) => [id, 'settle'])), images: new Set(), relistImages: false });
   }
 
   /** Fetches an image now and returns its record (e.g. to reveal a freshly committed image). */
   async refetchImage(idOrReference: string): Promise<ImageRecord | undefined> {
-    await this.applyWork({ containers: new Map(), images: new Set([idOrReference]) });
+    await this.applyWork({ containers: new Map(), images: new Set([idOrReference]), relistImages: false });
     return this.imageStore.find(idOrReference);
   }
 
@@ -304,7 +306,18 @@ export class EngineModel extends Disposable {
     }
 
     for (const reference of work.images) {
-      await this.applyImage(reference, change, signal);
+      // One image that cannot be read must not cost the rest of the batch its update.
+      try {
+        await this.applyImage(reference, change, signal);
+      } catch (error) {
+        if (signal.aborted) throw error;
+        this.log('warn', `Refreshing image ${reference} failed: ${describe(error)}`);
+      }
+    }
+    if (work.relistImages) {
+      this.imageStore.replaceAll(await this.source.listImages({ signal }));
+      this._onDidChange.fire(fullChange());
+      return;
     }
 
     for (const key of usageChanged) if (this.imageStore.get(key)) change.images.usageChanged.push(key);
@@ -327,8 +340,11 @@ export class EngineModel extends Disposable {
   }
 
   private async applyImage(reference: string, change: MutableChange, signal: AbortSignal): Promise<void> {
+    // Podman's image events carry bare hex ids, and for a removed image it answers those with a 500 instead of
+    // a 404; the `sha256:` form gets the 404.
+    const name = BARE_IMAGE_ID.test(reference) ? `sha256:${reference}` : reference;
     try {
-      const inspect = await this.source.inspectImage(reference, { signal });
+      const inspect = await this.source.inspectImage(name, { signal });
       const displaced: Array<Updated<ImageRecord>> = [];
       const result = this.imageStore.upsert(imageSummaryFromInspect(inspect), displaced);
       if (result.kind === 'added') change.images.added.push(result.current);
@@ -337,9 +353,9 @@ export class EngineModel extends Disposable {
     } catch (error) {
       if (!isEngineError(error, 'not-found')) throw error;
       // Gone: an id names the record directly; a tag is taken off whichever image held it.
-      const known = this.imageStore.find(reference);
+      const known = this.imageStore.find(name);
       if (!known) return;
-      if (known.key === imageKey(reference) || known.id === reference) {
+      if (known.key === imageKey(name) || known.id === name) {
         const removed = this.imageStore.remove(known.key);
         if (removed) change.images.removed.push(removed);
       }

@@ -206,3 +206,36 @@ void test('events that arrive while listing are applied after the listing', asyn
   await model.whenConnected();
   await until(() => model.container('one')?.state === 'running', 'the later state wins');
 });
+
+void test("a commit event that names no image (Podman's) lists the images once", async (t) => {
+  const { engine, model } = setup();
+  t.after(() => model.dispose());
+  engine.addContainer(hex(1), 'source', 'exited');
+  model.start();
+  await model.whenConnected();
+  engine.calls.length = 0;
+  engine.addImage(hex(9), ['committed:1']);
+  engine.emit('container', 'commit', hex(1));
+  await until(() => model.image('committed:1') !== undefined, 'the committed image');
+  assert.ok(engine.calls.includes('listImages:all'), engine.calls.join(', '));
+});
+
+void test("an image that cannot be read does not cost the rest of the batch (Podman's bare-id inspect)", async (t) => {
+  const engine = new MemoryEngine();
+  engine.podmanImageIds = true;
+  engine.addImage(hex(1), ['gone:1']);
+  engine.addImage(hex(2), ['kept:1']);
+  const { model } = setup(engine);
+  t.after(() => model.dispose());
+  model.start();
+  await model.whenConnected();
+  engine.images.delete(`sha256:${hex(1)}`);
+  const kept = engine.images.get(`sha256:${hex(2)}`);
+  assert.ok(kept);
+  engine.images.set(kept.Id, { ...kept, RepoTags: ['kept:1', 'kept:2'] });
+  // Podman's events name images by bare hex ids; both land in one batch.
+  engine.emit('image', 'remove', hex(1));
+  engine.emit('image', 'tag', hex(2));
+  await until(() => model.image('kept:2') !== undefined && model.image('gone:1') === undefined, 'the tag added and the removed image gone');
+  assert.ok(engine.calls.includes(`inspectImage:sha256:${hex(1)}`), 'the bare id is inspected in its sha256: form');
+});

@@ -115,10 +115,16 @@ export class MemoryEngine implements ModelSource {
     return [...this.images.values()];
   }
 
+  /** Podman 4.3 answers an image inspect by bare 64-hex id with a 500 (the `sha256:` form gets a proper 404). */
+  podmanImageIds = false;
+
   async inspectImage(name: string): Promise<ImageInspect> {
     this.calls.push(`inspectImage:${name}`);
     await Promise.resolve();
     if (this.down) throw this.down;
+    if (this.podmanImageIds && /^[0-9a-f]{64}$/.test(name)) {
+      throw new EngineError('server', 'cannot specify 64-byte hexadecimal strings', { status: 500 });
+    }
     const image = [...this.images.values()].find((candidate) => candidate.Id === name || candidate.Id === `sha256:${name}` || (candidate.RepoTags ?? []).includes(name));
     if (!image) throw new EngineError('not-found', `No such image: ${name}`, { status: 404 });
     return { Id: image.Id, RepoTags: image.RepoTags, Created: new Date(image.Created * 1000).toISOString(), Size: image.Size };
