@@ -143,6 +143,14 @@ podman_stop() {
     podman_cli stop --all --time 1 >/dev/null 2>&1 || true
   fi
   stop_by_pidfile "podman service" "$PODMAN_PIDFILE" "$PODMAN_MARKER" 15
+  # Each exec session leaves a conmon that lingers (--exit-delay 300) after the service is gone: end the ones of
+  # this state dir by PID.
+  local pid
+  for pid in $(pgrep -x conmon || true); do
+    if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$PODMAN_DIR/"; then
+      kill "$pid" 2>/dev/null || true
+    fi
+  done
   rm -f "$PODMAN_SOCK" "$PODMAN_USABLE_FILE"
 }
 
