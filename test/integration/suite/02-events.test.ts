@@ -2,7 +2,8 @@
 import * as assert from 'node:assert/strict';
 import type { EngineClient } from '../../../src/engine';
 import {
-  TestContainers, activateBerth, engineClient, eventually, modelShowsContainer, modelState, snapshot, suiteEngine, testEngines,
+  connectSuite,
+  TestContainers, eventually, modelShowsContainer, snapshot, suiteEngine, testEngines,
 } from '../support/fixtures';
 
 describe('events path: changes made outside the extension', () => {
@@ -12,10 +13,7 @@ describe('events path: changes made outside the extension', () => {
   let containers: TestContainers;
 
   before(async () => {
-    await activateBerth();
-    await modelState('connected');
-    client = engineClient(engine.host);
-    containers = new TestContainers(client, engines.image);
+    ({ client, containers } = await connectSuite(engines, engine));
   });
 
   after(async () => {

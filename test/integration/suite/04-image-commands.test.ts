@@ -3,7 +3,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { isEngineError, type EngineClient } from '../../../src/engine';
 import {
-  TestContainers, activateBerth, berthLogText, engineClient, eventually, modelState, sleep, snapshot, suiteEngine, testEngines,
+  connectSuite,
+  TestContainers, berthLogText, eventually, sleep, snapshot, suiteEngine, testEngines,
   type ModelSnapshot, type SuiteEngine,
 } from '../support/fixtures';
 
@@ -36,10 +37,7 @@ describe('image commands', () => {
   let containers: TestContainers;
 
   before(async () => {
-    await activateBerth();
-    await modelState('connected');
-    client = engineClient(engine.host);
-    containers = new TestContainers(client, engines.image);
+    ({ client, containers } = await connectSuite(engines, engine));
   });
 
   after(async () => {

@@ -3,7 +3,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { EngineClient } from '../../../src/engine';
 import {
-  TestContainers, activateBerth, engineClient, eventually, execOutput, execRunning, modelShowsContainer, modelState,
+  connectSuite,
+  TestContainers, eventually, execOutput, execRunning, modelShowsContainer,
   suiteEngine, testEngines,
 } from '../support/fixtures';
 
@@ -28,10 +29,7 @@ describe('logs and shell', () => {
   let containers: TestContainers;
 
   before(async () => {
-    await activateBerth();
-    await modelState('connected');
-    client = engineClient(engine.host);
-    containers = new TestContainers(client, engines.image);
+    ({ client, containers } = await connectSuite(engines, engine));
   });
 
   after(async () => {

@@ -5,7 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { EngineClient } from '../../../src/engine';
 import {
-  TestContainers, activateBerth, engineClient, modelShowsContainer, modelState, removeImageQuietly, setBerthSetting,
+  connectSuite,
+  TestContainers, modelShowsContainer, removeImageQuietly, setBerthSetting,
   snapshot, suiteEngine, testEngines, uniqueName, viewRows, viewShows, type TreeRow,
 } from '../support/fixtures';
 
@@ -31,10 +32,7 @@ describe('the trees as rendered', () => {
   let containers: TestContainers;
 
   before(async () => {
-    await activateBerth();
-    await modelState('connected');
-    client = engineClient(engine.host);
-    containers = new TestContainers(client, engines.image);
+    ({ client, containers } = await connectSuite(engines, engine));
   });
 
   after(async () => {

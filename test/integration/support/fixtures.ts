@@ -310,3 +310,11 @@ export interface EngineSummary {
 export async function engineSummaries(): Promise<EngineSummary[]> {
   return (await vscode.commands.executeCommand<EngineSummary[] | undefined>('berth.internal.engines')) ?? [];
 }
+
+/** Activates Berth, waits for its model to connect, and gives the suite a client and a container fixture. */
+export async function connectSuite(engines: TestEngines, engine: SuiteEngine): Promise<{ client: EngineClient; containers: TestContainers }> {
+  await activateBerth();
+  await modelState('connected');
+  const client = engineClient(engine.host);
+  return { client, containers: new TestContainers(client, engines.image) };
+}
