@@ -1,6 +1,6 @@
 // The multi-engine explorer in the real workbench: `berth.engines` adds the Podman service beside the dockerd, as a
 // user editing settings.json does. Both engines become root rows with their status and icon, each holding its own
-// containers; the picture is docs/screenshots/multi-engine.png.
+// containers; the picture becomes docs/screenshots/multi-engine.png through `npm run screenshots`.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EngineClient } from '../../src/engine';
