@@ -2,24 +2,16 @@
 // (multiplexed and TTY), tens of MB byte-exact, non-ASCII output, and the failures users meet.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import { EngineClient, EngineError, type ContainerCreateBody, type OutputChunk } from '../../../src/engine';
-import { cleanupLabel, loadTestEngines, uniqueName } from '../../support/engines';
+import { before, describe, it } from 'node:test';
+import { EngineClient, EngineError, type OutputChunk } from '../../../src/engine';
+import { containerSpec } from '../../support/containerSpec';
+import { useEngineSuite } from '../../support/engineSuite';
+import { cleanupLabel, uniqueName } from '../../support/engines';
 import { failureOf } from '../../support/assertions';
 
-const engines = loadTestEngines();
-const client = EngineClient.fromEnvironment({ host: engines.dockerHost });
-const created: string[] = [];
-
-function body(cmd: string[], extra: Partial<ContainerCreateBody> = {}): ContainerCreateBody {
-  return { Image: engines.image, Cmd: cmd, Labels: { ...cleanupLabel }, ...extra, HostConfig: { NetworkMode: 'none', ...extra.HostConfig } };
-}
-
-async function create(cmd: string[], extra: Partial<ContainerCreateBody> = {}, name?: string): Promise<string> {
-  const { Id } = await client.createContainer(body(cmd, extra), { name });
-  created.push(Id);
-  return Id;
-}
+const suite = useEngineSuite({ name: 'client-containers' });
+const { client } = suite;
+const create = suite.createContainer;
 
 /** Creates, registers a wait, starts, and returns the exit status. */
 async function runToExit(id: string): Promise<number> {
@@ -37,17 +29,6 @@ async function collectLogs(id: string, options: Parameters<EngineClient['contain
 
 before(async () => {
   await client.negotiatedVersion();
-});
-
-after(async () => {
-  for (const id of created) {
-    try {
-      await client.removeContainer(id, { force: true });
-    } catch (error) {
-      if (!(error instanceof EngineError && error.kind === 'not-found')) throw error;
-    }
-  }
-  await client.close();
 });
 
 void describe('containers on dockerd', () => {
@@ -167,7 +148,7 @@ void describe('containers on dockerd', () => {
 
   void it('decodes 20 MB of binary output byte-exact through the local log driver', async () => {
     const script = 'head -c 20000000 /dev/urandom > /tmp/out; cat /tmp/out; sha256sum /tmp/out >&2';
-    const id = await create(['sh', '-c', script], { HostConfig: { NetworkMode: 'none', LogConfig: { Type: 'local', Config: {} } } });
+    const id = await create(['sh', '-c', script], { HostConfig: { LogConfig: { Type: 'local', Config: {} } } });
     assert.equal(await runToExit(id), 0);
     const { stdout, stderr } = await collectLogs(id);
     assert.equal(stdout.length, 20_000_000);
@@ -261,7 +242,7 @@ void describe('containers on dockerd', () => {
 
   void it('an unknown image says to pull it first', async () => {
     const image = `berth-test/${uniqueName('absent').toLowerCase()}:latest`;
-    const error = await failureOf(client.createContainer({ Image: image, HostConfig: { NetworkMode: 'none' } }));
+    const error = await failureOf(client.createContainer(containerSpec(image)));
     assert.equal(error.kind, 'not-found');
     assert.equal(error.message, `No such image: ${image}. Pull it first, or check the image name and tag`);
   });
