@@ -2,6 +2,7 @@
 import { relative } from 'node:path';
 import { REPO_ROOT } from '../vscode/codeServer';
 import { DOCS_SCREENSHOTS, PUBLISHABLE_SCREENSHOTS, refreshDocsScreenshots } from './screenshots';
+import { errorMessage } from '../../src/common/errors';
 
 refreshDocsScreenshots().then(
   (files) => {
@@ -10,7 +11,7 @@ refreshDocsScreenshots().then(
     console.log(`copied ${files.length} screenshots from ${from} to ${to}: ${files.join(', ')}`);
   },
   (error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error));
+    console.error(errorMessage(error));
     process.exit(1);
   },
 );

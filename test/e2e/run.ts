@@ -18,6 +18,7 @@ import { CaseRunner } from './cases';
 import { WorkbenchDriver } from './driver';
 import { MULTI_ENGINE_CASE, multiEngineExplorer } from './multiEngine';
 import { SCREENSHOTS, publish, resetPublishable } from './screenshots';
+import { errorMessage } from '../../src/common/errors';
 
 const OVERALL_TIMEOUT_MS = Number(process.env.BERTH_E2E_TIMEOUT_MS ?? 15 * 60_000);
 const KNOWN_OUTPUT = 'héllo wörld ✓ 日本';
@@ -299,7 +300,7 @@ async function main(): Promise<number> {
     console.log('e2e: packaged extension');
     await withDeadline(vsixCases(runner, engines, stopwatch), OVERALL_TIMEOUT_MS, 'the vsix cases');
   } catch (error) {
-    runner.skip('e2e run', error instanceof Error ? error.message : String(error));
+    runner.skip('e2e run', errorMessage(error));
   } finally {
     for (const id of cleanup) await client.removeContainer(id, { force: true }).catch(() => undefined);
     await client.close();

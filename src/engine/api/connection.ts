@@ -9,6 +9,7 @@ import type { Endpoint } from '../endpoint';
 import { EngineError, engineErrorFromResponse, isEngineError, type ErrorSubject } from '../errors';
 import { Transport, type BufferedResponse, type HttpMethod, type RequestBody, type TransportOptions } from '../transport';
 import type { CallOptions, PingInfo } from '../types';
+import { errorMessage } from '../../common/errors';
 
 /** The highest API version this client speaks. At least 1.44: Docker 29 refuses anything lower. */
 export const CLIENT_MAX_API_VERSION = '1.51';
@@ -181,7 +182,7 @@ export class EngineConnection {
       log(`${spec.method} ${prefix}${spec.path} → ${response.status} (${(performance.now() - started).toFixed(1)} ms)`);
       return response;
     } catch (error) {
-      log(`${spec.method} ${prefix}${spec.path} failed: ${error instanceof Error ? error.message : String(error)}`);
+      log(`${spec.method} ${prefix}${spec.path} failed: ${errorMessage(error)}`);
       throw error;
     }
   }
@@ -203,7 +204,7 @@ export class EngineConnection {
         bodyTimeout: spec.bodyTimeout ?? 0,
       });
     } catch (error) {
-      this.log?.(`${spec.method} ${path} failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.log?.(`${spec.method} ${path} failed: ${errorMessage(error)}`);
       throw error;
     }
     this.log?.(`${spec.method} ${path} → ${response.status}, streaming (${(performance.now() - started).toFixed(1)} ms to headers)`);

@@ -22,6 +22,7 @@ import {
 } from '../../../src/engine';
 import { cleanupLabel, engineTargets, loadTestEngines, uniqueName } from '../../support/engines';
 import { failureOf } from '../../support/assertions';
+import { splitRepoTag } from '../../../src/common/imageName';
 
 const engines = loadTestEngines();
 const registry = engines.registry;
@@ -47,7 +48,7 @@ function joined(chunks: OutputChunk[], stream: OutputChunk['stream']): string {
 
 before(async () => {
   const docker = EngineClient.fromEnvironment({ host: engines.dockerHost });
-  await docker.tagImage(engines.image, { repo: pushed.slice(0, pushed.lastIndexOf(':')), tag: 'v1' });
+  await docker.tagImage(engines.image, { repo: splitRepoTag(pushed).repo, tag: 'v1' });
   const auth = { username: registry.username, password: registry.password, serveraddress: registry.address };
   for await (const progress of docker.pushImage(pushed, { auth })) void progress;
   await docker.removeImage(pushed);
@@ -155,7 +156,7 @@ for (const target of engineTargets(engines)) {
       const expected =
         target.name === 'docker'
           ? `manifest for ${missing} not found: manifest unknown: manifest unknown. Check the image name and tag, and sign in if the repository is private`
-          : `initializing source docker://${missing}: reading manifest absent in ${pushed.slice(0, pushed.lastIndexOf(':'))}: manifest unknown: manifest unknown. Check the image name and tag`;
+          : `initializing source docker://${missing}: reading manifest absent in ${splitRepoTag(pushed).repo}: manifest unknown: manifest unknown. Check the image name and tag`;
       assert.equal(error.message, expected);
     });
 
