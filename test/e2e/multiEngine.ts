@@ -4,9 +4,10 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EngineClient } from '../../src/engine';
-import { cleanupLabel, uniqueName } from '../support/engines';
+import { uniqueName } from '../support/engines';
 import type { Workbench } from '../vscode/launch';
 import type { TreeRowOutline, WorkbenchDriver } from './driver';
+import { containerSpec } from '../support/containerSpec';
 
 export const MULTI_ENGINE_CASE = 'with berth.engines adding Podman, both engines are root rows holding their own containers';
 /** The name the settings give the Podman engine (the dockerd from berth.engine.host is "default"). */
@@ -43,7 +44,7 @@ export async function multiEngineExplorer(setup: MultiEngineSetup, screenshot: (
   try {
     const name = uniqueName('berth-e2e-podman');
     const created = await podman.createContainer(
-      { Image: setup.image, Cmd: ['sleep', '600'], Labels: { ...cleanupLabel }, HostConfig: { NetworkMode: 'none' } },
+      containerSpec(setup.image, ['sleep', '600']),
       { name },
     );
     containerId = created.Id;

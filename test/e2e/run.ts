@@ -6,7 +6,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EngineClient } from '../../src/engine';
-import { cleanupLabel, uniqueName, type TestEngines } from '../support/engines';
+import { uniqueName, type TestEngines } from '../support/engines';
 import { buildExtension, packageVsix } from '../vscode/build';
 import { REPO_ROOT, ensureCodeServer, installVsix, makeTempRoot } from '../vscode/codeServer';
 import { withDeadline } from '../vscode/deadline';
@@ -19,6 +19,7 @@ import { WorkbenchDriver } from './driver';
 import { MULTI_ENGINE_CASE, multiEngineExplorer } from './multiEngine';
 import { SCREENSHOTS, publish, resetPublishable } from './screenshots';
 import { errorMessage } from '../../src/common/errors';
+import { containerSpec } from '../support/containerSpec';
 
 const OVERALL_TIMEOUT_MS = Number(process.env.BERTH_E2E_TIMEOUT_MS ?? 15 * 60_000);
 const KNOWN_OUTPUT = 'héllo wörld ✓ 日本';
@@ -52,19 +53,14 @@ async function devWorkbenchCases(
     // Fixtures made outside the extension: one running container with known output, one exited.
     const webName = uniqueName('berth-e2e-web');
     const web = await client.createContainer(
-      {
-        Image: engines.image,
-        Cmd: ['sh', '-c', `echo '${KNOWN_OUTPUT}'; echo serving; sleep 600`],
-        Labels: { ...cleanupLabel, 'com.docker.compose.project': 'demo' },
-        HostConfig: { NetworkMode: 'none' },
-      },
+      containerSpec(engines.image, ['sh', '-c', `echo '${KNOWN_OUTPUT}'; echo serving; sleep 600`], { Labels: { 'com.docker.compose.project': 'demo' } }),
       { name: webName },
     );
     cleanup.push(web.Id);
     await client.startContainer(web.Id);
     const doneName = uniqueName('berth-e2e-done');
     const done = await client.createContainer(
-      { Image: engines.image, Cmd: ['sh', '-c', 'echo finished'], Labels: { ...cleanupLabel }, HostConfig: { NetworkMode: 'none' } },
+      containerSpec(engines.image, ['sh', '-c', 'echo finished']),
       { name: doneName },
     );
     cleanup.push(done.Id);
@@ -89,7 +85,7 @@ async function devWorkbenchCases(
     await runner.run('rows follow a container created, stopped and removed outside; the tooltip shows its details', async () => {
       const name = uniqueName('berth-e2e-outside');
       const outside = await client.createContainer(
-        { Image: engines.image, Cmd: ['sleep', '600'], Labels: { ...cleanupLabel, 'demo.label': 'shown-in-tooltip' }, HostConfig: { NetworkMode: 'none' } },
+        containerSpec(engines.image, ['sleep', '600'], { Labels: { 'demo.label': 'shown-in-tooltip' } }),
         { name },
       );
       cleanup.push(outside.Id);

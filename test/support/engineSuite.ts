@@ -21,6 +21,8 @@ export interface EngineSuite {
   readonly host: string;
   /** A client of `host`, closed when the suite ends. */
   readonly client: EngineClient;
+  /** Unique to this suite: the value of its `berth.test.marker` label, usable in image names once lower-cased. */
+  readonly marker: string;
   /** `berth.test=1` plus this suite's marker: give them to containers made without the factory. */
   readonly labels: Readonly<Record<string, string>>;
   /** A `filters` value that lists exactly this suite's containers. */
@@ -31,6 +33,8 @@ export interface EngineSuite {
   readonly createContainer: (cmd?: readonly string[], extra?: ContainerSpecExtra, name?: string) => Promise<string>;
   /** Another client (other environment, other endpoint), closed when the suite ends. */
   readonly otherClient: (options: FromEnvironmentOptions) => EngineClient;
+  /** A step for the suite's end (images, files): runs after its containers are removed, before its clients close. */
+  readonly cleanup: (step: () => unknown) => void;
 }
 
 export function useEngineSuite(options: EngineSuiteOptions = {}): EngineSuite {
@@ -40,6 +44,7 @@ export function useEngineSuite(options: EngineSuiteOptions = {}): EngineSuite {
   const clients: EngineClient[] = [client];
   /** Ids from the factory: found even when a test replaced the marker label with one of its own. */
   const created = new Set<string>();
+  const steps: Array<() => unknown> = [];
   const marker = uniqueName(options.name ?? 'suite');
   const labels = Object.freeze({ ...cleanupLabel, 'berth.test.marker': marker });
   const filters = Object.freeze({ label: [`berth.test.marker=${marker}`] });
@@ -62,6 +67,7 @@ export function useEngineSuite(options: EngineSuiteOptions = {}): EngineSuite {
           if (!isEngineError(error, 'not-found')) throw error;
         }
       }
+      for (const step of steps) await step();
     } finally {
       await Promise.all(clients.map((each) => each.close()));
     }
@@ -71,6 +77,7 @@ export function useEngineSuite(options: EngineSuiteOptions = {}): EngineSuite {
     engines,
     host,
     client,
+    marker,
     labels,
     filters,
     spec,
@@ -83,6 +90,9 @@ export function useEngineSuite(options: EngineSuiteOptions = {}): EngineSuite {
       const other = EngineClient.fromEnvironment(clientOptions);
       clients.push(other);
       return other;
+    },
+    cleanup: (step) => {
+      steps.push(step);
     },
   };
 }

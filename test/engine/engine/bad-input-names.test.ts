@@ -1,35 +1,22 @@
 // Bad-input rows about what the user names: image references, container names, unknown and ambiguous ids, empty
 // commands. Against the real private dockerd and registry; every message is asserted word for word.
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
-import { EngineClient, runContainer } from '../../../src/engine';
-import { cleanupLabel, loadTestEngines, uniqueName } from '../../support/engines';
+import { describe, it } from 'node:test';
+import { runContainer } from '../../../src/engine';
+import { useEngineSuite } from '../../support/engineSuite';
+import { uniqueName } from '../../support/engines';
 import { assertCase, drain } from './bad-input-support';
 
-const engines = loadTestEngines();
-const client = EngineClient.fromEnvironment({ host: engines.dockerHost });
-const created: string[] = [];
-// This suite's own label, so its checks never see other suites' containers.
-const suiteLabel = { ...cleanupLabel, 'berth.suite': uniqueName('bad-input-names') };
-const suiteFilter = { label: [`berth.suite=${suiteLabel['berth.suite']}`] };
+// The suite's own marker label keeps its checks from seeing other suites' containers, and finds what a failing run
+// left behind.
+const suite = useEngineSuite({ name: 'bad-input-names' });
+const { client, engines } = suite;
+const suiteLabel = suite.labels;
+const suiteFilter = suite.filters;
 const auth = { username: engines.registry.username, password: engines.registry.password, serveraddress: engines.registry.address };
 
-after(async () => {
-  for (const id of created) await client.removeContainer(id, { force: true }).catch(() => undefined);
-  // Anything a failing run left behind carries this suite's label.
-  for (const container of await client.listContainers({ all: true, filters: suiteFilter })) {
-    await client.removeContainer(container.Id, { force: true }).catch(() => undefined);
-  }
-  await client.close();
-});
-
 async function createTestContainer(name?: string, cmd: string[] = ['true']): Promise<string> {
-  const result = await client.createContainer(
-    { Image: engines.image, Cmd: cmd, Labels: suiteLabel, HostConfig: { NetworkMode: 'none' } },
-    name === undefined ? {} : { name },
-  );
-  created.push(result.Id);
-  return result.Id;
+  return suite.createContainer(cmd, {}, name);
 }
 
 /** Runs like `berth run --rm`: whether it fails or not, nothing is left behind. */
@@ -131,7 +118,6 @@ void describe('unknown and ambiguous ids', () => {
 void describe('empty commands', () => {
   void it("empty-command-list: no command runs the image's CMD", async () => {
     const result = await runContainer(client, { image: engines.image, cmd: [], labels: suiteLabel, networkMode: 'none' });
-    created.push(result.id);
     assert.equal(result.exitCode, 0);
     const inspected = await client.inspectContainer(result.id);
     assert.deepEqual(inspected.Config.Cmd, ['/bin/sh']);

@@ -3,19 +3,13 @@
 // dockerd's json-file log driver stored them, as text.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, describe, it } from 'node:test';
-import { EngineClient, runContainer, type OutputChunk } from '../../../src/engine';
-import { cleanupLabel, loadTestEngines } from '../../support/engines';
+import { describe, it } from 'node:test';
+import { runContainer, type OutputChunk } from '../../../src/engine';
+import { useEngineSuite } from '../../support/engineSuite';
 import { badInputCase } from './bad-input-cases';
 
-const engines = loadTestEngines();
-const client = EngineClient.fromEnvironment({ host: engines.dockerHost });
-const created: string[] = [];
-
-after(async () => {
-  for (const id of created) await client.removeContainer(id, { force: true }).catch(() => undefined);
-  await client.close();
-});
+const suite = useEngineSuite({ name: 'bad-input-output' });
+const { client, engines } = suite;
 
 function sha256(data: Buffer): string {
   return createHash('sha256').update(data).digest('hex');
@@ -28,13 +22,12 @@ async function runAndReread(script: string): Promise<{ live: Buffer; reread: Buf
   const result = await runContainer(client, {
     image: engines.image,
     cmd: ['sh', '-c', script],
-    labels: { ...cleanupLabel },
+    labels: suite.labels,
     networkMode: 'none',
     onOutput: (chunk: OutputChunk) => {
       (chunk.stream === 'stdout' ? live : errors).push(chunk.data);
     },
   });
-  created.push(result.id);
   const reread: Buffer[] = [];
   for await (const chunk of client.containerLogs(result.id, { stdout: true, stderr: false })) reread.push(chunk.data);
   return { live: Buffer.concat(live), reread: Buffer.concat(reread), exitCode: result.exitCode, stderr: Buffer.concat(errors).toString('utf8') };

@@ -5,13 +5,15 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { EngineClient, EngineError, encodeRegistryAuth, parseHost, sshConnector, type EngineEvent } from '../../../src/engine';
-import { cleanupLabel, loadTestEngines, unixSocketPath, uniqueName } from '../../support/engines';
+import { useEngineSuite } from '../../support/engineSuite';
+import { unixSocketPath, uniqueName } from '../../support/engines';
 import { failureOf } from '../../support/assertions';
 
-const engines = loadTestEngines();
-const client = EngineClient.fromEnvironment({ host: engines.dockerHost });
+const suite = useEngineSuite({ name: 'client-engine' });
+const { client, engines } = suite;
+/** Containers of the exec round trip, on whichever engine ran it. */
 const containers: string[] = [];
 
 /** Reads from a duplex until the text seen so far matches, then resolves all of it. */
@@ -37,12 +39,7 @@ function readUntil(stream: Duplex, pattern: RegExp, seen: { text: string }): Pro
 
 /** Starts `sh` with a TTY in a running container, types into it, resizes it, and checks what comes back. */
 async function execTtyRoundTrip(engine: EngineClient): Promise<void> {
-  const { Id } = await engine.createContainer({
-    Image: engines.image,
-    Cmd: ['sleep', '300'],
-    Labels: { ...cleanupLabel },
-    HostConfig: { NetworkMode: 'none' },
-  });
+  const { Id } = await engine.createContainer(suite.spec(['sleep', '300']));
   containers.push(Id);
   await engine.startContainer(Id);
   const exec = await engine.createExec(Id, { cmd: ['sh'], tty: true, attachStdin: true, env: ['PS1=$ '] });
@@ -66,11 +63,6 @@ async function execTtyRoundTrip(engine: EngineClient): Promise<void> {
   assert.equal(inspected.Running, false);
   assert.equal(inspected.ExitCode, 7);
 }
-
-after(async () => {
-  for (const id of containers) await client.removeContainer(id, { force: true }).catch(() => undefined);
-  await client.close();
-});
 
 void describe('engine on dockerd', () => {
   void it('pings: Api-Version, OS type and server', async () => {
@@ -140,13 +132,7 @@ void describe('engine on dockerd', () => {
         if (event.Action === 'die') return;
       }
     })();
-    const { Id } = await client.createContainer({
-      Image: engines.image,
-      Cmd: ['true'],
-      Labels: { ...cleanupLabel, 'berth.test.marker': marker },
-      HostConfig: { NetworkMode: 'none' },
-    });
-    containers.push(Id);
+    const Id = await suite.createContainer(['true'], { Labels: { 'berth.test.marker': marker } });
     await client.startContainer(Id);
     await consumed;
     controller.abort();

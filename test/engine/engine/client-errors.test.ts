@@ -1,9 +1,10 @@
 // Bad input on both engines (the bad-input table asserts dockerd's words; Podman words some of them differently):
 // ambiguous id prefixes, empty commands, names the engine would refuse, unknown images, a wrong registry password.
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
-import { EngineClient, runContainer } from '../../../src/engine';
-import { cleanupLabel, engineTargets, loadTestEngines, uniqueName } from '../../support/engines';
+import { describe, it } from 'node:test';
+import { runContainer } from '../../../src/engine';
+import { useEngineSuite } from '../../support/engineSuite';
+import { engineTargets, loadTestEngines } from '../../support/engines';
 import { failureOf } from '../../support/assertions';
 
 const engines = loadTestEngines();
@@ -16,24 +17,15 @@ async function drain(iterable: AsyncIterable<unknown>): Promise<void> {
 
 for (const target of engineTargets(engines)) {
   void describe(`bad input on ${target.name}`, () => {
-    const client = EngineClient.fromEnvironment({ host: target.host });
-    const marker = uniqueName(`client-errors-${target.name}`);
-    const labels = { ...cleanupLabel, 'berth.test.marker': marker };
-    const mine = { label: [`berth.test.marker=${marker}`] };
-    const count = async (): Promise<number> => (await client.listContainers({ all: true, filters: mine })).length;
-
-    after(async () => {
-      for (const container of await client.listContainers({ all: true, filters: mine })) {
-        await client.removeContainer(container.Id, { force: true }).catch(() => undefined);
-      }
-      await client.close();
-    });
+    const suite = useEngineSuite({ host: target.host, name: `client-errors-${target.name}` });
+    const { client, labels, marker } = suite;
+    const count = async (): Promise<number> => (await client.listContainers({ all: true, filters: suite.filters })).length;
 
     void it('an id prefix two containers share is bad input that says to give more of the id', async () => {
       const ids: string[] = [];
       let prefix: string | undefined;
       for (let attempt = 0; attempt < 17 && prefix === undefined; attempt++) {
-        const { Id } = await client.createContainer({ Image: engines.image, Cmd: ['true'], Labels: labels, HostConfig: { NetworkMode: 'none' } });
+        const Id = await suite.createContainer(['true']);
         prefix = ids.find((other) => other[0] === Id[0])?.[0];
         ids.push(Id);
       }
@@ -58,8 +50,8 @@ for (const target of engineTargets(engines)) {
 
     void it('an empty argument is fine when the image has an ENTRYPOINT', async () => {
       const repo = `berth-client-errors/${marker.toLowerCase()}`;
-      const container = await client.createContainer({ Image: engines.image, Cmd: ['true'], Labels: labels, HostConfig: { NetworkMode: 'none' } });
-      await client.commitContainer(container.Id, { repo, tag: 'entry', changes: ['ENTRYPOINT ["echo", "args:"]', 'CMD []'] });
+      const containerId = await suite.createContainer(['true']);
+      await client.commitContainer(containerId, { repo, tag: 'entry', changes: ['ENTRYPOINT ["echo", "args:"]', 'CMD []'] });
       try {
         const out: Buffer[] = [];
         const result = await runContainer(client, {

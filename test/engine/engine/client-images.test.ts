@@ -3,19 +3,19 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
-import { EngineClient, EngineError, type PullProgress, type RegistryCredential } from '../../../src/engine';
-import { cleanupLabel, loadTestEngines, uniqueName } from '../../support/engines';
+import { describe, it } from 'node:test';
+import { EngineError, type PullProgress, type RegistryCredential } from '../../../src/engine';
+import { useEngineSuite } from '../../support/engineSuite';
+import { uniqueName } from '../../support/engines';
 import { failureOf } from '../../support/assertions';
 
-const engines = loadTestEngines();
-const client = EngineClient.fromEnvironment({ host: engines.dockerHost });
+const suite = useEngineSuite({ name: 'client-images' });
+const { client, engines } = suite;
 const registry = engines.registry;
 const auth: RegistryCredential = { username: registry.username, password: registry.password, serveraddress: registry.address };
 const unique = uniqueName('img').toLowerCase();
 const repo = `${registry.address}/berth-client-test/${unique}`;
 const images: string[] = [];
-const containers: string[] = [];
 
 async function drain(stream: AsyncIterable<PullProgress>): Promise<PullProgress[]> {
   const lines: PullProgress[] = [];
@@ -33,14 +33,22 @@ async function removeImageIfPresent(name: string): Promise<void> {
 
 /** Runs a container from IMAGE with CMD to completion and returns its stdout. */
 async function runAndRead(image: string, cmd: string[]): Promise<string> {
-  const { Id } = await client.createContainer({ Image: image, Cmd: cmd, Labels: { ...cleanupLabel }, HostConfig: { NetworkMode: 'none' } });
-  containers.push(Id);
+  const Id = await suite.createContainer(cmd, { Image: image });
   const wait = await client.waitContainer(Id, { condition: 'next-exit' });
   await client.startContainer(Id);
   assert.equal((await wait.result).StatusCode, 0);
   let out = '';
   for await (const chunk of client.containerLogs(Id, { tty: false })) if (chunk.stream === 'stdout') out += chunk.data.toString();
   return out;
+}
+
+/** Creates a container of the test image running CMD, runs it to its exit and returns its id. */
+async function runToExit(cmd: string[]): Promise<string> {
+  const Id = await suite.createContainer(cmd);
+  const wait = await client.waitContainer(Id, { condition: 'next-exit' });
+  await client.startContainer(Id);
+  await wait.result;
+  return Id;
 }
 
 /** The Registry HTTP API v2 with basic auth, for setting up a broken image. */
@@ -52,10 +60,8 @@ async function registryCall(method: string, path: string, accept?: string): Prom
   return fetch(`http://${registry.address}${path}`, { method, headers });
 }
 
-after(async () => {
-  for (const id of containers) await client.removeContainer(id, { force: true }).catch(() => undefined);
+suite.cleanup(async () => {
   for (const image of images) await removeImageIfPresent(image);
-  await client.close();
 });
 
 void describe('images on dockerd with the loopback registry', () => {
@@ -118,16 +124,7 @@ void describe('images on dockerd with the loopback registry', () => {
 
   void it('a pull that fails inside its 200 stream (a layer the registry lost) throws the errorDetail message', async () => {
     // An image with a layer of its own: commit a container that wrote a unique file.
-    const { Id } = await client.createContainer({
-      Image: engines.image,
-      Cmd: ['sh', '-c', `echo ${unique} > /unique-layer`],
-      Labels: { ...cleanupLabel },
-      HostConfig: { NetworkMode: 'none' },
-    });
-    containers.push(Id);
-    const wait = await client.waitContainer(Id, { condition: 'next-exit' });
-    await client.startContainer(Id);
-    await wait.result;
+    const Id = await runToExit(['sh', '-c', `echo ${unique} > /unique-layer`]);
     const broken = `${registry.address}/berth-client-test/${unique}-broken`;
     await client.commitContainer(Id, { repo: broken, tag: 'v1' });
     images.push(`${broken}:v1`);
@@ -165,16 +162,7 @@ void describe('images on dockerd with the loopback registry', () => {
   });
 
   void it('commits a container with repo, tag, comment, author and changes', async () => {
-    const { Id } = await client.createContainer({
-      Image: engines.image,
-      Cmd: ['sh', '-c', 'echo committed-content > /committed'],
-      Labels: { ...cleanupLabel },
-      HostConfig: { NetworkMode: 'none' },
-    });
-    containers.push(Id);
-    const wait = await client.waitContainer(Id, { condition: 'next-exit' });
-    await client.startContainer(Id);
-    await wait.result;
+    const Id = await runToExit(['sh', '-c', 'echo committed-content > /committed']);
     const name = `berth-client-test/committed-${unique}`;
     const result = await client.commitContainer(Id, {
       repo: name,

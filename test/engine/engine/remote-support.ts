@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { EngineClient, EngineError, runContainer, type OutputChunk } from '../../../src/engine';
 import { cleanupLabel } from '../../support/engines';
+import { containerSpec } from '../../support/containerSpec';
 
 
 function text(chunks: readonly OutputChunk[], stream: 'stdout' | 'stderr'): string {
@@ -43,12 +44,7 @@ export async function exerciseEngine(client: EngineClient, image: string, marker
     assert.equal(text(logs, 'stderr'), `err-${marker}\n`);
 
     // A live log over the remote transport, ended through its signal like the extension's Stop Following.
-    const ticker = await client.createContainer({
-      Image: image,
-      Cmd: ['sh', '-c', 'i=0; while true; do i=$((i+1)); echo tick-$i; sleep 0.1; done'],
-      Labels: { ...cleanupLabel },
-      HostConfig: { NetworkMode: 'none' },
-    });
+    const ticker = await client.createContainer(containerSpec(image, ['sh', '-c', 'i=0; while true; do i=$((i+1)); echo tick-$i; sleep 0.1; done']));
     created.push(ticker.Id);
     await client.startContainer(ticker.Id);
     const controller = new AbortController();

@@ -2,31 +2,20 @@
 // error on the real private dockerd. The number of connections the burst opened is reported, not asserted.
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
-import { after, describe, it } from 'node:test';
-import { EngineClient } from '../../../src/engine';
-import { cleanupLabel, loadTestEngines, uniqueName } from '../../support/engines';
+import { describe, it } from 'node:test';
+import { useEngineSuite } from '../../support/engineSuite';
+import { uniqueName } from '../../support/engines';
 import { activeResources, recordResilienceFigures } from '../../support/resilience';
 
 const BURST = 1_000;
-const engines = loadTestEngines();
-const client = EngineClient.fromEnvironment({ host: engines.dockerHost });
-const created: string[] = [];
-
-after(async () => {
-  for (const id of created) await client.removeContainer(id, { force: true }).catch(() => undefined);
-  await client.close();
-});
+const suite = useEngineSuite({ name: 'resilience-burst' });
+const { client, engines } = suite;
 
 void describe('burst', { timeout: 180_000 }, () => {
   void it(`${BURST} concurrent inspects of containers and images all succeed`, async () => {
     const names = [uniqueName('burst-a'), uniqueName('burst-b')];
-    for (const name of names) {
-      const container = await client.createContainer(
-        { Image: engines.image, Cmd: ['true'], Labels: { ...cleanupLabel }, HostConfig: { NetworkMode: 'none' } },
-        { name },
-      );
-      created.push(container.Id);
-    }
+    const created: string[] = [];
+    for (const name of names) created.push(await suite.createContainer(['true'], {}, name));
     let peakSockets = 0;
     const sample = setInterval(() => {
       peakSockets = Math.max(peakSockets, activeResources()['PipeWrap'] ?? 0);

@@ -8,10 +8,11 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { after, before, describe, it } from 'node:test';
 import { EngineClient, EngineError, parseHost, type EngineEvent } from '../../../src/engine';
-import { cleanupLabel, loadTestEngines } from '../../support/engines';
+import { loadTestEngines } from '../../support/engines';
 import { createScratchDockerd, type ScratchDockerd } from '../../support/scratchDockerd';
 import { expectedMessage } from './bad-input-cases';
 import { recordResilienceFigures } from '../../support/resilience';
+import { containerSpec } from '../../support/containerSpec';
 
 const engines = loadTestEngines();
 const IMAGE_REPO = 'berth-test/busybox';
@@ -100,12 +101,7 @@ const closedMessage = (): string => expectedMessage('engine-killed', { host: dae
 
 void describe('SIGKILL of the engine mid-stream', { timeout: 180_000 }, () => {
   void it('during a followed log: a clear error, then logs work again', async () => {
-    const ticker = await client.createContainer({
-      Image: IMAGE,
-      Cmd: ['sh', '-c', 'i=0; while true; do i=$((i+1)); echo tick-$i; sleep 0.1; done'],
-      Labels: { ...cleanupLabel },
-      HostConfig: { NetworkMode: 'none' },
-    });
+    const ticker = await client.createContainer(containerSpec(IMAGE, ['sh', '-c', 'i=0; while true; do i=$((i+1)); echo tick-$i; sleep 0.1; done']));
     await client.startContainer(ticker.Id);
     let seen = '';
     let ticking!: () => void;
@@ -137,7 +133,7 @@ void describe('SIGKILL of the engine mid-stream', { timeout: 180_000 }, () => {
         firstEvent();
       }
     })();
-    const before = await client.createContainer({ Image: IMAGE, Cmd: ['true'], Labels: { ...cleanupLabel }, HostConfig: { NetworkMode: 'none' } });
+    const before = await client.createContainer(containerSpec(IMAGE, ['true']));
     await gotEvent;
     assert.deepEqual(
       events.map((event) => [event.Action, event.Actor.ID]),
@@ -152,7 +148,7 @@ void describe('SIGKILL of the engine mid-stream', { timeout: 180_000 }, () => {
     const since = `${Math.floor(last.timeNano / 1e9)}.${String(last.timeNano % 1e9).padStart(9, '0')}`;
     const controller = new AbortController();
     const resumed: EngineEvent[] = [];
-    const after = await client.createContainer({ Image: IMAGE, Cmd: ['true'], Labels: { ...cleanupLabel }, HostConfig: { NetworkMode: 'none' } });
+    const after = await client.createContainer(containerSpec(IMAGE, ['true']));
     const reading = (async () => {
       for await (const event of client.events({ since, filters: { type: ['container'], label: ['berth.test=1'] }, signal: controller.signal })) {
         resumed.push(event);

@@ -12,9 +12,10 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { EngineClient, parseHost } from '../../../src/engine';
 import { followContainerLogs, type LogSink } from '../../../src/logs/logFollower';
 import { EngineModel } from '../../../src/model/engineModel';
-import { cleanupLabel, loadTestEngines } from '../../support/engines';
+import { loadTestEngines } from '../../support/engines';
 import { createScratchDockerd, type ScratchDockerd } from '../../support/scratchDockerd';
 import { recordResilienceFigures } from '../../support/resilience';
+import { containerSpec } from '../../support/containerSpec';
 
 const engines = loadTestEngines();
 const IMAGE_REPO = 'berth-test/busybox';
@@ -62,13 +63,10 @@ async function modelMatchesEngine(model: EngineModel): Promise<boolean> {
 
 void describe('SIGKILL of the engine under the explorer model and a followed log', { timeout: 240_000 }, () => {
   void it('says so, reconnects by itself, and matches the engine again', async () => {
-    const ticker = await client.createContainer({
-      Image: `${IMAGE_REPO}:latest`,
-      Cmd: ['sh', '-c', 'i=0; while true; do i=$((i+1)); echo tick-$i; sleep 0.1; done'],
-      Labels: { ...cleanupLabel },
+    const ticker = await client.createContainer(
       // dockerd brings the container back when it restarts, as a service's container would be.
-      HostConfig: { NetworkMode: 'none', RestartPolicy: { Name: 'always' } },
-    });
+      containerSpec(`${IMAGE_REPO}:latest`, ['sh', '-c', 'i=0; while true; do i=$((i+1)); echo tick-$i; sleep 0.1; done'], { HostConfig: { RestartPolicy: { Name: 'always' } } }),
+    );
     await client.startContainer(ticker.Id);
 
     const model = new EngineModel(client);

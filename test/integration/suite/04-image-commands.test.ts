@@ -7,6 +7,7 @@ import {
   TestContainers, berthLogText, eventually, sleep, snapshot, suiteEngine, testEngines,
   type ModelSnapshot, type SuiteEngine,
 } from '../support/fixtures';
+import { containerSpec } from '../../support/containerSpec';
 
 async function imageExists(client: EngineClient, reference: string): Promise<boolean> {
   try {
@@ -66,9 +67,7 @@ describe('image commands', () => {
     await modelListsImage(engine, `${repo}:${tag}`, true);
 
     // The committed file system holds what the container wrote.
-    const fromCommitted = await client.createContainer({
-      Image: `${repo}:${tag}`, Cmd: ['cat', '/marker'], Labels: { 'berth.test': '1' }, HostConfig: { NetworkMode: 'none' },
-    });
+    const fromCommitted = await client.createContainer(containerSpec(`${repo}:${tag}`, ['cat', '/marker']));
     containers.track(fromCommitted.Id);
     const wait = await client.waitContainer(fromCommitted.Id, { condition: 'next-exit' });
     await client.startContainer(fromCommitted.Id);

@@ -4,10 +4,11 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { EngineClient, isEngineError, type ContainerInspect } from '../../../src/engine';
-import { cleanupLabel, loadTestEngines, parseTestEngines, uniqueName, type TestEngines } from '../../support/engines';
+import { loadTestEngines, parseTestEngines, uniqueName, type TestEngines } from '../../support/engines';
 import {
   ENGINE_KIND_ENV, canonicalImageId, engineHostFor, parseEngineKind, sameReference, type EngineKind,
 } from './engineKind';
+import { containerSpec } from '../../support/containerSpec';
 
 export const EXTENSION_ID = 'berth.berth';
 
@@ -149,16 +150,7 @@ export class TestContainers {
   /** Creates (and by default starts) a labelled, network-less container from the test image. */
   async create(spec: TestContainerSpec): Promise<{ id: string; name: string }> {
     const name = spec.name ?? uniqueName('berth-it');
-    const { Id } = await this.client.createContainer(
-      {
-        Image: this.image,
-        Cmd: spec.cmd,
-        Tty: spec.tty ?? false,
-        Labels: { ...cleanupLabel, ...spec.labels },
-        HostConfig: { NetworkMode: 'none' },
-      },
-      { name },
-    );
+    const { Id } = await this.client.createContainer(containerSpec(this.image, spec.cmd, { Tty: spec.tty ?? false, Labels: spec.labels }), { name });
     this.ids.add(Id);
     if (spec.start ?? true) await this.client.startContainer(Id);
     return { id: Id, name };
