@@ -7,7 +7,7 @@
 import type { Duplex } from 'node:stream';
 import type { Endpoint } from '../endpoint';
 import { EngineError, engineErrorFromResponse, isEngineError, type ErrorSubject } from '../errors';
-import { Transport, type BufferedResponse, type HttpMethod, type RequestBody, type TransportOptions } from '../transport';
+import { Transport, type BufferedResponse, type TransportOptions, type TransportRequest } from '../transport';
 import type { CallOptions, PingInfo } from '../types';
 import { errorMessage } from '../../common/errors';
 
@@ -36,18 +36,11 @@ const VERSION_PATTERN = /^\d+\.\d+$/;
  */
 export const STREAM_HEADERS_TIMEOUT_MS = 60_000;
 
-export interface CallSpec extends CallOptions {
-  readonly method: HttpMethod;
-  readonly path: string;
+/** One call as the layers describe it: a transport request (path without the version prefix) and how to judge it. */
+export interface CallSpec extends TransportRequest {
   readonly subject: ErrorSubject;
-  readonly headers?: readonly string[] | undefined;
-  readonly body?: RequestBody | undefined;
   /** Also accept 304 Not Modified (start and stop: already in that state). */
   readonly ok304?: boolean;
-  readonly headersTimeout?: number | undefined;
-  readonly bodyTimeout?: number | undefined;
-  /** May take long (stop, restart, commit, import): sent outside the bounded pool of short calls. */
-  readonly long?: boolean | undefined;
   /** Carries registry credentials, so a refusal means they are wrong. */
   readonly credentialsSent?: boolean | undefined;
 }

@@ -3,9 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { isEngineError, type EngineClient } from '../../../src/engine';
 import {
-  connectSuite,
-  TestContainers, berthLogText, eventually, sleep, snapshot, suiteEngine, testEngines,
-  type ModelSnapshot, type SuiteEngine,
+  useConnectedSuite, berthLogText, eventually, sleep, snapshot, type ModelSnapshot, type SuiteEngine,
 } from '../support/fixtures';
 import { containerSpec } from '../../support/containerSpec';
 
@@ -32,19 +30,7 @@ async function modelListsImage(engine: SuiteEngine, reference: string, present: 
 }
 
 describe('image commands', () => {
-  const engines = testEngines();
-  const engine = suiteEngine(engines);
-  let client: EngineClient;
-  let containers: TestContainers;
-
-  before(async () => {
-    ({ client, containers } = await connectSuite(engines, engine));
-  });
-
-  after(async () => {
-    await containers.cleanup();
-    await client.close();
-  });
+  const { engines, engine, client, containers } = useConnectedSuite();
 
   it('Commit Container creates the image, which then appears in the model', async () => {
     const { id } = await containers.create({ cmd: ['sh', '-c', 'echo committed-content > /marker'] });

@@ -11,21 +11,10 @@ import { parseHost } from '../../../src/engine';
 import type { EngineDescriptor } from '../../../src/model/engineList';
 import { presentEngine } from '../../../src/model/presentation';
 import { toContainerRecord, toImageRecord } from '../../../src/model/records';
-import { hex, MemoryEngine, until } from './support';
+import { containerSummary, hex, MemoryEngine, until } from './support';
 
 function record(id: string, name: string, project?: string) {
-  return toContainerRecord({
-    Id: id,
-    Names: [`/${name}`],
-    Image: 'busybox',
-    ImageID: 'sha256:i',
-    Command: 'sh',
-    Created: 1_700_000_000,
-    Ports: [],
-    Labels: project ? { 'com.docker.compose.project': project } : {},
-    State: 'running',
-    Status: 'Up 1 second',
-  });
+  return toContainerRecord(containerSummary(id, name, { Labels: project ? { 'com.docker.compose.project': project } : {} }));
 }
 
 function label(node: ContainerTreeNode | EngineRootNode): string {

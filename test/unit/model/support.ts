@@ -59,19 +59,8 @@ export class MemoryEngine implements ModelSource {
   private clock = 1_700_000_000_000_000_000;
 
   addContainer(id: string, name: string, state: ContainerSummary['State'] = 'running', extra: Partial<ContainerSummary> = {}): ContainerSummary {
-    const summary: ContainerSummary = {
-      Id: id,
-      Names: [`/${name}`],
-      Image: 'busybox',
-      ImageID: 'sha256:img1',
-      Command: 'sh',
-      Created: 1_700_000_000,
-      Ports: [],
-      Labels: {},
-      State: state,
-      Status: state === 'running' ? 'Up 1 second' : 'Exited (0) 1 second ago',
-      ...extra,
-    };
+    const status = state === 'running' ? 'Up 1 second' : 'Exited (0) 1 second ago';
+    const summary = containerSummary(id, name, { ImageID: 'sha256:img1', State: state, Status: status, ...extra });
     this.containers.set(id, summary);
     return summary;
   }
@@ -192,5 +181,22 @@ function inspectOf(container: ContainerSummary): ContainerInspect {
     HostConfig: {},
     NetworkSettings: { Ports: {} },
     Mounts: [],
+  };
+}
+
+/** A container as the engine lists it: a running busybox `sh`, unless OVERRIDES say otherwise. */
+export function containerSummary(id: string, name: string, overrides: Partial<ContainerSummary> = {}): ContainerSummary {
+  return {
+    Id: id,
+    Names: [`/${name}`],
+    Image: 'busybox',
+    ImageID: 'sha256:i',
+    Command: 'sh',
+    Created: 1_700_000_000,
+    Ports: [],
+    Labels: {},
+    State: 'running',
+    Status: 'Up 1 second',
+    ...overrides,
   };
 }

@@ -7,20 +7,17 @@ import type { ModelChange } from '../../../src/model/engineModel';
 import { toContainerRecord, toImageRecord, type ContainerRecord, type ImageRecord } from '../../../src/model/records';
 import { presentContainer, presentGroup, presentImage } from '../../../src/model/presentation';
 import type { ContainerSummary, ImageSummary } from '../../../src/engine';
+import { containerSummary } from './support';
 
 function container(id: string, name: string, state: ContainerSummary['State'], project?: string): ContainerRecord {
-  return toContainerRecord({
-    Id: id,
-    Names: [`/${name}`],
-    Image: 'busybox',
-    ImageID: 'sha256:i',
-    Command: 'sh',
-    Created: 1_700_000_000,
-    Ports: [{ IP: '127.0.0.1', PrivatePort: 80, PublicPort: 8080, Type: 'tcp' }],
-    Labels: project ? { 'com.docker.compose.project': project, 'com.docker.compose.service': name } : {},
-    State: state,
-    Status: state === 'running' ? 'Up 2 minutes' : 'Exited (1) 1 minute ago',
-  });
+  return toContainerRecord(
+    containerSummary(id, name, {
+      Ports: [{ IP: '127.0.0.1', PrivatePort: 80, PublicPort: 8080, Type: 'tcp' }],
+      Labels: project ? { 'com.docker.compose.project': project, 'com.docker.compose.service': name } : {},
+      State: state,
+      Status: state === 'running' ? 'Up 2 minutes' : 'Exited (1) 1 minute ago',
+    }),
+  );
 }
 
 function change(parts: Partial<ModelChange['containers']> = {}, images: Partial<ModelChange['images']> = {}): ModelChange {
