@@ -8,15 +8,15 @@ import { cleanupLabel } from './engines';
 export type ContainerSpecExtra = Partial<ContainerCreateBody>;
 
 /**
- * A create body for IMAGE running CMD (the image's default when absent): labelled `berth.test=1` plus EXTRA's
- * labels, EXTRA's HostConfig with NetworkMode forced to `none`.
+ * A create body for IMAGE running CMD (the image's default when absent): EXTRA's labels plus `berth.test=1`,
+ * EXTRA's HostConfig with NetworkMode `none`. Neither can be overridden.
  */
 export function containerSpec(image: string, cmd?: readonly string[], extra: ContainerSpecExtra = {}): ContainerCreateBody {
   return {
     ...extra,
     Image: image,
     ...(cmd ? { Cmd: [...cmd] } : {}),
-    Labels: { ...cleanupLabel, ...extra.Labels },
+    Labels: { ...extra.Labels, ...cleanupLabel },
     HostConfig: { ...extra.HostConfig, NetworkMode: 'none' },
   };
 }
