@@ -27,7 +27,7 @@ export interface EngineSuite {
   readonly labels: Readonly<Record<string, string>>;
   /** A `filters` value that lists exactly this suite's containers. */
   readonly filters: Readonly<Record<string, string[]>>;
-  /** A create body on the test image with the suite's labels and `NetworkMode: 'none'` (see containerSpec). */
+  /** A create body (the test image unless `extra.Image`) with the suite's labels and `NetworkMode: 'none'` (see containerSpec). */
   readonly spec: (cmd?: readonly string[], extra?: ContainerSpecExtra) => ContainerCreateBody;
   /** Creates a container from spec(cmd, extra); it is removed when the suite ends. Resolves its id. */
   readonly createContainer: (cmd?: readonly string[], extra?: ContainerSpecExtra, name?: string) => Promise<string>;
@@ -49,7 +49,7 @@ export function useEngineSuite(options: EngineSuiteOptions = {}): EngineSuite {
   const labels = Object.freeze({ ...cleanupLabel, 'berth.test.marker': marker });
   const filters = Object.freeze({ label: [`berth.test.marker=${marker}`] });
   const spec = (cmd?: readonly string[], extra: ContainerSpecExtra = {}): ContainerCreateBody =>
-    containerSpec(engines.image, cmd, { ...extra, Labels: { ...labels, ...extra.Labels } });
+    containerSpec(extra.Image ?? engines.image, cmd, { ...extra, Labels: { ...labels, ...extra.Labels } });
 
   before(async () => {
     // A raw ping, not the client's: the client under test stays untouched (no negotiation, no pingInfo) until a test uses it.
