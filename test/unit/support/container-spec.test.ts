@@ -18,7 +18,7 @@ void describe('containerSpec', () => {
     assert.equal('Cmd' in containerSpec('busybox:local'), false);
   });
 
-  void it('keeps what the caller adds but never its network mode or the loss of the cleanup label', () => {
+  void it('keeps what the caller adds, but NetworkMode stays none and the cleanup label stays', () => {
     const spec = containerSpec('busybox:local', ['true'], {
       Tty: true,
       Labels: { 'berth.test': '0', team: 'a' },
