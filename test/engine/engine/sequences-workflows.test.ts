@@ -20,7 +20,8 @@ import {
   type OutputChunk,
   type PullProgress,
 } from '../../../src/engine';
-import { cleanupLabel, engineTargets, loadTestEngines, uniqueName } from '../../support/engines';
+import { useEngineSuite } from '../../support/engineSuite';
+import { engineTargets, loadTestEngines, uniqueName } from '../../support/engines';
 import { failureOf } from '../../support/assertions';
 import { splitRepoTag } from '../../../src/common/imageName';
 
@@ -63,20 +64,15 @@ if (!engines.podmanHost) {
 
 for (const target of engineTargets(engines)) {
   void describe(`sequences on ${target.name}`, () => {
-    const client = EngineClient.fromEnvironment({ host: target.host });
-    const marker = `${unique}-${target.name}`;
-    const labels = { ...cleanupLabel, 'berth.test.marker': marker };
-    const mine = { label: [`berth.test.marker=${marker}`] };
+    const suite = useEngineSuite({ host: target.host, name: `seq-${target.name}` });
+    const { client, labels, marker } = suite;
+    const mine = suite.filters;
     const base = { image: engines.image, labels, networkMode: 'none' };
 
-    after(async () => {
-      for (const container of await client.listContainers({ all: true, filters: mine })) {
-        await client.removeContainer(container.Id, { force: true }).catch(() => undefined);
-      }
+    suite.cleanup(async () => {
       for (const image of [pushed, `berth-seq-test/committed-${marker}:v1`]) {
         await client.removeImage(image, { force: true }).catch(() => undefined);
       }
-      await client.close();
     });
 
     void it('run streams stdout and stderr apart and returns the exit status', async () => {
