@@ -8,12 +8,12 @@ import type { EngineEvent } from '../engine';
 import type { IDisposable } from '../common/lifecycle';
 import { committedImage, containerEffect, imageNeedsRefetch, isCommitEvent } from './actions';
 
-export type ContainerWork = 'refetch' | 'settle' | 'remove';
+export type ContainerWork = 'refetch' | 'remove';
 
-const STRENGTH: Record<ContainerWork, number> = { refetch: 0, settle: 1, remove: 2 };
+const STRENGTH: Record<ContainerWork, number> = { refetch: 0, remove: 1 };
 
 export interface PendingWork {
-  /** Container id → what to do; the strongest wins (remove over settle over refetch). */
+  /** Container id → what to do; the strongest wins (remove over refetch). */
   readonly containers: Map<string, ContainerWork>;
   /** Image ids or references to fetch. */
   readonly images: Set<string>;

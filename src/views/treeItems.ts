@@ -1,6 +1,6 @@
 /** Turns a vscode-free presentation into a TreeItem. */
 import * as vscode from 'vscode';
-import type { ItemPresentation } from '../model/presentation';
+import type { ItemPresentation } from './presentation';
 
 export function toTreeItem(
   id: string,

@@ -2,14 +2,14 @@
 // sessions behind it (one model per engine, kept across list updates; which one is current), with in-memory engines.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ContainerTree, type ContainerTreeNode } from '../../src/model/containerTree';
-import { ImageTree, type ImageNode } from '../../src/model/imageTree';
-import { EngineForest, isEngineRoot, type EngineRootNode } from '../../src/model/engineForest';
+import { ContainerTree, type ContainerTreeNode } from '../../src/containers/tree';
+import { ImageTree, type ImageNode } from '../../src/images/tree';
+import { EngineForest, isEngineRoot, type EngineRootNode } from '../../src/views/engineForest';
 import { EngineSessions } from '../../src/model/engineSessions';
 import { EngineSession } from '../../src/model/session';
 import { parseHost } from '../../src/engine';
 import type { EngineDescriptor } from '../../src/model/engineList';
-import { presentEngine } from '../../src/model/presentation';
+import { presentEngine } from '../../src/views/presentation';
 import { toContainerRecord, toImageRecord } from '../../src/model/records';
 import { hex, MemoryEngine, until } from './model-support';
 

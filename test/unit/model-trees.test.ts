@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ContainerTree, type ContainerTreeNode } from '../../src/model/containerTree';
-import { ImageTree } from '../../src/model/imageTree';
+import { ContainerTree, type ContainerTreeNode } from '../../src/containers/tree';
+import { ImageTree } from '../../src/images/tree';
 import { ImageStore, tagCandidates } from '../../src/model/stores';
 import type { ModelChange } from '../../src/model/engineModel';
 import { toContainerRecord, toImageRecord, type ContainerRecord, type ImageRecord } from '../../src/model/records';
-import { presentContainer, presentGroup, presentImage } from '../../src/model/presentation';
+import { presentContainer, presentGroup, presentImage } from '../../src/views/presentation';
 import type { ContainerSummary, ImageSummary } from '../../src/engine';
 
 function container(id: string, name: string, state: ContainerSummary['State'], project?: string): ContainerRecord {
