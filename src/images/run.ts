@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { splitCommandLine } from '../common/argv';
 import { errorMessage } from '../common/errors';
+import { DisposableStore } from '../common/lifecycle';
 import { shortId } from '../common/format';
 import { LayerProgress } from '../common/layerProgress';
 import { runContainer, runInBackground, validateContainerName, validateImageReference } from '../engine';
@@ -38,12 +39,16 @@ async function pickImage(session: EngineSession, title: string): Promise<string 
   const localItems = tags.map((tag) => ({ label: tag, description: 'local' }));
   quickPick.items = localItems;
   return new Promise<string | undefined>((resolve) => {
-    const subscriptions = [
+    const pickLifetime = new DisposableStore();
+    pickLifetime.add(quickPick);
+    pickLifetime.add(
       quickPick.onDidChangeValue((value) => {
         const typed = value.trim();
         quickPick.items =
           typed && !tags.includes(typed) ? [{ label: typed, description: 'pull if missing' }, ...localItems] : localItems;
       }),
+    );
+    pickLifetime.add(
       quickPick.onDidAccept(() => {
         const chosen = quickPick.selectedItems[0]?.label ?? quickPick.value.trim();
         const invalid = chosen ? validateImageReference(chosen) : 'Enter an image reference';
@@ -54,12 +59,13 @@ async function pickImage(session: EngineSession, title: string): Promise<string 
         resolve(chosen);
         quickPick.hide();
       }),
+    );
+    pickLifetime.add(
       quickPick.onDidHide(() => {
         resolve(undefined);
-        for (const subscription of subscriptions) subscription.dispose();
-        quickPick.dispose();
+        pickLifetime.dispose();
       }),
-    ];
+    );
     quickPick.show();
   });
 }

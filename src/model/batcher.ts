@@ -5,7 +5,7 @@
  * arrive during one are gathered for the next.
  */
 import type { EngineEvent } from '../engine';
-import type { IDisposable } from '../common/lifecycle';
+import { toDisposable, type IDisposable } from '../common/lifecycle';
 import { committedImage, containerEffect, imageNeedsRefetch, isCommitEvent } from './actions';
 
 export type ContainerWork = 'refetch' | 'remove';
@@ -25,7 +25,7 @@ export type Scheduler = (run: () => void, delayMs: number) => IDisposable;
 
 export const timeoutScheduler: Scheduler = (run, delayMs) => {
   const handle = setTimeout(run, delayMs);
-  return { dispose: () => clearTimeout(handle) };
+  return toDisposable(() => clearTimeout(handle));
 };
 
 /** Short enough to stay far under the 50 ms event-to-tree budget, long enough to merge a burst. */

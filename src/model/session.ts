@@ -5,7 +5,7 @@
  */
 import { errorMessage, toError } from '../common/errors';
 import { EngineClient } from '../engine';
-import { Disposable } from '../common/lifecycle';
+import { Disposable, toDisposable } from '../common/lifecycle';
 import { Emitter } from '../common/emitter';
 import { EngineModel, type EngineModelOptions, type EngineState, type LogLevel } from './engineModel';
 import { LOCAL_ENGINE_ID, type EngineDescriptor } from './engineList';
@@ -64,7 +64,7 @@ export class EngineSession extends Disposable {
     const source: ModelSource = options.source ?? client ?? failingSource(configError);
     this.model = this._register(new EngineModel(source, { ...options.model, log }));
     this._register(this.model.onDidChangeState((state) => this.onState(state)));
-    this._register({ dispose: () => this.infoRequest?.abort() });
+    this._register(toDisposable(() => this.infoRequest?.abort()));
     if (client) {
       this._register({
         dispose: () => {
