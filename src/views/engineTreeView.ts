@@ -43,7 +43,7 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   protected readonly view: vscode.TreeView<N | EngineRootNode>;
   private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<Change<N>>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
-  /** The listeners on each session's model, one lifetime per session object: a session replaced for the same engine (new endpoint) gets a fresh one. */
+  /** One lifetime per session object for the listeners on its model: a session replaced for the same engine (new endpoint) gets a fresh one. */
   private readonly sessionBindings = this._register(new DisposableMap<EngineSession>());
 
   protected constructor(
