@@ -36,11 +36,6 @@ export class DisposableStore implements IDisposable {
     return item;
   }
 
-  /** Disposes and forgets one member (for objects replaced during the owner's life). */
-  delete(item: IDisposable): void {
-    if (this.items.delete(item)) item.dispose();
-  }
-
   /** Disposes every member now and stays usable (for per-session lifetimes that start over). */
   clear(): void {
     const members = [...this.items].reverse();

@@ -66,11 +66,11 @@ export class EngineSession extends Disposable {
     this._register(this.model.onDidChangeState((state) => this.onState(state)));
     this._register(toDisposable(() => this.infoRequest?.abort()));
     if (client) {
-      this._register({
-        dispose: () => {
-          client.close().catch((error: unknown) => log('warn', `Closing the engine client failed: ${String(error)}`));
-        },
-      });
+      this._register(
+        toDisposable(() => {
+          client.close().catch((error: unknown) => log('warn', `Closing the engine client failed: ${errorMessage(error)}`));
+        }),
+      );
     }
   }
 
