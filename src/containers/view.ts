@@ -10,8 +10,12 @@ import type { EngineSession } from '../model/session';
 import { EngineTreeView, type RefreshPlanLike } from '../views/engineTreeView';
 import { presentContainer, presentGroup } from '../views/presentation';
 import { toTreeItem } from '../views/treeItems';
+import { ContextKey } from '../workbench/contextKey';
 import type { SessionsDeps, SettingsDeps } from '../workbench/deps';
 import { ContainerTree, type ContainerNode, type ContainerTreeNode, type ContainerTreeOptions } from './tree';
+
+/** Which of Show All / Show Running the palette and the view's title offer. */
+const showAllContext = new ContextKey<boolean>('berth.containers.showAll');
 
 export class ContainersView extends EngineTreeView<ContainerTreeNode, ContainerTree> {
   /** Items per record object: a record is replaced when its container changes, so the cache never goes stale. */
@@ -21,9 +25,11 @@ export class ContainersView extends EngineTreeView<ContainerTreeNode, ContainerT
   constructor(protected override readonly deps: SessionsDeps & SettingsDeps) {
     super(deps, 'berth.containers', { canSelectMany: true, showCollapseAll: true });
     this.options = { showAll: deps.settings.showAll, groupBy: deps.settings.groupBy };
+    showAllContext.set(this.options.showAll);
     this.start();
     this._register(
       deps.onDidChangeSettings((settings) => {
+        showAllContext.set(settings.showAll);
         if (settings.showAll === this.options.showAll && settings.groupBy === this.options.groupBy) return;
         this.options = { showAll: settings.showAll, groupBy: settings.groupBy };
         for (const session of this.deps.engines.all) {

@@ -1,7 +1,7 @@
 /**
  * The current engine's state in the UI: the status bar item (engine, version, negotiated API version; the
  * engine's name too when there are several) and the context keys the welcome content and menus use
- * (`berth.engineState`, `berth.unreachableReason`, `berth.multipleEngines`, `berth.containers.showAll`).
+ * (`berth.engineState`, `berth.unreachableReason`, `berth.multipleEngines`).
  */
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
@@ -16,7 +16,6 @@ export const EngineContext = {
   state: new ContextKey<EngineSession['state']>('berth.engineState'),
   unreachableReason: new ContextKey<UnreachableReason>('berth.unreachableReason'),
   multipleEngines: new ContextKey<boolean>('berth.multipleEngines'),
-  showAll: new ContextKey<boolean>('berth.containers.showAll'),
 } as const;
 
 export class EngineStatus extends Disposable {
@@ -37,8 +36,6 @@ export class EngineStatus extends Disposable {
       }),
     );
     this.setMultipleContext();
-    this.setShowAllContext(deps.settings.showAll);
-    this._register(deps.onDidChangeSettings((settings) => this.setShowAllContext(settings.showAll)));
   }
 
   private bind(session: EngineSession): void {
@@ -93,7 +90,4 @@ export class EngineStatus extends Disposable {
     EngineContext.multipleEngines.set(this.deps.engines.isMulti);
   }
 
-  private setShowAllContext(showAll: boolean): void {
-    EngineContext.showAll.set(showAll);
-  }
 }
