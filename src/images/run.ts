@@ -14,7 +14,7 @@ import type { EngineSession } from '../model/session';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
 import { ANSI, StreamDecoders, toTerminalText } from '../terminals/terminalText';
 import { command, type CommandEntry } from '../workbench/commandTable';
-import { reportError } from '../workbench/feedback';
+import { reportError, withCancellableProgress } from '../workbench/feedback';
 import type { ImagesCommandDeps } from './deps';
 
 export interface RunArgs {
@@ -188,25 +188,16 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     const options = isRunArgs(args[0]) ? args[0] : await askRunArgs(session, 'Run in Background', false, imageOfNode(args[0]));
     if (!options) return undefined;
     const tracker = new LayerProgress();
-    const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Starting ${options.image}`, cancellable: true },
-      async (progress, token) => {
-        const controller = new AbortController();
-        const subscription = token.onCancellationRequested(() => controller.abort());
-        try {
-          return await runInBackground(session.client, {
-            ...commonRunOptions(deps, options),
-            signal: controller.signal,
-            onStatus: (text: string) => progress.report({ message: text }),
-            onPullProgress: (line) => {
-              tracker.update(line);
-              progress.report({ message: `pulling: ${tracker.percent}%` });
-            },
-          });
-        } finally {
-          subscription.dispose();
-        }
-      },
+    const result = await withCancellableProgress(`Starting ${options.image}`, (signal, progress) =>
+      runInBackground(session.client, {
+        ...commonRunOptions(deps, options),
+        signal,
+        onStatus: (text: string) => progress.report({ message: text }),
+        onPullProgress: (line) => {
+          tracker.update(line);
+          progress.report({ message: `pulling: ${tracker.percent}%` });
+        },
+      }),
     );
     await session.model.refetchContainers([result.id]);
     await deps.revealContainer(result.id, session.id);

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { DisposableStore } from '../common/lifecycle';
 import { command, registerCommandTable, type CommandEntry } from '../workbench/commandTable';
+import { labelOf, rowsUnder } from '../views/treeItems';
 import type { ReportDeps } from '../workbench/feedback';
 import type { AuthRetryOptions } from './authRetry';
 import { CredentialChain } from './credentialChain';
@@ -134,26 +135,12 @@ async function signOut(signIn: RegistrySignIn, target: RegistryTreeNode | string
 
 /** The children at a path of labels (`[]` = registries, `['127.0.0.1:5055']` = its repositories, …). */
 async function childrenAt(tree: RegistriesTreeProvider, path: readonly string[]): Promise<ChildSummary[]> {
-  let parent: RegistryTreeNode | undefined;
-  for (const [depth, label] of path.entries()) {
-    const children = await tree.getChildren(parent);
-    parent = children.find((child) => labelOf(tree.getTreeItem(child)) === label);
-    if (!parent) throw new Error(`The Registries view has no "${label}" under ${depth === 0 ? 'its root' : path.slice(0, depth).join(' › ')}`);
-  }
-  const children = await tree.getChildren(parent);
-  return children.map((node) => {
-    const item = tree.getTreeItem(node);
-    return {
-      label: labelOf(item),
-      description: typeof item.description === 'string' ? item.description : undefined,
-      contextValue: item.contextValue,
-      tooltip: typeof item.tooltip === 'string' ? item.tooltip : undefined,
-      node,
-    };
-  });
-}
-
-function labelOf(item: vscode.TreeItem): string {
-  const label = item.label;
-  return typeof label === 'string' ? label : (label?.label ?? '');
+  const rows = await rowsUnder(tree, path, 'The Registries view');
+  return rows.map(({ node, item }) => ({
+    label: labelOf(item),
+    description: typeof item.description === 'string' ? item.description : undefined,
+    contextValue: item.contextValue,
+    tooltip: typeof item.tooltip === 'string' ? item.tooltip : undefined,
+    node,
+  }));
 }

@@ -11,7 +11,7 @@ import type { EngineSession } from '../model/session';
 import type { SessionsDeps } from '../workbench/deps';
 import { EngineForest, isEngineRoot, type EngineRootNode, type PerEngineTree } from './engineForest';
 import { presentEngine } from './presentation';
-import { toTreeItem } from './treeItems';
+import { labelOf, rowsUnder, toTreeItem } from './treeItems';
 
 /** One row as tests read it (`berth.internal.viewChildren`). */
 export interface RowSummary {
@@ -29,11 +29,6 @@ export interface RefreshPlanLike<N> {
 }
 
 type Change<N> = N | EngineRootNode | Array<N | EngineRootNode> | undefined;
-
-function labelOf(item: vscode.TreeItem): string {
-  const label = item.label;
-  return typeof label === 'string' ? label : (label?.label ?? '');
-}
 
 export abstract class EngineTreeView<N extends { readonly engine: string }, T extends PerEngineTree<N>>
   extends Disposable
@@ -112,15 +107,8 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
 
   /** The rows under a path of labels (`[]` = the roots), as VS Code would render them. */
   async rowsAt(path: readonly string[]): Promise<RowSummary[]> {
-    let parent: N | EngineRootNode | undefined;
-    for (const [depth, label] of path.entries()) {
-      const children = (await this.getChildren(parent)) ?? [];
-      parent = children.find((child) => labelOf(this.getTreeItem(child)) === label);
-      if (!parent) throw new Error(`The view has no row "${label}" under ${depth === 0 ? 'its root' : path.slice(0, depth).join(' › ')}`);
-    }
-    const children = (await this.getChildren(parent)) ?? [];
-    return children.map((child) => {
-      const item = this.getTreeItem(child);
+    const rows = await rowsUnder(this, path, 'The view');
+    return rows.map(({ item }) => {
       const tooltip = item.tooltip;
       return {
         id: item.id,
