@@ -3,23 +3,19 @@
  * command, name, TTY and remove-when-done. A foreground run streams its output into a terminal that
  * ends with the exit status.
  */
-import { shortId } from '../common/format';
-import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
-import {
-  runContainer,
-  runInBackground,
-  validateContainerName,
-  validateImageReference,
-} from '../engine';
 import { splitCommandLine } from '../common/argv';
+import { errorMessage } from '../common/errors';
+import { DisposableStore } from '../common/lifecycle';
+import { shortId } from '../common/format';
 import { LayerProgress } from '../common/layerProgress';
+import { runContainer, runInBackground, validateContainerName, validateImageReference } from '../engine';
+import type { EngineSession } from '../model/session';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
 import { ANSI, StreamDecoders, toTerminalText } from '../terminals/terminalText';
-import type { Ctx } from '../ctx';
-import type { EngineSession } from '../model/session';
-import type { CommandFactories } from './types';
-import { reportError } from './feedback';
+import { command, type CommandEntry } from '../workbench/commandTable';
+import { reportError, withCancellableProgress } from '../workbench/feedback';
+import type { ImagesCommandDeps } from './deps';
 
 export interface RunArgs {
   image: string;
@@ -29,11 +25,6 @@ export interface RunArgs {
   autoRemove?: boolean;
   /** The engine (id or name) to run on; default the current one. */
   engine?: string;
-}
-
-/** The run workflow's own exit status line, which the run terminal replaces with its documented last line. */
-function isExitStatus(status: string): boolean {
-  return /^Exited with status /.test(status);
 }
 
 function isRunArgs(value: unknown): value is RunArgs {
@@ -48,12 +39,16 @@ async function pickImage(session: EngineSession, title: string): Promise<string 
   const localItems = tags.map((tag) => ({ label: tag, description: 'local' }));
   quickPick.items = localItems;
   return new Promise<string | undefined>((resolve) => {
-    const subscriptions = [
+    const pickLifetime = new DisposableStore();
+    pickLifetime.add(quickPick);
+    pickLifetime.add(
       quickPick.onDidChangeValue((value) => {
         const typed = value.trim();
         quickPick.items =
           typed && !tags.includes(typed) ? [{ label: typed, description: 'pull if missing' }, ...localItems] : localItems;
       }),
+    );
+    pickLifetime.add(
       quickPick.onDidAccept(() => {
         const chosen = quickPick.selectedItems[0]?.label ?? quickPick.value.trim();
         const invalid = chosen ? validateImageReference(chosen) : 'Enter an image reference';
@@ -64,12 +59,13 @@ async function pickImage(session: EngineSession, title: string): Promise<string 
         resolve(chosen);
         quickPick.hide();
       }),
+    );
+    pickLifetime.add(
       quickPick.onDidHide(() => {
         resolve(undefined);
-        for (const subscription of subscriptions) subscription.dispose();
-        quickPick.dispose();
+        pickLifetime.dispose();
       }),
-    ];
+    );
     quickPick.show();
   });
 }
@@ -119,22 +115,22 @@ async function askRunArgs(session: EngineSession, title: string, foreground: boo
   };
 }
 
-function commonRunOptions(ctx: Ctx, args: RunArgs) {
+function commonRunOptions(deps: ImagesCommandDeps, args: RunArgs) {
   return {
     image: args.image,
     cmd: args.cmd,
     name: args.name,
     tty: args.tty ?? false,
     autoRemove: args.autoRemove ?? false,
-    networkMode: ctx.settings.runNetwork || undefined,
+    networkMode: deps.settings.runNetwork || undefined,
     labels: { 'berth.created-by': 'vscode' },
-    credentials: ctx.registries.chain.asLookup(),
+    credentials: deps.registries.chain.asLookup(),
   };
 }
 
-export const runCommands: CommandFactories = {
-  'berth.runContainer': (ctx) => async (...args: unknown[]) => {
-    const session = ctx.sessionOfTarget(args[0]);
+export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
+  command('berth.runContainer', 'Running', (deps) => async (...args: unknown[]) => {
+    const session = deps.sessionOfTarget(args[0]);
     const options = isRunArgs(args[0]) ? args[0] : await askRunArgs(session, 'Run Container', true, imageOfNode(args[0]));
     if (!options) return undefined;
     const terminal = new BufferedPseudoterminal();
@@ -150,11 +146,10 @@ export const runCommands: CommandFactories = {
     };
     try {
       const result = await runContainer(session.client, {
-        ...commonRunOptions(ctx, options),
+        ...commonRunOptions(deps, options),
         signal: terminal.signal,
+        // The exit status arrives as the result's number: the terminal ends with its own `[Berth] exited with status N`.
         onStatus: (text: string) => {
-          // The terminal ends with its own `[Berth] exited with status N` line (the documented last line).
-          if (isExitStatus(text)) return;
           endProgressLine();
           terminal.writeLine(ANSI.dim(`[Berth] ${text}`));
         },
@@ -176,45 +171,36 @@ export const runCommands: CommandFactories = {
       endProgressLine();
       terminal.writeLine('');
       terminal.writeLine(ANSI.bold(`[Berth] exited with status ${result.exitCode}`));
-      ctx.log.info(`${options.image} (${shortId(result.id)}) exited with status ${result.exitCode}`);
+      deps.log.info(`${options.image} (${shortId(result.id)}) exited with status ${result.exitCode}`);
       await session.model.refetchContainers([result.id]);
       return { id: result.id, exitCode: result.exitCode };
     } catch (error) {
       const message = errorMessage(error);
       endProgressLine();
       terminal.writeLine(ANSI.red(`[Berth] ${message}`));
-      reportError(ctx, `Running ${options.image}`, error);
+      reportError(deps, `Running ${options.image}`, error);
       return undefined;
     }
-  },
+  }),
 
-  'berth.runInBackground': (ctx) => async (...args: unknown[]) => {
-    const session = ctx.sessionOfTarget(args[0]);
+  command('berth.runInBackground', 'Running in background', (deps) => async (...args: unknown[]) => {
+    const session = deps.sessionOfTarget(args[0]);
     const options = isRunArgs(args[0]) ? args[0] : await askRunArgs(session, 'Run in Background', false, imageOfNode(args[0]));
     if (!options) return undefined;
     const tracker = new LayerProgress();
-    const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Starting ${options.image}`, cancellable: true },
-      async (progress, token) => {
-        const controller = new AbortController();
-        const subscription = token.onCancellationRequested(() => controller.abort());
-        try {
-          return await runInBackground(session.client, {
-            ...commonRunOptions(ctx, options),
-            signal: controller.signal,
-            onStatus: (text: string) => progress.report({ message: text }),
-            onPullProgress: (line) => {
-              tracker.update(line);
-              progress.report({ message: `pulling: ${tracker.percent}%` });
-            },
-          });
-        } finally {
-          subscription.dispose();
-        }
-      },
+    const result = await withCancellableProgress(`Starting ${options.image}`, (signal, progress) =>
+      runInBackground(session.client, {
+        ...commonRunOptions(deps, options),
+        signal,
+        onStatus: (text: string) => progress.report({ message: text }),
+        onPullProgress: (line) => {
+          tracker.update(line);
+          progress.report({ message: `pulling: ${tracker.percent}%` });
+        },
+      }),
     );
     await session.model.refetchContainers([result.id]);
-    await ctx.containersView.reveal(result.id, session.id);
+    await deps.revealContainer(result.id, session.id);
     return { id: result.id };
-  },
-};
+  }),
+];

@@ -1,22 +1,17 @@
 /**
- * The extension's one context object: the log channel, the settings, and the engine sessions (one client +
- * model per engine, one of them current). It composes the views, commands and document providers, and owns them all.
+ * The extension's core: the settings and the engine sessions (one client + model per engine, one of them current),
+ * remembered per workspace. extension.ts makes it with the log, then hands it to each feature's `register`.
+ * It knows no feature: features depend on it through the small interfaces in deps.ts.
  */
 import * as vscode from 'vscode';
-import { Disposable } from './common/lifecycle';
-import { readSettings, type BerthSettings } from './config';
-import type { EngineSession } from './model/session';
-import { EngineSessions } from './model/engineSessions';
-import { discoverEngines, LOCAL_ENGINE_ID } from './model/engineList';
-import { describe, type EngineModel, type LogLevel, type ModelSnapshot } from './model/engineModel';
-import { ContainersView } from './views/containers/containersView';
-import { ImagesView } from './views/images/imagesView';
-import { EngineStatus } from './views/engineStatus';
-import { registerCommands } from './commands';
-import { LogsDocumentProvider } from './logs/logsDocumentProvider';
-import { InspectDocumentProvider } from './views/inspectDocumentProvider';
-import { registerRegistries, type RegistriesFeature } from './registries';
-import { registerLazyLanguageFeatures } from './language/lazyLanguageFeatures';
+import { errorMessage } from '../common/errors';
+import { Disposable, toDisposable } from '../common/lifecycle';
+import { readSettings, type BerthSettings } from '../config';
+import type { EngineSession } from '../model/session';
+import { EngineSessions } from '../model/engineSessions';
+import { discoverEngines, LOCAL_ENGINE_ID } from '../model/engineList';
+import type { LogLevel, ModelSnapshot } from '../model/engineModel';
+import type { CoreDeps } from './deps';
 
 /** Workspace state key of the engine the user made current (an id, never a host: hosts stay out of storage). */
 const CURRENT_ENGINE_KEY = 'berth.currentEngine';
@@ -50,8 +45,7 @@ export interface BerthApi {
   snapshot(): EngineSnapshot;
 }
 
-export class Ctx extends Disposable {
-  readonly log: vscode.LogOutputChannel;
+export class BerthCore extends Disposable implements CoreDeps {
   private _settings: BerthSettings;
   /** Every engine's session; `engines.current` is the one palette commands and the status bar use. */
   readonly engines: EngineSessions;
@@ -64,38 +58,23 @@ export class Ctx extends Disposable {
   readonly onDidChangeEngines = this._onDidChangeEngines.event;
   readonly onDidChangeSettings = this._onDidChangeSettings.event;
 
-  readonly containersView: ContainersView;
-  readonly imagesView: ImagesView;
-  readonly logsDocuments: LogsDocumentProvider;
-  /** Sign-ins, the credential chain (Berth's SecretStorage, then the docker configuration) and the Registries view. */
-  readonly registries: RegistriesFeature;
-
-  constructor(readonly extension: vscode.ExtensionContext) {
+  constructor(
+    readonly log: vscode.LogOutputChannel,
+    private readonly workspaceState: vscode.Memento,
+  ) {
     super();
-    this.log = this._register(vscode.window.createOutputChannel('Berth', { log: true }));
     this._settings = readSettings();
     this.engines = this._register(new EngineSessions({ log: (level, message) => this.logLine(level, message) }));
     this._register(this.engines.onDidChangeCurrent((session) => this._onDidChangeSession.fire(session)));
     this._register(this.engines.onDidChangeEngines(() => this._onDidChangeEngines.fire()));
-    this.updateEngines(extension.workspaceState.get<string>(CURRENT_ENGINE_KEY));
+    this.updateEngines(workspaceState.get<string>(CURRENT_ENGINE_KEY));
     this._register(vscode.workspace.onDidChangeConfiguration((event) => this.onConfigurationChanged(event)));
+  }
 
-    this.containersView = this._register(new ContainersView(this));
-    this.imagesView = this._register(new ImagesView(this));
-    this._register(new EngineStatus(this));
-    this.logsDocuments = this._register(new LogsDocumentProvider(this));
-    this._register(new InspectDocumentProvider(this));
-    this.registries = registerRegistries(this, {
-      secrets: extension.secrets,
-      log: this.log,
-      engine: (target) => this.sessionOfTarget(target).client,
-      logUri: extension.logUri,
-    });
-    registerLazyLanguageFeatures(this, this.log, extension.extensionUri);
-    registerCommands(this);
-    // After activate() has returned: no engine call, not even its setup, on the activation path.
+  /** Starts every engine's model after activate() has returned: no engine call, not even its setup, on the activation path. */
+  startAfterActivation(): void {
     const kickoff = setImmediate(() => this.engines.start());
-    this._register({ dispose: () => clearImmediate(kickoff) });
+    this._register(toDisposable(() => clearImmediate(kickoff)));
   }
 
   get settings(): BerthSettings {
@@ -105,10 +84,6 @@ export class Ctx extends Disposable {
   /** The current engine's session. */
   get session(): EngineSession {
     return this.engines.current;
-  }
-
-  get model(): EngineModel {
-    return this.engines.current.model;
   }
 
   get api(): BerthApi {
@@ -162,7 +137,7 @@ export class Ctx extends Disposable {
     const session = this.engines.setCurrent(key);
     if (!session) return undefined;
     this.log.info(`Current engine: ${session.name} (${session.endpointDisplay})`);
-    await this.extension.workspaceState.update(CURRENT_ENGINE_KEY, session.id);
+    await this.workspaceState.update(CURRENT_ENGINE_KEY, session.id);
     return session;
   }
 
@@ -170,11 +145,6 @@ export class Ctx extends Disposable {
   rediscoverEngines(): void {
     // A settings write may be announced after the write's promise resolved: read them now rather than wait.
     if (!this.applySettings()) this.updateEngines(undefined);
-  }
-
-  /** Gives a registration made outside the Ctx (commands) the Ctx as owner. */
-  registerDisposable<T extends vscode.Disposable>(item: T): T {
-    return this._register(item);
   }
 
   /** Writes one line to the Berth log channel at the given level. */
@@ -190,7 +160,7 @@ export class Ctx extends Disposable {
     for (const session of this.engines.all) {
       if (before.has(session)) continue;
       this.log.info(`Engine ${session.name}: ${session.endpointDisplay} (${session.descriptor.sourceText})`);
-      if (session.configError) this.log.error(`The configuration of engine ${session.name} is invalid: ${describe(session.configError)}`);
+      if (session.configError) this.log.error(`The configuration of engine ${session.name} is invalid: ${errorMessage(session.configError)}`);
     }
   }
 
@@ -209,7 +179,7 @@ export class Ctx extends Disposable {
     if (enginesChanged) {
       // Pointing berth.engine.host somewhere is choosing that engine: it becomes current.
       this.updateEngines(hostChanged ? LOCAL_ENGINE_ID : undefined);
-      if (hostChanged) void this.extension.workspaceState.update(CURRENT_ENGINE_KEY, LOCAL_ENGINE_ID);
+      if (hostChanged) void this.workspaceState.update(CURRENT_ENGINE_KEY, LOCAL_ENGINE_ID);
     }
     this._onDidChangeSettings.fire(next);
     return enginesChanged;

@@ -5,25 +5,28 @@
 import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
 import { isEngineError } from '../engine';
-import type { Ctx } from '../ctx';
+import type { LogDeps, SessionsDeps } from './deps';
+
+/** What reporting needs: the log, and the engines to retry. */
+export type ReportDeps = LogDeps & Pick<SessionsDeps, 'engines'>;
 
 export function isCancellation(error: unknown): boolean {
   return isEngineError(error, 'cancelled') || (error instanceof Error && error.name === 'AbortError');
 }
 
 /** Logs the detail and shows `<what> failed: <message>` with actions. Never waits for the user. */
-export function reportError(ctx: Ctx, what: string, error: unknown): void {
+export function reportError(deps: ReportDeps, what: string, error: unknown): void {
   if (isCancellation(error)) {
-    ctx.log.info(`${what}: cancelled`);
+    deps.log.info(`${what}: cancelled`);
     return;
   }
   const message = errorMessage(error);
-  ctx.log.error(`${what} failed: ${error instanceof Error && error.stack ? error.stack : message}`);
+  deps.log.error(`${what} failed: ${error instanceof Error && error.stack ? error.stack : message}`);
   const actions = ['Show Log'];
   if (isEngineError(error, 'unreachable')) actions.unshift('Retry', 'Open Settings');
   void vscode.window.showErrorMessage(`${what} failed: ${message}`, ...actions).then((choice) => {
-    if (choice === 'Show Log') ctx.log.show(true);
-    else if (choice === 'Retry') for (const session of ctx.engines.all) session.model.retry();
+    if (choice === 'Show Log') deps.log.show(true);
+    else if (choice === 'Retry') for (const session of deps.engines.all) session.model.retry();
     else if (choice === 'Open Settings') void vscode.commands.executeCommand('berth.openSettings');
   });
 }

@@ -2,10 +2,10 @@
  * Read-only JSON of a container or an image: `berth-inspect:/container/<name>.json?id=<id>` or
  * `berth-inspect:/image/<name>.json?id=<id>`. Fetched from the engine each time VS Code asks.
  */
-import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
+import { errorMessage } from '../common/errors';
 import { Disposable } from '../common/lifecycle';
-import type { Ctx } from '../ctx';
+import type { LogDeps, SessionsDeps } from '../workbench/deps';
 
 export const INSPECT_SCHEME = 'berth-inspect';
 
@@ -17,7 +17,7 @@ export function inspectUri(kind: 'container' | 'image', name: string, id: string
 }
 
 export class InspectDocumentProvider extends Disposable implements vscode.TextDocumentContentProvider {
-  constructor(private readonly ctx: Ctx) {
+  constructor(private readonly deps: LogDeps & Pick<SessionsDeps, 'sessionFor'>) {
     super();
     this._register(vscode.workspace.registerTextDocumentContentProvider(INSPECT_SCHEME, this));
   }
@@ -28,7 +28,7 @@ export class InspectDocumentProvider extends Disposable implements vscode.TextDo
     const controller = new AbortController();
     const subscription = token.onCancellationRequested(() => controller.abort());
     try {
-      const client = this.ctx.sessionFor(query.get('engine') ?? undefined).client;
+      const client = this.deps.sessionFor(query.get('engine') ?? undefined).client;
       const data = uri.path.startsWith('/image/')
         ? await client.inspectImage(id, { signal: controller.signal })
         : await client.inspectContainer(id, { signal: controller.signal });
@@ -36,7 +36,7 @@ export class InspectDocumentProvider extends Disposable implements vscode.TextDo
     } catch (error) {
       // The document says what went wrong instead of showing stale or empty JSON.
       const message = errorMessage(error);
-      this.ctx.log.error(`Inspecting ${id} failed: ${message}`);
+      this.deps.log.error(`Inspecting ${id} failed: ${message}`);
       return `// Inspecting ${id} failed: ${message}\n`;
     } finally {
       subscription.dispose();

@@ -3,32 +3,36 @@
  * provider only turns nodes into cached TreeItems and forwards each tree's refresh plan, so one event refreshes one row.
  */
 import * as vscode from 'vscode';
-import { ContainerTree, type ContainerNode, type ContainerTreeNode, type ContainerTreeOptions } from '../../model/containerTree';
-import type { EngineRootNode } from '../../model/engineForest';
-import type { EngineModel, ModelChange } from '../../model/engineModel';
-import { presentContainer, presentGroup } from '../../model/presentation';
-import type { ContainerRecord } from '../../model/records';
-import type { EngineSession } from '../../model/session';
-import type { Ctx } from '../../ctx';
-import { toTreeItem } from '../treeItems';
-import { EngineTreeView, type RefreshPlanLike } from '../engineTreeView';
+import type { EngineModel } from '../model/engineModel';
+import type { ModelChange } from '../model/modelChange';
+import type { ContainerRecord } from '../model/records';
+import type { EngineSession } from '../model/session';
+import { EngineTreeView, type RefreshPlanLike } from '../views/engineTreeView';
+import { presentContainer, presentGroup } from '../views/presentation';
+import { toTreeItem } from '../views/treeItems';
+import { ContextKey } from '../workbench/contextKey';
+import type { SessionsDeps, SettingsDeps } from '../workbench/deps';
+import { ContainerTree, type ContainerNode, type ContainerTreeNode, type ContainerTreeOptions } from './tree';
 
-export type ContainersViewNode = ContainerTreeNode | EngineRootNode;
+/** Which of Show All / Show Running the palette and the view's title offer. */
+const showAllContext = new ContextKey<boolean>('berth.containers.showAll');
 
 export class ContainersView extends EngineTreeView<ContainerTreeNode, ContainerTree> {
   /** Items per record object: a record is replaced when its container changes, so the cache never goes stale. */
   private itemCache = new WeakMap<ContainerRecord, vscode.TreeItem>();
   private options: ContainerTreeOptions;
 
-  constructor(ctx: Ctx) {
-    super(ctx, 'berth.containers', { canSelectMany: true, showCollapseAll: true });
-    this.options = { showAll: ctx.settings.showAll, groupBy: ctx.settings.groupBy };
+  constructor(protected override readonly deps: SessionsDeps & SettingsDeps) {
+    super(deps, 'berth.containers', { canSelectMany: true, showCollapseAll: true });
+    this.options = { showAll: deps.settings.showAll, groupBy: deps.settings.groupBy };
+    showAllContext.set(this.options.showAll);
     this.start();
     this._register(
-      ctx.onDidChangeSettings((settings) => {
+      deps.onDidChangeSettings((settings) => {
+        showAllContext.set(settings.showAll);
         if (settings.showAll === this.options.showAll && settings.groupBy === this.options.groupBy) return;
         this.options = { showAll: settings.showAll, groupBy: settings.groupBy };
-        for (const session of this.ctx.engines.all) {
+        for (const session of this.deps.engines.all) {
           this.forest.tree(session.id)?.reset(session.model.containers(), this.options);
         }
         this.fire(undefined);
@@ -36,17 +40,12 @@ export class ContainersView extends EngineTreeView<ContainerTreeNode, ContainerT
     );
   }
 
-  /** The nodes selected in the view (for multi-select commands invoked by keybinding or palette). */
-  get selection(): readonly ContainersViewNode[] {
-    return this.view.selection;
-  }
-
   /** A container's node in an engine's tree (the current engine's by default). */
-  node(id: string, engine: string = this.ctx.session.id): ContainerNode | undefined {
+  node(id: string, engine: string = this.deps.session.id): ContainerNode | undefined {
     return this.forest.tree(engine)?.node(id);
   }
 
-  async reveal(id: string, engine: string = this.ctx.session.id): Promise<void> {
+  async reveal(id: string, engine: string = this.deps.session.id): Promise<void> {
     const node = this.node(id, engine);
     if (node?.visible) await this.view.reveal(node, { select: true, focus: false });
   }

@@ -1,51 +1,56 @@
 /**
  * The current engine's state in the UI: the status bar item (engine, version, negotiated API version; the
  * engine's name too when there are several) and the context keys the welcome content and menus use
- * (`berth.engineState`, `berth.unreachableReason`, `berth.multipleEngines`, `berth.containers.showAll`).
+ * (`berth.engineState`, `berth.unreachableReason`, `berth.multipleEngines`).
  */
 import * as vscode from 'vscode';
-import { Disposable, DisposableStore } from '../common/lifecycle';
-import { describe } from '../model/engineModel';
+import { errorMessage } from '../common/errors';
+import { Disposable, DisposableStore, MutableDisposable } from '../common/lifecycle';
 import type { EngineSession } from '../model/session';
-import { classifyUnreachable } from '../model/unreachable';
-import type { Ctx } from '../ctx';
+import { classifyUnreachable, type UnreachableReason } from '../model/unreachable';
+import { ContextKey } from '../workbench/contextKey';
+import type { CoreDeps } from '../workbench/deps';
+
+/** The context keys the welcome content, menus and the palette read. */
+export const EngineContext = {
+  state: new ContextKey<EngineSession['state']>('berth.engineState'),
+  unreachableReason: new ContextKey<UnreachableReason>('berth.unreachableReason'),
+  multipleEngines: new ContextKey<boolean>('berth.multipleEngines'),
+} as const;
 
 export class EngineStatus extends Disposable {
   private readonly item: vscode.StatusBarItem;
-  private readonly sessionListeners = this._register(new DisposableStore());
-  private binding: DisposableStore | undefined;
+  /** The listeners on the current session: replaced when another session becomes current. */
+  private readonly currentSessionBinding = this._register(new MutableDisposable<DisposableStore>());
 
-  constructor(private readonly ctx: Ctx) {
+  constructor(private readonly deps: CoreDeps) {
     super();
     this.item = this._register(vscode.window.createStatusBarItem('berth.engine', vscode.StatusBarAlignment.Left, 10));
     this.item.name = 'Berth Engine';
-    this.bind(ctx.session);
-    this._register(ctx.onDidChangeSession((session) => this.bind(session)));
+    this.bind(deps.session);
+    this._register(deps.onDidChangeSession((session) => this.bind(session)));
     this._register(
-      ctx.onDidChangeEngines(() => {
+      deps.onDidChangeEngines(() => {
         this.setMultipleContext();
-        this.show(this.ctx.session);
+        this.show(this.deps.session);
       }),
     );
     this.setMultipleContext();
-    this.setShowAllContext(ctx.settings.showAll);
-    this._register(ctx.onDidChangeSettings((settings) => this.setShowAllContext(settings.showAll)));
   }
 
   private bind(session: EngineSession): void {
-    if (this.binding) this.sessionListeners.delete(this.binding);
-    const binding = this.sessionListeners.add(new DisposableStore());
-    this.binding = binding;
+    const binding = new DisposableStore();
+    this.currentSessionBinding.value = binding;
     binding.add(session.onDidChangeStatus(() => this.show(session)));
     this.show(session);
   }
 
   private show(session: EngineSession): void {
     const state = session.state;
-    void vscode.commands.executeCommand('setContext', 'berth.engineState', state);
+    EngineContext.state.set(state);
     const endpoint = session.endpointDisplay;
     // With several engines the item says which one palette commands act on.
-    const multi = this.ctx.engines.isMulti;
+    const multi = this.deps.engines.isMulti;
     const name = multi ? `${session.name}: ` : '';
     const switchHint = multi ? '\n\nClick to switch the current engine.' : '';
     switch (state) {
@@ -56,8 +61,8 @@ export class EngineStatus extends Disposable {
         this.item.backgroundColor = undefined;
         break;
       case 'unreachable': {
-        const reason = describe(session.model.lastError);
-        void vscode.commands.executeCommand('setContext', 'berth.unreachableReason', classifyUnreachable(session.model.lastError));
+        const reason = errorMessage(session.model.lastError);
+        EngineContext.unreachableReason.set(classifyUnreachable(session.model.lastError));
         this.item.text = `$(debug-disconnect) Berth: ${multi ? `${session.name} unreachable` : 'engine unreachable'}`;
         this.item.tooltip = `Cannot reach the engine at ${endpoint}: ${reason}\n\nClick to retry.`;
         this.item.command = { command: 'berth.retry', title: 'Retry' };
@@ -77,15 +82,12 @@ export class EngineStatus extends Disposable {
         break;
       }
     }
-    if (state !== 'unreachable') void vscode.commands.executeCommand('setContext', 'berth.unreachableReason', undefined);
+    if (state !== 'unreachable') EngineContext.unreachableReason.reset();
     this.item.show();
   }
 
   private setMultipleContext(): void {
-    void vscode.commands.executeCommand('setContext', 'berth.multipleEngines', this.ctx.engines.isMulti);
+    EngineContext.multipleEngines.set(this.deps.engines.isMulti);
   }
 
-  private setShowAllContext(showAll: boolean): void {
-    void vscode.commands.executeCommand('setContext', 'berth.containers.showAll', showAll);
-  }
 }

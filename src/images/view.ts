@@ -1,28 +1,22 @@
 /** The Images tree: one row per tag, untagged images once, per engine. Shape in ImageTree and EngineForest (vscode-free). */
 import type * as vscode from 'vscode';
-import { ImageTree, type ImageNode } from '../../model/imageTree';
-import type { EngineRootNode } from '../../model/engineForest';
-import type { EngineModel, ModelChange } from '../../model/engineModel';
-import { presentImage } from '../../model/presentation';
-import type { EngineSession } from '../../model/session';
-import type { Ctx } from '../../ctx';
-import { toTreeItem } from '../treeItems';
-import { EngineTreeView, type RefreshPlanLike } from '../engineTreeView';
-
-export type ImagesViewNode = ImageNode | EngineRootNode;
+import type { EngineModel } from '../model/engineModel';
+import type { ModelChange } from '../model/modelChange';
+import type { EngineSession } from '../model/session';
+import { EngineTreeView, type RefreshPlanLike } from '../views/engineTreeView';
+import { presentImage } from '../views/presentation';
+import { toTreeItem } from '../views/treeItems';
+import type { SessionsDeps } from '../workbench/deps';
+import { ImageTree, type ImageNode } from './tree';
 
 export class ImagesView extends EngineTreeView<ImageNode, ImageTree> {
-  constructor(ctx: Ctx) {
-    super(ctx, 'berth.images', { canSelectMany: true, showCollapseAll: false });
+  constructor(deps: SessionsDeps) {
+    super(deps, 'berth.images', { canSelectMany: true, showCollapseAll: false });
     this.start();
   }
 
-  get selection(): readonly ImagesViewNode[] {
-    return this.view.selection;
-  }
-
   /** Selects the rows of an image (e.g. one just committed or pulled) in an engine's tree (the current one's by default). */
-  async reveal(key: string, engine: string = this.ctx.session.id): Promise<void> {
+  async reveal(key: string, engine: string = this.deps.session.id): Promise<void> {
     const [first] = this.forest.tree(engine)?.nodesOf(key) ?? [];
     if (first) await this.view.reveal(first, { select: true, focus: false });
   }

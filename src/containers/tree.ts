@@ -4,10 +4,11 @@
  * with the nodes to refresh, so the view re-renders one row instead of the whole list. No `vscode` here.
  */
 import { SortedList } from '../common/sortedList';
-import type { ModelChange } from './engineModel';
-import type { ContainerRecord } from './records';
+import type { GroupBy } from '../config';
+import type { ModelChange } from '../model/modelChange';
+import { isRunningState, type ContainerRecord } from '../model/records';
 
-export type GroupBy = 'none' | 'composeProject';
+export type { GroupBy };
 
 export interface ContainerTreeOptions {
   readonly showAll: boolean;
@@ -40,7 +41,6 @@ export interface RefreshPlan {
   readonly nodes: readonly ContainerTreeNode[];
 }
 
-const RUNNING_STATES = new Set(['running', 'paused', 'restarting']);
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 
 function compareContainers(a: ContainerNode, b: ContainerNode): number {
@@ -49,10 +49,6 @@ function compareContainers(a: ContainerNode, b: ContainerNode): number {
 
 function compareGroups(a: GroupNode, b: GroupNode): number {
   return collator.compare(a.project, b.project);
-}
-
-export function isRunningState(state: string): boolean {
-  return RUNNING_STATES.has(state);
 }
 
 export class ContainerTree {
@@ -67,10 +63,6 @@ export class ContainerTree {
     private options: ContainerTreeOptions,
     readonly engine = '',
   ) {}
-
-  get showAll(): boolean {
-    return this.options.showAll;
-  }
 
   /** Rebuilds from scratch (a full listing, or changed options). */
   reset(records: Iterable<ContainerRecord>, options: ContainerTreeOptions = this.options): void {

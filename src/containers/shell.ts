@@ -1,13 +1,14 @@
 /** Attach Shell: an interactive shell in a running container, in a VS Code terminal. */
-import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
-import { isRunningState } from '../model/containerTree';
+import { errorMessage } from '../common/errors';
+import { isRunningState } from '../model/records';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
 import { runShell, type ContainerChange } from '../terminals/shellSession';
 import { ANSI } from '../terminals/terminalText';
-import type { CommandFactories } from './types';
-import { isCancellation } from './feedback';
-import { resolveContainers } from './targets';
+import { command, type CommandEntry } from '../workbench/commandTable';
+import type { CoreDeps } from '../workbench/deps';
+import { isCancellation } from '../workbench/feedback';
+import { resolveContainers } from '../workbench/targets';
 
 const CONTAINER_CHANGES: Record<ContainerChange, string> = {
   stopped: 'stopped',
@@ -15,9 +16,9 @@ const CONTAINER_CHANGES: Record<ContainerChange, string> = {
   removed: 'was removed',
 };
 
-export const shellCommands: CommandFactories = {
-  'berth.attachShell': (ctx) => async (...args: unknown[]) => {
-    const target = await resolveContainers(ctx, args, {
+export const shellCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
+  command('berth.attachShell', 'Attaching a shell', (deps) => async (...args: unknown[]) => {
+    const target = await resolveContainers(deps, args, {
       placeHolder: 'Running container to open a shell in',
       eligible: (record) => isRunningState(record.state),
       many: false,
@@ -27,9 +28,9 @@ export const shellCommands: CommandFactories = {
     const terminal = new BufferedPseudoterminal();
     const terminalName = `Shell: ${ref.name}`;
     vscode.window.createTerminal({ name: terminalName, pty: terminal, iconPath: new vscode.ThemeIcon('terminal') }).show();
-    runShell(ref.session.client, ref.id, terminal, (message) => ctx.log.info(message)).then(
+    runShell(ref.session.client, ref.id, terminal, (message) => deps.log.info(message)).then(
       (outcome) => {
-        ctx.log.info(`Shell ${outcome.shell} in ${ref.name} ended (exit ${outcome.exitCode ?? 'unknown'})`);
+        deps.log.info(`Shell ${outcome.shell} in ${ref.name} ended (exit ${outcome.exitCode ?? 'unknown'})`);
         if (!outcome.containerChange) {
           // The user ended the shell: close like any terminal whose shell exits.
           terminal.exit(outcome.exitCode ?? undefined);
@@ -43,11 +44,11 @@ export const shellCommands: CommandFactories = {
       (error: unknown) => {
         if (isCancellation(error) || terminal.signal.aborted) return;
         const message = errorMessage(error);
-        ctx.log.error(`Shell in ${ref.name}: ${message}`);
+        deps.log.error(`Shell in ${ref.name}: ${message}`);
         terminal.writeLine(ANSI.red(`[Berth] ${message}`));
         terminal.closeOnAnyKey();
       },
     );
     return { terminalName };
-  },
-};
+  }),
+];

@@ -1,12 +1,13 @@
 /** Image commands: pull (progress summed over layers, cancellable) and remove. */
 import * as vscode from 'vscode';
+import { LayerProgress } from '../common/layerProgress';
 import { pull, validateImageReference } from '../engine';
 import { withRegistryAuthRetry } from '../registries';
-import { LayerProgress } from '../common/layerProgress';
-import { isEngineRoot } from '../model/engineForest';
-import type { CommandFactories } from './types';
-import { confirm, reportError, withCancellableProgress } from './feedback';
-import { resolveImages } from './targets';
+import { isEngineRoot } from '../views/engineForest';
+import { command, type CommandEntry } from '../workbench/commandTable';
+import { confirm, reportError, withCancellableProgress } from '../workbench/feedback';
+import { resolveImages } from '../workbench/targets';
+import type { ImagesCommandDeps } from './deps';
 
 /** The automation bag of Pull Image… (second argument): `{ engine?, signIn? }`. */
 interface PullImageOptions {
@@ -20,11 +21,11 @@ function pullOptions(value: unknown): PullImageOptions {
   return typeof signIn === 'boolean' ? { signIn } : {};
 }
 
-export const imageCommands: CommandFactories = {
-  'berth.pullImage': (ctx) => async (...args: unknown[]) => {
+export const imageCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
+  command('berth.pullImage', 'Pulling', (deps) => async (...args: unknown[]) => {
     const given = typeof args[0] === 'string' ? args[0].trim() : undefined;
     // Palette: the current engine; automation may name one (`{ engine }` in the second argument); an engine row: that engine.
-    const session = isEngineRoot(args[0]) ? ctx.sessionFor(args[0].engine) : ctx.sessionOfTarget(args[1]);
+    const session = isEngineRoot(args[0]) ? deps.sessionFor(args[0].engine) : deps.sessionOfTarget(args[1]);
     const reference =
       given ??
       (
@@ -38,7 +39,7 @@ export const imageCommands: CommandFactories = {
     const invalid = validateImageReference(reference);
     if (invalid) throw new Error(invalid);
     // Automation (`{ signIn: false }`) gets the refusal at once instead of a Sign In… offer nobody will answer.
-    const authRetry = pullOptions(args[1]).signIn === false ? { ...ctx.registries.authRetry(), maxSignIns: 0 } : ctx.registries.authRetry();
+    const authRetry = pullOptions(args[1]).signIn === false ? { ...deps.registries.authRetry(), maxSignIns: 0 } : deps.registries.authRetry();
     const tracker = new LayerProgress();
     await withCancellableProgress(`Pulling ${reference}`, async (signal, progress) => {
       let reported = 0;
@@ -55,13 +56,13 @@ export const imageCommands: CommandFactories = {
       }), authRetry);
     });
     const record = await session.model.refetchImage(reference);
-    if (record) await ctx.imagesView.reveal(record.key, session.id);
+    if (record) await deps.imagesView.reveal(record.key, session.id);
     void vscode.window.showInformationMessage(`Pulled ${reference}.`);
     return { reference };
-  },
+  }),
 
-  'berth.removeImage': (ctx) => async (...args: unknown[]) => {
-    const target = await resolveImages(ctx, args, 'Images to remove');
+  command('berth.removeImage', 'Removing images', (deps) => async (...args: unknown[]) => {
+    const target = await resolveImages(deps, args, 'Images to remove');
     if (!target) return undefined;
     const names = target.refs.map((ref) => ref.reference).join(', ');
     if (!(await confirm(`Remove ${names}?`, 'Remove', target.options.confirmed))) return undefined;
@@ -73,13 +74,13 @@ export const imageCommands: CommandFactories = {
           await ref.session.client.removeImage(ref.reference, { signal });
           removed.push(ref.reference);
         } catch (error) {
-          reportError(ctx, `Removing ${ref.reference}`, error);
+          reportError(deps, `Removing ${ref.reference}`, error);
         }
       }
     });
     for (const ref of target.refs) {
-      await ref.session.model.refetchImage(ref.id).catch((error: unknown) => reportError(ctx, 'Refreshing images', error));
+      await ref.session.model.refetchImage(ref.id).catch((error: unknown) => reportError(deps, 'Refreshing images', error));
     }
     return { removed };
-  },
-};
+  }),
+];

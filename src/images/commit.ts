@@ -1,10 +1,11 @@
 /** Commit Container…: a validated repo:tag, optional comment and author; the new image is revealed. */
 import * as vscode from 'vscode';
-import { validateImageReference } from '../engine';
 import { splitRepoTag } from '../common/imageName';
-import type { CommandFactories } from './types';
-import { withCancellableProgress } from './feedback';
-import { resolveContainers, splitArgs } from './targets';
+import { validateImageReference } from '../engine';
+import { command, type CommandEntry } from '../workbench/commandTable';
+import { withCancellableProgress } from '../workbench/feedback';
+import { resolveContainers, splitArgs } from '../workbench/targets';
+import type { ImagesCommandDeps } from './deps';
 
 interface CommitArgs {
   repo?: string;
@@ -21,9 +22,9 @@ export function validateCommitReference(value: string): string | undefined {
   return validateImageReference(reference);
 }
 
-export const commitCommands: CommandFactories = {
-  'berth.commitContainer': (ctx) => async (...args: unknown[]) => {
-    const target = await resolveContainers(ctx, args, { placeHolder: 'Container to commit', eligible: () => true, many: false });
+export const commitCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
+  command('berth.commitContainer', 'Committing', (deps) => async (...args: unknown[]) => {
+    const target = await resolveContainers(deps, args, { placeHolder: 'Container to commit', eligible: () => true, many: false });
     const ref = target?.refs[0];
     if (!ref) return undefined;
     const given = splitArgs(args).options as CommitArgs;
@@ -58,8 +59,8 @@ export const commitCommands: CommandFactories = {
       }),
     );
     const record = await ref.session.model.refetchImage(result.Id);
-    if (record) await ctx.imagesView.reveal(record.key, ref.session.id);
+    if (record) await deps.imagesView.reveal(record.key, ref.session.id);
     void vscode.window.showInformationMessage(`Committed ${ref.name} as ${repoTag}.`);
     return { imageId: result.Id, reference: `${repo}:${tag ?? 'latest'}` };
-  },
-};
+  }),
+];

@@ -3,9 +3,9 @@
  * tag order. Applied incrementally like the containers tree. No `vscode` here.
  */
 import { SortedList } from '../common/sortedList';
-import { shortId } from '../common/format';
-import type { ModelChange } from './engineModel';
-import type { ImageRecord } from './records';
+import type { ModelChange } from '../model/modelChange';
+import type { ImageRecord } from '../model/records';
+import { untaggedLabel } from '../views/presentation';
 
 export interface ImageNode {
   readonly kind: 'image';
@@ -29,10 +29,6 @@ const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'bas
 function compareImages(a: ImageNode, b: ImageNode): number {
   if ((a.tag === undefined) !== (b.tag === undefined)) return a.tag === undefined ? 1 : -1;
   return collator.compare(a.label, b.label) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-}
-
-export function untaggedLabel(id: string): string {
-  return `<untagged> sha256:${shortId(id)}…`;
 }
 
 export class ImageTree {

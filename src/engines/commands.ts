@@ -4,13 +4,13 @@
  * sockets and the default engine come from elsewhere, and the message says where).
  */
 import * as vscode from 'vscode';
-import { parseHost } from '../engine';
 import { addConfiguredEngine, removeConfiguredEngine } from '../config';
-import { isEngineRoot } from '../model/engineForest';
+import { parseHost } from '../engine';
 import { endpointKey, engineHostProblem, engineNameProblem } from '../model/engineList';
 import type { EngineSession } from '../model/session';
-import type { Ctx } from '../ctx';
-import type { CommandFactories } from './types';
+import { isEngineRoot } from '../views/engineForest';
+import { command, type CommandEntry } from '../workbench/commandTable';
+import type { EnginesDeps } from './deps';
 
 interface AddEngineArgs {
   name: string;
@@ -31,34 +31,34 @@ function engineKeyOf(value: unknown): string | undefined {
   return typeof engine === 'string' ? engine : undefined;
 }
 
-function findEngine(ctx: Ctx, key: string): EngineSession {
-  const session = ctx.engines.find(key);
-  if (!session) throw new Error(`Berth has no engine "${key}". The engines are: ${ctx.engines.all.map((engine) => engine.name).join(', ')}`);
+function findEngine(deps: EnginesDeps, key: string): EngineSession {
+  const session = deps.engines.find(key);
+  if (!session) throw new Error(`Berth has no engine "${key}". The engines are: ${deps.engines.all.map((engine) => engine.name).join(', ')}`);
   return session;
 }
 
 /** The engine already shown for a host, if any (two entries for one endpoint would show as one). */
-function engineReaching(ctx: Ctx, host: string): EngineSession | undefined {
+function engineReaching(deps: EnginesDeps, host: string): EngineSession | undefined {
   let key: string;
   try {
     key = endpointKey(parseHost(host.trim(), {}));
   } catch {
     return undefined;
   }
-  return ctx.engines.all.find((session) => session.descriptor.endpoint && endpointKey(session.descriptor.endpoint) === key);
+  return deps.engines.all.find((session) => session.descriptor.endpoint && endpointKey(session.descriptor.endpoint) === key);
 }
 
-function hostProblem(ctx: Ctx, host: string): string | undefined {
+function hostProblem(deps: EnginesDeps, host: string): string | undefined {
   const problem = engineHostProblem(host);
   if (problem) return problem;
-  const existing = engineReaching(ctx, host);
+  const existing = engineReaching(deps, host);
   return existing ? `${existing.endpointDisplay} is already shown as the engine "${existing.name}"` : undefined;
 }
 
-async function pickEngine(ctx: Ctx): Promise<EngineSession | undefined> {
-  ctx.rediscoverEngines();
-  const current = ctx.session;
-  const items = ctx.engines.all.map((session) => ({
+async function pickEngine(deps: EnginesDeps): Promise<EngineSession | undefined> {
+  deps.rediscoverEngines();
+  const current = deps.session;
+  const items = deps.engines.all.map((session) => ({
     label: session === current ? `$(check) ${session.name}` : session.name,
     description: session.statusText(),
     detail: `${session.endpointDisplay} — ${session.descriptor.sourceText}`,
@@ -73,16 +73,16 @@ async function pickEngine(ctx: Ctx): Promise<EngineSession | undefined> {
   return chosen?.session;
 }
 
-async function switchTo(ctx: Ctx, target: unknown): Promise<{ engine: string; name: string } | undefined> {
+async function switchTo(deps: EnginesDeps, target: unknown): Promise<{ engine: string; name: string } | undefined> {
   const key = engineKeyOf(target);
-  const session = key === undefined ? await pickEngine(ctx) : findEngine(ctx, key);
+  const session = key === undefined ? await pickEngine(deps) : findEngine(deps, key);
   if (!session) return undefined;
-  await ctx.switchEngine(session.id);
+  await deps.switchEngine(session.id);
   return { engine: session.id, name: session.name };
 }
 
-async function askEngine(ctx: Ctx): Promise<AddEngineArgs | undefined> {
-  const names = ctx.settings.engines.map((engine) => engine.name);
+async function askEngine(deps: EnginesDeps): Promise<AddEngineArgs | undefined> {
+  const names = deps.settings.engines.map((engine) => engine.name);
   const name = await vscode.window.showInputBox({
     title: 'Add Engine (1/2)',
     prompt: 'A name for the engine',
@@ -96,7 +96,7 @@ async function askEngine(ctx: Ctx): Promise<AddEngineArgs | undefined> {
     prompt: 'The engine host: unix:///path/to.sock, tcp://host:2376 (TLS from DOCKER_CERT_PATH) or ssh://user@host. No passwords.',
     placeHolder: 'ssh://user@build-host',
     ignoreFocusOut: true,
-    validateInput: (value) => hostProblem(ctx, value),
+    validateInput: (value) => hostProblem(deps, value),
   });
   if (host === undefined) return undefined;
   return { name: name.trim(), host: host.trim() };
@@ -116,30 +116,30 @@ function notRemovable(session: EngineSession): string {
   }
 }
 
-export const engineCommands: CommandFactories = {
-  'berth.switchContext': (ctx) => (target?: unknown) => switchTo(ctx, target),
+export const engineCommands: ReadonlyArray<CommandEntry<EnginesDeps>> = [
+  command('berth.switchContext', 'Switching the engine', (deps) => (target?: unknown) => switchTo(deps, target)),
 
-  'berth.useEngine': (ctx) => (target?: unknown) => switchTo(ctx, target),
+  command('berth.useEngine', 'Switching the engine', (deps) => (target?: unknown) => switchTo(deps, target)),
 
-  'berth.addEngine': (ctx) => async (...args: unknown[]) => {
-    const given = isAddEngineArgs(args[0]) ? { name: args[0].name.trim(), host: args[0].host.trim() } : await askEngine(ctx);
+  command('berth.addEngine', 'Adding an engine', (deps) => async (...args: unknown[]) => {
+    const given = isAddEngineArgs(args[0]) ? { name: args[0].name.trim(), host: args[0].host.trim() } : await askEngine(deps);
     if (!given) return undefined;
-    const problem = engineNameProblem(given.name, ctx.settings.engines.map((engine) => engine.name)) ?? hostProblem(ctx, given.host);
+    const problem = engineNameProblem(given.name, deps.settings.engines.map((engine) => engine.name)) ?? hostProblem(deps, given.host);
     if (problem) throw new Error(problem);
     const target = await addConfiguredEngine(given);
     const where = target === vscode.ConfigurationTarget.Global ? 'user settings' : 'workspace settings (this workspace sets berth.engines)';
-    ctx.log.info(`Added engine ${given.name}: ${given.host} to berth.engines in the ${where}`);
+    deps.log.info(`Added engine ${given.name}: ${given.host} to berth.engines in the ${where}`);
     // The configuration listener has made its session by now; make sure, whatever the event order.
-    ctx.rediscoverEngines();
+    deps.rediscoverEngines();
     return { engine: `settings:${given.name}`, name: given.name, host: given.host };
-  },
+  }),
 
-  'berth.removeEngine': (ctx) => async (target?: unknown) => {
+  command('berth.removeEngine', 'Removing an engine', (deps) => async (target?: unknown) => {
     const key = engineKeyOf(target);
     let session: EngineSession | undefined;
-    if (key !== undefined) session = findEngine(ctx, key);
+    if (key !== undefined) session = findEngine(deps, key);
     else {
-      const configured = ctx.engines.all.filter((engine) => configuredNames(engine).length > 0);
+      const configured = deps.engines.all.filter((engine) => configuredNames(engine).length > 0);
       if (configured.length === 0) {
         void vscode.window.showInformationMessage('No engine comes from the berth.engines setting; only those can be removed.');
         return undefined;
@@ -157,11 +157,11 @@ export const engineCommands: CommandFactories = {
       return undefined;
     }
     for (const name of names) await removeConfiguredEngine(name);
-    ctx.log.info(`Removed engine ${names.join(', ')} from berth.engines`);
-    ctx.rediscoverEngines();
+    deps.log.info(`Removed engine ${names.join(', ')} from berth.engines`);
+    deps.rediscoverEngines();
     return { removed: names[0] };
-  },
-};
+  }),
+];
 
 /** The `berth.engines` entries behind an engine: its own, and any merged into it for reaching the same endpoint. */
 function configuredNames(session: EngineSession): string[] {

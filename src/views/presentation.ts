@@ -2,10 +2,8 @@
  * What each tree row shows (label, description, icon, tooltip markdown, context value), computed
  * without `vscode` so it is unit-testable. Providers turn it into TreeItems.
  */
-import { formatAge, formatBytes, plural } from '../common/format';
-import type { ContainerRecord } from './records';
-import type { ImageNode } from './imageTree';
-import { untaggedLabel } from './imageTree';
+import { formatAge, formatBytes, plural, shortId } from '../common/format';
+import type { ContainerRecord, ImageRecord } from '../model/records';
 
 export interface IconSpec {
   /** A codicon id for ThemeIcon. */
@@ -108,7 +106,18 @@ export function presentGroup(project: string, counts: { running: number; total: 
   };
 }
 
-export function presentImage(node: ImageNode, containers: number, nowMs: number): ItemPresentation {
+export function untaggedLabel(id: string): string {
+  return `<untagged> sha256:${shortId(id)}…`;
+}
+
+/** An Images row: one tag of an image, or the image itself when it has none. */
+export interface ImageRow {
+  readonly tag: string | undefined;
+  readonly label: string;
+  readonly record: ImageRecord;
+}
+
+export function presentImage(node: ImageRow, containers: number, nowMs: number): ItemPresentation {
   const summary = node.record.summary;
   const parts = [formatBytes(summary.Size), formatAge(summary.Created, nowMs)];
   if (containers > 0) parts.push(plural(containers, 'container'));
@@ -137,7 +146,7 @@ export function presentImage(node: ImageNode, containers: number, nowMs: number)
 
 
 /** What an engine root node shows (several engines only). */
-export interface EngineView {
+export interface EngineRowFacts {
   readonly name: string;
   readonly state: 'connecting' | 'connected' | 'unreachable';
   /** `Docker 20.10.24 · API 1.41`, `connecting…` or `unreachable: <reason>` (EngineSession.statusText). */
@@ -151,11 +160,11 @@ export interface EngineView {
   readonly current: boolean;
 }
 
-export function engineContextValue(state: EngineView['state']): string {
+export function engineContextValue(state: EngineRowFacts['state']): string {
   return `berth:engine:${state}`;
 }
 
-export function presentEngine(engine: EngineView): ItemPresentation {
+export function presentEngine(engine: EngineRowFacts): ItemPresentation {
   const icon: IconSpec =
     engine.state === 'connected'
       ? { id: 'vm-active', color: 'charts.green' }

@@ -3,12 +3,10 @@
  * the palette (nothing: ask with a QuickPick), and from automation (an id or name string, `{ id }`).
  */
 import * as vscode from 'vscode';
-import type { ContainerTreeNode } from '../model/containerTree';
-import type { ImageNode } from '../model/imageTree';
+import { shortId } from '../common/format';
 import type { ContainerRecord, ImageRecord } from '../model/records';
 import type { EngineSession } from '../model/session';
-import { shortId } from '../common/format';
-import type { Ctx } from '../ctx';
+import type { SessionsDeps } from './deps';
 
 export interface ContainerRef {
   readonly id: string;
@@ -37,11 +35,24 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
-function isContainerNode(value: unknown): value is ContainerTreeNode {
+/** The rows of the Containers view, as far as commands read them (a container, or a Compose group of them). */
+type ContainerRow =
+  | { readonly kind: 'container'; readonly engine: string; readonly record: ContainerRecord }
+  | { readonly kind: 'group'; readonly engine: string; readonly members: { readonly view: ReadonlyArray<{ readonly record: ContainerRecord }> } };
+
+/** A row of the Images view: one tag of an image, or an untagged image. */
+interface ImageRow {
+  readonly kind: 'image';
+  readonly engine: string;
+  readonly tag: string | undefined;
+  readonly record: ImageRecord;
+}
+
+function isContainerNode(value: unknown): value is ContainerRow {
   return isObject(value) && (value['kind'] === 'container' || value['kind'] === 'group');
 }
 
-function isImageNode(value: unknown): value is ImageNode {
+function isImageNode(value: unknown): value is ImageRow {
   return isObject(value) && value['kind'] === 'image';
 }
 
@@ -55,20 +66,20 @@ export function splitArgs(args: unknown[]): { target: unknown; selection: unknow
 }
 
 /** The engine of a target: a row's, `{ id, engine }`'s, the options' `engine`, else the current one. */
-function sessionOf(ctx: Ctx, value: unknown, engine?: string): EngineSession {
+function sessionOf(deps: SessionsDeps, value: unknown, engine?: string): EngineSession {
   const own = isObject(value) && typeof value['engine'] === 'string' ? value['engine'] : undefined;
-  return ctx.sessionFor(own ?? engine);
+  return deps.sessionFor(own ?? engine);
 }
 
-export function containerRefOf(ctx: Ctx, value: unknown, engine?: string): ContainerRef[] {
+export function containerRefOf(deps: SessionsDeps, value: unknown, engine?: string): ContainerRef[] {
   if (isContainerNode(value)) {
-    const session = sessionOf(ctx, value);
+    const session = sessionOf(deps, value);
     if (value.kind === 'container') return [refOfRecord(value.record, session)];
     return value.members.view.map((member) => refOfRecord(member.record, session));
   }
   const key = typeof value === 'string' ? value : isObject(value) && typeof value['id'] === 'string' ? value['id'] : undefined;
   if (key === undefined) return [];
-  const session = sessionOf(ctx, value, engine);
+  const session = sessionOf(deps, value, engine);
   const record = session.model.container(key);
   return [record ? refOfRecord(record, session) : { id: key, name: key, record: undefined, session }];
 }
@@ -82,21 +93,21 @@ function refOfRecord(record: ContainerRecord, session: EngineSession): Container
  * clicked row or the given id; with nothing given, a QuickPick over the model filtered by `eligible`.
  */
 export async function resolveContainers(
-  ctx: Ctx,
+  deps: SessionsDeps,
   args: unknown[],
   pick: { placeHolder: string; eligible: (record: ContainerRecord) => boolean; many: boolean },
 ): Promise<{ refs: ContainerRef[]; options: ItemOptions } | undefined> {
   const { target, selection, options } = splitArgs(args);
-  const fromSelection = selection.length > 1 ? selection.flatMap((item) => containerRefOf(ctx, item)) : [];
+  const fromSelection = selection.length > 1 ? selection.flatMap((item) => containerRefOf(deps, item)) : [];
   if (fromSelection.length > 0) return { refs: dedupe(fromSelection), options };
-  const direct = containerRefOf(ctx, target, options.engine);
+  const direct = containerRefOf(deps, target, options.engine);
   if (direct.length > 0) return { refs: direct, options };
-  const refs = await pickContainers(ctx, pick, ctx.sessionFor(options.engine));
+  const refs = await pickContainers(deps, pick, deps.sessionFor(options.engine));
   return refs && refs.length > 0 ? { refs, options } : undefined;
 }
 
 async function pickContainers(
-  ctx: Ctx,
+  deps: SessionsDeps,
   pick: { placeHolder: string; eligible: (record: ContainerRecord) => boolean; many: boolean },
   session: EngineSession,
 ): Promise<ContainerRef[] | undefined> {
@@ -121,28 +132,28 @@ async function pickContainers(
   return chosen ? [refOfRecord(chosen.record, session)] : undefined;
 }
 
-export function imageRefOf(ctx: Ctx, value: unknown, engine?: string): ImageRef | undefined {
+export function imageRefOf(deps: SessionsDeps, value: unknown, engine?: string): ImageRef | undefined {
   if (isImageNode(value)) {
-    return { reference: value.tag ?? value.record.id, id: value.record.id, record: value.record, session: sessionOf(ctx, value) };
+    return { reference: value.tag ?? value.record.id, id: value.record.id, record: value.record, session: sessionOf(deps, value) };
   }
   const key = typeof value === 'string' ? value : isObject(value) && typeof value['id'] === 'string' ? value['id'] : undefined;
   if (key === undefined) return undefined;
-  const session = sessionOf(ctx, value, engine);
+  const session = sessionOf(deps, value, engine);
   const record = session.model.image(key);
   return { reference: key, id: record?.id ?? key, record, session };
 }
 
 export async function resolveImages(
-  ctx: Ctx,
+  deps: SessionsDeps,
   args: unknown[],
   placeHolder: string,
 ): Promise<{ refs: ImageRef[]; options: ItemOptions } | undefined> {
   const { target, selection, options } = splitArgs(args);
-  const fromSelection = selection.length > 1 ? selection.flatMap((item) => imageRefOf(ctx, item) ?? []) : [];
+  const fromSelection = selection.length > 1 ? selection.flatMap((item) => imageRefOf(deps, item) ?? []) : [];
   if (fromSelection.length > 0) return { refs: fromSelection, options };
-  const direct = imageRefOf(ctx, target, options.engine);
+  const direct = imageRefOf(deps, target, options.engine);
   if (direct) return { refs: [direct], options };
-  const session = ctx.sessionFor(options.engine);
+  const session = deps.sessionFor(options.engine);
   const items = [...session.model.images()].flatMap((record) =>
     (record.tags.length > 0 ? record.tags : [undefined]).map((tag) => ({
       label: tag ?? `<untagged> ${shortId(record.id)}`,
