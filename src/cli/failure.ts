@@ -44,3 +44,18 @@ function messageOf(error: unknown): string {
 export function singleLine(text: string): string {
   return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
 }
+
+/** A cancelled call's own message adds nothing ("Cancelled"), except when it says how far the work got. */
+export function interruptedDetail(error: unknown): string {
+  if (!isEngineError(error, 'cancelled')) return '';
+  const message = singleLine(error.message);
+  return /^cancelled$/i.test(message) || !/\d/.test(message) ? '' : ` (${message.replace(/^Cancelled /, '')})`;
+}
+
+/** `write /dev/stdout: broken pipe`, as the docker CLI (Go) words a failed write. */
+export function outputFailureMessage(error: Error | undefined, path: string): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const reason =
+    code === 'EPIPE' ? 'broken pipe' : code === 'ENOSPC' ? 'no space left on device' : code === 'EBADF' ? 'bad file descriptor' : (error?.message ?? 'write failed');
+  return `write ${path}: ${reason}`;
+}
