@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { version } from '../package.json';
 import { EXIT_INTERRUPTED } from './cli/failure';
+import { errorMessage } from './common/errors';
 import type { ForwardedSignal, ProcessSignals } from './cli/io';
 import { runCli } from './cli/main';
 import { outputStream } from './cli/streams';
@@ -92,7 +93,7 @@ async function drained(stream: NodeJS.WriteStream): Promise<void> {
 main()
   .catch((error: unknown) => {
     // runCli reports every failure itself; this is the last guard against a stack trace.
-    process.stderr.write(`berth: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`berth: ${errorMessage(error)}\n`);
     return 1;
   })
   .then(async (exitCode) => {

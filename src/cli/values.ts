@@ -1,4 +1,5 @@
 /** Checks and conversions of flag values and arguments, shared by the command entries. Pure functions. */
+import { splitRepoTag } from '../common/imageName';
 import { UsageError } from './args';
 
 export function nonEmpty(text: string | undefined, flagName: string): string | undefined {
@@ -62,10 +63,7 @@ export class InvalidReferenceError extends Error {
 export function splitRepositoryTag(reference: string | undefined): { repo: string | undefined; tag: string | undefined } {
   if (reference === undefined) return { repo: undefined, tag: undefined };
   if (reference.includes('@')) throw new InvalidReferenceError(`invalid reference "${reference}": a commit gets a tag, not a digest.`);
-  const colon = reference.lastIndexOf(':');
-  const hasTag = colon > reference.lastIndexOf('/');
-  const repo = hasTag ? reference.slice(0, colon) : reference;
-  const tag = hasTag ? reference.slice(colon + 1) : undefined;
+  const { repo, tag } = splitRepoTag(reference);
   if (repo === '' || tag === '') throw new InvalidReferenceError(`invalid reference "${reference}": expected REPOSITORY[:TAG].`);
   if (repo !== repo.toLowerCase()) throw new InvalidReferenceError(`invalid reference "${reference}": repository names must be lowercase.`);
   return { repo, tag };
