@@ -53,9 +53,10 @@ export function interruptedDetail(error: unknown): string {
 }
 
 /** `write /dev/stdout: broken pipe`, as the docker CLI (Go) words a failed write. */
-export function outputFailureMessage(error: Error | undefined, path: string): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const reason =
-    code === 'EPIPE' ? 'broken pipe' : code === 'ENOSPC' ? 'no space left on device' : code === 'EBADF' ? 'bad file descriptor' : (error?.message ?? 'write failed');
+export function outputFailureMessage(error: NodeJS.ErrnoException | undefined, path: string): string {
+  const reason = (error?.code !== undefined ? GO_ERRNO_TEXT[error.code] : undefined) ?? error?.message ?? 'write failed';
   return `write ${path}: ${reason}`;
 }
+
+/** The texts Go's syscall package gives the errors a write to stdout meets. */
+const GO_ERRNO_TEXT: Readonly<Record<string, string>> = { EPIPE: 'broken pipe', ENOSPC: 'no space left on device', EBADF: 'bad file descriptor', EIO: 'input/output error' };
