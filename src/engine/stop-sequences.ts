@@ -18,9 +18,13 @@ export function listRunning(client: EngineClient, options: ListRunningOptions = 
   return client.listContainers({ filters: { ...options.filters, status: ['running'] }, signal: options.signal });
 }
 
-/** Running, paused and restarting containers: those a stop has something to do for. */
-export function listStoppable(client: EngineClient, options: ListRunningOptions = {}): Promise<ContainerSummary[]> {
-  return client.listContainers({ filters: { ...options.filters, status: STOPPABLE_STATES }, signal: options.signal });
+/**
+ * Running, paused and restarting containers: those a stop has something to do for. Chosen here rather than with a
+ * `status` filter, because Podman refuses `status=restarting` ("unknown container state").
+ */
+export async function listStoppable(client: EngineClient, options: ListRunningOptions = {}): Promise<ContainerSummary[]> {
+  const all = await client.listContainers({ all: true, filters: options.filters, signal: options.signal });
+  return all.filter((container) => STOPPABLE_STATES.includes(container.State));
 }
 
 export interface StopAllOptions extends ListRunningOptions {
