@@ -4,11 +4,10 @@
  * the parser), `node -e 0` (the floor of any Node CLI) and peak memory. Writes bench/cli-results.{md,json}.
  * Berth is built as it ships (esbuild.js --production: bundled and minified).
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
 import { loadTestEngines } from '../test/support/engines';
 import { elapsedMs, rotated, summarize, type Summary } from './stats';
 
@@ -37,12 +36,12 @@ function once(entry: Case, env: NodeJS.ProcessEnv): { ms: number; peakKb: number
   return { ms, peakKb };
 }
 
-async function main(): Promise<void> {
+function main(): void {
   const engines = loadTestEngines();
   const workDir = mkdtempSync(join(tmpdir(), 'berth-bench-cli-'));
   const cli = join(workDir, 'cli.js');
   try {
-    await build({ entryPoints: [join(repoRoot, 'src', 'cli.ts')], outfile: cli, bundle: true, platform: 'node', target: 'node20', format: 'cjs', minify: true, logLevel: 'silent' });
+    execFileSync(process.execPath, [join(repoRoot, 'esbuild.js'), '--production', `--cli-outdir=${workDir}`], { cwd: repoRoot, stdio: 'inherit' });
     // A label nothing carries: the list is empty, so the time is start-up plus one request.
     const filter = 'label=berth.bench.none=1';
     const cases: Case[] = [
@@ -89,7 +88,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+main();

@@ -1,13 +1,12 @@
 /**
- * Helpers for the CLI's engine tests: bundle src/cli.ts the way esbuild.js does (into a private temporary
+ * Helpers for the CLI's engine tests: bundle src/cli.ts with esbuild.js (into a private temporary
  * directory, so a half-edited extension elsewhere cannot break the build), spawn `node cli.js`, and collect what
  * it printed on each stream.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
 import { EngineClient } from '../../src/engine';
 import { cleanupLabel, loadTestEngines, uniqueName, type TestEngines } from '../support/engines';
 
@@ -59,15 +58,8 @@ export async function createCliHarness(suite: string): Promise<CliHarness> {
   const engines = loadTestEngines();
   const workDir = mkdtempSync(join(tmpdir(), 'berth-cli-test-'));
   const cliPath = join(workDir, 'cli.js');
-  await build({
-    entryPoints: [join(repoRoot, 'src', 'cli.ts')],
-    outfile: cliPath,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    logLevel: 'silent',
-  });
+  // The CLI's own build step (esbuild.js), only the CLI and into the temporary directory.
+  execFileSync(process.execPath, [join(repoRoot, 'esbuild.js'), `--cli-outdir=${workDir}`], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
   const emptyConfig = join(workDir, 'empty-docker-config');
   writeConfig(emptyConfig, {});
   const suiteLabel = uniqueName(`cli-${suite}`);
