@@ -17,12 +17,12 @@ const common = {
   legalComments: 'none',
 };
 
-/** undici's HTTP/2 client, replaced in the CLI by a stub: berth never negotiates h2 (scripts/lib/undici-no-h2.js). */
+/** undici's HTTP/2 client, replaced in the CLI by a stub: berth never negotiates h2 (scripts/lib/undici-no-h2.ts). */
 const withoutHttp2 = {
   name: 'undici-without-http2',
   setup(build) {
     build.onResolve({ filter: /[\\/]client-h2(\.js)?$/ }, (args) =>
-      args.importer.includes(`undici${path.sep}lib`) ? { path: path.resolve(__dirname, 'scripts/lib/undici-no-h2.js') } : undefined,
+      args.importer.includes(`undici${path.sep}lib`) ? { path: path.resolve(__dirname, 'scripts/lib/undici-no-h2.ts') } : undefined,
     );
   },
 };

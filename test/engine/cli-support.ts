@@ -3,14 +3,16 @@
  * directory, so a half-edited extension elsewhere cannot break the build), spawn `node cli.js`, and collect what
  * it printed on each stream.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { EngineClient } from '../../src/engine';
 import { cleanupLabel, loadTestEngines, uniqueName, type TestEngines } from '../support/engines';
 
 const repoRoot = resolve(__dirname, '..', '..');
+const execFileAsync = promisify(execFile);
 
 export interface CliResult {
   readonly code: number | null;
@@ -59,7 +61,7 @@ export async function createCliHarness(suite: string): Promise<CliHarness> {
   const workDir = mkdtempSync(join(tmpdir(), 'berth-cli-test-'));
   const cliPath = join(workDir, 'cli.js');
   // The CLI's own build step (esbuild.js), only the CLI and into the temporary directory.
-  execFileSync(process.execPath, [join(repoRoot, 'esbuild.js'), `--cli-outdir=${workDir}`], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
+  await execFileAsync(process.execPath, [join(repoRoot, 'esbuild.js'), `--cli-outdir=${workDir}`], { cwd: repoRoot });
   const emptyConfig = join(workDir, 'empty-docker-config');
   writeConfig(emptyConfig, {});
   const suiteLabel = uniqueName(`cli-${suite}`);
