@@ -11,6 +11,10 @@ import { version } from '../../package.json';
 import { expectedMessage } from './bad-input-cases';
 import { createCliHarness, eventually, type CliHarness } from './cli-support';
 
+function shellWord(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
 void describe('berth next to docker', () => {
   let harness: CliHarness;
   before(async () => {
@@ -84,6 +88,32 @@ void describe('berth next to docker', () => {
     const theirs = Number(inTerminal(`docker -H ${harness.engines.dockerHost} run --rm -t --network none ${harness.engines.image} sh -c '${widest}'`));
     assert.ok(ours > 100 && ours <= 200, `a line of ls -C was ${ours} columns wide`);
     assert.equal(ours, theirs);
+  });
+
+  void it('run -t passes a resize (SIGWINCH) on to the container: ls -C widens from 100 to 160 columns', () => {
+    const name = `parity-winch-${process.pid}`;
+    // The container prints the width of a line of `ls -C` whenever it changes, and exits once it is past 130.
+    const watch = 'last=0; i=0; while [ $i -lt 100 ]; do w=$(ls -C /bin | head -1 | wc -c); if [ $w != $last ]; then echo W$w; last=$w; fi; [ $w -gt 130 ] && exit 0; sleep 0.1; i=$((i+1)); done; exit 1';
+    const run = harness.shellCommand(['run', '--rm', '-t', '--name', name, '--network', 'none', ...labels(), harness.engines.image, 'sh', '-c', watch]);
+    const logs = harness.shellCommand(['logs', name]);
+    // Resize the terminal only once the container has printed its first width (seen through berth logs).
+    const script = [
+      'stty rows 30 cols 100',
+      `${run} & berth=$!`,
+      `j=0; until ${logs} 2>/dev/null | grep -q W || [ $j -gt 100 ]; do sleep 0.1; j=$((j+1)); done`,
+      'stty rows 40 cols 160',
+      'wait $berth; echo status=$?',
+    ].join('\n');
+    const output = execFileSync('script', ['-qec', `bash -c ${shellWord(script)}`, '/dev/null'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent', DOCKER_CONFIG: '/nonexistent' },
+    });
+    const widths = [...output.matchAll(/^W(\d+)\r?$/gm)].map((match) => Number(match[1]));
+    assert.match(output, /^status=0\r?$/m, output);
+    assert.ok(widths.length >= 2 && (widths[0] ?? 0) <= 100, `widths ${widths.join(', ')}`);
+    const last = widths[widths.length - 1] ?? 0;
+    assert.ok(last > 130 && last <= 160, `widths ${widths.join(', ')}`);
   });
 
   void it('stop A B C stops them in parallel and prints the names in argument order; the engine has them exited', async () => {
