@@ -1,5 +1,6 @@
 // The bad-input rows of the CLI around a run (issue 19): what berth says, word for word, and its exit status, next
-// to what docker does on the same engine. Asserted by bad-input-cli.test.ts; part of BAD_INPUT_CASES.
+// to what docker does on the same engine. Asserted by bad-input-cli.test.ts (docker's side in cli-parity.test.ts and
+// cli-pressure.test.ts); part of BAD_INPUT_CASES.
 import type { BadInputCase } from './bad-input-cases';
 
 export const CLI_BAD_INPUT_CASES: readonly BadInputCase[] = [
