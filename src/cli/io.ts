@@ -14,7 +14,7 @@ export interface OutputStream {
    */
   deliver(data: Uint8Array): Promise<void> | undefined;
   /** Set once a write failed (a closed pipe, a full disk); from then on writes are dropped. */
-  readonly failure: Error | undefined;
+  readonly failure: NodeJS.ErrnoException | undefined;
   /** Aborted when a write fails. */
   readonly failed: AbortSignal;
 }

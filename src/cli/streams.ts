@@ -3,7 +3,7 @@ import type { OutputStream } from './io';
 
 export function outputStream(stream: NodeJS.WritableStream): OutputStream {
   const controller = new AbortController();
-  let failure: Error | undefined;
+  let failure: NodeJS.ErrnoException | undefined;
   let waiters: Array<() => void> = [];
   const release = (): void => {
     const pending = waiters;
@@ -11,7 +11,7 @@ export function outputStream(stream: NodeJS.WritableStream): OutputStream {
     for (const resolve of pending) resolve();
   };
   stream.on('drain', release);
-  stream.on('error', (error: Error) => {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
     failure ??= error;
     controller.abort(error);
     // Whoever waits for room will never get it: let them go, their writes are dropped from now on.

@@ -59,7 +59,7 @@ void describe('bad input around a CLI run', () => {
 
   void it('cli-creds-store-missing: pull with "credsStore": "desktop" and an auths entry', async () => {
     const { registry, registryImages } = harness.engines;
-    const reference = registryImages.find((image) => image.endsWith(':1.0')) ?? (registryImages[0] as string);
+    const reference = registryImages.find((image) => image.endsWith(':1.0')) ?? registryImages[0] ?? assert.fail('the test engines have no registry image');
     const config = harness.dockerConfig({
       credsStore: 'desktop',
       auths: { [registry.address]: { auth: Buffer.from(`${registry.username}:${registry.password}`).toString('base64') } },

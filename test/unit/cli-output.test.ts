@@ -70,7 +70,7 @@ void describe('pull progress', () => {
 
 void describe('output streams', () => {
   /** A Writable that takes one chunk at a time and finishes it only when the test says so. */
-  function slowWritable(): { stream: Writable; finishOne(): void; failNext(code: string): void } {
+  function slowWritable(): { stream: Writable; finishOne: () => void; failNext: (code: string) => void } {
     const callbacks: Array<(error?: Error | null) => void> = [];
     let failure: string | undefined;
     const stream = new Writable({
@@ -103,7 +103,7 @@ void describe('output streams', () => {
     const output = outputStream(stream);
     void output.deliver(Buffer.from('12345678'));
     await new Promise((resolve) => setImmediate(resolve));
-    assert.equal((output.failure as NodeJS.ErrnoException | undefined)?.code, 'EPIPE');
+    assert.equal(output.failure?.code, 'EPIPE');
     assert.equal(output.failed.aborted, true);
     assert.equal(output.deliver(Buffer.from('more')), undefined);
     assert.equal(outputFailureMessage(output.failure, '/dev/stdout'), 'write /dev/stdout: broken pipe');

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { EngineError, stopContainers, type EngineClient } from '../../src/engine';
 
 /** Only what stopContainers calls: stopContainer, settled by the test. */
-function controlledClient(): { client: EngineClient; finish(id: string, failure?: EngineError): void; started: string[] } {
+function controlledClient(): { client: EngineClient; finish: (id: string, failure?: EngineError) => void; started: string[] } {
   const pending = new Map<string, { resolve(): void; reject(error: Error): void }>();
   const started: string[] = [];
   const client = {
