@@ -2,29 +2,16 @@
 // sessions behind it (one model per engine, kept across list updates; which one is current), with in-memory engines.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-<<<<<<< HEAD:test/unit/model/engine-forest.test.ts
-import { ContainerTree, type ContainerTreeNode } from '../../../src/model/containerTree';
-import { ImageTree, type ImageNode } from '../../../src/model/imageTree';
-import { EngineForest, isEngineRoot, type EngineRootNode } from '../../../src/model/engineForest';
+import { ContainerTree, type ContainerTreeNode } from '../../../src/containers/tree';
+import { ImageTree, type ImageNode } from '../../../src/images/tree';
+import { EngineForest, isEngineRoot, type EngineRootNode } from '../../../src/views/engineForest';
 import { EngineSessions } from '../../../src/model/engineSessions';
 import { EngineSession } from '../../../src/model/session';
 import { parseHost } from '../../../src/engine';
 import type { EngineDescriptor } from '../../../src/model/engineList';
-import { presentEngine } from '../../../src/model/presentation';
+import { presentEngine } from '../../../src/views/presentation';
 import { toContainerRecord, toImageRecord } from '../../../src/model/records';
 import { containerSummary, hex, MemoryEngine, until } from './support';
-=======
-import { ContainerTree, type ContainerTreeNode } from '../../src/containers/tree';
-import { ImageTree, type ImageNode } from '../../src/images/tree';
-import { EngineForest, isEngineRoot, type EngineRootNode } from '../../src/views/engineForest';
-import { EngineSessions } from '../../src/model/engineSessions';
-import { EngineSession } from '../../src/model/session';
-import { parseHost } from '../../src/engine';
-import type { EngineDescriptor } from '../../src/model/engineList';
-import { presentEngine } from '../../src/views/presentation';
-import { toContainerRecord, toImageRecord } from '../../src/model/records';
-import { hex, MemoryEngine, until } from './model-support';
->>>>>>> cec945baa717a1ccf57dbaac30640c0dfac49a3e:test/unit/model-engine-forest.test.ts
 
 function record(id: string, name: string, project?: string) {
   return toContainerRecord(containerSummary(id, name, { Labels: project ? { 'com.docker.compose.project': project } : {} }));

@@ -1,23 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-<<<<<<< HEAD:test/unit/model/trees.test.ts
-import { ContainerTree, type ContainerTreeNode } from '../../../src/model/containerTree';
-import { ImageTree } from '../../../src/model/imageTree';
+import { ContainerTree, type ContainerTreeNode } from '../../../src/containers/tree';
+import { ImageTree } from '../../../src/images/tree';
 import { ImageStore, tagCandidates } from '../../../src/model/stores';
 import type { ModelChange } from '../../../src/model/engineModel';
 import { toContainerRecord, toImageRecord, type ContainerRecord, type ImageRecord } from '../../../src/model/records';
-import { presentContainer, presentGroup, presentImage } from '../../../src/model/presentation';
+import { presentContainer, presentGroup, presentImage } from '../../../src/views/presentation';
 import type { ContainerSummary, ImageSummary } from '../../../src/engine';
 import { containerSummary } from './support';
-=======
-import { ContainerTree, type ContainerTreeNode } from '../../src/containers/tree';
-import { ImageTree } from '../../src/images/tree';
-import { ImageStore, tagCandidates } from '../../src/model/stores';
-import type { ModelChange } from '../../src/model/engineModel';
-import { toContainerRecord, toImageRecord, type ContainerRecord, type ImageRecord } from '../../src/model/records';
-import { presentContainer, presentGroup, presentImage } from '../../src/views/presentation';
-import type { ContainerSummary, ImageSummary } from '../../src/engine';
->>>>>>> cec945baa717a1ccf57dbaac30640c0dfac49a3e:test/unit/model-trees.test.ts
 
 function container(id: string, name: string, state: ContainerSummary['State'], project?: string): ContainerRecord {
   return toContainerRecord(
