@@ -57,7 +57,7 @@ export function kindForStatus(status: number): EngineErrorKind {
 }
 
 /** What a failed call was about, so the error can say what to do next. */
-export type ErrorSubject = 'container' | 'image' | 'exec' | 'pull' | 'push' | 'engine';
+export type ErrorSubject = 'container' | 'image' | 'exec' | 'pull' | 'push' | 'volume' | 'network' | 'engine';
 
 export interface ResponseErrorContext {
   readonly subject: ErrorSubject;

@@ -12,6 +12,7 @@ export interface ContainerSummary {
   State: ContainerState;
   Status: string;
   Mounts?: unknown[];
+  NetworkSettings?: { Networks?: Record<string, unknown> | null } | null;
 }
 
 export type ContainerState = 'created' | 'running' | 'paused' | 'restarting' | 'exited' | 'removing' | 'dead';

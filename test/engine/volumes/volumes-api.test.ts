@@ -1,0 +1,162 @@
+// Volumes, disk usage and prune against the private dockerd and the private Podman: every volume and container here
+// carries this suite's marker label, and every prune is narrowed to that label, because other suites share the engines.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  describeOutcome,
+  isEngineError,
+  planIsEmpty,
+  planPrune,
+  planTotal,
+  removeVolumeNamingUsers,
+  runPrune,
+} from '../../../src/engine';
+import { useEngineSuite } from '../../support/engineSuite';
+import { engineTargets, loadTestEngines, uniqueName } from '../../support/engines';
+
+async function refusal(work: Promise<unknown>): Promise<Error> {
+  try {
+    await work;
+  } catch (error) {
+    assert.ok(error instanceof Error);
+    return error;
+  }
+  assert.fail('expected a refusal');
+}
+
+for (const target of engineTargets(loadTestEngines())) {
+  void describe(`volumes and prune on ${target.name}`, () => {
+    const suite = useEngineSuite({ host: target.host, name: `volumes-${target.name}` });
+    const labelFilter = { label: [`berth.test.marker=${suite.marker}`] };
+    suite.cleanup(async () => {
+      for (const volume of await suite.client.listVolumes({ filters: labelFilter })) await suite.client.removeVolume(volume.Name, { force: true });
+    });
+    const newVolume = async (labels: Record<string, string> = {}): Promise<string> => {
+      const name = uniqueName('vol');
+      await suite.client.createVolume({ Name: name, Driver: 'local', Labels: { ...suite.labels, ...labels } });
+      return name;
+    };
+    /** A label of one test's own, so its prune sees only what it made. */
+    const caseLabel = (): { labels: Record<string, string>; filters: Record<string, string[]> } => {
+      const value = uniqueName('case');
+      return { labels: { 'berth.test.case': value }, filters: { label: [`berth.test.case=${value}`] } };
+    };
+
+    void it('creates, lists, inspects and removes a local volume', async () => {
+      const name = await newVolume();
+      const listed = await suite.client.listVolumes({ filters: labelFilter });
+      assert.deepEqual(listed.map((volume) => volume.Name), [name]);
+      const inspected = await suite.client.inspectVolume(name);
+      assert.equal(inspected.Driver, 'local');
+      assert.equal(inspected.Labels?.['berth.test.marker'], suite.marker);
+      await suite.client.removeVolume(name);
+      const gone = await refusal(suite.client.inspectVolume(name));
+      assert.ok(isEngineError(gone, 'not-found'), String(gone));
+    });
+
+    void it('refuses to remove a volume in use and names the container that uses it', async () => {
+      const name = await newVolume();
+      const containerName = uniqueName('user');
+      await suite.createContainer(['true'], { HostConfig: { Binds: [`${name}:/data`] } }, containerName);
+      const error = await refusal(removeVolumeNamingUsers(suite.client, name));
+      assert.ok(isEngineError(error, 'conflict'), String(error));
+      assert.match(error.message, new RegExp(`Volume ${name} is in use by container ${containerName} \\(the engine said "`));
+      assert.match(error.message, /Remove those containers first/);
+      assert.equal((await suite.client.inspectVolume(name)).Name, name, 'the volume is still there');
+    });
+
+    void it("gives the engine's reason for a volume name it refuses", async () => {
+      const error = await refusal(suite.client.createVolume({ Name: 'bad/name' }));
+      assert.ok(isEngineError(error, 'bad-request') || isEngineError(error, 'server'), String(error));
+      assert.match(error.message, /bad\/name.*invalid characters|names must match/);
+    });
+
+    void it('plans a volume prune (what goes, what is kept in use), prunes it, and reports the engine\'s figures', async () => {
+      const own = caseLabel();
+      const unused = await newVolume(own.labels);
+      const used = await newVolume(own.labels);
+      await suite.createContainer(['true'], { HostConfig: { Binds: [`${used}:/data`] } });
+      const plan = await planPrune(suite.client, ['volumes'], own.filters);
+      const part = plan.parts[0];
+      assert.deepEqual(part?.remove.map((item) => item.name), [unused]);
+      assert.deepEqual(part?.kept.map((item) => item.name), [used]);
+      assert.ok(planTotal(plan) >= 0);
+      const outcomes = await runPrune(suite.client, plan);
+      assert.deepEqual(outcomes[0]?.removed, [unused]);
+      assert.match(describeOutcome(outcomes), /^Removed 1 object; reclaimed \d/);
+      assert.deepEqual((await suite.client.listVolumes({ filters: own.filters })).map((volume) => volume.Name), [used]);
+    });
+
+    void it('says nothing is to be removed when the filters match nothing unused', async () => {
+      const plan = await planPrune(suite.client, ['volumes', 'containers'], { label: [`berth.test.marker=${suite.marker}-none`] });
+      assert.equal(planIsEmpty(plan), true);
+    });
+
+    void it('prunes stopped containers of this suite only, keeping its running ones', async () => {
+      const own = caseLabel();
+      const stopped = await suite.createContainer(['true'], { Labels: own.labels }, uniqueName('stopped'));
+      const running = await suite.createContainer(['sleep', '600'], { Labels: own.labels }, uniqueName('running'));
+      await suite.client.startContainer(running);
+      const plan = await planPrune(suite.client, ['containers'], own.filters);
+      assert.equal(plan.parts[0]?.remove.length, 1);
+      assert.equal(plan.parts[0]?.kept.length, 1);
+      const outcomes = await runPrune(suite.client, plan);
+      assert.deepEqual(outcomes[0]?.removed, [stopped]);
+      assert.deepEqual((await suite.client.listContainers({ all: true, filters: own.filters })).map((each) => each.Id), [running]);
+    });
+
+    void it('two clients pruning the same volumes at once both succeed, and each volume goes once', async () => {
+      const own = caseLabel();
+      const names = await Promise.all(Array.from({ length: 6 }, () => newVolume(own.labels)));
+      const other = suite.otherClient({ host: target.host });
+      const plan = await planPrune(suite.client, ['volumes'], own.filters);
+      // The other client prunes too, and removes two of the volumes one by one.
+      const [mine, theirs] = await Promise.all([
+        runPrune(suite.client, plan),
+        runPrune(other, plan),
+        other.removeVolume(names[0] ?? '').catch(() => undefined),
+        other.removeVolume(names[1] ?? '').catch(() => undefined),
+      ]);
+      const removed = [...(mine[0]?.removed ?? []), ...(theirs[0]?.removed ?? [])];
+      assert.ok(removed.every((name) => names.includes(name)), removed.join(','));
+      assert.equal(new Set(removed).size, removed.length, 'no volume is reported removed twice');
+      assert.deepEqual(await suite.client.listVolumes({ filters: own.filters }), []);
+    });
+
+    void it('reads disk usage with volume sizes and reference counts', async () => {
+      const name = await newVolume();
+      const usage = await suite.client.diskUsage();
+      const volume = (usage.Volumes ?? []).find((each) => each.Name === name);
+      assert.ok(volume, 'the new volume is in /system/df');
+      assert.equal(typeof volume.UsageData?.Size, 'number');
+      assert.ok(Array.isArray(usage.Images));
+    });
+
+    void it('names the engine and the endpoint when the engine lacks it', async () => {
+      if (target.name === 'podman') {
+        // Podman 4's compat API has no POST /build/prune.
+        const error = await refusal(suite.client.prune('build'));
+        assert.ok(isEngineError(error, 'version'), String(error));
+        assert.match(error.message, /^Podman \(API [\d.]+\) at unix:\/\/.+ has no POST \/build\/prune endpoint\. /);
+      } else {
+        const report = await suite.client.prune('build', { filters: { until: ['1h'] } });
+        assert.equal(typeof report.spaceReclaimed, 'number');
+      }
+    });
+
+    void it('lists the predefined networks, inspects one, and refuses to remove it with the engine\'s words', async () => {
+      const networks = await suite.client.listNetworks();
+      const names = networks.map((network) => network.Name);
+      // Podman's compat API shows its default network `podman` as `bridge`.
+      const predefined = target.name === 'docker' ? 'none' : 'bridge';
+      assert.ok(names.includes(predefined), names.join(','));
+      const inspected = await suite.client.inspectNetwork(predefined);
+      assert.equal(inspected.Name, predefined);
+      if (target.name === 'docker') {
+        const error = await refusal(suite.client.removeNetwork('none'));
+        assert.ok(isEngineError(error, 'unauthorized'), String(error));
+        assert.match(error.message, /none is a pre-defined network and cannot be removed/);
+      }
+    });
+  });
+}
