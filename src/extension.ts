@@ -10,7 +10,9 @@ import { registerEngines } from './engines';
 import { registerImages } from './images';
 import { registerLanguage } from './language';
 import { registerLogs } from './logs';
+import { registerPrune } from './prune';
 import { registerRegistries } from './registries';
+import { registerVolumes } from './volumes';
 import { command, registerCommandTable } from './workbench/commandTable';
 import { BerthCore, type BerthApi } from './workbench/core';
 import { extendDeps } from './workbench/deps';
@@ -31,6 +33,8 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
     extendDeps(core, { registries, revealContainer: (id: string, engine: string) => containers.view.reveal(id, engine) }),
     owner,
   );
+  const volumes = registerVolumes(extendDeps(core, { revealContainer: (id: string, engine: string) => containers.view.reveal(id, engine) }), owner);
+  registerPrune(core, owner);
   registerLogs(core, owner);
   registerEngines(core, owner);
   registerLanguage({ log, engines: core.engines, extensionUri: context.extensionUri }, owner);
@@ -39,6 +43,7 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
     [
       command('berth.internal.viewChildren', 'Reading a view', () => (view?: unknown, path?: unknown) => {
         const labels = Array.isArray(path) ? path.map(String) : [];
+        if (view === 'volumes') return volumes.view.rowsAt(labels);
         return view === 'images' ? images.view.rowsAt(labels) : containers.view.rowsAt(labels);
       }),
     ],

@@ -1,0 +1,70 @@
+/**
+ * The Prune feature: Prune Stopped Containers, Dangling Images, Unused Images, Unused Volumes, Unused Networks,
+ * Build Cache and Everything. Each first lists exactly what goes and what is kept (a modal), then makes the engine's
+ * prune call and reports the space the engine says it reclaimed. Nothing to prune: no prompt, "nothing to remove".
+ * Automation passes `{ filters: ['label=a=b', 'until=24h'], confirmed: true }`.
+ */
+import * as vscode from 'vscode';
+import type { DisposableStore } from '../common/lifecycle';
+import { describeOutcome, planIsEmpty, planPrune, runPrune, type PruneKind, type PruneOutcome } from '../engine';
+import { command, registerCommandTable } from '../workbench/commandTable';
+import type { LogDeps, SessionsDeps } from '../workbench/deps';
+import { confirm, withCancellableProgress } from '../workbench/feedback';
+import { confirmationText, parseFilterEntries } from './confirmation';
+
+export type PruneDeps = SessionsDeps & LogDeps;
+
+interface PruneOptions {
+  readonly filters?: readonly string[];
+  readonly confirmed?: boolean;
+}
+
+const PRUNES: ReadonlyArray<{ id: string; kinds: PruneKind[]; title: string }> = [
+  { id: 'berth.prune.containers', kinds: ['containers'], title: 'stopped containers' },
+  { id: 'berth.prune.danglingImages', kinds: ['dangling-images'], title: 'dangling images' },
+  { id: 'berth.prune.unusedImages', kinds: ['unused-images'], title: 'unused images' },
+  { id: 'berth.prune.volumes', kinds: ['volumes'], title: 'unused volumes' },
+  { id: 'berth.prune.networks', kinds: ['networks'], title: 'unused networks' },
+  { id: 'berth.prune.buildCache', kinds: ['build-cache'], title: 'build cache' },
+  { id: 'berth.prune.system', kinds: ['containers', 'networks', 'volumes', 'unused-images', 'build-cache'], title: 'everything unused' },
+];
+
+function optionsOf(value: unknown): PruneOptions {
+  return typeof value === 'object' && value !== null && !('kind' in value) ? (value) : {};
+}
+
+/** What the command resolves to, for automation: what was planned and what the engine reported. */
+export interface PruneResult {
+  readonly nothingToRemove: boolean;
+  readonly planned: string[];
+  readonly kept: string[];
+  readonly outcomes: PruneOutcome[];
+}
+
+async function prune(deps: PruneDeps, kinds: PruneKind[], title: string, options: PruneOptions): Promise<PruneResult | undefined> {
+  const client = deps.session.client;
+  const filters = parseFilterEntries(options.filters ?? []);
+  const plan = await withCancellableProgress(`Looking for ${title}`, (signal) => planPrune(client, kinds, filters, signal));
+  const planned = plan.parts.flatMap((part) => part.remove.map((item) => item.name));
+  const kept = plan.parts.flatMap((part) => part.kept.map((item) => item.name));
+  if (planIsEmpty(plan)) {
+    void vscode.window.showInformationMessage(`Nothing to remove: no ${title}${kept.length > 0 ? ` (${kept.length} in use, kept)` : ''}.`);
+    return { nothingToRemove: true, planned, kept, outcomes: [] };
+  }
+  const { message, detail } = confirmationText(plan);
+  if (!(await confirm(message, 'Remove', options.confirmed, detail))) return undefined;
+  const outcomes = await withCancellableProgress(`Pruning ${title}`, (signal) => runPrune(client, plan, signal));
+  const summary = describeOutcome(outcomes);
+  deps.log.info(`Prune ${title}: ${summary}`);
+  void vscode.window.showInformationMessage(`Prune ${title}: ${summary}.`);
+  return { nothingToRemove: false, planned, kept, outcomes };
+}
+
+export function registerPrune(deps: PruneDeps, owner: DisposableStore): void {
+  const table = PRUNES.map(({ id, kinds, title }) =>
+    command<PruneDeps>(id, `Pruning ${title}`, (d) => (arg?: unknown) => prune(d, kinds, title, optionsOf(arg)), {
+      rejectsWhen: (arg?: unknown) => typeof arg === 'object' && arg !== null && !('kind' in arg),
+    }),
+  );
+  registerCommandTable(table, deps, owner);
+}

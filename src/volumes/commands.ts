@@ -1,0 +1,139 @@
+/**
+ * The volume commands: Create Volume… (name, driver, labels), Remove (the multi-selection; a volume in use is
+ * refused with the names of its containers), Inspect (the engine's JSON in an editor), Copy Name, a click on a
+ * container row reveals it, and Refresh Disk Usage. Automation passes names (strings) and `{ confirmed }`.
+ */
+import * as vscode from 'vscode';
+import { errorMessage } from '../common/errors';
+import { plural } from '../common/format';
+import { removeVolumeNamingUsers, type CreateVolumeBody } from '../engine';
+import { command, type CommandEntry } from '../workbench/commandTable';
+import { confirm, withCancellableProgress } from '../workbench/feedback';
+import { splitArgs } from '../workbench/targets';
+import type { VolumesDeps } from './deps';
+import { volumeLabel } from './presentation';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** Volume names from a row, the multi-selection, a string, or `{ name }`. */
+function volumeNames(args: unknown[]): { names: string[]; confirmed: boolean | undefined } {
+  const { target, selection, options } = splitArgs(args);
+  const nameOf = (value: unknown): string | undefined => {
+    if (typeof value === 'string') return value;
+    if (isObject(value) && typeof value['name'] === 'string' && (value['kind'] === 'volume' || value['kind'] === undefined)) return value['name'];
+    return undefined;
+  };
+  const picked = selection.length > 0 ? selection : target === undefined ? [] : [target];
+  const names = picked.map(nameOf).filter((name): name is string => name !== undefined);
+  return { names: [...new Set(names)], confirmed: options.confirmed };
+}
+
+async function pickVolumes(deps: VolumesDeps, canPickMany: boolean): Promise<string[]> {
+  const volumes = await deps.session.client.listVolumes({});
+  if (volumes.length === 0) throw new Error('There are no volumes on this engine');
+  const items = volumes.map((volume) => ({ label: volumeLabel(volume.Name), description: volume.Driver, name: volume.Name }));
+  const picked = await vscode.window.showQuickPick(items, { canPickMany, placeHolder: 'Volume' } as vscode.QuickPickOptions & { canPickMany: boolean });
+  if (picked === undefined) return [];
+  return (Array.isArray(picked) ? (picked as typeof items) : [picked]).map((item) => item.name);
+}
+
+/** `a=b, c=d` into labels; throws with the offending entry. */
+export function parseLabels(text: string): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const entry of text.split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+    const equals = entry.indexOf('=');
+    if (equals <= 0) throw new Error(`The label "${entry}" is not KEY=VALUE`);
+    labels[entry.slice(0, equals)] = entry.slice(equals + 1);
+  }
+  return labels;
+}
+
+async function askCreateBody(): Promise<CreateVolumeBody | undefined> {
+  const name = await vscode.window.showInputBox({ title: 'Create Volume (1/3)', prompt: 'Name (empty: the engine picks one)', placeHolder: 'my-data' });
+  if (name === undefined) return undefined;
+  const driver = await vscode.window.showInputBox({ title: 'Create Volume (2/3)', prompt: 'Driver', value: 'local' });
+  if (driver === undefined) return undefined;
+  const labelText = await vscode.window.showInputBox({
+    title: 'Create Volume (3/3)',
+    prompt: 'Labels (optional), e.g. team=a, env=dev',
+    validateInput: (text) => {
+      try {
+        parseLabels(text);
+        return undefined;
+      } catch (error) {
+        return errorMessage(error);
+      }
+    },
+  });
+  if (labelText === undefined) return undefined;
+  return { ...(name.trim() !== '' ? { Name: name.trim() } : {}), Driver: driver.trim() || 'local', Labels: parseLabels(labelText) };
+}
+
+/** Automation passes a name or an options object; rows pass nodes (they have a `kind`). */
+const isAutomation = (first?: unknown): boolean => typeof first === 'string' || (isObject(first) && !('kind' in first));
+
+export const volumeCommands: ReadonlyArray<CommandEntry<VolumesDeps>> = [
+  command(
+    'berth.volumes.create',
+    'Creating the volume',
+    (deps) => async (spec?: unknown) => {
+      const body = isObject(spec) ? (spec as CreateVolumeBody) : await askCreateBody();
+      if (!body) return undefined;
+      const volume = await deps.session.client.createVolume(body);
+      deps.log.info(`Created volume ${volume.Name}`);
+      return volume.Name;
+    },
+    { rejectsWhen: isAutomation },
+  ),
+  command(
+    'berth.volumes.remove',
+    'Removing the volume',
+    (deps) =>
+      async (...args: unknown[]) => {
+        const given = volumeNames(args);
+        const confirmed = given.confirmed;
+        const names = given.names.length > 0 ? given.names : await pickVolumes(deps, true);
+        if (names.length === 0) return undefined;
+        const what = names.length === 1 ? `volume ${volumeLabel(names[0] ?? '')}` : plural(names.length, 'volume');
+        if (!(await confirm(`Remove ${what}? Its data is deleted.`, 'Remove', confirmed, names.join('\n')))) return undefined;
+        const client = deps.session.client;
+        const failures: string[] = [];
+        await withCancellableProgress(`Removing ${what}`, async (signal) => {
+          await Promise.all(
+            names.map((name) =>
+              removeVolumeNamingUsers(client, name, { signal }).catch((error: unknown) => {
+                failures.push(errorMessage(error));
+              }),
+            ),
+          );
+        });
+        if (failures.length > 0) throw new Error(failures.join('; '));
+        return names;
+      },
+    { rejectsWhen: isAutomation },
+  ),
+  command('berth.volumes.inspect', 'Inspecting the volume', (deps) => async (...args: unknown[]) => {
+    let { names } = volumeNames(args);
+    if (names.length === 0) names = await pickVolumes(deps, false);
+    const name = names[0];
+    if (name === undefined) return;
+    const inspected = await deps.session.client.inspectVolume(name);
+    const document = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(inspected, null, 2) });
+    await vscode.window.showTextDocument(document, { preview: true });
+  }),
+  command('berth.volumes.copyName', 'Copying the volume name', (deps) => async (...args: unknown[]) => {
+    let { names } = volumeNames(args);
+    if (names.length === 0) names = await pickVolumes(deps, false);
+    if (names.length > 0) await vscode.env.clipboard.writeText(names.join('\n'));
+  }),
+  command('berth.volumes.revealContainer', 'Showing the container', (deps) => async (node?: unknown) => {
+    if (!isObject(node) || typeof node['id'] !== 'string') return;
+    await vscode.commands.executeCommand('berth.containers.focus');
+    await deps.revealContainer(node['id'], deps.session.id);
+  }),
+  command('berth.diskUsage.refresh', 'Computing disk usage', (deps) => async () => {
+    await withCancellableProgress('Computing disk usage', (signal) => deps.refreshDiskUsage(signal));
+  }),
+];

@@ -1,0 +1,137 @@
+/** What a volume row, a row of a container using it, and the Disk Usage row show. No `vscode` here. */
+import { formatBytes, formatAge, plural } from '../common/format';
+import type { DiskUsage, Volume } from '../engine';
+import { escapeMarkdown, type ItemPresentation } from '../views/presentation';
+import type { VolumeUser } from './store';
+
+/** An anonymous volume's name is 64 hex digits. */
+export function isAnonymous(name: string): boolean {
+  return /^[0-9a-f]{64}$/.test(name);
+}
+
+export function volumeLabel(name: string): string {
+  return isAnonymous(name) ? name.slice(0, 12) : name;
+}
+
+export function presentVolume(volume: Volume, users: readonly VolumeUser[], usage: { size: number; refCount: number } | undefined, nowMs: number): ItemPresentation {
+  const anonymous = isAnonymous(volume.Name);
+  const created = volume.CreatedAt !== undefined ? Date.parse(volume.CreatedAt) / 1000 : Number.NaN;
+  const size = usage !== undefined && usage.size >= 0 ? formatBytes(usage.size) : undefined;
+  const parts: string[] = [];
+  if (anonymous) parts.push('anonymous');
+  parts.push(volume.Driver);
+  if (size !== undefined) parts.push(size);
+  if (Number.isFinite(created)) parts.push(formatAge(created, nowMs));
+  parts.push(users.length > 0 ? `in use by ${plural(users.length, 'container')}` : 'unused');
+  const lines = [
+    `**${escapeMarkdown(volume.Name)}**${anonymous ? ' (anonymous)' : ''}`,
+    '',
+    `Driver: ${escapeMarkdown(volume.Driver)}`,
+    '',
+    `Size: ${size ?? 'not computed yet (Refresh Disk Usage)'}`,
+    '',
+    `Created: ${volume.CreatedAt !== undefined ? escapeMarkdown(volume.CreatedAt) : 'unknown'}`,
+    '',
+    `Used by: ${users.length > 0 ? escapeMarkdown(users.map((user) => user.name).join(', ')) : 'no container'}`,
+  ];
+  return {
+    label: volumeLabel(volume.Name),
+    description: parts.join(' · '),
+    tooltip: lines.join('\n'),
+    icon: users.length > 0 ? { id: 'database' } : { id: 'database', color: 'disabledForeground' },
+    contextValue: users.length > 0 ? 'berth:volume:used' : 'berth:volume:unused',
+  };
+}
+
+export function presentVolumeUser(user: VolumeUser): ItemPresentation {
+  return {
+    label: user.name,
+    description: user.id.slice(0, 12),
+    tooltip: `Container **${escapeMarkdown(user.name)}** (${user.id.slice(0, 12)}) mounts this volume. Click to show it.`,
+    icon: { id: 'vm' },
+    contextValue: 'berth:volume:user',
+  };
+}
+
+/** One line of `docker system df`: total, active, size and reclaimable for one kind of object. */
+export interface DiskUsageLine {
+  readonly type: 'Images' | 'Containers' | 'Local Volumes' | 'Build Cache';
+  readonly total: number;
+  readonly active: number;
+  readonly size: number;
+  readonly reclaimable: number;
+}
+
+/** The figures of `docker system df`, computed as docker/cli's formatter does. */
+export function diskUsageLines(usage: DiskUsage): DiskUsageLine[] {
+  const images = usage.Images ?? [];
+  const containers = usage.Containers ?? [];
+  const volumes = usage.Volumes ?? [];
+  const caches = usage.BuildCache ?? [];
+  const activeImages = images.filter((image) => image.Containers > 0);
+  const imageSize = usage.LayersSize;
+  const usedImageBytes = activeImages.reduce((sum, image) => sum + image.Size - Math.max(0, image.SharedSize), 0);
+  const activeContainers = containers.filter((container) => /^(running|paused|restarting)$/.test(container.State));
+  const containerSize = containers.reduce((sum, container) => sum + (container.SizeRw ?? 0), 0);
+  const activeVolumes = volumes.filter((volume) => (volume.UsageData?.RefCount ?? 0) > 0);
+  const volumeSize = volumes.reduce((sum, volume) => sum + Math.max(0, volume.UsageData?.Size ?? 0), 0);
+  const cacheSize = caches.filter((cache) => !cache.Shared).reduce((sum, cache) => sum + cache.Size, 0);
+  return [
+    { type: 'Images', total: images.length, active: activeImages.length, size: imageSize, reclaimable: Math.max(0, imageSize - usedImageBytes) },
+    {
+      type: 'Containers',
+      total: containers.length,
+      active: activeContainers.length,
+      size: containerSize,
+      reclaimable: containerSize - activeContainers.reduce((sum, container) => sum + (container.SizeRw ?? 0), 0),
+    },
+    {
+      type: 'Local Volumes',
+      total: volumes.length,
+      active: activeVolumes.length,
+      size: volumeSize,
+      reclaimable: volumes.filter((volume) => (volume.UsageData?.RefCount ?? 0) === 0).reduce((sum, volume) => sum + Math.max(0, volume.UsageData?.Size ?? 0), 0),
+    },
+    {
+      type: 'Build Cache',
+      total: caches.length,
+      active: caches.filter((cache) => cache.InUse).length,
+      size: cacheSize,
+      reclaimable: caches.filter((cache) => !cache.InUse && !cache.Shared).reduce((sum, cache) => sum + cache.Size, 0),
+    },
+  ];
+}
+
+/** `2.5GB (40%)` as docker prints the RECLAIMABLE column. */
+export function reclaimableText(line: DiskUsageLine): string {
+  if (line.size <= 0) return formatBytes(line.reclaimable);
+  return `${formatBytes(line.reclaimable)} (${Math.round((line.reclaimable * 100) / line.size)}%)`;
+}
+
+export function presentDiskUsage(usage: DiskUsage | undefined, fetchedAt: number | undefined, nowMs: number): ItemPresentation {
+  if (usage === undefined) {
+    return {
+      label: 'Disk Usage',
+      description: 'click to compute',
+      tooltip: 'Images, containers, volumes and build cache: total, active and reclaimable, as `docker system df` shows them.',
+      icon: { id: 'graph' },
+      contextValue: 'berth:diskUsage',
+    };
+  }
+  const lines = diskUsageLines(usage);
+  const reclaimable = lines.reduce((sum, line) => sum + line.reclaimable, 0);
+  const total = lines.reduce((sum, line) => sum + line.size, 0);
+  const table = [
+    '| Type | Total | Active | Size | Reclaimable |',
+    '|---|---:|---:|---:|---:|',
+    ...lines.map((line) => `| ${line.type} | ${line.total} | ${line.active} | ${formatBytes(line.size)} | ${reclaimableText(line)} |`),
+  ];
+  const age = fetchedAt !== undefined ? `computed ${formatAge(fetchedAt / 1000, nowMs)}` : '';
+  return {
+    label: 'Disk Usage',
+    description: `${formatBytes(total)} · ${formatBytes(reclaimable)} reclaimable`,
+    tooltip: [...table, '', age].join('\n'),
+    icon: { id: 'graph' },
+    contextValue: 'berth:diskUsage',
+  };
+}

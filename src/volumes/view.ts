@@ -1,0 +1,159 @@
+/**
+ * The Volumes view of the current engine: a Disk Usage row on top, then one row per volume, each expanding to the
+ * containers that mount it (a click reveals the container). It follows the engine only while it is visible; when it
+ * is shown with disk-usage figures older than a minute it asks for new ones (sizes come only from `/system/df`).
+ */
+import * as vscode from 'vscode';
+import { Disposable, DisposableStore, MutableDisposable } from '../common/lifecycle';
+import { errorMessage } from '../common/errors';
+import type { ContainerSummary } from '../engine';
+import type { EngineSession } from '../model/session';
+import type { RowSummary } from '../views/engineTreeView';
+import { labelOf, rowsUnder, toTreeItem } from '../views/treeItems';
+import type { LogDeps, SessionsDeps } from '../workbench/deps';
+import { presentDiskUsage, presentVolume, presentVolumeUser } from './presentation';
+import { DISK_USAGE_MAX_AGE_MS, VolumeStore, type VolumeChange } from './store';
+
+export type VolumeTreeNode =
+  | { readonly kind: 'diskUsage' }
+  | { readonly kind: 'volume'; readonly name: string }
+  | { readonly kind: 'volumeUser'; readonly volume: string; readonly id: string; readonly name: string };
+
+type VolumeNode = Extract<VolumeTreeNode, { kind: 'volume' }>;
+
+const DISK_USAGE_NODE: VolumeTreeNode = { kind: 'diskUsage' };
+
+export interface VolumesViewDeps extends SessionsDeps, LogDeps {
+  readonly revealContainer: (id: string, engine: string) => Promise<void>;
+}
+
+/** The current engine's store and what ties it to the view. */
+class Binding extends Disposable {
+  readonly volumes: VolumeStore;
+  constructor(readonly session: EngineSession, log: vscode.LogOutputChannel) {
+    super();
+    const summaries = function* (): Iterable<ContainerSummary> {
+      for (const record of session.model.containers()) yield record.summary;
+    };
+    this.volumes = this._register(new VolumeStore(session.client, summaries, (level, message) => log[level](message)));
+    this._register(session.model.onDidChange(() => this.volumes.containersChanged()));
+  }
+}
+
+export class VolumesView extends Disposable implements vscode.TreeDataProvider<VolumeTreeNode> {
+  private readonly binding = this._register(new MutableDisposable<Binding>());
+  private readonly bindingListeners = this._register(new MutableDisposable<DisposableStore>());
+  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<VolumeTreeNode | VolumeTreeNode[] | undefined>());
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+  readonly view: vscode.TreeView<VolumeTreeNode>;
+  /** One node object per volume, so a change refreshes exactly its row. */
+  private nodes = new Map<string, VolumeNode>();
+  private readonly _onDidChangeRows = this._register(new vscode.EventEmitter<VolumeChange>());
+  /** For tests and benches: the rows changed (after the tree was told). */
+  readonly onDidChangeRows = this._onDidChangeRows.event;
+
+  constructor(private readonly deps: VolumesViewDeps) {
+    super();
+    this.view = this._register(vscode.window.createTreeView('berth.volumes', { treeDataProvider: this, canSelectMany: true, showCollapseAll: true }));
+    this.bind(deps.session);
+    this._register(deps.onDidChangeSession((session) => this.bind(session)));
+    this._register(this.view.onDidChangeVisibility(() => this.followVisibility()));
+  }
+
+  get volumes(): VolumeStore | undefined {
+    return this.binding.value?.volumes;
+  }
+
+  get session(): EngineSession | undefined {
+    return this.binding.value?.session;
+  }
+
+  /** Fetches disk usage now (the user asked), or only when the figures are older than `maxAgeMs`. */
+  async refreshDiskUsage(maxAgeMs = 0, signal?: AbortSignal): Promise<void> {
+    await this.volumes?.diskUsage(maxAgeMs, signal);
+  }
+
+  getTreeItem(node: VolumeTreeNode): vscode.TreeItem {
+    const store = this.volumes;
+    const now = Date.now();
+    if (node.kind === 'diskUsage') {
+      const item = toTreeItem('diskUsage', presentDiskUsage(store?.lastDiskUsage, store?.diskUsageFetchedAt, now));
+      item.command = { command: 'berth.diskUsage.refresh', title: 'Refresh Disk Usage' };
+      return item;
+    }
+    if (node.kind === 'volumeUser') {
+      const item = toTreeItem(`volume:${node.volume}/container:${node.id}`, presentVolumeUser(node));
+      item.command = { command: 'berth.volumes.revealContainer', title: 'Show Container', arguments: [node] };
+      return item;
+    }
+    const volume = store?.volume(node.name);
+    if (!store || !volume) return new vscode.TreeItem(node.name);
+    const users = store.usersOf(node.name);
+    const collapsible = users.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None;
+    return toTreeItem(`volume:${node.name}`, presentVolume(volume, users, store.usageOf(node.name), now), collapsible);
+  }
+
+  getChildren(node?: VolumeTreeNode): VolumeTreeNode[] {
+    const store = this.volumes;
+    if (!store) return [];
+    if (node === undefined) {
+      const nodes = new Map<string, VolumeNode>();
+      for (const volume of store.volumes()) nodes.set(volume.Name, this.nodes.get(volume.Name) ?? { kind: 'volume', name: volume.Name });
+      this.nodes = nodes;
+      return [DISK_USAGE_NODE, ...nodes.values()];
+    }
+    if (node.kind !== 'volume') return [];
+    return store.usersOf(node.name).map((user) => ({ kind: 'volumeUser', volume: node.name, id: user.id, name: user.name }));
+  }
+
+  getParent(node: VolumeTreeNode): VolumeTreeNode | undefined {
+    return node.kind === 'volumeUser' ? this.nodes.get(node.volume) : undefined;
+  }
+
+  /** The rows under a path of labels (`[]` = the roots), for tests. */
+  async rowsAt(path: readonly string[]): Promise<RowSummary[]> {
+    const rows = await rowsUnder(this, path, 'The Volumes view');
+    return rows.map(({ item }) => ({
+      id: item.id,
+      label: labelOf(item),
+      description: typeof item.description === 'string' ? item.description : undefined,
+      contextValue: item.contextValue,
+      tooltip: item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : item.tooltip,
+      collapsible: item.collapsibleState !== undefined && item.collapsibleState !== vscode.TreeItemCollapsibleState.None,
+    }));
+  }
+
+  private bind(session: EngineSession): void {
+    if (this.binding.value?.session === session) return;
+    const binding = new Binding(session, this.deps.log);
+    this.binding.value = binding;
+    this.nodes = new Map();
+    const listeners = new DisposableStore();
+    listeners.add(binding.volumes.onDidChange((change) => this.onStoreChange(change)));
+    this.bindingListeners.value = listeners;
+    this._onDidChangeTreeData.fire(undefined);
+    this.followVisibility();
+  }
+
+  private onStoreChange(change: VolumeChange): void {
+    if (change.all) {
+      this._onDidChangeTreeData.fire(undefined);
+    } else {
+      const nodes = change.names.map((name) => this.nodes.get(name)).filter((node): node is VolumeNode => node !== undefined);
+      if (nodes.length > 0) this._onDidChangeTreeData.fire(nodes);
+    }
+    this._onDidChangeRows.fire(change);
+  }
+
+  /** Work only while visible: follow the engine when shown, stop when hidden; stale sizes are fetched on showing. */
+  private followVisibility(): void {
+    const store = this.volumes;
+    if (!store) return;
+    if (!this.view.visible) {
+      store.stop();
+      return;
+    }
+    store.start();
+    store.diskUsage(DISK_USAGE_MAX_AGE_MS).catch((error: unknown) => this.deps.log.warn(`Disk usage: ${errorMessage(error)}`));
+  }
+}
