@@ -176,9 +176,16 @@ export class VolumeStore extends Disposable {
   private async onEvent(event: EngineEvent, signal: AbortSignal): Promise<void> {
     const since = sinceFromEvent(event.timeNano, event.time);
     if (since) this.lastSince = since;
-    const name = event.Actor?.ID;
-    if (event.Type !== 'volume' || name === undefined || name === '') return;
+    if (event.Type !== 'volume') return;
     const action = event.Action ?? '';
+    // A prune removes its volumes without one destroy event each (dockerd logs a single `prune`): list again.
+    if (action === 'prune') {
+      await this.list(signal);
+      return;
+    }
+    // Podman leaves Actor.ID empty and names the volume in the attributes.
+    const name = event.Actor?.ID || event.Actor?.Attributes?.['name'];
+    if (name === undefined || name === '') return;
     if (action === 'destroy' || action === 'remove') {
       if (this.byName.delete(name)) this._onDidChange.fire({ all: true, names: [] });
       return;
