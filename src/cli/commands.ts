@@ -5,6 +5,7 @@
  */
 import type { FlagSpec } from './args';
 import { booleanFlag, declareCommand, listFlag, valueFlag, type DeclaredCommand, type FlagTable } from './spec';
+import { storageCommands } from './storageCommands';
 import { checkEnvEntry, nonEmpty, parseFilters, parseKeyValues, parseSeconds, parseTail, splitRepositoryTag } from './values';
 
 const timeFlag = valueFlag('time', 't', 'SECONDS', 'Seconds to wait before killing the container (engine default: 10)');
@@ -176,7 +177,7 @@ const version = declareCommand({
 });
 
 /** Every command, in the order `berth help` and the README list them. */
-export const commandTable = { run, ps, stop, 'stop-all': stopAll, logs, images, pull, commit, wait, version } as const;
+export const commandTable = { run, ps, stop, 'stop-all': stopAll, logs, images, pull, commit, wait, version, ...storageCommands } as const;
 
 type Table = typeof commandTable;
 export type CommandName = keyof Table;

@@ -20,10 +20,10 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   if (commandName === undefined || global.help) return { kind: 'help', topic: undefined };
   if (commandName === 'help') return { kind: 'help', topic: helpTopic(rest) };
 
-  const found = findCommand(commandName);
-  if (!found) throw new UsageError(`'${commandName}' is not a berth command. See 'berth help'.`);
+  const { found, args } = commandOf(commandName, rest);
+  if (!found) throw new UsageError(`'${[commandName, ...rest.slice(0, 1)].join(' ')}' is not a berth command. See 'berth help'.`);
   const { name, entry } = found;
-  const parsed = tokenize(rest, { flags: entry.flagSpecs, stopAtFirstPositional: entry.stopAtFirstPositional ?? false, commandPath: `berth ${name}` });
+  const parsed = tokenize(args, { flags: entry.flagSpecs, stopAtFirstPositional: entry.stopAtFirstPositional ?? false, commandPath: `berth ${name}` });
   if (parsed.help) return { kind: 'help', topic: name };
   checkPositionalCount(name, entry.positionals, parsed.positionals.length);
 
@@ -34,10 +34,17 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   return { kind: 'command', global: { host }, command };
 }
 
+/** A command of one word (`ps`) or of a group and a verb (`volume ls`), and the arguments after it. */
+function commandOf(first: string, rest: readonly string[]): { found: ReturnType<typeof findCommand>; args: readonly string[] } {
+  const verb = rest[0];
+  const grouped = verb !== undefined ? findCommand(`${first} ${verb}`) : undefined;
+  return grouped ? { found: grouped, args: rest.slice(1) } : { found: findCommand(first), args: rest };
+}
+
 function helpTopic(rest: readonly string[]): CommandName | undefined {
   const [topic] = rest;
   if (topic === undefined) return undefined;
-  const found = findCommand(topic);
+  const found = commandOf(topic, rest.slice(1)).found;
   if (!found) throw new UsageError(`no help for '${topic}': it is not a berth command. See 'berth help'.`);
   return found.name;
 }

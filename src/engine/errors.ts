@@ -138,10 +138,28 @@ function withoutFinalPeriod(text: string): string {
   return text.endsWith('.') ? text.slice(0, -1) : text;
 }
 
+/** Volumes and networks: never a registry or container hint for them. */
+function volumeOrNetworkHint(kind: EngineErrorKind, lower: string, subject: 'volume' | 'network'): string | undefined {
+  if (lower.includes('pre-defined network') || lower.includes('default network')) return 'The engine keeps its predefined networks; remove only networks you created';
+  switch (kind) {
+    case 'not-found':
+      return `Check the ${subject} name (berth ${subject} ls lists them); it may have been removed`;
+    case 'conflict':
+      return subject === 'volume' ? 'Remove the containers that use it first' : 'Disconnect the containers attached to it first';
+    case 'bad-request':
+      return 'Names must start with a letter or digit and use only letters, digits, _ . and -';
+    case 'server':
+      return lower.includes('names must match') ? 'Names must start with a letter or digit and use only letters, digits, _ . and -' : "This is the engine's own failure; check its log, then try again";
+    default:
+      return undefined;
+  }
+}
+
 function hintFor(kind: EngineErrorKind, lower: string, subject: ErrorSubject): string | undefined {
   // dockerd answers 404 "network x not found", Podman 500 "unable to find network ...: network not found": either
   // way the network name is what to fix, not a container id, and not the engine.
   if (/\bnetwork\b.*\bnot found\b/.test(lower)) return 'Check the network name: give an existing network, or a mode such as none or host';
+  if (subject === 'volume' || subject === 'network') return volumeOrNetworkHint(kind, lower, subject);
   switch (kind) {
     case 'version':
       return 'Leave the API version unset so Berth negotiates one, or set a version the engine supports';

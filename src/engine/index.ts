@@ -12,6 +12,7 @@ export * from './reference';
 export * from './auth';
 export * from './sequences';
 export * from './prune';
+export * from './diskUsage';
 export * from './usage';
 export { sshArguments, sshConnector } from './ssh';
 export * from './registry';

@@ -1,0 +1,238 @@
+/** `volume …`, `network …`, the prunes and `system df`: the engine's answers printed as docker prints them. */
+import {
+  PRUNE_TITLES,
+  diskUsageLines,
+  isEngineError,
+  planIsEmpty,
+  planPrune,
+  planTotal,
+  removeNetworkNamingEndpoints,
+  removeVolumeNamingUsers,
+  runPrune,
+  type ListFilters,
+  type PruneKind,
+  type PrunePlan,
+} from '../../engine';
+import { createdAgo, renderTable, shortId } from '../format';
+import type { CliIo, CommandDeps } from '../io';
+import { printJson } from './output';
+
+/** go-units' HumanSizeWithPrecision: `%.Ng` of the size in decimal units (docker's df prints 4 digits, its lists 3). */
+export function goSize(bytes: number, precision = 4): string {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'];
+  let value = Math.max(0, bytes);
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  const text = value.toPrecision(precision);
+  return `${text.includes('.') ? text.replace(/\.?0+$/, '') : text}${units[unit]}`;
+}
+
+/** Runs `work` for each name in order; a failure is printed on its own line and the others still run (exit 1). */
+async function eachName(io: CliIo, names: readonly string[], work: (name: string) => Promise<void>): Promise<number> {
+  let status = 0;
+  for (const name of names) {
+    try {
+      await work(name);
+    } catch (error) {
+      if (isEngineError(error, 'cancelled')) throw error;
+      io.stderr.write(`berth: ${error instanceof Error ? error.message : String(error)}\n`);
+      status = 1;
+    }
+  }
+  return status;
+}
+
+export async function volumeLs(options: { filters: ListFilters; quiet: boolean }, { io, signal, client }: CommandDeps): Promise<number> {
+  const volumes = await client().listVolumes({ filters: options.filters, signal });
+  if (options.quiet) io.stdout.write(volumes.map((volume) => `${volume.Name}\n`).join(''));
+  else io.stdout.write(renderTable(['DRIVER', 'VOLUME NAME'], volumes.map((volume) => [volume.Driver, volume.Name])));
+  return 0;
+}
+
+export async function volumeCreate(options: { name: string | undefined; driver: string | undefined; labels: Record<string, string> }, { io, signal, client }: CommandDeps): Promise<number> {
+  const volume = await client().createVolume({ ...(options.name !== undefined ? { Name: options.name } : {}), Driver: options.driver ?? 'local', Labels: options.labels }, { signal });
+  io.stdout.write(`${volume.Name}\n`);
+  return 0;
+}
+
+export async function volumeInspect(options: { names: string[] }, { io, signal, client }: CommandDeps): Promise<number> {
+  const found: unknown[] = [];
+  const status = await eachName(io, options.names, async (name) => {
+    found.push(await client().inspectVolume(name, { signal }));
+  });
+  printJson(io, found);
+  return status;
+}
+
+export async function volumeRm(options: { names: string[]; force: boolean }, { io, signal, client }: CommandDeps): Promise<number> {
+  return eachName(io, options.names, async (name) => {
+    await removeVolumeNamingUsers(client(), name, { force: options.force, signal });
+    io.stdout.write(`${name}\n`);
+  });
+}
+
+export async function networkLs(options: { filters: ListFilters; quiet: boolean }, { io, signal, client }: CommandDeps): Promise<number> {
+  const networks = (await client().listNetworks({ filters: options.filters, signal })).sort((a, b) => a.Name.localeCompare(b.Name));
+  if (options.quiet) io.stdout.write(networks.map((network) => `${shortId(network.Id)}\n`).join(''));
+  else io.stdout.write(renderTable(['NETWORK ID', 'NAME', 'DRIVER', 'SCOPE'], networks.map((network) => [shortId(network.Id), network.Name, network.Driver, network.Scope])));
+  return 0;
+}
+
+export async function networkInspect(options: { names: string[] }, { io, signal, client }: CommandDeps): Promise<number> {
+  const found: unknown[] = [];
+  const status = await eachName(io, options.names, async (name) => {
+    found.push(await client().inspectNetwork(name, { signal }));
+  });
+  printJson(io, found);
+  return status;
+}
+
+export async function networkRm(options: { names: string[] }, { io, signal, client }: CommandDeps): Promise<number> {
+  return eachName(io, options.names, async (name) => {
+    await removeNetworkNamingEndpoints(client(), name, signal);
+    io.stdout.write(`${name}\n`);
+  });
+}
+
+export async function networkConnect(options: { network: string; container: string; connect: boolean; force?: boolean }, { signal, client }: CommandDeps): Promise<number> {
+  if (options.connect) await client().connectNetwork(options.network, options.container, { signal });
+  else await client().disconnectNetwork(options.network, options.container, { force: options.force === true, signal });
+  return 0;
+}
+
+function printPlan(io: CliIo, plan: PrunePlan): void {
+  for (const part of plan.parts) {
+    if (part.remove.length > 0) {
+      io.stdout.write(`Will remove these ${PRUNE_TITLES[part.kind]}:\n`);
+      io.stdout.write(part.remove.map((item) => `  ${item.name}${item.size !== undefined ? ` (${goSize(item.size)})` : ''}\n`).join(''));
+    }
+    if (part.kept.length > 0) io.stdout.write(`Keeping (in use):\n${part.kept.map((item) => `  ${item.name}\n`).join('')}`);
+  }
+  io.stdout.write(`Total: ${goSize(planTotal(plan))}\n`);
+}
+
+/** One line from stdin: true only for y/yes. The end of input (or Ctrl-C) is a no. */
+function askYes(io: CliIo, signal: AbortSignal): Promise<boolean> {
+  io.stdout.write('Are you sure you want to continue? [y/N] ');
+  return new Promise((resolve) => {
+    let text = '';
+    const finish = (answer: boolean): void => {
+      io.stdin.removeListener('data', onData);
+      io.stdin.removeListener('end', onEnd);
+      signal.removeEventListener('abort', onEnd);
+      io.stdin.pause();
+      resolve(answer);
+    };
+    const onData = (chunk: Buffer | string): void => {
+      text += chunk.toString();
+      const newline = text.indexOf('\n');
+      if (newline !== -1) finish(/^\s*y(es)?\s*$/i.test(text.slice(0, newline)));
+    };
+    const onEnd = (): void => finish(/^\s*y(es)?\s*$/i.test(text));
+    io.stdin.on('data', onData);
+    io.stdin.once('end', onEnd);
+    signal.addEventListener('abort', onEnd, { once: true });
+    io.stdin.resume();
+  });
+}
+
+const DELETED_HEADERS: Readonly<Record<PruneKind, string>> = {
+  containers: 'Deleted Containers:',
+  'dangling-images': 'Deleted Images:',
+  'unused-images': 'Deleted Images:',
+  volumes: 'Deleted Volumes:',
+  networks: 'Deleted Networks:',
+  'build-cache': 'Deleted build cache objects:',
+};
+
+export async function pruneCommand(options: { kinds: readonly PruneKind[]; force: boolean; filters: ListFilters }, { io, signal, client }: CommandDeps): Promise<number> {
+  const engine = client();
+  const plan = await planPrune(engine, options.kinds, options.filters, signal);
+  if (planIsEmpty(plan)) {
+    const kept = plan.parts.reduce((sum, part) => sum + part.kept.length, 0);
+    io.stdout.write(`Nothing to remove${kept > 0 ? ` (${kept} in use, kept)` : ''}\n`);
+    return 0;
+  }
+  printPlan(io, plan);
+  if (!options.force && !(await askYes(io, signal))) return 0;
+  const outcomes = await runPrune(engine, plan, signal);
+  let reclaimed = 0;
+  for (const outcome of outcomes) {
+    reclaimed += outcome.spaceReclaimed;
+    if (outcome.removed.length > 0) io.stdout.write(`${DELETED_HEADERS[outcome.kind]}\n${outcome.removed.map((name) => `${name}\n`).join('')}\n`);
+  }
+  io.stdout.write(`Total reclaimed space: ${goSize(reclaimed)}\n`);
+  return 0;
+}
+
+export async function systemDf(options: { verbose: boolean }, { io, signal, client }: CommandDeps): Promise<number> {
+  const usage = await client().diskUsage({ signal });
+  if (!options.verbose) {
+    const rows = diskUsageLines(usage).map((line) => [
+      line.type,
+      String(line.total),
+      String(line.active),
+      goSize(line.size),
+      line.size > 0 ? `${goSize(line.reclaimable)} (${Math.trunc((line.reclaimable * 100) / line.size)}%)` : goSize(line.reclaimable),
+    ]);
+    io.stdout.write(renderTable(['TYPE', 'TOTAL', 'ACTIVE', 'SIZE', 'RECLAIMABLE'], rows));
+    return 0;
+  }
+  const now = io.now();
+  io.stdout.write('Images space usage:\n\n');
+  io.stdout.write(
+    renderTable(
+      ['REPOSITORY', 'TAG', 'IMAGE ID', 'CREATED', 'SIZE', 'SHARED SIZE', 'UNIQUE SIZE', 'CONTAINERS'],
+      (usage.Images ?? []).flatMap((image) =>
+        (image.RepoTags?.length ? image.RepoTags : ['<none>:<none>']).map((tag) => {
+          const at = tag.lastIndexOf(':');
+          return [
+            tag.slice(0, at),
+            tag.slice(at + 1),
+            shortId(image.Id.replace(/^sha256:/, '')),
+            createdAgo(image.Created, now),
+            goSize(image.Size, 3),
+            goSize(Math.max(0, image.SharedSize)),
+            goSize(image.Size - Math.max(0, image.SharedSize)),
+            String(image.Containers),
+          ];
+        }),
+      ),
+    ),
+  );
+  io.stdout.write('\nContainers space usage:\n\n');
+  io.stdout.write(
+    renderTable(
+      ['CONTAINER ID', 'IMAGE', 'COMMAND', 'LOCAL VOLUMES', 'SIZE', 'CREATED', 'STATUS', 'NAMES'],
+      (usage.Containers ?? []).map((container) => [
+        shortId(container.Id),
+        container.Image,
+        '',
+        '',
+        goSize(container.SizeRw ?? 0),
+        createdAgo(container.Created, now),
+        container.Status,
+        (container.Names[0] ?? '').replace(/^\//, ''),
+      ]),
+    ),
+  );
+  io.stdout.write('\nLocal Volumes space usage:\n\n');
+  io.stdout.write(
+    renderTable(
+      ['VOLUME NAME', 'LINKS', 'SIZE'],
+      (usage.Volumes ?? []).map((volume) => [volume.Name, String(volume.UsageData?.RefCount ?? 0), goSize(volume.UsageData?.Size ?? 0)]),
+    ),
+  );
+  const caches = usage.BuildCache ?? [];
+  io.stdout.write(`\nBuild cache usage: ${goSize(caches.reduce((sum, cache) => sum + cache.Size, 0))}\n\n`);
+  io.stdout.write(
+    renderTable(
+      ['CACHE ID', 'CACHE TYPE', 'SIZE', 'CREATED', 'LAST USED', 'USAGE', 'SHARED'],
+      caches.map((cache) => [cache.ID.slice(0, 12), cache.Type, goSize(cache.Size), cache.CreatedAt, cache.LastUsedAt ?? '', String(cache.UsageCount), String(cache.Shared)]),
+    ),
+  );
+  return 0;
+}
