@@ -20,7 +20,8 @@ export type BadInputCategory =
   | 'Failed registry auth'
   | 'A remote registry over plain HTTP'
   | 'TLS and remote engines'
-  | 'The CLI around a run';
+  | 'The CLI around a run'
+  | 'Volumes, networks and prune';
 
 export interface BadInputCase {
   readonly id: string;
@@ -44,6 +45,7 @@ const sshHint = (login: string): string =>
   `Check that \`ssh ${login} docker version\` works in a terminal: it must log in without a password prompt and find docker on the far side`;
 
 import { CLI_BAD_INPUT_CASES } from './bad-input-cli-cases';
+import { STORAGE_BAD_INPUT_CASES } from './bad-input-storage-cases';
 
 export const BAD_INPUT_CASES: readonly BadInputCase[] = [
   {
@@ -441,6 +443,7 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     message: `Cannot reach the engine at ssh://root@127.0.0.1:1: ssh exited with status 255: ssh: connect to host 127.0.0.1 port 1: Connection refused. ${sshHint('-p 1 root@127.0.0.1')}`,
   },
   ...CLI_BAD_INPUT_CASES,
+  ...STORAGE_BAD_INPUT_CASES,
 ];
 
 export function badInputCase(id: string): BadInputCase {

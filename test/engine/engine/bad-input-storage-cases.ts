@@ -1,0 +1,60 @@
+// The bad-input rows of volumes, networks and prune (issue 13): what berth says, word for word, on the private
+// dockerd. Asserted by test/engine/volumes/bad-input-storage.test.ts through the built CLI; part of BAD_INPUT_CASES.
+import type { BadInputCase } from './bad-input-cases';
+
+export const STORAGE_BAD_INPUT_CASES: readonly BadInputCase[] = [
+  {
+    id: 'volume-in-use',
+    category: 'Volumes, networks and prune',
+    action: 'volume rm',
+    input: 'a volume a container mounts',
+    kind: 'error',
+    errorKind: 'conflict',
+    message: 'Volume <volume> is in use by container <container> (the engine said "remove <volume>: volume is in use - [<id>]"). Remove those containers first, then remove the volume',
+  },
+  {
+    id: 'network-predefined',
+    category: 'Volumes, networks and prune',
+    action: 'network rm',
+    input: 'none',
+    kind: 'error',
+    errorKind: 'unauthorized',
+    message: 'none is a pre-defined network and cannot be removed. The engine keeps its predefined networks; remove only networks you created',
+  },
+  {
+    id: 'prune-nothing',
+    category: 'Volumes, networks and prune',
+    action: 'volume prune / container prune',
+    input: '--filter label=<nothing matches>',
+    kind: 'outcome',
+    message: 'Nothing to remove (exit 0, no prompt); never "0B reclaimed" after a prompt',
+  },
+  {
+    id: 'volume-bad-name',
+    category: 'Volumes, networks and prune',
+    action: 'volume create',
+    input: 'bad/name',
+    kind: 'error',
+    errorKind: 'bad-request',
+    message:
+      'create bad/name: "bad/name" includes invalid characters for a local volume name, only "[a-zA-Z0-9][a-zA-Z0-9_.-]" are allowed. If you intended to pass a host directory, use absolute path. Names must start with a letter or digit and use only letters, digits, _ . and -',
+  },
+  {
+    id: 'prune-racing',
+    category: 'Volumes, networks and prune',
+    action: 'volume prune',
+    input: 'another client prunes or removes the same volumes at the same time',
+    kind: 'outcome',
+    message: 'Both prunes succeed; each volume is reported removed once (dockerd\'s "a prune operation is already running" and Podman\'s "no such volume" are answered by pruning again)',
+  },
+  {
+    id: 'endpoint-missing',
+    category: 'Volumes, networks and prune',
+    action: 'system prune (build cache) on Podman 4',
+    input: 'POST /build/prune',
+    kind: 'error',
+    errorKind: 'version',
+    message:
+      "Podman (API <version>) at <endpoint> has no POST /build/prune endpoint. This engine or its API version does not offer it; use a newer engine, or do it with the engine's own tools",
+  },
+];
