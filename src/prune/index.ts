@@ -41,9 +41,33 @@ export interface PruneResult {
   readonly outcomes: PruneOutcome[];
 }
 
+/** From the UI: optional filters first (Escape cancels, empty means none), checked as they are typed. */
+async function askFilters(title: string): Promise<string[] | undefined> {
+  const text = await vscode.window.showInputBox({
+    title: `Prune ${title}`,
+    prompt: 'Filters (optional), e.g. label=team=a, until=24h. Leave empty to prune all; the next step lists what goes',
+    placeHolder: 'label=KEY=VALUE, until=24h',
+    validateInput: (value) => {
+      try {
+        parseFilterEntries(splitFilters(value));
+        return undefined;
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+    },
+  });
+  return text === undefined ? undefined : splitFilters(text);
+}
+
+function splitFilters(text: string): string[] {
+  return text.split(',').map((part) => part.trim()).filter((part) => part !== '');
+}
+
 async function prune(deps: PruneDeps, kinds: PruneKind[], title: string, options: PruneOptions): Promise<PruneResult | undefined> {
   const client = deps.session.client;
-  const filters = parseFilterEntries(options.filters ?? []);
+  const entries = options.filters ?? (options.confirmed === undefined ? await askFilters(title) : []);
+  if (entries === undefined) return undefined;
+  const filters = parseFilterEntries(entries);
   const plan = await withCancellableProgress(`Looking for ${title}`, (signal) => planPrune(client, kinds, filters, signal));
   const planned = plan.parts.flatMap((part) => part.remove.map((item) => item.name));
   const kept = plan.parts.flatMap((part) => part.kept.map((item) => item.name));

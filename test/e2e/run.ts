@@ -17,6 +17,7 @@ import { Stopwatch } from '../vscode/stopwatch';
 import { CaseRunner } from './cases';
 import { WorkbenchDriver } from './driver';
 import { MULTI_ENGINE_CASE, multiEngineExplorer } from './multiEngine';
+import { VOLUMES_CASE, volumesPrune } from './volumes';
 import { SCREENSHOTS, publish, resetPublishable } from './screenshots';
 import { errorMessage } from '../../src/common/errors';
 import { containerSpec } from '../support/containerSpec';
@@ -190,6 +191,8 @@ async function devWorkbenchCases(
       await driver.screenshot('pull-error');
       await publish('pull-error');
     }, evidence);
+
+    await runner.run(VOLUMES_CASE, () => volumesPrune(workbench, driver, client, publish), evidence);
 
     const podmanHost = engines.podmanHost;
     if (podmanHost) {

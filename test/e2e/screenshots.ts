@@ -24,6 +24,8 @@ const PUBLISHED: Readonly<Record<string, string>> = {
   tooltip: 'container-tooltip.png',
   'logs-terminal': 'logs-terminal-restart.png',
   'multi-engine': 'multi-engine.png',
+  'prune-confirmation': 'prune-confirmation.png',
+  'volumes-pruned': 'volumes-pruned.png',
 };
 
 /** Empties the publishable set, so a picture of an earlier run can never pass for one of this run. */
