@@ -12,7 +12,7 @@ import type { RowSummary } from '../views/engineTreeView';
 import { labelOf, rowsUnder, toTreeItem } from '../views/treeItems';
 import type { LogDeps, SessionsDeps } from '../workbench/deps';
 import { presentDiskUsage, presentVolume, presentVolumeUser } from './presentation';
-import { DISK_USAGE_MAX_AGE_MS, VolumeStore, type VolumeChange } from './store';
+import { DISK_USAGE_MAX_AGE_MS, VolumeStore, type VolumeChange, type VolumeSource } from './store';
 
 export type VolumeTreeNode =
   | { readonly kind: 'diskUsage' }
@@ -35,7 +35,15 @@ class Binding extends Disposable {
     const summaries = function* (): Iterable<ContainerSummary> {
       for (const record of session.model.containers()) yield record.summary;
     };
-    this.volumes = this._register(new VolumeStore(session.client, summaries, (level, message) => log[level](message)));
+    // The client is asked for on each call: an engine whose configuration is invalid throws from `client`, and that
+    // must surface in the view's own work, not in the session switch that made this binding.
+    const source: VolumeSource = {
+      listVolumes: (options) => session.client.listVolumes(options),
+      inspectVolume: (name, options) => session.client.inspectVolume(name, options),
+      diskUsage: (options) => session.client.diskUsage(options),
+      events: (options) => session.client.events(options),
+    };
+    this.volumes = this._register(new VolumeStore(source, summaries, (level, message) => log[level](message)));
     this._register(session.model.onDidChange(() => this.volumes.containersChanged()));
   }
 }
