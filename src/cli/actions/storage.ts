@@ -58,13 +58,18 @@ export async function volumeCreate(options: { name: string | undefined; driver: 
   return 0;
 }
 
-export async function volumeInspect(options: { names: string[] }, { io, signal, client }: CommandDeps): Promise<number> {
+/** `inspect A B`: a JSON array of what was found, as docker prints it; a name not found is its own line and exit 1. */
+async function inspectEach(io: CliIo, names: readonly string[], inspect: (name: string) => Promise<unknown>): Promise<number> {
   const found: unknown[] = [];
-  const status = await eachName(io, options.names, async (name) => {
-    found.push(await client().inspectVolume(name, { signal }));
+  const status = await eachName(io, names, async (name) => {
+    found.push(await inspect(name));
   });
   printJson(io, found);
   return status;
+}
+
+export function volumeInspect(options: { names: string[] }, { io, signal, client }: CommandDeps): Promise<number> {
+  return inspectEach(io, options.names, (name) => client().inspectVolume(name, { signal }));
 }
 
 export async function volumeRm(options: { names: string[]; force: boolean }, { io, signal, client }: CommandDeps): Promise<number> {
@@ -81,13 +86,8 @@ export async function networkLs(options: { filters: ListFilters; quiet: boolean 
   return 0;
 }
 
-export async function networkInspect(options: { names: string[] }, { io, signal, client }: CommandDeps): Promise<number> {
-  const found: unknown[] = [];
-  const status = await eachName(io, options.names, async (name) => {
-    found.push(await client().inspectNetwork(name, { signal }));
-  });
-  printJson(io, found);
-  return status;
+export function networkInspect(options: { names: string[] }, { io, signal, client }: CommandDeps): Promise<number> {
+  return inspectEach(io, options.names, (name) => client().inspectNetwork(name, { signal }));
 }
 
 export async function networkRm(options: { names: string[] }, { io, signal, client }: CommandDeps): Promise<number> {

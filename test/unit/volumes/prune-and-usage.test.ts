@@ -134,9 +134,9 @@ void describe('VolumeStore', () => {
     while (!store.listed) await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(store.volumes().map((each) => each.Name), ['a']);
     volumes.push(volume('b'));
-    engine.push({ Type: 'volume', Action: 'create', Actor: { ID: '', Attributes: { name: 'b' } }, time: 1, timeNano: 1 } as EngineEvent);
+    engine.push({ Type: 'volume', Action: 'create', Actor: { ID: '', Attributes: { name: 'b' } }, time: 1, timeNano: 1 });
     while (store.volumes().length < 2) await new Promise((resolve) => setImmediate(resolve));
-    engine.push({ Type: 'volume', Action: 'destroy', Actor: { ID: 'a', Attributes: {} }, time: 2, timeNano: 2 } as EngineEvent);
+    engine.push({ Type: 'volume', Action: 'destroy', Actor: { ID: 'a', Attributes: {} }, time: 2, timeNano: 2 });
     while (store.volume('a')) await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(store.volumes().map((each) => each.Name), ['b']);
     assert.ok(changes.length >= 3);
