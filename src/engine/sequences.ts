@@ -18,6 +18,7 @@ import type {
   OutputChunk,
   PullProgress,
 } from './types';
+import { shortId } from '../common/format';
 
 export interface ContainerSpec {
   image: string;
@@ -335,6 +336,3 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
-function shortId(id: string): string {
-  return id.slice(0, 12);
-}

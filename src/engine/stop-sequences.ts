@@ -1,4 +1,5 @@
 /** Stopping containers: several at a time, each failure on its own, in the order the caller gave them. */
+import { errorMessage } from '../common/errors';
 import type { EngineClient } from './client';
 import { EngineError } from './errors';
 import type { CallOptions, ContainerSummary, ListFilters } from './types';
@@ -100,5 +101,5 @@ async function forEachBounded<T>(items: readonly T[], limit: number, work: (item
 }
 
 function asEngineError(error: unknown): EngineError {
-  return error instanceof EngineError ? error : new EngineError('server', error instanceof Error ? error.message : String(error), { cause: error });
+  return error instanceof EngineError ? error : new EngineError('server', errorMessage(error), { cause: error });
 }

@@ -1,0 +1,158 @@
+/**
+ * Helpers for the CLI's engine tests: bundle src/cli.ts with esbuild.js (into a private temporary
+ * directory, so a half-edited extension elsewhere cannot break the build), spawn `node cli.js`, and collect what
+ * it printed on each stream.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { EngineClient } from '../../../src/engine';
+import { cleanupLabel, loadTestEngines, uniqueName, type TestEngines } from '../../support/engines';
+
+const repoRoot = resolve(__dirname, '..', '..', '..');
+const execFileAsync = promisify(execFile);
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly stdoutBytes: Buffer;
+}
+
+export interface CliHarness {
+  readonly engines: TestEngines;
+  /** A client on the test dockerd, to check what the CLI did. */
+  readonly client: EngineClient;
+  /** A client on another engine (the Podman service), closed with the harness. */
+  clientFor(host: string): EngineClient;
+  /** `-l` flags every container a test runs must carry: berth.test=1 and this suite's own label. */
+  readonly labelArgs: string[];
+  /** `label=...` value matching only this suite's containers. */
+  readonly labelFilter: string;
+  /** `--host <test dockerd>` followed by the arguments. */
+  berth(args: readonly string[], options?: SpawnOptions): Promise<CliResult>;
+  /** Starts berth without waiting, for tests that signal it. */
+  start(args: readonly string[], options?: SpawnOptions): ChildProcess;
+  /** The words that start berth (node, the bundle, --host), quoted for a shell pipeline in a test. */
+  shellCommand(args: readonly string[], options?: SpawnOptions): string;
+  /** Runs a fixed shell pipeline (`berth ... | head -1`, with pipefail) in berth's test environment; `berth` in it is berth. */
+  shell(script: string, options?: SpawnOptions): Promise<CliResult>;
+  /** Writes a DOCKER_CONFIG directory holding config.json with this content; resolves its path. */
+  dockerConfig(config: unknown): string;
+  /** Removes this suite's containers, the temporary files and closes the client. */
+  dispose(): Promise<void>;
+}
+
+export interface SpawnOptions {
+  /** Replaces the default environment additions (DOCKER_CONFIG pointing at an empty directory). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Leave out `--host`, to test DOCKER_HOST and contexts. */
+  readonly noHost?: boolean;
+  /** Another engine than the private dockerd, e.g. the Podman service. */
+  readonly host?: string;
+  /** berth's stdin; 'ignore' unless given. */
+  readonly stdin?: 'pipe' | 'ignore';
+}
+
+export async function createCliHarness(suite: string): Promise<CliHarness> {
+  const engines = loadTestEngines();
+  const workDir = mkdtempSync(join(tmpdir(), 'berth-cli-test-'));
+  const cliPath = join(workDir, 'cli.js');
+  // The CLI's own build step (esbuild.js), only the CLI and into the temporary directory.
+  await execFileAsync(process.execPath, [join(repoRoot, 'esbuild.js'), `--cli-outdir=${workDir}`], { cwd: repoRoot });
+  const emptyConfig = join(workDir, 'empty-docker-config');
+  writeConfig(emptyConfig, {});
+  const suiteLabel = uniqueName(`cli-${suite}`);
+  const labels: Record<string, string> = { ...cleanupLabel, 'berth.cli.suite': suiteLabel };
+  const client = EngineClient.fromEnvironment({ host: engines.dockerHost, env: {} });
+  let configCount = 0;
+  const otherClients = new Map<string, EngineClient>();
+  const clientFor = (host: string): EngineClient => {
+    if (host === engines.dockerHost) return client;
+    let other = otherClients.get(host);
+    if (!other) otherClients.set(host, (other = EngineClient.fromEnvironment({ host, env: {} })));
+    return other;
+  };
+
+  const environment = (options: SpawnOptions | undefined): NodeJS.ProcessEnv => ({
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: workDir,
+    ...(options?.env ?? { DOCKER_CONFIG: emptyConfig }),
+  });
+  const argv = (args: readonly string[], options: SpawnOptions | undefined): string[] =>
+    options?.noHost ? [cliPath, ...args] : [cliPath, '--host', options?.host ?? engines.dockerHost, ...args];
+  const start = (args: readonly string[], options?: SpawnOptions): ChildProcess =>
+    spawn(process.execPath, argv(args, options), { env: environment(options), stdio: [options?.stdin ?? 'ignore', 'pipe', 'pipe'] });
+  const shellCommand = (args: readonly string[], options?: SpawnOptions): string =>
+    [process.execPath, ...argv(args, options)].map(shellQuote).join(' ');
+
+  return {
+    engines,
+    client,
+    clientFor,
+    labelArgs: Object.entries(labels).flatMap(([key, value]) => ['-l', `${key}=${value}`]),
+    labelFilter: `berth.cli.suite=${suiteLabel}`,
+    start,
+    shellCommand,
+    shell: (script, options) =>
+      collect(
+        spawn('bash', ['-c', `set -o pipefail\nberth() { ${shellCommand([], options)} "$@"; }\n${script}`], {
+          env: environment(options),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      ),
+    berth: (args, options) => collect(start(args, options)),
+    dockerConfig: (config) => {
+      const directory = join(workDir, `docker-config-${++configCount}`);
+      writeConfig(directory, config);
+      return directory;
+    },
+    dispose: async () => {
+      try {
+        for (const engine of [client, ...otherClients.values()]) {
+          const leftovers = await engine.listContainers({ all: true, filters: { label: [`berth.cli.suite=${suiteLabel}`] } });
+          for (const container of leftovers) await engine.removeContainer(container.Id, { force: true });
+        }
+      } finally {
+        for (const other of otherClients.values()) await other.close();
+        await client.close();
+        rmSync(workDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+function writeConfig(directory: string, config: unknown): void {
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(join(directory, 'config.json'), JSON.stringify(config));
+}
+
+/** Resolves once the process exited and both streams ended. */
+export function collect(child: ChildProcess): Promise<CliResult> {
+  const stdout: Buffer[] = [];
+  const stderr: Buffer[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+  return new Promise((resolvePromise, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const stdoutBytes = Buffer.concat(stdout);
+      resolvePromise({ code, stdout: stdoutBytes.toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8'), stdoutBytes });
+    });
+  });
+}
+
+/** Polls until `check` holds; fails with `what` after `attempts` tries (no timing assertion: a bound on waiting). */
+export async function eventually(what: string, check: () => Promise<boolean>, attempts = 100): Promise<void> {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    if (await check()) return;
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 100));
+  }
+  throw new Error(`gave up waiting: ${what}`);
+}
