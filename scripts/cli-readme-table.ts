@@ -1,5 +1,5 @@
 // Writes the README's CLI table from the command table (src/cli/commands.ts): node --import tsx scripts/cli-readme-table.ts
-// test/unit/cli/readme.test.ts fails when the two drift apart.
+// test/unit/cli-readme.test.ts fails when the two drift apart.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readmeCommandTable } from '../src/cli/help';

@@ -47,12 +47,6 @@ export class ExecEndpoints extends ImageEndpoints {
     await this.call({ method: 'POST', path: `/exec/${encodeURIComponent(execId)}/resize${query}`, subject: 'exec', signal: options.signal });
   }
 
-  /** Sizes a running container's TTY (`POST /containers/{id}/resize`), as docker run -t does at start and on SIGWINCH. */
-  async resizeContainer(id: string, options: ResizeOptions): Promise<void> {
-    const query = buildQuery({ h: options.rows, w: options.cols });
-    await this.call({ method: 'POST', path: `/containers/${encodeURIComponent(id)}/resize${query}`, subject: 'container', signal: options.signal });
-  }
-
   inspectExec(execId: string, options: CallOptions = {}): Promise<ExecInspect> {
     return this.json({ method: 'GET', path: `/exec/${encodeURIComponent(execId)}/json`, subject: 'exec', signal: options.signal });
   }

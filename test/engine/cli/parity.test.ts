@@ -5,7 +5,7 @@
  * hint for a missing network. Each case checks the exit status and what is left on the engine.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { version } from '../../../package.json';
 import { expectedMessage } from '../engine/bad-input-cases';
@@ -114,6 +114,26 @@ void describe('berth next to docker', () => {
     assert.ok(widths.length >= 2 && (widths[0] ?? 0) <= 100, `widths ${widths.join(', ')}`);
     const last = widths[widths.length - 1] ?? 0;
     assert.ok(last > 130 && last <= 160, `widths ${widths.join(', ')}`);
+  });
+
+  void it('run -it gives an interactive shell in a terminal: typed lines run, and exit N is berth\'s status', async () => {
+    const name = `parity-shell-${process.pid}`;
+    const shell = harness.shellCommand(['run', '-it', '--rm', '--name', name, '--network', 'none', ...labels(), harness.engines.image, 'sh']);
+    const child = spawn('script', ['-qec', `${shell}; echo status=$?`, '/dev/null'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent', DOCKER_CONFIG: '/nonexistent' },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    // Type only once the shell's prompt is there, as a user would.
+    await eventually('the shell prompts', () => Promise.resolve(output.includes('/ # ')), 100);
+    child.stdin.write('echo $((6*7))\n');
+    await eventually('the shell answers', () => Promise.resolve(/^42\r?$/m.test(output)), 100);
+    child.stdin.write('exit 4\n');
+    await closed;
+    assert.match(output, /^status=4\r?$/m, output);
+    assert.deepEqual(await harness.client.listContainers({ all: true, filters: { name: [name] } }), []);
   });
 
   void it('stop A B C stops them in parallel and prints the names in argument order; the engine has them exited', async () => {

@@ -88,7 +88,7 @@ for (const target of engineTargets(loadTestEngines())) {
       await printed(child, 'ready\n');
       child.kill('SIGKILL');
       assert.equal((await result).code, null);
-      await eventually('the engine removed the container once it exited', async () => (await left(name)).length === 0, 200);
+      await eventually('the engine removed the container once it exited', async () => (await left(name)).length === 0, 600);
     });
 
     void it('a double Ctrl-C leaves at once; the engine still stops and removes the container', async () => {
@@ -101,7 +101,7 @@ for (const target of engineTargets(loadTestEngines())) {
       await eventually('the stop has begun', async () => (await client().inspectContainer(name)).State.Running, 50);
       child.kill('SIGINT');
       assert.equal((await result).code, 130);
-      await eventually('the engine stopped and removed the container', async () => (await left(name)).length === 0, 300);
+      await eventually('the engine stopped and removed the container', async () => (await left(name)).length === 0, 600);
     });
   });
 }

@@ -7,7 +7,7 @@ import type { ModelChange } from '../../../src/model/engineModel';
 import { toContainerRecord, toImageRecord, type ContainerRecord, type ImageRecord } from '../../../src/model/records';
 import { presentContainer, presentGroup, presentImage } from '../../../src/views/presentation';
 import type { ContainerSummary, ImageSummary } from '../../../src/engine';
-import { containerSummary } from './support';
+import { containerSummary } from '../model/support';
 
 function container(id: string, name: string, state: ContainerSummary['State'], project?: string): ContainerRecord {
   return toContainerRecord(

@@ -3,8 +3,8 @@
 // afterwards and docker's behaviour on the same input.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { expectedMessage } from '../engine/bad-input-cases';
-import { createCliHarness, type CliHarness } from './support';
+import { expectedMessage } from './bad-input-cases';
+import { createCliHarness, type CliHarness } from '../cli/support';
 
 /** An outcome row's words before its "(exit N …)" note, and N. */
 function wordsAndStatus(id: string): { words: string; status: number } {

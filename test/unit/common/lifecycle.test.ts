@@ -1,10 +1,8 @@
 // Ownership (src/common/lifecycle.ts): every registration has an owner that disposes it once, in reverse order;
-// a swapped binding disposes the one it replaces; per-session lifetimes end with their session. And the feature
-// deps (src/workbench/deps.ts) stay live views of the core instead of copies.
+// a swapped binding disposes the one it replaces; per-session lifetimes end with their session.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Disposable, DisposableMap, DisposableStore, MutableDisposable, toDisposable } from '../../src/common/lifecycle';
-import { extendDeps } from '../../src/workbench/deps';
+import { Disposable, DisposableMap, DisposableStore, MutableDisposable, toDisposable } from '../../../src/common/lifecycle';
 
 function recorder(): { log: string[]; item: (name: string) => { dispose(): void } } {
   const log: string[] = [];
@@ -86,27 +84,5 @@ void describe('DisposableMap', () => {
     assert.deepEqual(log, ['a2', 'a1', 'b1']);
     lifetimes.lifetimeOf('c').add(item('c1'));
     assert.deepEqual(log, ['a2', 'a1', 'b1', 'c1'], 'a lifetime asked for after disposal is already over');
-  });
-});
-
-void describe('extendDeps', () => {
-  void it('adds parts to the core without copying it: getters stay live, methods act on the core', () => {
-    class Core {
-      private current = 'local';
-      get session(): string {
-        return this.current;
-      }
-      switchTo(engine: string): void {
-        this.current = engine;
-      }
-    }
-    const core = new Core();
-    const deps = extendDeps(core, { view: 'images view' });
-    assert.equal(deps.view, 'images view');
-    deps.switchTo('remote');
-    assert.equal(core.session, 'remote', 'the method changed the core, not a copy');
-    core.switchTo('podman');
-    assert.equal(deps.session, 'podman', 'the getter reads the core now');
-    assert.ok('switchTo' in deps && 'view' in deps);
   });
 });

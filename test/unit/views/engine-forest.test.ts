@@ -11,7 +11,7 @@ import { parseHost } from '../../../src/engine';
 import type { EngineDescriptor } from '../../../src/model/engineList';
 import { presentEngine } from '../../../src/views/presentation';
 import { toContainerRecord, toImageRecord } from '../../../src/model/records';
-import { containerSummary, hex, MemoryEngine, until } from './support';
+import { containerSummary, hex, MemoryEngine, until } from '../model/support';
 
 function record(id: string, name: string, project?: string) {
   return toContainerRecord(containerSummary(id, name, { Labels: project ? { 'com.docker.compose.project': project } : {} }));
