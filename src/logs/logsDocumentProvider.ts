@@ -1,7 +1,8 @@
 /**
  * Logs in an editor: a read-only virtual document (`berth-logs:/<name>.log?id=<id>`) that shows the last
- * `berth.logs.tail` lines and keeps appending while the container runs. Changes are announced at most
- * every UPDATE_INTERVAL_MS while output flows; nothing runs once the stream has ended.
+ * `berth.logs.tail` lines and keeps appending, like the Show Logs terminal: across restarts of the container and
+ * outages of the engine, each said in the document by a `[Berth] …` line. Changes are announced at most every
+ * UPDATE_INTERVAL_MS while output flows; closing the document ends the following.
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../common/lifecycle';
@@ -49,7 +50,7 @@ class LogDocument {
     followContainerLogs(client, id, sink, {
       tail: ctx.settings.logsTail === 0 ? 'all' : ctx.settings.logsTail,
       signal: this.controller.signal,
-      followRestarts: false,
+      followRestarts: true,
       onBacklog: backlogDone,
     })
       .catch((error: unknown) => {
