@@ -179,7 +179,7 @@ export class LogMessageReader {
     const taken = state.head;
     state.head = '';
     this.startMessage(state, undefined);
-    if (taken !== '') state.message.push(Buffer.from(taken, 'latin1'));
+    if (taken !== '') this.take(state, Buffer.from(taken, 'latin1'));
   }
 
   private startMessage(state: StreamState, stamp: string | undefined): void {
