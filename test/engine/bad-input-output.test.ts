@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import { EngineClient, runContainer, type OutputChunk } from '../../src/engine';
+import { followContainerLogs } from '../../src/logs/logFollower';
 import { cleanupLabel, loadTestEngines } from '../support/engines';
 import { badInputCase } from './bad-input-cases';
 
@@ -64,6 +65,22 @@ void describe('container output the user did not expect', { timeout: 300_000 }, 
     assert.equal(live.length, size);
     assert.equal(sha256(live), sha256(expected));
     assert.equal(sha256(reread), sha256(expected));
+  });
+
+  void it(`long-line-logs: ${badInputCase('long-line-logs').input}`, async () => {
+    const { reread, exitCode } = await runAndReread(badInputCase('long-line-logs').input);
+    assert.equal(exitCode, 0);
+    const id = created.at(-1) ?? '';
+    let shown = '';
+    const notices: string[] = [];
+    await followContainerLogs(client, id, { output: (_stream, text) => (shown += text), notice: (text) => notices.push(text) }, {
+      tail: 'all',
+      signal: new AbortController().signal,
+      followRestarts: false,
+    });
+    assert.equal(shown, `${'x'.repeat(40_000)}\n`);
+    assert.ok(Buffer.from(shown).equals(reread), 'the logs views show what the engine\'s logs endpoint returns');
+    assert.deepEqual(notices, []);
   });
 
   void it(`binary-output: ${badInputCase('binary-output').input}`, async () => {
