@@ -46,6 +46,8 @@ class Follower {
   private announced: string | undefined;
   /** Events from this instant (nanoseconds) may still bring a start we have not acted on. */
   private eventsFrom: bigint | undefined;
+  /** An outage cut the stream: what the run wrote after the last line shown is still to read. */
+  private cut = false;
 
   constructor(
     private readonly client: LogsClient,
@@ -70,9 +72,10 @@ class Follower {
     if (!current.Running && this.options.followRestarts && !hasRun(current)) this.sink.notice(`${this.name} has not started yet; waiting for it to start…`);
     for (;;) {
       try {
-        if (current.Running || (hasRun(current) && current.StartedAt !== this.knownRun)) {
+        if (current.Running || this.cut || (hasRun(current) && current.StartedAt !== this.knownRun)) {
           if (this.knownRun !== undefined && current.StartedAt !== this.knownRun) this.sink.notice(`${this.name} restarted`);
-          this.knownRun = current.StartedAt;
+          if (hasRun(current)) this.knownRun = current.StartedAt;
+          this.cut = false;
           await this.followRun();
           if (!this.options.followRestarts) return;
           const next = await this.inspect();
@@ -107,6 +110,7 @@ class Follower {
         this.sink.notice(`reconnected; ${this.name} is ${state.Running ? 'running' : `stopped (exit ${state.ExitCode})`}`);
         // The outage was announced; an exit seen now needs no second line, a new run still gets its own.
         if (!state.Running) this.announced = state.StartedAt;
+        this.cut = true;
         current = state;
       }
     }
