@@ -12,7 +12,7 @@ import { FrameDemuxer } from '../src/engine/decoders';
 import { LogMessageReader } from '../src/logs/logMessages';
 import { followContainerLogs } from '../src/logs/logFollower';
 import { loadTestEngines } from '../test/support/engines';
-import { fixtureLabels, LOG_BYTES, removeRunContainers } from './fixtures';
+import { createLogContainer, fixtureLabels, LOG_BYTES, removeRunContainers } from './fixtures';
 import { BeforeReader } from './logs-follower-before';
 import { RawHttpConnection } from './raw-http';
 import { elapsedMs, rotated, summarize } from './stats';
@@ -28,15 +28,6 @@ interface Reader {
   name: string;
   /** Reads the whole log; resolves the bytes it delivered. */
   read(): Promise<number>;
-}
-
-async function writeLog(client: EngineClient, image: string, lineBytes: number, labels: Record<string, string>): Promise<string> {
-  const line = '7'.repeat(lineBytes - 1);
-  const { Id } = await client.createContainer({ Image: image, Cmd: ['sh', '-c', `yes ${line} | head -c ${LOG_BYTES}`], Labels: labels, HostConfig: { NetworkMode: 'none' } });
-  const { result } = await client.waitContainer(Id, { condition: 'next-exit' });
-  await client.startContainer(Id);
-  if ((await result).StatusCode !== 0) throw new Error('the log container failed');
-  return Id;
 }
 
 function readers(client: EngineClient, socketPath: string, apiVersion: string, id: string): Reader[] {
@@ -139,7 +130,7 @@ async function main(): Promise<void> {
   try {
     for (const log of LOGS) {
       process.stderr.write(`[bench] writing ${log.name}\n`);
-      const id = await writeLog(client, engines.image, log.lineBytes, fixtureLabels(runId, 'logs').labels);
+      const id = await createLogContainer(client, engines.image, fixtureLabels(runId, 'logs').labels, log.lineBytes);
       const socketPath = engines.dockerHost.slice('unix://'.length);
       const rates = await measure(readers(client, socketPath, apiVersion, id));
       const floor = summarize(rates.get('raw socket read (floor)') ?? []).median;

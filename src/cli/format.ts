@@ -1,5 +1,9 @@
 /** Text formatting for the CLI's tables, shaped like the docker CLI's output. Pure functions of their inputs. */
+import { formatBytes, humanDuration, shortId } from '../common/format';
+import { splitRepoTag } from '../common/imageName';
 import type { ContainerSummary, ImageSummary } from '../engine/types';
+
+export { humanDuration, shortId };
 
 /** Left-aligned columns separated by three spaces, as docker's tabwriter prints them. */
 export function renderTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -12,45 +16,13 @@ export function renderTable(headers: readonly string[], rows: readonly (readonly
   return [line(headers), ...rows.map(line)].map((text) => `${text}\n`).join('');
 }
 
-/** go-units' HumanDuration: "Less than a second", "About a minute", "3 hours", "2 weeks". */
-export function humanDuration(milliseconds: number): string {
-  const seconds = Math.floor(milliseconds / 1000);
-  const minutes = Math.floor(milliseconds / 60_000);
-  const hours = Math.round(milliseconds / 3_600_000);
-  if (seconds < 1) return 'Less than a second';
-  if (seconds === 1) return '1 second';
-  if (seconds < 60) return `${seconds} seconds`;
-  if (minutes === 1) return 'About a minute';
-  if (minutes < 60) return `${minutes} minutes`;
-  if (hours === 1) return 'About an hour';
-  if (hours < 48) return `${hours} hours`;
-  if (hours < 24 * 7 * 2) return `${Math.floor(hours / 24)} days`;
-  if (hours < 24 * 30 * 2) return `${Math.floor(hours / 24 / 7)} weeks`;
-  if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24 / 30)} months`;
-  return `${Math.floor(milliseconds / 3_600_000 / 24 / 365)} years`;
-}
-
 /** `Created` (unix seconds) as docker shows it: "5 minutes ago". */
 export function createdAgo(createdUnixSeconds: number, nowMilliseconds: number): string {
   return `${humanDuration(Math.max(0, nowMilliseconds - createdUnixSeconds * 1000))} ago`;
 }
 
 /** go-units' HumanSizeWithPrecision(size, 3): decimal units, three significant digits ("4.86MB", "123kB"). */
-export function humanSize(bytes: number): string {
-  const units = ['B', 'kB', 'MB', 'GB', 'TB', 'PB', 'EB'];
-  let size = bytes;
-  let unit = 0;
-  while (size >= 1000 && unit < units.length - 1) {
-    size /= 1000;
-    unit++;
-  }
-  return `${Number(size.toPrecision(3))}${units[unit]}`;
-}
-
-/** A 64-hex id (optionally `sha256:`-prefixed) shortened to the 12 characters docker shows. */
-export function shortId(id: string): string {
-  return id.replace(/^sha256:/, '').slice(0, 12);
-}
+export const humanSize = formatBytes;
 
 /** Cut to `max` characters with a trailing ellipsis, counting code points so non-ASCII is never split. */
 export function ellipsis(text: string, max: number): string {
@@ -82,9 +54,8 @@ export function imageTable(images: readonly ImageSummary[], nowMilliseconds: num
       continue;
     }
     for (const repoTag of tags) {
-      const colon = repoTag.lastIndexOf(':');
-      const hasTag = colon > repoTag.lastIndexOf('/');
-      rows.push([hasTag ? repoTag.slice(0, colon) : repoTag, hasTag ? repoTag.slice(colon + 1) : '<none>', shortId(image.Id), created, size]);
+      const { repo, tag } = splitRepoTag(repoTag);
+      rows.push([repo, tag ?? '<none>', shortId(image.Id), created, size]);
     }
   }
   return renderTable(['REPOSITORY', 'TAG', 'IMAGE ID', 'CREATED', 'SIZE'], rows);

@@ -4,6 +4,7 @@
  * container (its cost grows with the container count). The fields match what `GET /containers/json`
  * gives for the same container on Docker 20.10 and Podman 4.3.
  */
+import { humanDuration } from '../common/format';
 import type { ContainerInspect, ContainerSummary } from '../engine';
 
 type Port = ContainerSummary['Ports'][number];
@@ -57,28 +58,6 @@ export function statusText(state: ContainerInspect['State'], nowMs: number): str
   if (startedAt === undefined) return 'Created';
   if (finishedAt === undefined) return '';
   return `Exited (${state.ExitCode}) ${since(finishedAt)} ago`;
-}
-
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
-
-/** A duration as the engines word it in `Status` (`Less than a second`, `About a minute`, `3 weeks`). */
-export function humanDuration(ms: number): string {
-  const seconds = Math.floor(ms / SECOND);
-  if (seconds < 1) return 'Less than a second';
-  if (seconds === 1) return '1 second';
-  if (seconds < 60) return `${seconds} seconds`;
-  const minutes = Math.floor(ms / MINUTE);
-  if (minutes === 1) return 'About a minute';
-  if (minutes < 60) return `${minutes} minutes`;
-  const hours = Math.round(ms / HOUR);
-  if (hours === 1) return 'About an hour';
-  if (hours < 48) return `${hours} hours`;
-  if (hours < 24 * 7 * 2) return `${Math.floor(hours / 24)} days`;
-  if (hours < 24 * 30 * 2) return `${Math.floor(hours / 24 / 7)} weeks`;
-  if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24 / 30)} months`;
-  return `${Math.floor(ms / HOUR / 24 / 365)} years`;
 }
 
 /** Unix ms, or undefined for a missing time and Go's zero time (`0001-01-01T00:00:00Z`). */

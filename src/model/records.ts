@@ -1,4 +1,5 @@
 /** The model's own records: wire summaries plus the derived fields every view needs. No `vscode` here. */
+import { shortId } from '../common/format';
 import type { ContainerSummary, ImageInspect, ImageSummary } from '../engine';
 
 export const COMPOSE_PROJECT_LABEL = 'com.docker.compose.project';
@@ -35,7 +36,7 @@ export function imageKey(id: string): string {
 
 export function containerName(summary: Pick<ContainerSummary, 'Names' | 'Id'>): string {
   const first = summary.Names?.[0];
-  return first ? first.replace(/^\//, '') : summary.Id.slice(0, 12);
+  return first ? first.replace(/^\//, '') : shortId(summary.Id);
 }
 
 export function toContainerRecord(summary: ContainerSummary): ContainerRecord {

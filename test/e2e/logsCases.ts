@@ -2,7 +2,8 @@
 // terminal and the logs editor (its bytes counted from what the workbench copies), the output of a container that
 // exits at once shown exactly once, and the logs editor following across a restart and an engine outage.
 import type { EngineClient } from '../../src/engine';
-import { cleanupLabel, uniqueName } from '../support/engines';
+import { containerSpec } from '../support/containerSpec';
+import { uniqueName } from '../support/engines';
 import type { Workbench } from '../vscode/launch';
 import type { PrivateEngine } from '../vscode/privateEngine';
 import type { CaseRunner } from './cases';
@@ -59,7 +60,7 @@ async function selectedInEditor(workbench: Workbench, line: number): Promise<num
 
 async function createContainer(setup: LogsCaseSetup, prefix: string, script: string): Promise<{ id: string; name: string }> {
   const name = uniqueName(prefix);
-  const { Id } = await setup.client.createContainer({ Image: setup.image, Cmd: ['sh', '-c', script], Labels: { ...cleanupLabel }, HostConfig: { NetworkMode: 'none' } }, { name });
+  const { Id } = await setup.client.createContainer(containerSpec(setup.image, ['sh', '-c', script]), { name });
   setup.cleanup.push(Id);
   return { id: Id, name };
 }
