@@ -70,6 +70,14 @@ class ScriptedLogs implements LogsClient {
   }
 }
 
+/** Follows the scripted container (tail 10); resolves what the sink got, `stream: text` and `notice: text`. */
+async function followScripted(client: ScriptedLogs, followRestarts: boolean): Promise<string[]> {
+  const shown: string[] = [];
+  const sink = { output: (stream: string, text: string) => shown.push(`${stream}: ${text}`), notice: (text: string) => shown.push(`notice: ${text}`) };
+  await followContainerLogs(client, 'c1', sink, { tail: 10, signal: new AbortController().signal, followRestarts });
+  return shown;
+}
+
 function inspect(running: boolean, exitCode = 0, startedAt = '2024-05-01T10:00:00.5Z'): ContainerInspect {
   return {
     Id: 'c1',
@@ -93,12 +101,7 @@ void test('a followed log survives a restart: one exit line, resumes after the l
     ],
     [[{ Type: 'container', Action: 'start', Actor: { ID: 'c1' }, time: 1_714_557_608, timeNano: 1_714_557_608_000_000_000 }]],
   );
-  const shown: string[] = [];
-  await followContainerLogs(client, 'c1', { output: (stream, text) => shown.push(`${stream}: ${text}`), notice: (text) => shown.push(`notice: ${text}`) }, {
-    tail: 10,
-    signal: new AbortController().signal,
-    followRestarts: true,
-  });
+  const shown = await followScripted(client, true);
   assert.deepEqual(shown, [
     'stdout: first\n',
     'stdout: second\n',
@@ -126,12 +129,7 @@ void test('a container shown before its first start: no "stopped", its output, t
     [[], ['2024-05-01T10:00:06.1Z instant-out\n']],
     [[start], [start], [{ ...start, Action: 'destroy' }]],
   );
-  const shown: string[] = [];
-  await followContainerLogs(client, 'c1', { output: (stream, text) => shown.push(`${stream}: ${text}`), notice: (text) => shown.push(`notice: ${text}`) }, {
-    tail: 10,
-    signal: new AbortController().signal,
-    followRestarts: true,
-  });
+  const shown = await followScripted(client, true);
   assert.deepEqual(shown, [
     'notice: job has not started yet; waiting for it to start…',
     'stdout: instant-out\n',
@@ -152,12 +150,7 @@ void test('second-precision stamps (Podman): a new line in the same second as th
     ],
     [],
   );
-  const shown: string[] = [];
-  await followContainerLogs(client, 'c1', { output: (stream, text) => shown.push(`${stream}: ${text}`), notice: (text) => shown.push(`notice: ${text}`) }, {
-    tail: 10,
-    signal: new AbortController().signal,
-    followRestarts: false,
-  });
+  const shown = await followScripted(client, false);
   assert.deepEqual(shown, ['stdout: a\n', 'stdout: b\n', 'stderr: c\n', 'stdout: d\n', 'stdout: e\n']);
   assert.deepEqual(client.logCalls.at(-1), { follow: true, since: 1_714_557_602, tail: undefined });
 });
