@@ -126,10 +126,12 @@ class Follower {
     let held: Array<['stdout' | 'stderr', string]> = [];
     const podman = this.client.pingInfo?.libpodApiVersion !== undefined;
     const keep = podman && typeof tail === 'number' ? tail : undefined;
-    const probe = new LogMessageReader((stream, text) => {
+    // Only a tail of a number of lines is held back (it may need reading again); `all` goes straight to the sink.
+    const hold = (stream: 'stdout' | 'stderr', text: string): void => {
       held.push([stream, text]);
       if (keep !== undefined && held.length >= 2 * keep + 1024) held = held.slice(-keep);
-    });
+    };
+    const probe = new LogMessageReader(typeof tail === 'number' ? hold : this.toSink);
     await this.readStream(probe, keep === undefined ? { tail, signal } : { signal });
     if (keep !== undefined) held = held.slice(-keep);
     const cut = keep === undefined && typeof tail === 'number' && probe.shownMessages >= tail && probe.oldestSecond === probe.resumeSince;
