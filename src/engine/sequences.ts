@@ -51,6 +51,8 @@ export type OutputHandler = (chunk: OutputChunk) => unknown;
 
 export interface RunOptions extends ContainerSpec {
   onOutput?: OutputHandler | undefined;
+  /** The container's exit status, as a number, once its output is drained (also the result's `exitCode`). */
+  onExit?: ((exitCode: number) => void) | undefined;
   /** Seconds the engine gives the container to stop when the run is cancelled (then it kills). Default 10. */
   stopTimeoutSeconds?: number | undefined;
 }
@@ -97,7 +99,7 @@ export async function runContainer(client: EngineClient, options: RunOptions): P
     if (result.Error?.Message) {
       throw new EngineError('server', result.Error.Message, { engineMessage: result.Error.Message, endpoint: client.endpoint.display });
     }
-    options.onStatus?.(`Exited with status ${result.StatusCode}`);
+    options.onExit?.(result.StatusCode);
     return { id, exitCode: result.StatusCode };
   } catch (error) {
     if (started && signal?.aborted) await stopQuietly(client, id, options.stopTimeoutSeconds ?? 10);
