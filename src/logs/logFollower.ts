@@ -13,6 +13,9 @@ import { eventsSince, parseTimestamp } from './timestamps';
 
 export type LogsClient = Pick<EngineClient, 'containerLogs' | 'inspectContainer' | 'events'> & Partial<Pick<EngineClient, 'pingInfo'>>;
 
+/** A client, or how to get the engine's current one: a view outlives an engine outage, its session may not. */
+export type LogsClientSource = LogsClient | (() => LogsClient);
+
 export interface LogSink {
   /** Output text of one stream: whole lines ending in `\n`, or an unfinished line at the end of a stream. */
   output(stream: 'stdout' | 'stderr', text: string): void;
@@ -50,7 +53,8 @@ class Follower {
   private cut = false;
 
   constructor(
-    private readonly client: LogsClient,
+    private readonly source: LogsClientSource,
+    private lastClient: LogsClient,
     private readonly id: string,
     private readonly name: string,
     private readonly tty: boolean,
@@ -61,6 +65,17 @@ class Follower {
   }
 
   private readonly toSink = (stream: 'stdout' | 'stderr', text: string): void => this.sink.output(stream, text);
+
+  /** The engine's current client (asked again on every call, so a session rebuilt after an outage is used). */
+  private get client(): LogsClient {
+    if (typeof this.source !== 'function') return this.source;
+    try {
+      this.lastClient = this.source();
+    } catch {
+      // The engine's session is being replaced: keep the last client until the new one is there.
+    }
+    return this.lastClient;
+  }
 
   async run(first: ContainerInspect): Promise<void> {
     const { signal } = this.options;
@@ -207,9 +222,10 @@ class Follower {
 /** Retry delays while the engine is unreachable: short at first, capped so a returning engine is seen within 2 s. */
 const ENGINE_RETRY_MS = [250, 500, 1000, 1500] as const;
 
-export async function followContainerLogs(client: LogsClient, id: string, sink: LogSink, options: FollowOptions): Promise<void> {
+export async function followContainerLogs(source: LogsClientSource, id: string, sink: LogSink, options: FollowOptions): Promise<void> {
+  const client = typeof source === 'function' ? source() : source;
   const first = await client.inspectContainer(id, { signal: options.signal });
-  const follower = new Follower(client, id, first.Name.replace(/^\//, ''), first.Config.Tty, sink, options);
+  const follower = new Follower(source, client, id, first.Name.replace(/^\//, ''), first.Config.Tty, sink, options);
   await follower.run(first);
 }
 

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../common/lifecycle';
 import type { LogDeps, SessionsDeps, SettingsDeps } from '../workbench/deps';
 import { LogBuffer } from './logBuffer';
-import { followContainerLogs, type LogsClient } from './logFollower';
+import { followContainerLogs, type LogsClient, type LogsClientSource } from './logFollower';
 
 /** What logs documents need: the log, the logs settings, and the engine a URI names. */
 export type LogsDocumentDeps = LogDeps & Pick<SettingsDeps, 'settings'> & Pick<SessionsDeps, 'sessionFor'>;
@@ -34,7 +34,7 @@ class LogDocument {
     private readonly deps: LogsDocumentDeps,
     private readonly uri: vscode.Uri,
     id: string,
-    client: LogsClient,
+    client: LogsClientSource,
     private readonly changed: (uri: vscode.Uri) => void,
   ) {
     this.buffer = new LogBuffer(deps.settings.logsMaxLines);
@@ -125,7 +125,9 @@ export class LogsDocumentProvider extends Disposable implements vscode.TextDocum
     if (!document) {
       const query = new URLSearchParams(uri.query);
       const id = query.get('id') ?? uri.path.replace(/^\/|\.log$/g, '');
-      const client = this.deps.sessionFor(query.get('engine') ?? undefined).client;
+      // The engine by its id, its session asked again on each call: the document follows a session rebuilt after an outage.
+      const engine = query.get('engine') ?? this.deps.sessionFor(undefined).id;
+      const client = (): LogsClient => this.deps.sessionFor(engine).client;
       document = new LogDocument(this.deps, uri, id, client, (changed) => this._onDidChange.fire(changed));
       this.documents.set(key, document);
     }
