@@ -5,6 +5,7 @@
 // `message` is EngineError.message exactly: what the CLI prints after `berth: ` and the extension shows. Values that
 // differ per run are written as <placeholders> and filled in by the tests. Rows of kind 'outcome' are inputs that
 // are not errors; `message` then says what happens instead.
+import { FILE_CASES } from './bad-input-files-cases';
 
 export type BadInputCategory =
   | 'Bad image references'
@@ -20,7 +21,8 @@ export type BadInputCategory =
   | 'Failed registry auth'
   | 'A remote registry over plain HTTP'
   | 'TLS and remote engines'
-  | 'The CLI around a run';
+  | 'The CLI around a run'
+  | 'Files in containers';
 
 export interface BadInputCase {
   readonly id: string;
@@ -45,7 +47,7 @@ const sshHint = (login: string): string =>
 
 import { CLI_BAD_INPUT_CASES } from './bad-input-cli-cases';
 
-export const BAD_INPUT_CASES: readonly BadInputCase[] = [
+const CORE_CASES: readonly BadInputCase[] = [
   {
     id: 'image-uppercase',
     category: 'Bad image references',
@@ -442,6 +444,8 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
   },
   ...CLI_BAD_INPUT_CASES,
 ];
+
+export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES];
 
 export function badInputCase(id: string): BadInputCase {
   const found = BAD_INPUT_CASES.find((candidate) => candidate.id === id);
