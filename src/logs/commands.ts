@@ -24,7 +24,8 @@ export const logCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
       },
       notice: (text: string) => terminal.writeLine(ANSI.dim(`[Berth] ${text}`)),
     };
-    followContainerLogs(ref.session.client, ref.id, sink, {
+    const engine = ref.session.id;
+    followContainerLogs(() => deps.sessionFor(engine).client, ref.id, sink, {
       tail: deps.settings.logsTail === 0 ? 'all' : deps.settings.logsTail,
       signal: terminal.signal,
       followRestarts: true,

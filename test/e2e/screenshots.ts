@@ -24,6 +24,10 @@ const PUBLISHED: Readonly<Record<string, string>> = {
   tooltip: 'container-tooltip.png',
   'logs-terminal': 'logs-terminal-restart.png',
   'multi-engine': 'multi-engine.png',
+  'logs-long-line-terminal': 'logs-long-line.png',
+  'logs-long-line-editor': 'logs-long-line-editor.png',
+  'logs-instant-exit': 'logs-instant-exit.png',
+  'logs-editor-resumed': 'logs-editor-resumed.png',
 };
 
 /** Empties the publishable set, so a picture of an earlier run can never pass for one of this run. */

@@ -276,6 +276,15 @@ const CORE_CASES: readonly BadInputCase[] = [
     message: 'No message: all 33,554,432 bytes arrive, in order (SHA-256 checked), and the exit status is 0',
   },
   {
+    id: 'long-line-logs',
+    category: 'Huge output',
+    action: 'Show Logs / Open Logs in Editor',
+    input: "head -c 40000 /dev/zero | tr '\\0' x; echo",
+    kind: 'outcome',
+    message:
+      'No message: the 40,000-byte line shows whole and without timestamps, byte for byte as `docker logs` prints it. dockerd stores it as 16 KiB parts (Podman as 8 KiB parts), each with a timestamp of its own; Berth joins the parts again',
+  },
+  {
     id: 'binary-output',
     category: 'Binary output',
     action: 'run / logs',
