@@ -1,15 +1,18 @@
 /**
  * EngineClient: the typed Engine API over one transport. It is built in layers, one file per endpoint group of the
  * Engine API, each extending the one below: api/connection.ts (negotiation and plumbing), api/system.ts,
- * api/containers.ts, api/images.ts, api/exec.ts, api/volumes.ts (with disk usage and prune), api/networks.ts. The
- * API version is negotiated lazily from the first ping (min of the client's highest and the daemon's), or fixed. Every path carries the version prefix; JSON bodies carry their
- * content type; query booleans are 1/0 and `filters` is JSON.
+ * api/containers.ts, api/images.ts, api/exec.ts, api/archive.ts, api/volumes.ts (with disk usage and prune),
+ * api/networks.ts. The API version is negotiated lazily from the first ping (min of the client's highest and the
+ * daemon's), or fixed. Every path carries the version prefix; JSON bodies carry their content type; query booleans
+ * are 1/0 and `filters` is JSON.
  */
 import { resolveEndpoint } from './endpoint';
 import { NetworkEndpoints } from './api/networks';
 import type { LogFunction } from './api/connection';
 
 export type { PruneTarget } from './api/volumes';
+export type { ArchiveStream, ContainerPathStat, PutArchiveOptions } from './api/archive';
+export { decodePathStat } from './api/archive';
 export { CLIENT_MAX_API_VERSION, compareVersions, type EngineClientOptions, type LogFunction } from './api/connection';
 
 export interface FromEnvironmentOptions {

@@ -5,6 +5,7 @@
  * UPDATE_INTERVAL_MS while output flows; closing the document ends the following.
  */
 import * as vscode from 'vscode';
+import { errorMessage } from '../common/errors';
 import { Disposable } from '../common/lifecycle';
 import type { LogDeps, SessionsDeps, SettingsDeps } from '../workbench/deps';
 import { LogBuffer } from './logBuffer';
@@ -58,7 +59,7 @@ class LogDocument {
     })
       .catch((error: unknown) => {
         if (this.controller.signal.aborted) return;
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         deps.log.error(`Logs of ${id}: ${message}`);
         this.buffer.appendNotice(`logs failed: ${message}`);
         this.scheduleChange();

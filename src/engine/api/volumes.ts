@@ -8,7 +8,7 @@ import { buildQuery } from '../query';
 import type { CallOptions } from '../types';
 import type { CreateVolumeBody, DiskUsage, FilterOptions, PruneReport, RemoveVolumeOptions, Volume, VolumeList } from '../storage-types';
 import { JSON_HEADERS, type CallSpec } from './connection';
-import { ExecEndpoints } from './exec';
+import { ArchiveEndpoints } from './archive';
 
 /** dockerd's answer for an unknown route is `page not found`; Podman's is the bare text `Not Found`. */
 const MISSING_ROUTE = /^(404 )?(page )?not found$/i;
@@ -23,7 +23,7 @@ const PRUNED_KEYS = {
 } as const;
 export type PruneTarget = keyof typeof PRUNED_KEYS;
 
-export class VolumeEndpoints extends ExecEndpoints {
+export class VolumeEndpoints extends ArchiveEndpoints {
   async listVolumes(options: FilterOptions = {}): Promise<Volume[]> {
     const query = buildQuery({ filters: options.filters });
     const list = await this.endpointJson<VolumeList>({ method: 'GET', path: `/volumes${query}`, subject: 'volume', signal: options.signal });

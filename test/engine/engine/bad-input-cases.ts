@@ -5,6 +5,7 @@
 // `message` is EngineError.message exactly: what the CLI prints after `berth: ` and the extension shows. Values that
 // differ per run are written as <placeholders> and filled in by the tests. Rows of kind 'outcome' are inputs that
 // are not errors; `message` then says what happens instead.
+import { FILE_CASES } from './bad-input-files-cases';
 
 export type BadInputCategory =
   | 'Bad image references'
@@ -21,7 +22,8 @@ export type BadInputCategory =
   | 'A remote registry over plain HTTP'
   | 'TLS and remote engines'
   | 'The CLI around a run'
-  | 'Volumes, networks and prune';
+  | 'Volumes, networks and prune'
+  | 'Files in containers';
 
 export interface BadInputCase {
   readonly id: string;
@@ -47,7 +49,7 @@ const sshHint = (login: string): string =>
 import { CLI_BAD_INPUT_CASES } from './bad-input-cli-cases';
 import { STORAGE_BAD_INPUT_CASES } from './bad-input-storage-cases';
 
-export const BAD_INPUT_CASES: readonly BadInputCase[] = [
+const CORE_CASES: readonly BadInputCase[] = [
   {
     id: 'image-uppercase',
     category: 'Bad image references',
@@ -454,6 +456,8 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
   ...CLI_BAD_INPUT_CASES,
   ...STORAGE_BAD_INPUT_CASES,
 ];
+
+export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES];
 
 export function badInputCase(id: string): BadInputCase {
   const found = BAD_INPUT_CASES.find((candidate) => candidate.id === id);
