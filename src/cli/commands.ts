@@ -190,8 +190,7 @@ const version = declareCommand({
 });
 
 /** Every command, in the order `berth help` and the README list them. */
-import { storageCommands } from './storageCommands';
-export const commandTable = { run, ps, stop, 'stop-all': stopAll, logs, images, pull, commit, wait, cp, version } as const;
+export const commandTable = { run, ps, stop, 'stop-all': stopAll, logs, images, pull, commit, wait, cp, version, ...storageCommands } as const;
 
 type Table = typeof commandTable;
 export type CommandName = keyof Table;
