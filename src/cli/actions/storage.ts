@@ -46,7 +46,8 @@ async function eachName(io: CliIo, names: readonly string[], work: (name: string
 }
 
 export async function volumeLs(options: { filters: ListFilters; quiet: boolean }, { io, signal, client }: CommandDeps): Promise<number> {
-  const volumes = await client().listVolumes({ filters: options.filters, signal });
+  // docker sorts by name, digits as numbers (sortorder.NaturalLess); the engine's order is its own.
+  const volumes = (await client().listVolumes({ filters: options.filters, signal })).sort((a, b) => a.Name.localeCompare(b.Name, 'en', { numeric: true }));
   if (options.quiet) io.stdout.write(volumes.map((volume) => `${volume.Name}\n`).join(''));
   else io.stdout.write(renderTable(['DRIVER', 'VOLUME NAME'], volumes.map((volume) => [volume.Driver, volume.Name])));
   return 0;
