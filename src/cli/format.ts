@@ -1,5 +1,6 @@
 /** Text formatting for the CLI's tables, shaped like the docker CLI's output. Pure functions of their inputs. */
 import type { ContainerSummary, ImageSummary } from '../engine/types';
+import { humanDuration } from '../model/statusClock';
 
 /** Left-aligned columns separated by three spaces, as docker's tabwriter prints them. */
 export function renderTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -12,23 +13,8 @@ export function renderTable(headers: readonly string[], rows: readonly (readonly
   return [line(headers), ...rows.map(line)].map((text) => `${text}\n`).join('');
 }
 
-/** go-units' HumanDuration: "Less than a second", "About a minute", "3 hours", "2 weeks". */
-export function humanDuration(milliseconds: number): string {
-  const seconds = Math.floor(milliseconds / 1000);
-  const minutes = Math.floor(milliseconds / 60_000);
-  const hours = Math.round(milliseconds / 3_600_000);
-  if (seconds < 1) return 'Less than a second';
-  if (seconds === 1) return '1 second';
-  if (seconds < 60) return `${seconds} seconds`;
-  if (minutes === 1) return 'About a minute';
-  if (minutes < 60) return `${minutes} minutes`;
-  if (hours === 1) return 'About an hour';
-  if (hours < 48) return `${hours} hours`;
-  if (hours < 24 * 7 * 2) return `${Math.floor(hours / 24)} days`;
-  if (hours < 24 * 30 * 2) return `${Math.floor(hours / 24 / 7)} weeks`;
-  if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24 / 30)} months`;
-  return `${Math.floor(milliseconds / 3_600_000 / 24 / 365)} years`;
-}
+/** go-units' HumanDuration, shared with the explorer's rows. */
+export { humanDuration };
 
 /** `Created` (unix seconds) as docker shows it: "5 minutes ago". */
 export function createdAgo(createdUnixSeconds: number, nowMilliseconds: number): string {

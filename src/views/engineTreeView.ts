@@ -10,7 +10,8 @@ import type { EngineModel, ModelChange } from '../model/engineModel';
 import { presentEngine } from '../model/presentation';
 import type { EngineSession } from '../model/session';
 import type { Ctx } from '../ctx';
-import { toTreeItem } from './treeItems';
+import { RowRefreshScheduler } from './rowRefreshScheduler';
+import { markdownTooltip, toTreeItem } from './treeItems';
 
 /** One row as tests read it (`berth.internal.viewChildren`). */
 export interface RowSummary {
@@ -44,6 +45,8 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   /** Per session object: a session replaced for the same engine (new endpoint) gets a fresh binding. */
   private readonly bindings = new Map<EngineSession, DisposableStore>();
+  /** Rows whose relative times move on, refreshed the moment their text changes while the view is visible. */
+  protected readonly rowClock = this._register(new RowRefreshScheduler<N>((rows) => this.fire(rows)));
 
   protected constructor(
     protected readonly ctx: Ctx,
@@ -53,6 +56,8 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
     super();
     this.forest = new EngineForest<N, T>((engine) => this.createTree(engine));
     this.view = this._register(vscode.window.createTreeView(viewId, { treeDataProvider: this, ...options }));
+    this.rowClock.setVisible(this.view.visible);
+    this._register(this.view.onDidChangeVisibility((event) => this.rowClock.setVisible(event.visible)));
     this._register({
       dispose: () => {
         for (const binding of this.bindings.values()) binding.dispose();
@@ -78,7 +83,10 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   /** Rebuilds an engine's tree from its model. */
   protected abstract resetTree(tree: T, model: EngineModel): void;
   protected abstract applyChange(tree: T, change: ModelChange, model: EngineModel): RefreshPlanLike<N>;
+  /** The row's item; rows with relative times report their next change to `rowClock`. */
   protected abstract itemFor(node: N, session: EngineSession): vscode.TreeItem;
+  /** The row's tooltip markdown as of now (asked for on hover). */
+  protected abstract tooltipFor(node: N, session: EngineSession): string;
   /** The engine layout changed between one and several: ids of items change, so caches go. */
   protected abstract onLayoutChanged(): void;
 
@@ -111,6 +119,19 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
     return this.mutable(this.forest.children(node));
   }
 
+  /**
+   * Tooltips are worded when hovered. The item itself may be cached across renders, so the tooltip goes on a copy:
+   * VS Code reads only `tooltip` and `command` from what this returns.
+   */
+  resolveTreeItem(item: vscode.TreeItem, node: N | EngineRootNode): vscode.TreeItem {
+    const session = this.ctx.engines.find(node.engine);
+    if (isEngineRoot(node) || !session || item.tooltip !== undefined) return item;
+    const resolved = new vscode.TreeItem(item.label ?? '', item.collapsibleState);
+    resolved.command = item.command;
+    resolved.tooltip = markdownTooltip(this.tooltipFor(node, session));
+    return resolved;
+  }
+
   getParent(node: N | EngineRootNode): N | EngineRootNode | undefined {
     return this.forest.parent(node);
   }
@@ -125,7 +146,7 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
     }
     const children = (await this.getChildren(parent)) ?? [];
     return children.map((child) => {
-      const item = this.getTreeItem(child);
+      const item = this.resolveTreeItem(this.getTreeItem(child), child);
       const tooltip = item.tooltip;
       return {
         id: item.id,
@@ -144,6 +165,8 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   }
 
   protected fire(change: Change<N>): void {
+    // A full refresh renders the visible rows again, and they report their next change again.
+    if (change === undefined) this.rowClock.forgetAll();
     this._onDidChangeTreeData.fire(change);
   }
 
