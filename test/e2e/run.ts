@@ -16,6 +16,7 @@ import { Stopwatch } from '../vscode/stopwatch';
 import { CaseRunner } from './cases';
 import { WorkbenchDriver } from './driver';
 import { MULTI_ENGINE_CASE, multiEngineExplorer } from './multiEngine';
+import { AGING_ROW_CASE, agingRow } from './agingRow';
 
 const OVERALL_TIMEOUT_MS = Number(process.env.BERTH_E2E_TIMEOUT_MS ?? 15 * 60_000);
 const SCREENSHOTS = join(TEST_OUTPUT, 'screenshots');
@@ -40,6 +41,7 @@ const PUBLISHED: Record<string, string> = {
   tooltip: 'container-tooltip.png',
   'logs-terminal': 'logs-terminal-restart.png',
   'multi-engine': 'multi-engine.png',
+  'aging-row': 'aging-row.png',
 };
 
 async function publish(name: string): Promise<void> {
@@ -214,6 +216,12 @@ async function devWorkbenchCases(
       await driver.screenshot('pull-error');
       await publish('pull-error');
     }, evidence);
+
+    await runner.run(AGING_ROW_CASE, () =>
+      agingRow({ driver, client, image: engines.image, dockerHost: engines.dockerHost, cleanup }, async () => {
+        await driver.screenshot('aging-row');
+        await publish('aging-row');
+      }), evidence);
 
     const podmanHost = engines.podmanHost;
     if (podmanHost) {
