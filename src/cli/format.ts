@@ -1,6 +1,9 @@
 /** Text formatting for the CLI's tables, shaped like the docker CLI's output. Pure functions of their inputs. */
+import { formatBytes, humanDuration, shortId } from '../common/format';
+import { splitRepoTag } from '../common/imageName';
 import type { ContainerSummary, ImageSummary } from '../engine/types';
-import { humanDuration } from '../model/statusClock';
+
+export { humanDuration, shortId };
 
 /** Left-aligned columns separated by three spaces, as docker's tabwriter prints them. */
 export function renderTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -13,30 +16,13 @@ export function renderTable(headers: readonly string[], rows: readonly (readonly
   return [line(headers), ...rows.map(line)].map((text) => `${text}\n`).join('');
 }
 
-/** go-units' HumanDuration, shared with the explorer's rows. */
-export { humanDuration };
-
 /** `Created` (unix seconds) as docker shows it: "5 minutes ago". */
 export function createdAgo(createdUnixSeconds: number, nowMilliseconds: number): string {
   return `${humanDuration(Math.max(0, nowMilliseconds - createdUnixSeconds * 1000))} ago`;
 }
 
 /** go-units' HumanSizeWithPrecision(size, 3): decimal units, three significant digits ("4.86MB", "123kB"). */
-export function humanSize(bytes: number): string {
-  const units = ['B', 'kB', 'MB', 'GB', 'TB', 'PB', 'EB'];
-  let size = bytes;
-  let unit = 0;
-  while (size >= 1000 && unit < units.length - 1) {
-    size /= 1000;
-    unit++;
-  }
-  return `${Number(size.toPrecision(3))}${units[unit]}`;
-}
-
-/** A 64-hex id (optionally `sha256:`-prefixed) shortened to the 12 characters docker shows. */
-export function shortId(id: string): string {
-  return id.replace(/^sha256:/, '').slice(0, 12);
-}
+export const humanSize = formatBytes;
 
 /** Cut to `max` characters with a trailing ellipsis, counting code points so non-ASCII is never split. */
 export function ellipsis(text: string, max: number): string {
@@ -68,9 +54,8 @@ export function imageTable(images: readonly ImageSummary[], nowMilliseconds: num
       continue;
     }
     for (const repoTag of tags) {
-      const colon = repoTag.lastIndexOf(':');
-      const hasTag = colon > repoTag.lastIndexOf('/');
-      rows.push([hasTag ? repoTag.slice(0, colon) : repoTag, hasTag ? repoTag.slice(colon + 1) : '<none>', shortId(image.Id), created, size]);
+      const { repo, tag } = splitRepoTag(repoTag);
+      rows.push([repo, tag ?? '<none>', shortId(image.Id), created, size]);
     }
   }
   return renderTable(['REPOSITORY', 'TAG', 'IMAGE ID', 'CREATED', 'SIZE'], rows);

@@ -1,4 +1,5 @@
 /** Lifecycle commands on containers: start, stop, restart, remove, stop all, wait, copy id/name. */
+import { shortId } from '../common/format';
 import * as vscode from 'vscode';
 import { stopAllRunning } from '../engine';
 import { isRunningState } from '../model/containerTree';
@@ -126,10 +127,10 @@ export const containerCommands: CommandFactories = {
       stopAllRunning(session.client, {
         timeoutSeconds,
         signal,
-        onStopped: (id: string) => progress.report({ message: session.model.container(id)?.name ?? id.slice(0, 12) }),
+        onStopped: (id: string) => progress.report({ message: session.model.container(id)?.name ?? shortId(id) }),
       }),
     );
-    for (const failure of result.failed) reportError(ctx, `Stopping ${failure.id.slice(0, 12)}`, failure.error);
+    for (const failure of result.failed) reportError(ctx, `Stopping ${shortId(failure.id)}`, failure.error);
     await session.model.refetchContainers([...result.stopped, ...result.failed.map((failure) => failure.id)]);
     return { stopped: result.stopped, failed: result.failed.map((failure) => failure.id) };
   },

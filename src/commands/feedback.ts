@@ -2,6 +2,7 @@
  * How commands talk back: a short error message with the engine's own words and an action, the
  * detail in the log; progress notifications whose Cancel aborts the engine call.
  */
+import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
 import { isEngineError } from '../engine';
 import type { Ctx } from '../ctx';
@@ -16,7 +17,7 @@ export function reportError(ctx: Ctx, what: string, error: unknown): void {
     ctx.log.info(`${what}: cancelled`);
     return;
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   ctx.log.error(`${what} failed: ${error instanceof Error && error.stack ? error.stack : message}`);
   const actions = ['Show Log'];
   if (isEngineError(error, 'unreachable')) actions.unshift('Retry', 'Open Settings');

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { pull, validateImageReference } from '../engine';
 import { withRegistryAuthRetry } from '../registries';
-import { PullProgressTracker } from '../model/pullProgress';
+import { LayerProgress } from '../common/layerProgress';
 import { isEngineRoot } from '../model/engineForest';
 import type { CommandFactories } from './types';
 import { confirm, reportError, withCancellableProgress } from './feedback';
@@ -39,7 +39,7 @@ export const imageCommands: CommandFactories = {
     if (invalid) throw new Error(invalid);
     // Automation (`{ signIn: false }`) gets the refusal at once instead of a Sign In… offer nobody will answer.
     const authRetry = pullOptions(args[1]).signIn === false ? { ...ctx.registries.authRetry(), maxSignIns: 0 } : ctx.registries.authRetry();
-    const tracker = new PullProgressTracker();
+    const tracker = new LayerProgress();
     await withCancellableProgress(`Pulling ${reference}`, async (signal, progress) => {
       let reported = 0;
       // A refusal ("no basic auth credentials", 401) offers Sign In and pulls again with the new credential.
@@ -47,7 +47,8 @@ export const imageCommands: CommandFactories = {
         credentials: () => Promise.resolve(credential),
         signal,
         onProgress: (line) => {
-          const percent = tracker.update(line);
+          tracker.update(line);
+          const percent = tracker.percent;
           progress.report({ increment: percent - reported, message: `${percent}% ${tracker.status}` });
           reported = percent;
         },

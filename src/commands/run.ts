@@ -3,6 +3,8 @@
  * command, name, TTY and remove-when-done. A foreground run streams its output into a terminal that
  * ends with the exit status.
  */
+import { shortId } from '../common/format';
+import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
 import {
   runContainer,
@@ -11,7 +13,7 @@ import {
   validateImageReference,
 } from '../engine';
 import { splitCommandLine } from '../common/argv';
-import { PullProgressTracker } from '../model/pullProgress';
+import { LayerProgress } from '../common/layerProgress';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
 import { ANSI, StreamDecoders, toTerminalText } from '../terminals/terminalText';
 import type { Ctx } from '../ctx';
@@ -90,7 +92,7 @@ async function askRunArgs(session: EngineSession, title: string, foreground: boo
         splitCommandLine(value);
         return undefined;
       } catch (error) {
-        return error instanceof Error ? error.message : String(error);
+        return errorMessage(error);
       }
     },
   });
@@ -139,7 +141,7 @@ export const runCommands: CommandFactories = {
     const name = `Run: ${options.image}`;
     vscode.window.createTerminal({ name, pty: terminal, iconPath: new vscode.ThemeIcon('play') }).show();
     const decoders = new StreamDecoders();
-    const tracker = new PullProgressTracker();
+    const tracker = new LayerProgress();
     // The pull progress line is rewritten in place; whatever comes next starts on a line of its own.
     let progressLineOpen = false;
     const endProgressLine = (): void => {
@@ -157,7 +159,8 @@ export const runCommands: CommandFactories = {
           terminal.writeLine(ANSI.dim(`[Berth] ${text}`));
         },
         onPullProgress: (line) => {
-          const percent = tracker.update(line);
+          tracker.update(line);
+          const percent = tracker.percent;
           terminal.write(`\r\x1b[2K${ANSI.dim(`[Berth] pulling ${options.image}: ${percent}%`)}`);
           progressLineOpen = true;
         },
@@ -173,11 +176,11 @@ export const runCommands: CommandFactories = {
       endProgressLine();
       terminal.writeLine('');
       terminal.writeLine(ANSI.bold(`[Berth] exited with status ${result.exitCode}`));
-      ctx.log.info(`${options.image} (${result.id.slice(0, 12)}) exited with status ${result.exitCode}`);
+      ctx.log.info(`${options.image} (${shortId(result.id)}) exited with status ${result.exitCode}`);
       await session.model.refetchContainers([result.id]);
       return { id: result.id, exitCode: result.exitCode };
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       endProgressLine();
       terminal.writeLine(ANSI.red(`[Berth] ${message}`));
       reportError(ctx, `Running ${options.image}`, error);
@@ -189,7 +192,7 @@ export const runCommands: CommandFactories = {
     const session = ctx.sessionOfTarget(args[0]);
     const options = isRunArgs(args[0]) ? args[0] : await askRunArgs(session, 'Run in Background', false, imageOfNode(args[0]));
     if (!options) return undefined;
-    const tracker = new PullProgressTracker();
+    const tracker = new LayerProgress();
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Starting ${options.image}`, cancellable: true },
       async (progress, token) => {
@@ -200,7 +203,10 @@ export const runCommands: CommandFactories = {
             ...commonRunOptions(ctx, options),
             signal: controller.signal,
             onStatus: (text: string) => progress.report({ message: text }),
-            onPullProgress: (line) => progress.report({ message: `pulling: ${tracker.update(line)}%` }),
+            onPullProgress: (line) => {
+              tracker.update(line);
+              progress.report({ message: `pulling: ${tracker.percent}%` });
+            },
           });
         } finally {
           subscription.dispose();

@@ -1,4 +1,5 @@
 /** Attach Shell: an interactive shell in a running container, in a VS Code terminal. */
+import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
 import { isRunningState } from '../model/containerTree';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
@@ -41,7 +42,7 @@ export const shellCommands: CommandFactories = {
       },
       (error: unknown) => {
         if (isCancellation(error) || terminal.signal.aborted) return;
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         ctx.log.error(`Shell in ${ref.name}: ${message}`);
         terminal.writeLine(ANSI.red(`[Berth] ${message}`));
         terminal.closeOnAnyKey();

@@ -1,4 +1,4 @@
-/** Human-readable sizes and ids, as the docker CLI prints them (decimal units). */
+/** Human-readable sizes, durations and ids, as the docker CLI prints them (decimal units). */
 
 const SIZE_UNITS = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'];
 
@@ -15,7 +15,29 @@ export function formatBytes(bytes: number): string {
   return `${parseFloat(value.toFixed(digits))}${SIZE_UNITS[unit]}`;
 }
 
-/** 12 hex characters, without `sha256:`. */
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+
+/** go-units' HumanDuration, as the engines word `Status` and docker prints CREATED: `Less than a second`, `About a minute`, `3 weeks`. */
+export function humanDuration(ms: number): string {
+  const seconds = Math.floor(ms / SECOND);
+  if (seconds < 1) return 'Less than a second';
+  if (seconds === 1) return '1 second';
+  if (seconds < 60) return `${seconds} seconds`;
+  const minutes = Math.floor(ms / MINUTE);
+  if (minutes === 1) return 'About a minute';
+  if (minutes < 60) return `${minutes} minutes`;
+  const hours = Math.round(ms / HOUR);
+  if (hours === 1) return 'About an hour';
+  if (hours < 48) return `${hours} hours`;
+  if (hours < 24 * 7 * 2) return `${Math.floor(hours / 24)} days`;
+  if (hours < 24 * 30 * 2) return `${Math.floor(hours / 24 / 7)} weeks`;
+  if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24 / 30)} months`;
+  return `${Math.floor(ms / HOUR / 24 / 365)} years`;
+}
+
+/** A 64-hex id (optionally `sha256:`-prefixed) shortened to the 12 characters docker shows. */
 export function shortId(id: string): string {
   return id.replace(/^sha256:/, '').slice(0, 12);
 }

@@ -3,6 +3,7 @@
  * servers, driven by vscode-languageclient. A server starts only when a document of its language is first open,
  * so activating Berth for its views costs no server process.
  */
+import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
 import { own, type DisposableOwner } from '../registries/owner';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
@@ -95,7 +96,7 @@ export class LanguageFeatures implements vscode.Disposable {
       await client.start();
       return client;
     } catch (error) {
-      this.#log.error(`${spec.name} failed to start: ${error instanceof Error ? error.message : String(error)}`);
+      this.#log.error(`${spec.name} failed to start: ${errorMessage(error)}`);
       void vscode.window.showWarningMessage(`Berth: the ${spec.languageId} language server did not start. See the Berth log for why.`, 'Show Log').then((choice) => {
         if (choice) this.#log.show();
       });

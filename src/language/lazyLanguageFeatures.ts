@@ -3,6 +3,7 @@
  * Dockerfile or Compose document opens. vscode-languageclient is large; keeping it out of `dist/extension.js`
  * keeps activation for the views fast and the activation bundle small.
  */
+import { errorMessage } from '../common/errors';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageFeatures } from './languageFeatures';
@@ -39,7 +40,7 @@ class LazyLanguageFeatures implements vscode.Disposable {
       // The loaded module sees this document in workspace.textDocuments and starts its server.
       this.features = new module.LanguageFeatures(this.extensionUri, this.log);
     } catch (error) {
-      this.log.error(`Could not load the language client from ${bundle}: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.error(`Could not load the language client from ${bundle}: ${errorMessage(error)}`);
     }
   }
 

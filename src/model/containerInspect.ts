@@ -7,7 +7,7 @@
 import type { ContainerInspect, ContainerSummary } from '../engine';
 import { clockFromState, parseEngineTime, rememberExactClock, renderClock } from './statusClock';
 
-export { humanDuration } from './statusClock';
+export { humanDuration } from '../common/format';
 
 type Port = ContainerSummary['Ports'][number];
 type PortBindings = Record<string, Array<{ HostIp?: string; HostPort?: string }> | null>;

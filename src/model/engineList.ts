@@ -4,6 +4,7 @@
  * default sockets that exist, and the hosts of the `berth.engines` setting. Two sources that reach the same
  * endpoint are one engine. Pure over an environment, a home directory and a file-system probe. No `vscode` here.
  */
+import { errorMessage, toError } from '../common/errors';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { EngineError, parseHost, resolveEndpoint, type Endpoint } from '../engine';
@@ -167,7 +168,7 @@ function unixEndpoint(socketPath: string): Endpoint {
 }
 
 function describeError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
+  return toError(error);
 }
 
 const ALLOWED_SCHEMES = ['unix', 'tcp', 'ssh'];
@@ -200,7 +201,7 @@ export function engineHostProblem(value: string): string | undefined {
   try {
     parseHost(host, {});
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return errorMessage(error);
   }
   return undefined;
 }

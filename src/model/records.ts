@@ -1,4 +1,5 @@
 /** The model's own records: wire summaries plus the derived fields every view needs. No `vscode` here. */
+import { shortId } from '../common/format';
 import type { ContainerSummary, ImageInspect, ImageSummary } from '../engine';
 import { clockOfSummary, type StatusClock } from './statusClock';
 
@@ -38,7 +39,7 @@ export function imageKey(id: string): string {
 
 export function containerName(summary: Pick<ContainerSummary, 'Names' | 'Id'>): string {
   const first = summary.Names?.[0];
-  return first ? first.replace(/^\//, '') : summary.Id.slice(0, 12);
+  return first ? first.replace(/^\//, '') : shortId(summary.Id);
 }
 
 /** `clock` defaults to the summary's own (exact after an inspect, else read from its words as of now). */

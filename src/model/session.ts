@@ -3,6 +3,7 @@
  * engine says it is (product, version, API version), asked once per connection. Replaced as a whole when the
  * engine's endpoint changes. No `vscode` here.
  */
+import { toError } from '../common/errors';
 import { EngineClient } from '../engine';
 import { Disposable } from '../common/lifecycle';
 import { Emitter } from '../common/emitter';
@@ -165,7 +166,7 @@ export function firstSentence(message: string): string {
 
 /** A source for an invalid configuration: the model reports the configuration's error as the reason. */
 function failingSource(error: unknown): ModelSource {
-  const reason = error instanceof Error ? error : new Error(String(error));
+  const reason = toError(error);
   const rejected = (): Promise<never> => Promise.reject(reason);
   return {
     listContainers: rejected,

@@ -6,30 +6,14 @@
  * from, so the text can be rendered for any `now`, and tells when the rendered text next changes (to schedule a
  * refresh for exactly that moment and no other).
  */
+import { humanDuration } from '../common/format';
 import type { ContainerInspect, ContainerSummary } from '../engine';
+
+export { humanDuration };
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
-
-/** go-units' HumanDuration, which docker uses for `Status` and for `CREATED … ago`. */
-export function humanDuration(ms: number): string {
-  const seconds = Math.floor(ms / SECOND);
-  if (seconds < 1) return 'Less than a second';
-  if (seconds === 1) return '1 second';
-  if (seconds < 60) return `${seconds} seconds`;
-  const minutes = Math.floor(ms / MINUTE);
-  if (minutes === 1) return 'About a minute';
-  if (minutes < 60) return `${minutes} minutes`;
-  const hours = roundedHours(ms);
-  if (hours === 1) return 'About an hour';
-  if (hours < 48) return `${hours} hours`;
-  if (hours < 24 * 7 * 2) return `${Math.floor(hours / 24)} days`;
-  if (hours < 24 * 30 * 2) return `${Math.floor(hours / 24 / 7)} weeks`;
-  if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24 / 30)} months`;
-  // Go truncates here instead of rounding: `int(d.Hours())/24/365`.
-  return `${Math.floor(Math.floor(ms / HOUR) / 24 / 365)} years`;
-}
 
 /** Go's `int(d.Hours() + 0.5)`. */
 function roundedHours(ms: number): number {

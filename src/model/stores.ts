@@ -1,4 +1,5 @@
 /** Keyed stores of containers and images, with the per-image usage count kept up to date incrementally. */
+import { splitRepoTag } from '../common/imageName';
 import type { ContainerSummary, ImageSummary } from '../engine';
 import {
   imageKey,
@@ -105,7 +106,7 @@ export class ContainerStore {
 /** The names an engine may list a reference under: as given, with `:latest`, and Podman's qualified forms. */
 export function tagCandidates(reference: string): string[] {
   const lastSlash = reference.lastIndexOf('/');
-  const hasTag = reference.lastIndexOf(':') > lastSlash || reference.includes('@');
+  const hasTag = splitRepoTag(reference).tag !== undefined || reference.includes('@');
   const tagged = hasTag ? reference : `${reference}:latest`;
   const candidates = [reference, tagged];
   const firstPart = reference.slice(0, Math.max(reference.indexOf('/'), 0));

@@ -1,4 +1,5 @@
 /** Sorts an "engine unreachable" error into the classes the welcome view explains. No `vscode` here. */
+import { errorMessage } from '../common/errors';
 import { isEngineError } from '../engine';
 
 export type UnreachableReason = 'missing' | 'refused' | 'denied' | 'version' | 'other';
@@ -21,7 +22,7 @@ export function classifyUnreachable(error: unknown): UnreachableReason {
     if (typeof code === 'string' && CODE_REASONS[code]) return CODE_REASONS[code];
     current = (current as { cause?: unknown }).cause;
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (/ENOENT|no such file/i.test(message)) return 'missing';
   if (/ECONNREFUSED|connection refused/i.test(message)) return 'refused';
   if (/EACCES|permission denied/i.test(message)) return 'denied';

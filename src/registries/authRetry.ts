@@ -3,6 +3,7 @@
  * credentials", "unauthorized"), offer to sign in and try again. Pure: the offer is a callback, so the CLI,
  * unit tests and the extension's commands share it.
  */
+import { errorMessage } from '../common/errors';
 import { isEngineError } from '../engine/errors';
 import { parseImageReference } from '../engine/reference';
 import type { RegistryCredential } from '../engine/types';
@@ -53,14 +54,14 @@ export async function withRegistryAuthRetry<T>(
   const maxSignIns = options.maxSignIns ?? 2;
   for (let attempt = 1; ; attempt++) {
     const found = await options.chain.find(registry, (source, error) =>
-      options.log?.(`Credential lookup in ${source} for ${registry} failed: ${error instanceof Error ? error.message : String(error)}`),
+      options.log?.(`Credential lookup in ${source} for ${registry} failed: ${errorMessage(error)}`),
     );
     options.log?.(`${reference}: attempt ${attempt} ${found ? `with credentials from ${found.source}` : 'without credentials'}`);
     try {
       return await operation({ credential: found?.credential, source: found?.source, attempt });
     } catch (error) {
       if (!isRegistryAuthFailure(error) || attempt > maxSignIns) throw error;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       if (!(await options.offerSignIn(registry, message))) throw error;
     }
   }

@@ -15,13 +15,6 @@ export interface RegistryEngine {
 /** The engine a command target belongs to (an Images row carries its engine); the current engine without one. */
 export type EngineGetter = (target?: unknown) => RegistryEngine;
 
-/** Splits a validated `repo[:tag]` into the engine's `repo` and `tag` (the tag is after the last ':' past the last '/'). */
-export function splitRepoTag(reference: string): { repo: string; tag: string | undefined } {
-  const lastSlash = reference.lastIndexOf('/');
-  const lastColon = reference.lastIndexOf(':');
-  return lastColon > lastSlash ? { repo: reference.slice(0, lastColon), tag: reference.slice(lastColon + 1) } : { repo: reference, tag: undefined };
-}
-
 /** What is wrong with a new `repository[:tag]` for Tag Image, or undefined. */
 export function tagReferenceProblem(value: string): string | undefined {
   const reference = value.trim();

@@ -3,12 +3,15 @@
  * credential chain): push shows the summed layer bytes in a cancellable notification and offers a sign-in when
  * the registry refuses.
  */
+import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
 import { isEngineError } from '../engine/errors';
 import type { ImageInspect } from '../engine/types';
 import { withRegistryAuthRetry, type AuthRetryOptions } from './authRetry';
-import { splitRepoTag, tagReferenceProblem, type EngineGetter } from './engine';
-import { formatBytes, LayerProgress } from './layerProgress';
+import { formatBytes } from '../common/format';
+import { splitRepoTag } from '../common/imageName';
+import { LayerProgress } from '../common/layerProgress';
+import { tagReferenceProblem, type EngineGetter } from './engine';
 
 /** What the Images view passes (its `ImageNode`), a reference or id string, or `{ id }`. */
 export type ImageTarget =
@@ -63,7 +66,7 @@ export async function tagImage(deps: ImageCommandDeps, target: ImageTarget, opti
   try {
     await deps.engine(target).tagImage(source, tag === undefined ? { repo } : { repo, tag });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     deps.log.error(`Tagging ${source} as ${trimmed} failed: ${message}`);
     if (options.reference !== undefined) throw error;
     void vscode.window.showErrorMessage(`Berth: could not tag ${source}: ${message}`);
@@ -133,7 +136,7 @@ export async function pushImage(deps: ImageCommandDeps, target: ImageTarget, opt
       deps.log.info(`Push of ${reference} cancelled`);
       return undefined;
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     deps.log.error(`Push of ${reference} failed: ${message}`);
     if (options.reference !== undefined) throw error;
     void vscode.window.showErrorMessage(`Berth: could not push ${reference}: ${message}`);

@@ -2,6 +2,7 @@
  * The Registries view (`berth.registries`): registries from Berth's sign-ins and from the docker configuration;
  * under each its repositories (`/v2/_catalog`), under each repository its tags (`/v2/<name>/tags/list`).
  */
+import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
 import { RegistryClient } from '../engine/registry';
 import { toRegistryAuth, type CredentialChain, type CredentialSourceName } from './credentialChain';
@@ -124,7 +125,7 @@ export class RegistriesTreeProvider implements vscode.TreeDataProvider<RegistryT
     const [signedIn, configured] = await Promise.all([
       this.#sources.signedIn(),
       this.#sources.fromDockerConfig().catch((error: unknown) => {
-        this.#sources.log.warn(`Could not read the docker configuration: ${error instanceof Error ? error.message : String(error)}`);
+        this.#sources.log.warn(`Could not read the docker configuration: ${errorMessage(error)}`);
         return [];
       }),
     ]);
@@ -166,7 +167,7 @@ export class RegistriesTreeProvider implements vscode.TreeDataProvider<RegistryT
     let client: RegistryClient | undefined;
     try {
       const found = await this.#sources.chain.find(registry, (source, error) =>
-        this.#sources.log.warn(`Credential lookup in ${source} for ${registry} failed: ${error instanceof Error ? error.message : String(error)}`),
+        this.#sources.log.warn(`Credential lookup in ${source} for ${registry} failed: ${errorMessage(error)}`),
       );
       client = new RegistryClient({
         address: registry,
@@ -180,7 +181,7 @@ export class RegistriesTreeProvider implements vscode.TreeDataProvider<RegistryT
       }
       return nodes;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       this.#sources.log.error(`Listing ${what} of ${registry} failed: ${message}`);
       return [{ kind: 'notice', parentId, text: `Cannot list ${what}`, detail: message, isError: true }];
     } finally {

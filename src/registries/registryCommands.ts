@@ -2,12 +2,14 @@
  * Commands of the Registries view: Pull (a tag, with the chain's credentials and a sign-in offer on refusal) and
  * Copy Reference; and the sign-in offer the extension's own Pull Image… can use through `withRegistryAuthRetry`.
  */
+import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
 import { isEngineError } from '../engine/errors';
 import { withRegistryAuthRetry, type AuthRetryOptions } from './authRetry';
 import type { CredentialChain } from './credentialChain';
 import type { EngineGetter } from './engine';
-import { formatBytes, LayerProgress } from './layerProgress';
+import { formatBytes } from '../common/format';
+import { LayerProgress } from '../common/layerProgress';
 import { referenceOf, type RegistryTreeNode } from './registriesTree';
 import type { RegistrySignIn, SignInRequest } from './signIn';
 
@@ -89,7 +91,7 @@ export async function pullTag(deps: RegistryCommandDeps, target: RegistryTreeNod
     if (!automated) void vscode.window.showInformationMessage(`Berth: pulled ${reference}`);
     return result;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     if (isEngineError(error, 'cancelled')) {
       deps.log.info(`Pull of ${reference} cancelled`);
       return undefined;

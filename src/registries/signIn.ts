@@ -2,6 +2,7 @@
  * Sign In to Registry… and Sign Out. Credentials are checked against the registry's `/v2/` before they are
  * stored; a refusal shows the registry's own message. Nothing secret reaches a log line or a message.
  */
+import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
 import { insecureCredentialTransport, parseRegistryAddress, RegistryClient } from '../engine/registry';
 import { registryKey } from './credentialChain';
@@ -27,7 +28,7 @@ export function signInAddressProblem(input: string): string | undefined {
     const address = parseRegistryAddress(input);
     return insecureCredentialTransport(address.origin);
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return errorMessage(error);
   }
 }
 
@@ -87,7 +88,7 @@ export class RegistrySignIn {
       try {
         await this.#verify(registry, username, password);
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         this.#log.warn(`Sign-in to ${key} as ${username} was refused: ${message}`);
         if (automated) throw error;
         const choice = await vscode.window.showErrorMessage(`Berth: could not sign in to ${key}: ${message}`, 'Try Again');

@@ -3,6 +3,7 @@
  * `POST /exec/{id}/start`, keystrokes in, terminal bytes out, terminal resizes → `POST /exec/{id}/resize`.
  * `bash` is tried first; when the image has none, `sh`.
  */
+import { shortId } from '../common/format';
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EngineClient, ExecInspect } from '../engine';
@@ -105,7 +106,7 @@ export async function runShell(
     for (const shell of SHELL_CANDIDATES) {
       const result = await tryShell(client, containerId, shell, terminal, input, log);
       if (result === 'missing') {
-        log(`${shell} is not available in ${containerId.slice(0, 12)}; trying the next shell`);
+        log(`${shell} is not available in ${shortId(containerId)}; trying the next shell`);
         continue;
       }
       if (signal.aborted) return { shell, exitCode: result };

@@ -2,6 +2,7 @@
  * Read-only JSON of a container or an image: `berth-inspect:/container/<name>.json?id=<id>` or
  * `berth-inspect:/image/<name>.json?id=<id>`. Fetched from the engine each time VS Code asks.
  */
+import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
 import { Disposable } from '../common/lifecycle';
 import type { Ctx } from '../ctx';
@@ -34,7 +35,7 @@ export class InspectDocumentProvider extends Disposable implements vscode.TextDo
       return `${JSON.stringify(data, null, 2)}\n`;
     } catch (error) {
       // The document says what went wrong instead of showing stale or empty JSON.
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       this.ctx.log.error(`Inspecting ${id} failed: ${message}`);
       return `// Inspecting ${id} failed: ${message}\n`;
     } finally {

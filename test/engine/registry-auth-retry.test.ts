@@ -6,7 +6,7 @@ import { EngineClient } from '../../src/engine/client';
 import type { RegistryCredential } from '../../src/engine/types';
 import { isRegistryAuthFailure, withRegistryAuthRetry } from '../../src/registries/authRetry';
 import { CredentialChain, type CredentialSource } from '../../src/registries/credentialChain';
-import { LayerProgress } from '../../src/registries/layerProgress';
+import { LayerProgress } from '../../src/common/layerProgress';
 import { loadTestEngines, type TestEngines } from '../support/engines';
 
 const REPOSITORY = 'berth/auth-retry-test';

@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import type { ContainerInspect, ContainerSummary } from '../../src/engine';
-import { containerSummaryFromInspect, dockerCommand, humanDuration, statusText } from '../../src/model/containerInspect';
+import { humanDuration } from '../../src/common/format';
+import { containerSummaryFromInspect, dockerCommand, statusText } from '../../src/model/containerInspect';
 
 interface Capture {
   readonly inspect: ContainerInspect;

@@ -5,7 +5,7 @@ import { splitCommandLine } from '../../src/common/argv';
 import { splitRepoTag } from '../../src/common/imageName';
 import { SortedList } from '../../src/common/sortedList';
 import { backoffDelay, sinceBefore, sinceFromEvent } from '../../src/model/reconnect';
-import { PullProgressTracker } from '../../src/model/pullProgress';
+import { LayerProgress } from '../../src/common/layerProgress';
 import { classifyUnreachable } from '../../src/model/unreachable';
 import { EngineError } from '../../src/engine';
 
@@ -59,15 +59,21 @@ void test('a sorted list stays sorted through inserts and removals', () => {
 });
 
 void test('pull progress sums layer bytes into one percentage that never goes back', () => {
-  const tracker = new PullProgressTracker();
-  assert.equal(tracker.update({ status: 'Pulling from team/app', id: '1.0' }), 0);
+  const tracker = new LayerProgress();
+  const percentAfter = (line: Parameters<LayerProgress['update']>[0]): number => {
+    tracker.update(line);
+    return tracker.percent;
+  };
+  assert.equal(percentAfter({ status: 'Pulling from team/app', id: '1.0' }), 0);
   tracker.update({ status: 'Pulling fs layer', id: 'aaaaaaaaaaaa' });
   tracker.update({ status: 'Pulling fs layer', id: 'bbbbbbbbbbbb' });
-  assert.equal(tracker.update({ status: 'Downloading', id: 'aaaaaaaaaaaa', progressDetail: { current: 50, total: 100 } }), 25, 'half of one known layer, the other unknown');
-  assert.equal(tracker.update({ status: 'Downloading', id: 'bbbbbbbbbbbb', progressDetail: { current: 100, total: 300 } }), 37);
-  assert.equal(tracker.update({ status: 'Download complete', id: 'aaaaaaaaaaaa' }), 50);
-  assert.equal(tracker.update({ status: 'Pull complete', id: 'bbbbbbbbbbbb' }), 100);
-  assert.equal(tracker.update({ status: 'Extracting', id: 'bbbbbbbbbbbb', progressDetail: { current: 1, total: 300 } }), 100);
+  assert.equal(percentAfter({ status: 'Downloading', id: 'aaaaaaaaaaaa', progressDetail: { current: 50, total: 100 } }), 25, 'half of one known layer, the other unknown');
+  assert.equal(percentAfter({ status: 'Downloading', id: 'bbbbbbbbbbbb', progressDetail: { current: 100, total: 300 } }), 37);
+  assert.equal(percentAfter({ status: 'Download complete', id: 'aaaaaaaaaaaa' }), 50);
+  assert.equal(percentAfter({ status: 'Pull complete', id: 'bbbbbbbbbbbb' }), 100);
+  assert.equal(percentAfter({ status: 'Extracting', id: 'bbbbbbbbbbbb', progressDetail: { current: 1, total: 300 } }), 100);
+  assert.equal(tracker.status, 'bbbbbbbbbbbb: Extracting');
+  assert.deepEqual(tracker.totals, { current: 400, total: 400, layers: 2, doneLayers: 2 }, 'the repository line is not a layer; Extracting after done changes nothing');
 });
 
 void test('unreachable errors are sorted by their cause', () => {

@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import { EngineError } from '../../src/engine/errors';
 import { RegistryError } from '../../src/engine/registry';
 import { isRegistryAuthFailure } from '../../src/registries/authRetry';
-import { splitRepoTag, tagReferenceProblem } from '../../src/registries/engine';
-import { formatBytes, LayerProgress } from '../../src/registries/layerProgress';
+import { splitRepoTag } from '../../src/common/imageName';
+import { LayerProgress } from '../../src/common/layerProgress';
+import { tagReferenceProblem } from '../../src/registries/engine';
 
 void describe('LayerProgress', () => {
   void it('sums current/total over layers and counts finished ones; reads the pushed digest', () => {
@@ -33,11 +34,6 @@ void describe('LayerProgress', () => {
     const progress = new LayerProgress();
     progress.update({ progressDetail: {}, aux: { Digest: `sha256:${'0'.repeat(64)}` } });
     assert.equal(progress.digest, `sha256:${'0'.repeat(64)}`);
-  });
-
-  void it('formats bytes in decimal units', () => {
-    assert.equal(formatBytes(999), '999 B');
-    assert.equal(formatBytes(1_234_567), '1.2 MB');
   });
 });
 
