@@ -16,7 +16,10 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { EngineClient } from '../src/engine';
 import { launchWorkbench, TEST_OUTPUT, type Workbench } from '../test/vscode/launch';
+import { build } from 'esbuild';
+import { REPO_ROOT } from '../test/vscode/codeServer';
 import { FLOOR_CONTAINER_TITLE, FLOOR_VIEW_TITLE } from './extension-floor';
+import type { ProfileSummary } from './extension-profile-host';
 import { summarize, type Summary } from './stats';
 
 export interface UiLatency {
@@ -33,6 +36,8 @@ export interface IdleCpu {
   readonly windowMs: number;
   /** Engine requests Berth made in the window (undefined without Berth). */
   readonly engineRequests: number | undefined;
+  /** Where the time went, from a V8 profile of the same window (ms per minute). */
+  readonly profile: ProfileSummary | undefined;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -118,6 +123,50 @@ export async function countingProxy(engineSocket: string): Promise<{ host: strin
       rmSync(path, { force: true });
     },
   };
+}
+
+/** Bundles the in-host profiler (bench/extension-profile-host.ts) to out/bench/. */
+export async function buildProfileHost(): Promise<string> {
+  const outfile = join(REPO_ROOT, 'out', 'bench', 'extension-profile-host.js');
+  await build({ entryPoints: [join(REPO_ROOT, 'bench', 'extension-profile-host.ts')], outfile, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning' });
+  return outfile;
+}
+
+/** The launcher's end of the in-host profiler: one JSON line answers each command. */
+class ProfilerLink {
+  private constructor(private readonly socket: Socket) {}
+
+  static async connect(path: string): Promise<ProfilerLink> {
+    for (let waited = 0; ; waited += 250) {
+      try {
+        const socket = connect(path);
+        await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+        return new ProfilerLink(socket);
+      } catch (error) {
+        if (waited > 90_000) throw new Error(`the in-host profiler did not listen within 90 s: ${String(error)}`);
+        await sleep(250);
+      }
+    }
+  }
+
+  async ask<T>(command: 'start' | 'stop' | 'done'): Promise<T> {
+    const answer = new Promise<string>((resolve) => {
+      let text = '';
+      const onData = (chunk: Buffer): void => {
+        text += chunk.toString('utf8');
+        if (!text.includes('\n')) return;
+        this.socket.off('data', onData);
+        resolve(text.trim());
+      };
+      this.socket.on('data', onData);
+    });
+    this.socket.write(`${command}\n`);
+    return JSON.parse(await answer) as T;
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
 }
 
 /** page time (timeOrigin + now) minus launcher time, from the middle of a round trip. */
@@ -209,32 +258,63 @@ async function showExplorer(page: Page): Promise<void> {
 
 export interface UiLaunchOptions {
   readonly extensionDir: string;
+  /** The in-host profiler's bundle (buildProfileHost), for the idle windows. */
+  readonly profileHost?: string | undefined;
   readonly settings: Record<string, unknown>;
   readonly env?: Record<string, string>;
   readonly log: (line: string) => void;
 }
 
-async function withWorkbench<T>(options: UiLaunchOptions, body: (workbench: Workbench) => Promise<T>): Promise<T> {
-  const workbench = await launchWorkbench({ extensionDevelopmentPath: options.extensionDir, settings: options.settings, env: options.env });
-  try {
-    return await body(workbench);
-  } finally {
-    await workbench.close();
-  }
+interface Idler {
+  /** CPU ms per minute over a window, and the profile of it. */
+  window(windowMs: number): Promise<{ cpuMsPerMinute: number; profile: ProfileSummary | undefined }>;
 }
 
-async function cpuWindow(pid: number, windowMs: number): Promise<number> {
-  const before = cpuNs(pid);
-  await sleep(windowMs);
-  return ((cpuNs(pid) - before) / 1e6) * (60_000 / windowMs);
+/** A workbench with the in-host profiler loaded beside the extension (when `profileHost` is given). */
+async function withWorkbench<T>(options: UiLaunchOptions, body: (workbench: Workbench, idler: Idler) => Promise<T>): Promise<T> {
+  const socketPath = join(tmpdir(), `berth-bench-profile-${process.pid}.sock`);
+  rmSync(socketPath, { force: true });
+  const workbench = await launchWorkbench({
+    extensionDevelopmentPath: options.extensionDir,
+    extensionTestsPath: options.profileHost,
+    settings: options.settings,
+    env: { ...options.env, BERTH_PROFILE_SOCKET: socketPath },
+  });
+  let link: ProfilerLink | undefined;
+  const idler: Idler = {
+    window: async (windowMs) => {
+      const pid = await waitForExtensionHost(workbench.server.pid);
+      if (options.profileHost) link ??= await ProfilerLink.connect(socketPath);
+      await link?.ask('start');
+      const before = cpuNs(pid);
+      await sleep(windowMs);
+      const cpuMs = (cpuNs(pid) - before) / 1e6;
+      const profile = await link?.ask<ProfileSummary>('stop');
+      const perMinute = 60_000 / windowMs;
+      const scaled = profile && {
+        inclusiveMs: profile.inclusiveMs * perMinute,
+        selfByScript: Object.fromEntries(Object.entries(profile.selfByScript).map(([script, ms]) => [script, ms * perMinute])),
+        topInclusive: profile.topInclusive.map((entry) => ({ frame: entry.frame, ms: entry.ms * perMinute })),
+      };
+      return { cpuMsPerMinute: cpuMs * perMinute, profile: scaled };
+    },
+  };
+  try {
+    return await body(workbench, idler);
+  } finally {
+    await link?.ask('done').catch(() => undefined);
+    link?.close();
+    await workbench.close();
+    rmSync(socketPath, { force: true });
+  }
 }
 
 /** An extension host with no extension of ours: the baseline every idle figure is compared with. */
 export async function baselineIdle(options: UiLaunchOptions, settleMs: number, windowMs: number): Promise<IdleCpu> {
-  return withWorkbench(options, async (workbench) => {
-    const pid = await waitForExtensionHost(workbench.server.pid);
+  return withWorkbench(options, async (workbench, idler) => {
+    await waitForExtensionHost(workbench.server.pid);
     await sleep(settleMs);
-    return { case: 'extension host, no extension', cpuMsPerMinute: await cpuWindow(pid, windowMs), windowMs, engineRequests: undefined };
+    return { case: 'extension host, no extension', ...(await idler.window(windowMs)), windowMs, engineRequests: undefined };
   });
 }
 
@@ -251,7 +331,7 @@ export interface BerthRun {
 export async function berthLaunch(
   options: UiLaunchOptions & { readonly client: EngineClient; readonly image: string; readonly requests: () => number; readonly changes: number; readonly idle?: { settleMs: number; windowMs: number; beforeIdle: () => Promise<void> } },
 ): Promise<BerthRun> {
-  return withWorkbench(options, async ({ page, server }) => {
+  return withWorkbench(options, async ({ page }, idler) => {
     const open = await openView(page, 'Berth', 'Containers');
     const changes: number[] = [];
     for (let round = 0; round < options.changes; round++) {
@@ -272,15 +352,14 @@ export async function berthLaunch(
     }
     const idle: IdleCpu[] = [];
     if (options.idle) {
-      const pid = await waitForExtensionHost(server.pid);
       await options.idle.beforeIdle();
       for (const visible of [true, false]) {
         if (!visible) await showExplorer(page);
         options.log(`idle CPU, Berth's views ${visible ? 'visible' : 'hidden'}: ${options.idle.settleMs / 1000} s to settle, ${options.idle.windowMs / 1000} s measured`);
         await sleep(options.idle.settleMs);
         const requestsBefore = options.requests();
-        const cpu = await cpuWindow(pid, options.idle.windowMs);
-        idle.push({ case: `Berth, views ${visible ? 'visible' : 'hidden'}`, cpuMsPerMinute: cpu, windowMs: options.idle.windowMs, engineRequests: options.requests() - requestsBefore });
+        const measured = await idler.window(options.idle.windowMs);
+        idle.push({ case: `Berth, views ${visible ? 'visible' : 'hidden'}`, ...measured, windowMs: options.idle.windowMs, engineRequests: options.requests() - requestsBefore });
       }
     }
     return { open, changes, idle };
