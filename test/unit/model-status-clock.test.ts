@@ -14,7 +14,7 @@ const MONTH = 30 * DAY;
 const YEAR = 365 * DAY;
 
 // docker/go-units' own table (duration_test.go), which `docker ps` and `docker images` word their times with.
-const GO_UNITS_TABLE: Array<[number, string]> = [
+const GO_UNITS_TABLE: ReadonlyArray<readonly [number, string]> = [
   ...([[450, 'Less than a second'], [-5 * SECOND, 'Less than a second'], [1 * SECOND, '1 second'], [45 * SECOND, '45 seconds'], [59 * SECOND, '59 seconds']] as const),
   ...([[60 * SECOND, 'About a minute'], [3 * MINUTE, '3 minutes'], [35 * MINUTE + 40 * SECOND, '35 minutes'], [59 * MINUTE, '59 minutes']] as const),
   ...([[1 * HOUR, 'About an hour'], [1 * HOUR + 29 * MINUTE, 'About an hour'], [1 * HOUR + 31 * MINUTE, '2 hours'], [3 * HOUR + 29 * MINUTE, '3 hours']] as const),
