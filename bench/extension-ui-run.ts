@@ -17,7 +17,7 @@ import { targetsTable } from './report';
 const QUICK = process.env.BERTH_BENCH_UI_QUICK === '1';
 const SIZES = QUICK ? [1000] : [1000, 5000];
 const LAUNCHES = QUICK ? 1 : 3;
-const CHANGES_PER_LAUNCH = QUICK ? 3 : 8;
+const CHANGES_PER_LAUNCH = QUICK ? 3 : 6;
 /** Past the engine client's 30 s keep-alive, so sockets closing is not in the window. */
 const SETTLE_MS = QUICK ? 5000 : 35_000;
 const WINDOW_MS = QUICK ? 15_000 : 60_000;
@@ -28,6 +28,8 @@ const BASELINE_EXTRA_SETTLE_MS = QUICK ? 5000 : 20_000;
 
 export interface UiReport {
   readonly date: string;
+  /** Engine changes whose row never showed in Berth's view. */
+  readonly missing: string[];
   readonly idle: IdleCpu[];
   readonly latency: UiLatency[];
   readonly targets: TargetCheck[];
@@ -63,6 +65,7 @@ export function uiMarkdown(report: UiReport): string {
     if (!berth || !floor) continue;
     lines.push(`| ${containers.toLocaleString('en')} | ${berth.open.median.toFixed(0)} ms | ${floor.open.median.toFixed(0)} ms | ${ratio(berth.open.median, floor.open.median)} | ${berth.change.median.toFixed(0)} ms | ${floor.change.median.toFixed(0)} ms | ${ratio(berth.change.median, floor.change.median)} |`);
   }
+  if (report.missing.length > 0) lines.push('', `Changes whose row did not show in Berth's view within 30 s (left out of the medians): ${report.missing.length}`, ...report.missing.map((entry) => `- ${entry}`));
   lines.push('', targetsTable(report.targets), '');
   return lines.join('\n');
 }
@@ -98,6 +101,7 @@ export async function measureUi(engine: BenchEngine, berthDir: string, log: (lin
   const berthSettings = { 'berth.engine.host': proxy.host, 'berth.run.network': 'none' };
   const idle: IdleCpu[] = [];
   const latency: UiLatency[] = [];
+  const missing: string[] = [];
   const profileHost = await buildProfileHost();
   try {
     log('idle CPU: an extension host with no extension');
@@ -144,6 +148,7 @@ export async function measureUi(engine: BenchEngine, berthDir: string, log: (lin
           opens.Berth.push(run.open);
           changes.Berth.push(...run.changes);
           idle.push(...run.idle);
+          missing.push(...run.missing);
         }
       }
       latency.push(latencyRow('floor', containers, opens.floor, changes.floor), latencyRow('Berth', containers, opens.Berth, changes.Berth));
@@ -153,7 +158,7 @@ export async function measureUi(engine: BenchEngine, berthDir: string, log: (lin
     await proxy.close();
     floors.dispose();
   }
-  const report: UiReport = { date: new Date().toISOString(), idle, latency, targets: targets(idle, latency) };
+  const report: UiReport = { date: new Date().toISOString(), missing, idle, latency, targets: targets(idle, latency) };
   writeFileSync(join(__dirname, 'extension-ui-results.md'), `# Explorer in the real workbench (bench/extension-ui-run.ts)\n\n${uiMarkdown(report)}`);
   writeFileSync(join(__dirname, 'extension-ui-results.json'), `${JSON.stringify(report, null, 2)}\n`);
   return report;
