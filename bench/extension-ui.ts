@@ -143,7 +143,7 @@ class ProfilerLink {
         await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
         return new ProfilerLink(socket);
       } catch (error) {
-        if (waited > 90_000) throw new Error(`the in-host profiler did not listen within 90 s: ${String(error)}`);
+        if (waited > 180_000) throw new Error(`the in-host profiler did not listen within 180 s: ${String(error)}`);
         await sleep(250);
       }
     }
@@ -284,7 +284,11 @@ async function withWorkbench<T>(options: UiLaunchOptions, body: (workbench: Work
   const idler: Idler = {
     window: async (windowMs) => {
       const pid = await waitForExtensionHost(workbench.server.pid);
-      if (options.profileHost) link ??= await ProfilerLink.connect(socketPath);
+      // On an overloaded machine the profiler may not come up; the CPU figure does not need it.
+      if (options.profileHost && !link) link = await ProfilerLink.connect(socketPath).catch((error: unknown) => {
+        options.log(`no profile for this window: ${String(error)}`);
+        return undefined;
+      });
       await link?.ask('start');
       const before = cpuNs(pid);
       await sleep(windowMs);
