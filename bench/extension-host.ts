@@ -15,6 +15,9 @@ import { EngineClient } from '../src/engine';
 import { measureIdle, TimerProbe, type TimerActivity } from './extension-idle-probe';
 import { BENCH_RESULT_MARKER, BENCH_STEP_MARKER, type ActivationSample, type HostPlan, type IdleSample, type LogsSample } from './extension-protocol';
 import { summarize } from './stats';
+import { containerSpec } from '../test/support/containerSpec';
+
+const BENCH_LABELS = { 'berth.bench': '1' };
 
 const EXTENSION_ID = 'berth.berth';
 const RUNTIME_EDITOR_READ_MS = 4000;
@@ -100,7 +103,7 @@ async function idle(plan: HostPlan): Promise<void> {
   let id = '';
   try {
     probe.start();
-    ({ Id: id } = await client.createContainer({ Image: plan.image, Cmd: ['true'], Labels: { 'berth.bench': '1' }, HostConfig: { NetworkMode: 'none' } }));
+    ({ Id: id } = await client.createContainer(containerSpec(plan.image, ['true'], { Labels: BENCH_LABELS })));
     while (!api.snapshot().containers.some((container) => container.id === id)) await sleep(20);
     await sleep(plan.aftermathMs);
   } finally {
@@ -155,7 +158,9 @@ function responsiveness(): { stop(): Promise<{ roundTrips: number[]; loopDelays:
 
 async function logs(plan: HostPlan): Promise<void> {
   const client = EngineClient.fromEnvironment({ host: plan.engineHost, env: {} });
-  const { Id: id } = await client.createContainer({ Image: plan.image, Cmd: ['seq', '1', String(plan.logLines)], Labels: { 'berth.bench': '1' }, HostConfig: { NetworkMode: 'none' } }, { name: `bench-million-lines-${process.pid}` });
+  const { Id: id } = await client.createContainer(containerSpec(plan.image, ['seq', '1', String(plan.logLines)], { Labels: BENCH_LABELS }), {
+    name: `bench-million-lines-${process.pid}`,
+  });
   try {
     const { result } = await client.waitContainer(id, { condition: 'next-exit' });
     await client.startContainer(id);

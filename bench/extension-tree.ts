@@ -17,6 +17,7 @@ import { timeoutScheduler, type Scheduler } from '../src/model/batcher';
 import type { ModelSource } from '../src/model/source';
 import { containerId, MemorySource } from './extension-memory-source';
 import { summarize, type Summary } from './stats';
+import { containerSpec } from '../test/support/containerSpec';
 
 /** Wall clock in ms with sub-ms resolution, comparable with the engine's event `timeNano`. */
 export function wallMs(): number {
@@ -305,7 +306,7 @@ export async function measureEngineTree(host: string, admin: EngineClient, probe
 
 /** A container that runs until killed (busybox sleep as PID 1 ignores SIGTERM, so kill, never stop). */
 export async function createProbeContainer(admin: EngineClient, image: string, labels: Record<string, string>): Promise<string> {
-  const { Id } = await admin.createContainer({ Image: image, Cmd: ['sleep', '3600'], Labels: labels, HostConfig: { NetworkMode: 'none' } }, { name: 'bench-probe' });
+  const { Id } = await admin.createContainer(containerSpec(image, ['sleep', '3600'], { Labels: labels }), { name: 'bench-probe' });
   return Id;
 }
 

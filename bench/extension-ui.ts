@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { EngineClient } from '../src/engine';
+import { containerSpec } from '../test/support/containerSpec';
 import { launchWorkbench, TEST_OUTPUT, type Workbench } from '../test/vscode/launch';
 import { build } from 'esbuild';
 import { REPO_ROOT } from '../test/vscode/codeServer';
@@ -346,7 +347,7 @@ export async function berthLaunch(
       const name = `000-bench-change-${process.pid}-${round}`;
       const watch = await armRowWatch(page, 'Containers', name, false);
       const since = Math.floor(Date.now() / 1000) - 1;
-      const { Id } = await options.client.createContainer({ Image: options.image, Cmd: ['true'], Labels: { 'berth.bench': '1' }, HostConfig: { NetworkMode: 'none' } }, { name });
+      const { Id } = await options.client.createContainer(containerSpec(options.image, ['true'], { Labels: { 'berth.bench': '1' } }), { name });
       // `since` replays the create event, whenever the subscription gets there.
       const events = options.client.events({ since, filters: { type: ['container'], event: ['create'], container: [Id] }, signal: AbortSignal.timeout(60_000) });
       const event = (await events.next()).value;

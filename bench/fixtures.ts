@@ -4,6 +4,7 @@
  * removed at the end; removal failures are reported, never hidden.
  */
 import type { EngineClient } from '../src/engine';
+import { containerSpec } from '../test/support/containerSpec';
 
 export const LOG_BYTES = 100 * 1024 * 1024;
 /** Log line length, newline included: realistic lines, not one giant frame. */
@@ -30,7 +31,7 @@ export async function createIdleContainers(client: EngineClient, image: string, 
   const worker = async (): Promise<void> => {
     while (next < count) {
       next++;
-      const { Id } = await client.createContainer({ Image: image, Cmd: ['true'], Labels: labels, HostConfig: { NetworkMode: 'none' } });
+      const { Id } = await client.createContainer(containerSpec(image, ['true'], { Labels: labels }));
       ids.push(Id);
     }
   };
@@ -41,12 +42,7 @@ export async function createIdleContainers(client: EngineClient, image: string, 
 /** Runs a container that writes LOG_BYTES of text lines to stdout and waits for it to exit. */
 export async function createLogContainer(client: EngineClient, image: string, labels: Record<string, string>): Promise<string> {
   const line = '7'.repeat(LOG_LINE_BYTES - 1);
-  const { Id } = await client.createContainer({
-    Image: image,
-    Cmd: ['sh', '-c', `yes ${line} | head -c ${LOG_BYTES}`],
-    Labels: labels,
-    HostConfig: { NetworkMode: 'none' },
-  });
+  const { Id } = await client.createContainer(containerSpec(image, ['sh', '-c', `yes ${line} | head -c ${LOG_BYTES}`], { Labels: labels }));
   const { result } = await client.waitContainer(Id, { condition: 'next-exit' });
   await client.startContainer(Id);
   const outcome = await result;

@@ -20,6 +20,7 @@ import { measureInterleaved, pairedRatio, type Contender, type Measurement } fro
 import { berthPeer, cliPeer, dockerodePeer, rawPeer, type Peer, type PeerSetup } from './peers';
 import { latencyTable, renderMarkdown, targetsTable, throughputTable, type BenchReport, type LatencyResult, type TargetCheck, type ThroughputResult } from './report';
 import { elapsedMs, rotated, summarize } from './stats';
+import { errorMessage } from '../src/common/errors';
 
 const SMALL_CALL_SAMPLES = 3000;
 const CLI_SAMPLES = 60;
@@ -240,6 +241,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`bench failed: ${errorMessage(error)}\n`);
   process.exitCode = 1;
 });

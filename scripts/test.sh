@@ -62,8 +62,8 @@ if needs_engines; then
   run_step engines 600 bash scripts/engines.sh start
 fi
 
-if wants unit; then run_node_tests unit 900 test:unit test/unit/*.test.ts; fi
-if wants engine; then run_node_tests engine 1200 test:engine test/engine/*.test.ts; fi
+if wants unit; then run_node_tests unit 900 test:unit test/unit; fi
+if wants engine; then run_node_tests engine 1200 test:engine test/engine; fi
 if wants integration; then run_launcher_tests integration 1200 test:integration test/integration/run.ts; fi
 if wants integration || wants integration-podman; then
   # An unreadable state file is not a reason to skip: the pass then runs and reports why it cannot.

@@ -70,13 +70,13 @@ tap_count() {
   echo "${value:-0}"
 }
 
-# node's test runner over FILES via `npm run SCRIPT`: spec output on the console, TAP in a file for counts.
+# node's test runner over the *.test.ts files below DIR (as package.json's SCRIPT finds them) via
+# `npm run SCRIPT`: spec output on the console, TAP in a file for counts.
 run_node_tests() {
-  local name=$1 limit=$2 script=$3 began=$SECONDS rc=0
-  shift 3
+  local name=$1 limit=$2 script=$3 dir=$4 began=$SECONDS rc=0
   banner "$name tests"
-  if [[ ! -e $1 ]]; then
-    echo "no test files ($*): skipped"
+  if [[ -z $(find "$dir" -name '*.test.ts' -print -quit 2>/dev/null) ]]; then
+    echo "no test files below $dir: skipped"
     record "$name" skipped "no test files yet" 0
     return 0
   fi

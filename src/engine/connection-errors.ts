@@ -4,6 +4,7 @@
  */
 import type { Endpoint } from './endpoint';
 import { EngineError } from './errors';
+import { errorMessage } from '../common/errors';
 
 const CONNECT_ERRORS: Record<string, { problem: string; hint: string }> = {
   ENOENT: {
@@ -56,7 +57,7 @@ const CONNECT_ERRORS: Record<string, { problem: string; hint: string }> = {
 export function toTransportError(error: unknown, endpoint: Endpoint): EngineError {
   if (error instanceof EngineError) return error;
   const code = errorCode(error);
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (code === 'UND_ERR_ABORTED' || (error instanceof Error && error.name === 'AbortError')) {
     return new EngineError('cancelled', 'Cancelled', { endpoint: endpoint.display, cause: error });
   }

@@ -7,6 +7,7 @@ import { readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { contextDirectoryName, dockerConfigDir, nodeEndpointFs, resolveEndpoint, type Endpoint, type EndpointFs } from './endpoint';
+import { errorMessage } from '../common/errors';
 
 /** The file-system access listing needs: resolution's probe plus a directory listing. */
 export interface ContextStoreFs extends EndpointFs {
@@ -65,7 +66,7 @@ export function listDockerContexts(options: ListContextsOptions = {}): DockerCon
       // DOCKER_CONTEXT is how resolution reads one named context; DOCKER_HOST would win over it, so it is cleared.
       endpoint = resolveEndpoint({ env: { ...env, DOCKER_HOST: '', DOCKER_CONTEXT: name }, homeDir, fs });
     } catch (cause) {
-      error = cause instanceof Error ? cause.message : String(cause);
+      error = errorMessage(cause);
     }
     contexts.push({ name, description, current: name === current, endpoint, error });
   }

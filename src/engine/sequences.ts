@@ -20,6 +20,8 @@ import type {
   OutputChunk,
   PullProgress,
 } from './types';
+import { errorMessage } from '../common/errors';
+import { shortId } from '../common/format';
 
 export interface ContainerSpec {
   image: string;
@@ -321,13 +323,10 @@ async function removeQuietly(client: EngineClient, id: string): Promise<void> {
 }
 
 function asEngineError(error: unknown): EngineError {
-  return error instanceof EngineError ? error : new EngineError('server', error instanceof Error ? error.message : String(error), { cause: error });
+  return error instanceof EngineError ? error : new EngineError('server', errorMessage(error), { cause: error });
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
-function shortId(id: string): string {
-  return id.slice(0, 12);
-}

@@ -7,7 +7,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import type { Endpoint } from './endpoint';
-import type { Connector } from './transport';
+import type { Connector } from './transport-types';
 
 /** The ssh command line the docker CLI uses for an ssh:// host. */
 export function sshArguments(endpoint: Endpoint): string[] {

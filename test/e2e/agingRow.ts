@@ -4,7 +4,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { EngineClient } from '../../src/engine';
-import { cleanupLabel, uniqueName } from '../support/engines';
+import { containerSpec } from '../support/containerSpec';
+import { uniqueName } from '../support/engines';
 import type { WorkbenchDriver } from './driver';
 
 const execFileAsync = promisify(execFile);
@@ -37,7 +38,7 @@ export async function agingRow(setup: AgingRowSetup, screenshot: () => Promise<v
   // Berth's views hidden: the Explorer shown in the side bar instead.
   await driver.openViewContainer('Explorer');
   const name = uniqueName('berth-e2e-aging');
-  const { Id } = await client.createContainer({ Image: setup.image, Cmd: ['sleep', '600'], Labels: { ...cleanupLabel }, HostConfig: { NetworkMode: 'none' } }, { name });
+  const { Id } = await client.createContainer(containerSpec(setup.image, ['sleep', '600']), { name });
   setup.cleanup.push(Id);
   await client.startContainer(Id);
   await driver.openViewContainer('Berth');

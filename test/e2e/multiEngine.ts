@@ -1,12 +1,13 @@
 // The multi-engine explorer in the real workbench: `berth.engines` adds the Podman service beside the dockerd, as a
 // user editing settings.json does. Both engines become root rows with their status and icon, each holding its own
-// containers; the picture is docs/screenshots/multi-engine.png.
+// containers; the picture becomes docs/screenshots/multi-engine.png through `npm run screenshots`.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EngineClient } from '../../src/engine';
-import { cleanupLabel, uniqueName } from '../support/engines';
+import { uniqueName } from '../support/engines';
 import type { Workbench } from '../vscode/launch';
 import type { TreeRowOutline, WorkbenchDriver } from './driver';
+import { containerSpec } from '../support/containerSpec';
 
 export const MULTI_ENGINE_CASE = 'with berth.engines adding Podman, both engines are root rows holding their own containers';
 /** The name the settings give the Podman engine (the dockerd from berth.engine.host is "default"). */
@@ -43,7 +44,7 @@ export async function multiEngineExplorer(setup: MultiEngineSetup, screenshot: (
   try {
     const name = uniqueName('berth-e2e-podman');
     const created = await podman.createContainer(
-      { Image: setup.image, Cmd: ['sleep', '600'], Labels: { ...cleanupLabel }, HostConfig: { NetworkMode: 'none' } },
+      containerSpec(setup.image, ['sleep', '600']),
       { name },
     );
     containerId = created.Id;

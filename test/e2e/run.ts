@@ -1,11 +1,12 @@
 // `npm run test:e2e`: the real workbench in headless Chromium. Clicks through the Berth explorer, runs a container
 // from the palette, opens its logs, attaches a shell, shows a pull failure, then packages the .vsix, installs it into
 // a fresh code-server and checks it activates (and shows the welcome view when the engine is gone).
-// Screenshots: test-output/screenshots/; the ones a reviewer needs are copied to docs/screenshots/.
-import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
+// Screenshots: test-output/screenshots/; the ones the docs use also go to test-output/screenshots/docs/, and
+// `npm run screenshots` copies those into docs/screenshots/ (the run itself never writes tracked files).
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EngineClient } from '../../src/engine';
-import { cleanupLabel, uniqueName, type TestEngines } from '../support/engines';
+import { uniqueName, type TestEngines } from '../support/engines';
 import { buildExtension, packageVsix } from '../vscode/build';
 import { REPO_ROOT, ensureCodeServer, installVsix, makeTempRoot } from '../vscode/codeServer';
 import { withDeadline } from '../vscode/deadline';
@@ -17,10 +18,11 @@ import { CaseRunner } from './cases';
 import { WorkbenchDriver } from './driver';
 import { MULTI_ENGINE_CASE, multiEngineExplorer } from './multiEngine';
 import { AGING_ROW_CASE, agingRow } from './agingRow';
+import { SCREENSHOTS, publish, resetPublishable } from './screenshots';
+import { errorMessage } from '../../src/common/errors';
+import { containerSpec } from '../support/containerSpec';
 
 const OVERALL_TIMEOUT_MS = Number(process.env.BERTH_E2E_TIMEOUT_MS ?? 15 * 60_000);
-const SCREENSHOTS = join(TEST_OUTPUT, 'screenshots');
-const DOCS_SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots');
 const KNOWN_OUTPUT = 'héllo wörld ✓ 日本';
 const WORKBENCH_SETTINGS = {
   // The DOM renderer keeps terminal text in the page, where the tests read it.
@@ -28,28 +30,6 @@ const WORKBENCH_SETTINGS = {
   'workbench.colorTheme': 'Default Dark Modern',
   'window.zoomLevel': 0,
 };
-
-/** Screenshots that document features go to docs/screenshots/ once their case passed. */
-const PUBLISHED: Record<string, string> = {
-  explorer: 'explorer.png',
-  'run-output': 'run-output.png',
-  'logs-editor': 'logs-editor.png',
-  welcome: 'welcome-view.png',
-  shell: 'attach-shell.png',
-  'pull-error': 'pull-error.png',
-  'vsix-activated': 'vsix-activated.png',
-  tooltip: 'container-tooltip.png',
-  'logs-terminal': 'logs-terminal-restart.png',
-  'multi-engine': 'multi-engine.png',
-  'aging-row': 'aging-row.png',
-};
-
-async function publish(name: string): Promise<void> {
-  const target = PUBLISHED[name];
-  if (!target) return;
-  await mkdir(DOCS_SCREENSHOTS, { recursive: true });
-  await copyFile(join(SCREENSHOTS, `${name}.png`), join(DOCS_SCREENSHOTS, target));
-}
 
 async function devWorkbenchCases(
   runner: CaseRunner,
@@ -74,19 +54,14 @@ async function devWorkbenchCases(
     // Fixtures made outside the extension: one running container with known output, one exited.
     const webName = uniqueName('berth-e2e-web');
     const web = await client.createContainer(
-      {
-        Image: engines.image,
-        Cmd: ['sh', '-c', `echo '${KNOWN_OUTPUT}'; echo serving; sleep 600`],
-        Labels: { ...cleanupLabel, 'com.docker.compose.project': 'demo' },
-        HostConfig: { NetworkMode: 'none' },
-      },
+      containerSpec(engines.image, ['sh', '-c', `echo '${KNOWN_OUTPUT}'; echo serving; sleep 600`], { Labels: { 'com.docker.compose.project': 'demo' } }),
       { name: webName },
     );
     cleanup.push(web.Id);
     await client.startContainer(web.Id);
     const doneName = uniqueName('berth-e2e-done');
     const done = await client.createContainer(
-      { Image: engines.image, Cmd: ['sh', '-c', 'echo finished'], Labels: { ...cleanupLabel }, HostConfig: { NetworkMode: 'none' } },
+      containerSpec(engines.image, ['sh', '-c', 'echo finished']),
       { name: doneName },
     );
     cleanup.push(done.Id);
@@ -111,7 +86,7 @@ async function devWorkbenchCases(
     await runner.run('rows follow a container created, stopped and removed outside; the tooltip shows its details', async () => {
       const name = uniqueName('berth-e2e-outside');
       const outside = await client.createContainer(
-        { Image: engines.image, Cmd: ['sleep', '600'], Labels: { ...cleanupLabel, 'demo.label': 'shown-in-tooltip' }, HostConfig: { NetworkMode: 'none' } },
+        containerSpec(engines.image, ['sleep', '600'], { Labels: { 'demo.label': 'shown-in-tooltip' } }),
         { name },
       );
       cleanup.push(outside.Id);
@@ -308,6 +283,7 @@ async function main(): Promise<number> {
   const stopwatch = new Stopwatch();
   const runner = new CaseRunner(stopwatch);
   await mkdir(SCREENSHOTS, { recursive: true });
+  await resetPublishable();
   await stopwatch.stage('build extension', buildExtension);
   const shared = await stopwatch.stage('engines', prepareEngines);
   await stopwatch.stage('code-server install check', ensureCodeServer);
@@ -327,7 +303,7 @@ async function main(): Promise<number> {
     console.log('e2e: packaged extension');
     await withDeadline(vsixCases(runner, engines, stopwatch), OVERALL_TIMEOUT_MS, 'the vsix cases');
   } catch (error) {
-    runner.skip('e2e run', error instanceof Error ? error.message : String(error));
+    runner.skip('e2e run', errorMessage(error));
   } finally {
     for (const id of cleanup) await client.removeContainer(id, { force: true }).catch(() => undefined);
     await client.close();

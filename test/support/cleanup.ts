@@ -41,3 +41,12 @@ export async function removeTestContainers(host: string): Promise<number> {
   }
   return ids.length;
 }
+
+/** Whether the engine at HOST answers `GET /_ping` with 200 (false when nothing listens there). */
+export async function pingEngine(host: string): Promise<boolean> {
+  try {
+    return (await rawRequest(host, 'GET', '/_ping')).status === 200;
+  } catch {
+    return false;
+  }
+}

@@ -1,25 +1,9 @@
 // The model follows the engine's event stream: containers changed OUTSIDE the extension show up by themselves.
 import * as assert from 'node:assert/strict';
-import type { EngineClient } from '../../../src/engine';
-import {
-  connectSuite,
-  TestContainers, eventually, modelShowsContainer, snapshot, suiteEngine, testEngines,
-} from '../support/fixtures';
+import { useConnectedSuite, eventually, modelShowsContainer, snapshot } from '../support/fixtures';
 
 describe('events path: changes made outside the extension', () => {
-  const engines = testEngines();
-  const engine = suiteEngine(engines);
-  let client: EngineClient;
-  let containers: TestContainers;
-
-  before(async () => {
-    ({ client, containers } = await connectSuite(engines, engine));
-  });
-
-  after(async () => {
-    await containers.cleanup();
-    await client.close();
-  });
+  const { engines, engine, client, containers } = useConnectedSuite();
 
   it('shows a container created, started, stopped and removed with the engine client', async () => {
     const { id, name } = await containers.create({ cmd: ['sleep', '300'], start: false });

@@ -3,10 +3,9 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { isEngineError, type EngineClient } from '../../../src/engine';
 import {
-  connectSuite,
-  TestContainers, berthLogText, eventually, sleep, snapshot, suiteEngine, testEngines,
-  type ModelSnapshot, type SuiteEngine,
+  useConnectedSuite, berthLogText, eventually, sleep, snapshot, type ModelSnapshot, type SuiteEngine,
 } from '../support/fixtures';
+import { containerSpec } from '../../support/containerSpec';
 
 async function imageExists(client: EngineClient, reference: string): Promise<boolean> {
   try {
@@ -31,19 +30,7 @@ async function modelListsImage(engine: SuiteEngine, reference: string, present: 
 }
 
 describe('image commands', () => {
-  const engines = testEngines();
-  const engine = suiteEngine(engines);
-  let client: EngineClient;
-  let containers: TestContainers;
-
-  before(async () => {
-    ({ client, containers } = await connectSuite(engines, engine));
-  });
-
-  after(async () => {
-    await containers.cleanup();
-    await client.close();
-  });
+  const { engines, engine, client, containers } = useConnectedSuite();
 
   it('Commit Container creates the image, which then appears in the model', async () => {
     const { id } = await containers.create({ cmd: ['sh', '-c', 'echo committed-content > /marker'] });
@@ -66,9 +53,7 @@ describe('image commands', () => {
     await modelListsImage(engine, `${repo}:${tag}`, true);
 
     // The committed file system holds what the container wrote.
-    const fromCommitted = await client.createContainer({
-      Image: `${repo}:${tag}`, Cmd: ['cat', '/marker'], Labels: { 'berth.test': '1' }, HostConfig: { NetworkMode: 'none' },
-    });
+    const fromCommitted = await client.createContainer(containerSpec(`${repo}:${tag}`, ['cat', '/marker']));
     containers.track(fromCommitted.Id);
     const wait = await client.waitContainer(fromCommitted.Id, { condition: 'next-exit' });
     await client.startContainer(fromCommitted.Id);

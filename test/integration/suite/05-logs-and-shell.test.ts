@@ -1,12 +1,7 @@
 // The logs document (byte-exact, non-ASCII, stderr marked, keeps following) and the interactive shell.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { EngineClient } from '../../../src/engine';
-import {
-  connectSuite,
-  TestContainers, eventually, execOutput, execRunning, modelShowsContainer,
-  suiteEngine, testEngines,
-} from '../support/fixtures';
+import { useConnectedSuite, eventually, execOutput, execRunning, modelShowsContainer } from '../support/fixtures';
 
 const KNOWN_LINE = 'héllo wörld ✓ 日本';
 
@@ -23,19 +18,7 @@ function currentText(document: vscode.TextDocument): string {
 }
 
 describe('logs and shell', () => {
-  const engines = testEngines();
-  const engine = suiteEngine(engines);
-  let client: EngineClient;
-  let containers: TestContainers;
-
-  before(async () => {
-    ({ client, containers } = await connectSuite(engines, engine));
-  });
-
-  after(async () => {
-    await containers.cleanup();
-    await client.close();
-  });
+  const { client, containers } = useConnectedSuite();
 
   it('Open Logs in Editor shows stdout byte-exact, non-ASCII included', async () => {
     const script = `printf '%s\\n' '${KNOWN_LINE}'; printf 'second line\\n'; printf 'last\\n'`;

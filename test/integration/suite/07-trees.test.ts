@@ -3,11 +3,8 @@
 // image row. Containers are made OUTSIDE the extension, so the rows come from the events path.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { EngineClient } from '../../../src/engine';
 import {
-  connectSuite,
-  TestContainers, modelShowsContainer, removeImageQuietly, setBerthSetting,
-  snapshot, suiteEngine, testEngines, uniqueName, viewRows, viewShows, type TreeRow,
+  useConnectedSuite, modelShowsContainer, removeImageQuietly, setBerthSetting, snapshot, uniqueName, viewRows, viewShows, type TreeRow,
 } from '../support/fixtures';
 
 /** `<image> · <Status>` split at the last separator (a Status never holds one). */
@@ -27,20 +24,9 @@ function rowLabelled(rows: TreeRow[], label: string): TreeRow | undefined {
 const IMAGE_DESCRIPTION = /^\d+(?:\.\d+)?(?:B|kB|MB|GB) · (?:unknown age|(?:Less than a second|About a minute|About an hour|\d+ (?:second|minute|hour|day|week|month|year)s?) ago)(?: · (\d+) containers?)?$/;
 
 describe('the trees as rendered', () => {
-  const engines = testEngines();
-  const engine = suiteEngine(engines);
-  let client: EngineClient;
-  let containers: TestContainers;
-
-  before(async () => {
-    ({ client, containers } = await connectSuite(engines, engine));
-  });
-
-  after(async () => {
-    await containers.cleanup();
+  const { engines, engine, client, containers } = useConnectedSuite(async () => {
     await setBerthSetting('containers.showAll', undefined);
     await setBerthSetting('containers.groupBy', undefined);
-    await client.close();
   });
 
   it('container rows: label, "<image> · <Status>", context value by state, tooltip, id', async () => {

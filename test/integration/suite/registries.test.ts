@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { EngineClient } from '../../../src/engine/client';
 import { loadTestEngines, type TestEngines } from '../../support/engines';
 import { suiteEngine } from '../support/fixtures';
+import { errorMessage } from '../../../src/common/errors';
 
 interface ChildSummary {
   label: string;
@@ -25,7 +26,7 @@ async function failureOf(command: string, ...args: unknown[]): Promise<string> {
   try {
     await vscode.commands.executeCommand(command, ...args);
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return errorMessage(error);
   }
   assert.fail(`${command} should have failed`);
 }

@@ -4,10 +4,11 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { EngineClient, isEngineError, type ContainerInspect } from '../../../src/engine';
-import { cleanupLabel, loadTestEngines, parseTestEngines, uniqueName, type TestEngines } from '../../support/engines';
+import { loadTestEngines, parseTestEngines, uniqueName, type TestEngines } from '../../support/engines';
 import {
   ENGINE_KIND_ENV, canonicalImageId, engineHostFor, parseEngineKind, sameReference, type EngineKind,
 } from './engineKind';
+import { containerSpec } from '../../support/containerSpec';
 
 export const EXTENSION_ID = 'berth.berth';
 
@@ -149,16 +150,7 @@ export class TestContainers {
   /** Creates (and by default starts) a labelled, network-less container from the test image. */
   async create(spec: TestContainerSpec): Promise<{ id: string; name: string }> {
     const name = spec.name ?? uniqueName('berth-it');
-    const { Id } = await this.client.createContainer(
-      {
-        Image: this.image,
-        Cmd: spec.cmd,
-        Tty: spec.tty ?? false,
-        Labels: { ...cleanupLabel, ...spec.labels },
-        HostConfig: { NetworkMode: 'none' },
-      },
-      { name },
-    );
+    const { Id } = await this.client.createContainer(containerSpec(this.image, spec.cmd, { Tty: spec.tty ?? false, Labels: spec.labels }), { name });
     this.ids.add(Id);
     if (spec.start ?? true) await this.client.startContainer(Id);
     return { id: Id, name };
@@ -312,9 +304,37 @@ export async function engineSummaries(): Promise<EngineSummary[]> {
 }
 
 /** Activates Berth, waits for its model to connect, and gives the suite a client and a container fixture. */
-export async function connectSuite(engines: TestEngines, engine: SuiteEngine): Promise<{ client: EngineClient; containers: TestContainers }> {
-  await activateBerth();
-  await modelState('connected');
+export interface ConnectedSuite {
+  readonly engines: TestEngines;
+  readonly engine: SuiteEngine;
+  /** A client of the engine under test, for setting up and checking what the commands did. */
+  readonly client: EngineClient;
+  /** The suite's containers: removed when it ends. */
+  readonly containers: TestContainers;
+}
+
+/**
+ * The integration counterpart of useEngineSuite(): called inside a `describe`, it registers that suite's `before`
+ * (Berth activated and connected) and `after` (its containers removed, then `cleanup`, then its client closed), and
+ * hands out the engines, the engine under test, a client and the container factory.
+ */
+export function useConnectedSuite(cleanup?: () => Promise<void>): ConnectedSuite {
+  const engines = testEngines();
+  const engine = suiteEngine(engines);
+  // A client does no I/O until its first call, so it can exist before the engine is known to answer.
   const client = engineClient(engine.host);
-  return { client, containers: new TestContainers(client, engines.image) };
+  const containers = new TestContainers(client, engines.image);
+  before(async () => {
+    await activateBerth();
+    await modelState('connected');
+  });
+  after(async () => {
+    try {
+      await containers.cleanup();
+      await cleanup?.();
+    } finally {
+      await client.close();
+    }
+  });
+  return { engines, engine, client, containers };
 }

@@ -1,0 +1,196 @@
+/** The Engine API's Container endpoints: list, inspect, create, the lifecycle, wait, logs and attach. */
+import type { Duplex } from 'node:stream';
+import { FrameDemuxer } from '../decoders';
+import { EngineError, engineErrorFromResponse } from '../errors';
+import { assertValidContainerName } from '../reference';
+import { buildQuery } from '../query';
+import type {
+  AttachOptions,
+  CallOptions,
+  ContainerCreateBody,
+  ContainerCreateResult,
+  ContainerInspect,
+  ContainerLogsOptions,
+  ContainerSummary,
+  CreateContainerOptions,
+  KillOptions,
+  ListContainersOptions,
+  OutputChunk,
+  RemoveContainerOptions,
+  StopOptions,
+  WaitHandle,
+  WaitOptions,
+  WaitResult,
+} from '../types';
+import { JSON_HEADERS, STREAM_HEADERS_TIMEOUT_MS, collect } from './connection';
+import { SystemEndpoints } from './system';
+
+export class ContainerEndpoints extends SystemEndpoints {
+  listContainers(options: ListContainersOptions = {}): Promise<ContainerSummary[]> {
+    const query = buildQuery({ all: options.all, filters: options.filters, limit: options.limit, size: options.size });
+    return this.json({ method: 'GET', path: `/containers/json${query}`, subject: 'container', signal: options.signal });
+  }
+
+  inspectContainer(id: string, options: CallOptions = {}): Promise<ContainerInspect> {
+    return this.json({ method: 'GET', path: `/containers/${encodeURIComponent(id)}/json`, subject: 'container', signal: options.signal });
+  }
+
+  /** Creates a container; a name the engine would refuse is refused here first, with a specific message. */
+  async createContainer(body: ContainerCreateBody, options: CreateContainerOptions = {}): Promise<ContainerCreateResult> {
+    if (options.name !== undefined) assertValidContainerName(options.name);
+    const query = buildQuery({ name: options.name });
+    return this.json({
+      method: 'POST',
+      path: `/containers/create${query}`,
+      subject: 'container',
+      headers: JSON_HEADERS,
+      body: JSON.stringify(body),
+      signal: options.signal,
+    });
+  }
+
+  async startContainer(id: string, options: CallOptions = {}): Promise<void> {
+    await this.call({ method: 'POST', path: `/containers/${encodeURIComponent(id)}/start`, subject: 'container', ok304: true, signal: options.signal });
+  }
+
+  async stopContainer(id: string, options: StopOptions = {}): Promise<void> {
+    const query = buildQuery({ t: options.timeoutSeconds });
+    await this.call({
+      method: 'POST',
+      path: `/containers/${encodeURIComponent(id)}/stop${query}`,
+      subject: 'container',
+      ok304: true,
+      signal: options.signal,
+      headersTimeout: stopHeadersTimeout(options.timeoutSeconds),
+      long: true,
+    });
+  }
+
+  async restartContainer(id: string, options: StopOptions = {}): Promise<void> {
+    const query = buildQuery({ t: options.timeoutSeconds });
+    await this.call({
+      method: 'POST',
+      path: `/containers/${encodeURIComponent(id)}/restart${query}`,
+      subject: 'container',
+      signal: options.signal,
+      headersTimeout: stopHeadersTimeout(options.timeoutSeconds),
+      long: true,
+    });
+  }
+
+  async killContainer(id: string, options: KillOptions = {}): Promise<void> {
+    const query = buildQuery({ signal: options.killSignal });
+    await this.call({ method: 'POST', path: `/containers/${encodeURIComponent(id)}/kill${query}`, subject: 'container', signal: options.signal });
+  }
+
+  async removeContainer(id: string, options: RemoveContainerOptions = {}): Promise<void> {
+    const query = buildQuery({ force: options.force, v: options.volumes });
+    await this.call({ method: 'DELETE', path: `/containers/${encodeURIComponent(id)}${query}`, subject: 'container', signal: options.signal });
+  }
+
+  /**
+   * Opens `POST /containers/{id}/wait` and resolves as soon as the engine has registered the wait (its headers are
+   * in), so a container started afterwards cannot exit unseen. `result` settles when the condition is met.
+   */
+  async waitContainer(id: string, options: WaitOptions = {}): Promise<WaitHandle> {
+    const query = buildQuery({ condition: options.condition });
+    const response = await this.openStream({
+      method: 'POST',
+      path: `/containers/${encodeURIComponent(id)}/wait${query}`,
+      subject: 'container',
+      signal: options.signal,
+      // The engine sends the headers as soon as the wait is registered; the body comes when the condition is met.
+      headersTimeout: STREAM_HEADERS_TIMEOUT_MS,
+      bodyTimeout: 0,
+    });
+    const result = (async (): Promise<WaitResult> => {
+      const body = await collect(response.body);
+      const text = body.toString('utf8').trim();
+      let parsed: WaitResult & { message?: string };
+      try {
+        parsed = JSON.parse(text) as WaitResult & { message?: string };
+      } catch {
+        throw new EngineError('protocol', text === '' ? 'The engine ended the wait without a result' : `Unexpected wait result: ${text.slice(0, 200)}`, {
+          endpoint: this.endpoint.display,
+          hint: 'Check that the container still exists and wait again',
+        });
+      }
+      if (typeof parsed.StatusCode !== 'number') {
+        throw engineErrorFromResponse(500, text, { subject: 'container', endpoint: this.endpoint.display });
+      }
+      return parsed;
+    })();
+    // The caller may drop the handle; a later rejection must not become an unhandled one.
+    result.catch(() => undefined);
+    return { result };
+  }
+
+  /**
+   * The container's output. Framing follows the container's TTY setting (raw with a TTY, multiplexed without),
+   * read from inspect when `tty` is not given. A type-3 frame (daemon error) throws EngineError.
+   */
+  async *containerLogs(id: string, options: ContainerLogsOptions = {}): AsyncGenerator<OutputChunk, void, undefined> {
+    const stdout = options.stdout ?? true;
+    const stderr = options.stderr ?? true;
+    if (!stdout && !stderr) {
+      throw new EngineError('bad-request', 'Logs need stdout, stderr or both', { hint: 'Ask for at least one of the two streams' });
+    }
+    const tty = options.tty ?? (await this.inspectContainer(id, { signal: options.signal })).Config.Tty;
+    const query = buildQuery({
+      stdout,
+      stderr,
+      follow: options.follow,
+      tail: options.tail,
+      since: options.since,
+      timestamps: options.timestamps,
+    });
+    const response = await this.openStream({
+      method: 'GET',
+      path: `/containers/${encodeURIComponent(id)}/logs${query}`,
+      subject: 'container',
+      signal: options.signal,
+      headersTimeout: STREAM_HEADERS_TIMEOUT_MS,
+      bodyTimeout: 0,
+    });
+    const body = response.body;
+    try {
+      if (tty) {
+        for await (const data of body) yield { stream: 'stdout', data };
+        return;
+      }
+      const pending: OutputChunk[] = [];
+      const demuxer = new FrameDemuxer((chunk) => pending.push(chunk));
+      for await (const data of body) {
+        demuxer.push(data);
+        for (let i = 0; i < pending.length; i++) yield pending[i] as OutputChunk;
+        pending.length = 0;
+      }
+      demuxer.end();
+    } finally {
+      response.cancel();
+    }
+  }
+
+  /**
+   * Attaches to a container's streams over the hijacked connection (`POST /containers/{id}/attach?stream=1`), as
+   * `docker run` does before it starts the container: resolves once the engine has attached, so everything the
+   * container prints from its start on arrives, byte for byte (no log driver in between), with backpressure on the
+   * container instead of loss. The Duplex ends when the container's output ends. Without a TTY it carries
+   * multiplexed frames (use demux()), with one raw bytes.
+   */
+  attachContainer(id: string, options: AttachOptions = {}): Promise<Duplex> {
+    const query = buildQuery({
+      stream: true,
+      stdin: options.stdin ?? false,
+      stdout: options.stdout ?? true,
+      stderr: options.stderr ?? true,
+      logs: options.logs,
+    });
+    return this.upgraded({ method: 'POST', path: `/containers/${encodeURIComponent(id)}/attach${query}`, subject: 'container', signal: options.signal });
+  }
+}
+
+/** Engine waits up to t seconds before killing; give the response that long plus a margin. */
+function stopHeadersTimeout(timeoutSeconds: number | undefined): number {
+  return ((timeoutSeconds ?? 10) + 60) * 1000;
+}

@@ -1,0 +1,53 @@
+/** The Engine API's Exec endpoints: create an exec, start it attached over a hijacked connection, resize, inspect. */
+import type { Duplex } from 'node:stream';
+import { buildQuery } from '../query';
+import type { CallOptions, CreateExecOptions, ExecInspect, ResizeOptions, StartExecOptions } from '../types';
+import { JSON_HEADERS } from './connection';
+import { ImageEndpoints } from './images';
+
+export class ExecEndpoints extends ImageEndpoints {
+  createExec(id: string, options: CreateExecOptions): Promise<{ Id: string }> {
+    const body = {
+      Cmd: options.cmd,
+      Tty: options.tty ?? false,
+      AttachStdin: options.attachStdin ?? false,
+      AttachStdout: options.attachStdout ?? true,
+      AttachStderr: options.attachStderr ?? true,
+      ...(options.env ? { Env: options.env } : {}),
+      ...(options.workingDir !== undefined ? { WorkingDir: options.workingDir } : {}),
+      ...(options.user !== undefined ? { User: options.user } : {}),
+    };
+    return this.json({
+      method: 'POST',
+      path: `/containers/${encodeURIComponent(id)}/exec`,
+      subject: 'container',
+      headers: JSON_HEADERS,
+      body: JSON.stringify(body),
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Starts an exec attached, over the connection the engine hijacks (`Connection: Upgrade`, `Upgrade: tcp`). The Duplex
+   * is the raw stream: with a TTY, the terminal's bytes both ways; without, multiplexed frames out (use demux()).
+   */
+  startExecAttached(execId: string, options: StartExecOptions): Promise<Duplex> {
+    return this.upgraded({
+      method: 'POST',
+      path: `/exec/${encodeURIComponent(execId)}/start`,
+      subject: 'exec',
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ Detach: false, Tty: options.tty }),
+      signal: options.signal,
+    });
+  }
+
+  async resizeExec(execId: string, options: ResizeOptions): Promise<void> {
+    const query = buildQuery({ h: options.rows, w: options.cols });
+    await this.call({ method: 'POST', path: `/exec/${encodeURIComponent(execId)}/resize${query}`, subject: 'exec', signal: options.signal });
+  }
+
+  inspectExec(execId: string, options: CallOptions = {}): Promise<ExecInspect> {
+    return this.json({ method: 'GET', path: `/exec/${encodeURIComponent(execId)}/json`, subject: 'exec', signal: options.signal });
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * The Engine API's Image endpoints: list, inspect, remove, tag, pull, push, import and commit (which the API files
+ * under images: it makes one). Registry credentials go out only to registries that are safe to send them to.
+ */
+import { RegistrySecurity, assertSafeToSendCredentials, encodeRegistryAuth } from '../auth';
+import { JsonLineDecoder, progressLineError, type ProgressLine } from '../decoders';
+import { familiarName, parseImageReference, pullParameters } from '../reference';
+import { buildQuery } from '../query';
+import type {
+  CallOptions,
+  CommitOptions,
+  ImageDeleteItem,
+  ImageInspect,
+  ImageSummary,
+  ImportImageOptions,
+  ListImagesOptions,
+  PullProgress,
+  RegistryCallOptions,
+  RegistryCredential,
+  RemoveImageOptions,
+  TagImageOptions,
+} from '../types';
+import { JSON_HEADERS, TAR_HEADERS } from './connection';
+import { ContainerEndpoints } from './containers';
+
+export class ImageEndpoints extends ContainerEndpoints {
+  private insecureRegistries: Promise<RegistrySecurity> | undefined;
+
+  listImages(options: ListImagesOptions = {}): Promise<ImageSummary[]> {
+    const query = buildQuery({ all: options.all, filters: options.filters });
+    return this.json({ method: 'GET', path: `/images/json${query}`, subject: 'image', signal: options.signal });
+  }
+
+  inspectImage(name: string, options: CallOptions = {}): Promise<ImageInspect> {
+    return this.json({ method: 'GET', path: `/images/${encodeImageName(name)}/json`, subject: 'image', signal: options.signal });
+  }
+
+  removeImage(name: string, options: RemoveImageOptions = {}): Promise<ImageDeleteItem[]> {
+    const query = buildQuery({ force: options.force, noprune: options.noPrune });
+    return this.json({ method: 'DELETE', path: `/images/${encodeImageName(name)}${query}`, subject: 'image', signal: options.signal });
+  }
+
+  async tagImage(name: string, options: TagImageOptions): Promise<void> {
+    const query = buildQuery({ repo: options.repo, tag: options.tag });
+    await this.call({ method: 'POST', path: `/images/${encodeImageName(name)}/tag${query}`, subject: 'image', signal: options.signal });
+  }
+
+  /**
+   * Pulls an image, yielding progress lines. An `errorDetail` line throws EngineError although the status was 200.
+   * The pull is complete only when the iteration ends; breaking out of it cancels the pull on the engine.
+   */
+  async *pullImage(reference: string, options: RegistryCallOptions = {}): AsyncGenerator<PullProgress, void, undefined> {
+    const parsed = parseImageReference(reference);
+    const { fromImage, tag } = pullParameters(parsed);
+    const headers = await this.registryAuthHeaders(parsed.registry, options.auth, false, options.signal);
+    const path = `/images/create${buildQuery({ fromImage, tag })}`;
+    yield* this.progressStream('pull', path, headers, options.auth !== undefined, options.signal);
+  }
+
+  /** Pushes a local image (a tag of it) to its registry, yielding progress; in-band failures throw. */
+  async *pushImage(reference: string, options: RegistryCallOptions = {}): AsyncGenerator<PullProgress, void, undefined> {
+    const parsed = parseImageReference(reference);
+    // Push always sends X-Registry-Auth: an empty credential means anonymous.
+    const headers = await this.registryAuthHeaders(parsed.registry, options.auth, true, options.signal);
+    const query = buildQuery({ tag: parsed.tag });
+    const name = familiarName(parsed);
+    yield* this.progressStream('push', `/images/${encodeImageName(name)}/push${query}`, headers, options.auth !== undefined, options.signal);
+  }
+
+  /** Imports a root file system tarball as an image (`POST /images/create?fromSrc=-`). Resolves the new image's id. */
+  async importImage(tar: Buffer | NodeJS.ReadableStream, options: ImportImageOptions): Promise<{ Id: string | undefined }> {
+    const query = buildQuery({ fromSrc: '-', repo: options.repo, tag: options.tag, changes: options.changes, message: options.message });
+    const response = await this.call({
+      method: 'POST',
+      path: `/images/create${query}`,
+      subject: 'image',
+      headers: TAR_HEADERS,
+      body: tar,
+      signal: options.signal,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+      long: true,
+    });
+    let id: string | undefined;
+    const decoder = new JsonLineDecoder<ProgressLine>((line) => {
+      const error = progressLineError(line);
+      if (error) throw error;
+      if (typeof line.status === 'string' && /^sha256:[0-9a-f]{64}$/.test(line.status)) id = line.status;
+    });
+    decoder.push(response.body);
+    decoder.end();
+    return { Id: id };
+  }
+
+  /** Creates an image from a container's changes (`POST /commit`). */
+  commitContainer(id: string, options: CommitOptions & CallOptions = {}): Promise<{ Id: string }> {
+    const query = buildQuery({
+      container: id,
+      repo: options.repo,
+      tag: options.tag,
+      comment: options.comment,
+      author: options.author,
+      pause: options.pause,
+      changes: options.changes,
+    });
+    return this.json({
+      method: 'POST',
+      path: `/commit${query}`,
+      subject: 'container',
+      headers: JSON_HEADERS,
+      body: '{}',
+      signal: options.signal,
+      headersTimeout: 0,
+      long: true,
+    });
+  }
+
+  private async *progressStream(
+    operation: 'pull' | 'push',
+    path: string,
+    headers: readonly string[] | undefined,
+    credentialsSent: boolean,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<PullProgress, void, undefined> {
+    const response = await this.openStream({ method: 'POST', path, subject: operation, headers, signal, headersTimeout: 0, bodyTimeout: 0, credentialsSent });
+    const pending: ProgressLine[] = [];
+    const decoder = new JsonLineDecoder<ProgressLine>((line) => pending.push(line));
+    try {
+      for await (const chunk of response.body) {
+        decoder.push(chunk);
+        for (let i = 0; i < pending.length; i++) yield checkProgress(pending[i] as ProgressLine, operation, credentialsSent);
+        pending.length = 0;
+      }
+      decoder.end();
+      for (const line of pending) yield checkProgress(line, operation, credentialsSent);
+    } finally {
+      response.cancel();
+    }
+  }
+
+  private async registryAuthHeaders(
+    registry: string,
+    auth: RegistryCredential | undefined,
+    always: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<readonly string[] | undefined> {
+    if (auth === undefined) return always ? ['x-registry-auth', encodeRegistryAuth(undefined)] : undefined;
+    const security = await this.registrySecurity(signal);
+    assertSafeToSendCredentials(registry, { secure: security.isSecure(registry) });
+    const serverAddress = 'serveraddress' in auth ? auth.serveraddress : undefined;
+    if (serverAddress !== undefined && /^http:\/\//i.test(serverAddress)) assertSafeToSendCredentials(serverAddress);
+    return ['x-registry-auth', encodeRegistryAuth(auth)];
+  }
+
+  /** Which registries the engine reaches over plain HTTP (its insecure-registries), from /info; asked once. */
+  private registrySecurity(signal: AbortSignal | undefined): Promise<RegistrySecurity> {
+    this.insecureRegistries ??= this.info({ signal }).then(
+      (info) => new RegistrySecurity(info['RegistryConfig']),
+      (error: unknown) => {
+        this.insecureRegistries = undefined;
+        throw error;
+      },
+    );
+    return this.insecureRegistries;
+  }
+}
+
+function checkProgress(line: ProgressLine, operation: 'pull' | 'push', credentialsSent: boolean): PullProgress {
+  const error = progressLineError(line, operation, credentialsSent);
+  if (error) throw error;
+  return line;
+}
+
+/** Image names go into the path as they are (slashes included); only characters unsafe in a path are escaped. */
+function encodeImageName(name: string): string {
+  return encodeURI(name).replace(/[?#]/g, encodeURIComponent);
+}

@@ -1,0 +1,144 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { EngineError, type ContainerInspect, type EngineEvent, type OutputChunk } from '../../../src/engine';
+import { LogBuffer } from '../../../src/logs/logBuffer';
+import { followContainerLogs, type LogsClient } from '../../../src/logs/logFollower';
+import { eventsSince, LineSplitter, parseTimestamp, sinceSeconds } from '../../../src/logs/timestamps';
+import { toTerminalText } from '../../../src/terminals/terminalText';
+
+void test('stdout is verbatim, stderr lines carry a prefix, unfinished lines continue', () => {
+  const buffer = new LogBuffer(100);
+  buffer.append('stdout', 'héllo ');
+  buffer.append('stderr', 'warn\n');
+  buffer.append('stdout', 'wörld\n');
+  buffer.append('stdout', 'tail');
+  // The unfinished stdout line is completed in place; the stderr line that came meanwhile follows it.
+  assert.equal(buffer.text(), 'héllo wörld\nstderr| warn\ntail');
+});
+
+void test('the logs document is capped and says how many lines it dropped', () => {
+  const buffer = new LogBuffer(3);
+  for (let n = 1; n <= 5; n++) buffer.append('stdout', `line ${n}\n`);
+  assert.equal(buffer.dropped, 2);
+  assert.equal(buffer.text(), '[Berth] 2 earlier lines dropped (berth.logs.maxLines = 3)\nline 3\nline 4\nline 5\n');
+  for (let n = 6; n <= 10_000; n++) buffer.append('stdout', `line ${n}\n`);
+  assert.equal(buffer.lineCount, 3);
+  assert.ok(buffer.text().endsWith('line 9998\nline 9999\nline 10000\n'));
+});
+
+void test('timestamps parse to nanoseconds and back to since values', () => {
+  const stamp = parseTimestamp('2024-05-01T10:00:00.123456789Z hello');
+  assert.ok(stamp);
+  assert.equal(stamp.nanos, 1_714_557_600_123_456_789n);
+  assert.equal(stamp.length, '2024-05-01T10:00:00.123456789Z '.length);
+  assert.equal(parseTimestamp('2024-05-01T10:00:00Z x')?.nanos, 1_714_557_600_000_000_000n);
+  assert.equal(parseTimestamp('no timestamp'), undefined);
+  assert.equal(sinceSeconds(stamp.nanos), 1_714_557_600);
+  assert.equal(eventsSince(stamp.nanos), '1714557600.123456789');
+});
+
+void test('lines split per stream and keep their newline', () => {
+  const splitter = new LineSplitter();
+  assert.deepEqual(splitter.push('stdout', 'a\nb'), ['a\n']);
+  assert.deepEqual(splitter.push('stderr', 'x'), []);
+  assert.deepEqual(splitter.push('stdout', 'c\n'), ['bc\n']);
+  assert.deepEqual(splitter.takePartials(), [['stderr', 'x']]);
+  assert.equal(toTerminalText('a\nb\r\nc'), 'a\r\nb\r\nc');
+});
+
+/** Scripted answers for the three calls a follower makes, in order. */
+class ScriptedLogs implements LogsClient {
+  readonly logCalls: Array<{ follow?: boolean; since?: number; tail?: number | 'all' }> = [];
+  constructor(
+    private readonly inspects: Array<ContainerInspect | Error>,
+    private readonly logs: string[][],
+    private readonly eventScripts: EngineEvent[][],
+  ) {}
+
+  inspectContainer(): Promise<ContainerInspect> {
+    const next = this.inspects.shift();
+    if (!next) return Promise.reject(new Error('unexpected inspect'));
+    return next instanceof Error ? Promise.reject(next) : Promise.resolve(next);
+  }
+
+  // eslint-disable-next-line @typescript-eslint/require-await
+  async *containerLogs(_id: string, options: { follow?: boolean; since?: number; tail?: number | 'all' } = {}): AsyncGenerator<OutputChunk> {
+    this.logCalls.push({ follow: options.follow, since: options.since, tail: options.tail });
+    for (const line of this.logs.shift() ?? []) {
+      const stream = line.startsWith('E ') ? 'stderr' : 'stdout';
+      yield { stream, data: Buffer.from(line.replace(/^E /, ''), 'utf8') };
+    }
+  }
+
+  // eslint-disable-next-line @typescript-eslint/require-await
+  async *events(): AsyncGenerator<EngineEvent> {
+    yield* this.eventScripts.shift() ?? [];
+  }
+}
+
+function inspect(running: boolean, exitCode = 0): ContainerInspect {
+  return {
+    Id: 'c1',
+    Name: '/job',
+    Created: '',
+    Image: 'img',
+    State: { Status: running ? 'running' : 'exited', Running: running, ExitCode: exitCode, StartedAt: '', FinishedAt: '2024-05-01T10:00:05.5Z' },
+    Config: { Tty: false, Cmd: null, Env: null, Labels: null, Image: 'img' },
+    HostConfig: {},
+  };
+}
+
+void test('a followed log survives a restart: it says so, resumes after the last line shown, and ends when removed', async () => {
+  const client = new ScriptedLogs(
+    [inspect(true), inspect(false, 3), new EngineError('not-found', 'No such container: c1', { status: 404 })],
+    [
+      ['2024-05-01T10:00:01.000000001Z first\n', '2024-05-01T10:00:02.000000002Z second\n'],
+      // The resume asks from the whole second of the last line, so the engine replays "second".
+      ['2024-05-01T10:00:02.000000002Z second\n', '2024-05-01T10:00:02.5Z thïrd\n', 'E 2024-05-01T10:00:03Z oops\n'],
+      ['2024-05-01T10:00:09Z after restart\n'],
+    ],
+    [[{ Type: 'container', Action: 'start', Actor: { ID: 'c1' }, time: 1_714_557_609, timeNano: 1_714_557_609_000_000_000 }]],
+  );
+  // Once restarted, the next inspect (after the second run's stream ends) reports the removal.
+  const shown: string[] = [];
+  await followContainerLogs(client, 'c1', { output: (stream, text) => shown.push(`${stream}: ${text}`), notice: (text) => shown.push(`notice: ${text}`) }, {
+    tail: 10,
+    signal: new AbortController().signal,
+    followRestarts: true,
+  });
+  assert.deepEqual(shown, [
+    'stdout: first\n',
+    'stdout: second\n',
+    'stdout: thïrd\n',
+    'stderr: oops\n',
+    'notice: job stopped (exit 3); waiting for it to start again…',
+    'notice: job restarted',
+    'stdout: after restart\n',
+    'notice: job was removed',
+  ]);
+  assert.deepEqual(client.logCalls, [
+    { follow: undefined, since: undefined, tail: 10 },
+    { follow: true, since: 1_714_557_602, tail: undefined },
+    { follow: true, since: 1_714_557_603, tail: undefined },
+  ]);
+});
+
+void test('second-precision stamps (Podman): a new line in the same second as the last one shown is not taken for a replay', async () => {
+  const client = new ScriptedLogs(
+    [inspect(true)],
+    [
+      ['2024-05-01T10:00:01Z a\n', '2024-05-01T10:00:02Z b\n', 'E 2024-05-01T10:00:02Z c\n'],
+      // The follow from that second replays b and c, then brings d, written in the same second, and e.
+      ['2024-05-01T10:00:02Z b\n', 'E 2024-05-01T10:00:02Z c\n', '2024-05-01T10:00:02Z d\n', '2024-05-01T10:00:03Z e\n'],
+    ],
+    [],
+  );
+  const shown: string[] = [];
+  await followContainerLogs(client, 'c1', { output: (stream, text) => shown.push(`${stream}: ${text}`), notice: (text) => shown.push(`notice: ${text}`) }, {
+    tail: 10,
+    signal: new AbortController().signal,
+    followRestarts: false,
+  });
+  assert.deepEqual(shown, ['stdout: a\n', 'stdout: b\n', 'stderr: c\n', 'stdout: d\n', 'stdout: e\n']);
+  assert.deepEqual(client.logCalls.at(-1), { follow: true, since: 1_714_557_602, tail: undefined });
+});
