@@ -48,6 +48,8 @@ exports.activate = (context) => {
     });
     socket.on('error', () => undefined);
   });
+  // A socket file left by an earlier launch's host would make listen fail.
+  try { require('fs').unlinkSync(process.env.BERTH_FLOOR_SOCKET); } catch {}
   server.listen(process.env.BERTH_FLOOR_SOCKET);
   context.subscriptions.push({ dispose: () => server.close() });
 };

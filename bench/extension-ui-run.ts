@@ -3,7 +3,7 @@
  * and open/change latency against VS Code's own floor, in one run on one scratch engine. Writes
  * bench/extension-ui-results.md and .json. `BERTH_BENCH_ONLY=ui npm run bench:extension` runs this part alone.
  */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchEngine } from './extension-engine';
@@ -119,6 +119,7 @@ export async function measureUi(engine: BenchEngine, berthDir: string, log: (lin
         for (const subject of order) {
           log(`${subject}, ${containers.toLocaleString('en')} containers, launch ${launch}/${LAUNCHES}`);
           if (subject === 'floor') {
+            rmSync(floorSocket, { force: true });
             const env = { BERTH_FLOOR_ITEMS: String(containers), BERTH_FLOOR_SOCKET: floorSocket };
             const run = await floorLaunch({ extensionDir: floors.floorDir, settings: {}, env, log, socket: floorSocket, changes: CHANGES_PER_LAUNCH });
             opens.floor.push(run.open);

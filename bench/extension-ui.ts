@@ -133,21 +133,26 @@ export async function buildProfileHost(): Promise<string> {
   return outfile;
 }
 
+/** A unix socket an extension host opens when it gets to it (slowly, on a loaded machine). */
+async function connectWithRetry(path: string): Promise<Socket> {
+  for (let waited = 0; ; waited += 250) {
+    try {
+      const socket = connect(path);
+      await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+      return socket;
+    } catch (error) {
+      if (waited > 180_000) throw new Error(`nothing listened on ${path} within 180 s: ${String(error)}`);
+      await sleep(250);
+    }
+  }
+}
+
 /** The launcher's end of the in-host profiler: one JSON line answers each command. */
 class ProfilerLink {
   private constructor(private readonly socket: Socket) {}
 
   static async connect(path: string): Promise<ProfilerLink> {
-    for (let waited = 0; ; waited += 250) {
-      try {
-        const socket = connect(path);
-        await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-        return new ProfilerLink(socket);
-      } catch (error) {
-        if (waited > 180_000) throw new Error(`the in-host profiler did not listen within 180 s: ${String(error)}`);
-        await sleep(250);
-      }
-    }
+    return new ProfilerLink(await connectWithRetry(path));
   }
 
   async ask<T>(command: 'start' | 'stop' | 'done'): Promise<T> {
@@ -384,8 +389,7 @@ export async function berthLaunch(
 export async function floorLaunch(options: UiLaunchOptions & { readonly socket: string; readonly changes: number }): Promise<{ open: number; changes: number[] }> {
   return withWorkbench(options, async ({ page }) => {
     const open = await openView(page, FLOOR_CONTAINER_TITLE, FLOOR_VIEW_TITLE);
-    const socket = connect(options.socket);
-    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    const socket = await connectWithRetry(options.socket);
     const changes: number[] = [];
     try {
       for (let round = 0; round < options.changes; round++) {

@@ -146,8 +146,8 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
     }
     const children = (await this.getChildren(parent)) ?? [];
     return children.map((child) => {
-      const item = this.resolveTreeItem(this.getTreeItem(child), child);
-      const tooltip = item.tooltip;
+      const item = this.getTreeItem(child);
+      const tooltip = this.resolveTreeItem(item, child).tooltip;
       return {
         id: item.id,
         label: labelOf(item),
