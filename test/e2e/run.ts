@@ -93,10 +93,14 @@ async function devWorkbenchCases(
       await client.startContainer(outside.Id);
       const row = driver.treeRow('Containers', name);
       await driver.waitForText(() => row.innerText(), /Up /, 'the new row');
-      await row.hover();
       const hover = workbench.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: outside.Id.slice(0, 12) }).first();
-      await hover.waitFor({ timeout: 15_000 });
-      const tooltip = await hover.innerText();
+      // The row is under a minute old: its status is redrawn every second, which closes a shown tooltip; hover again.
+      const tooltip = await driver.waitForText(async () => {
+        await workbench.page.mouse.move(900, 200);
+        await row.hover();
+        await hover.waitFor({ timeout: 3000 });
+        return hover.innerText({ timeout: 500 });
+      }, 'shown-in-tooltip', 'the tooltip', 30_000);
       if (!tooltip.includes(engines.image) || !tooltip.includes('shown-in-tooltip')) throw new Error(`tooltip: ${tooltip}`);
       await workbench.page.screenshot({ path: join(SCREENSHOTS, 'tooltip.png') });
       await publish('tooltip');
