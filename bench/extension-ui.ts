@@ -220,7 +220,7 @@ const WATCH_SCRIPT = `(() => {
 
 const RESULT_SCRIPT = `(async () => {
   const state = window[KEY];
-  await Promise.race([state && state.done, new Promise((resolve) => setTimeout(resolve, 30000))]);
+  await Promise.race([state && state.done, new Promise((resolve) => setTimeout(resolve, 90000))]);
   return { clickedAt: state && state.clickedAt, shownAt: state && state.shownAt };
 })()`;
 
@@ -234,7 +234,7 @@ async function armRowWatch(page: Page, pane: string, text: string, clickFrom: bo
   await page.evaluate(withValues(WATCH_SCRIPT, values));
   return async () => {
     const times = await page.evaluate<{ clickedAt?: number; shownAt?: number }>(withValues(RESULT_SCRIPT, values));
-    if (times.shownAt === undefined) throw new Error(`no row ${JSON.stringify(text)} in ${pane} within 30 s`);
+    if (times.shownAt === undefined) throw new Error(`no row ${JSON.stringify(text)} in ${pane} within 90 s`);
     const offset = await pageClockOffset(page);
     return { clickedAt: times.clickedAt === undefined ? undefined : times.clickedAt - offset, shownAt: times.shownAt - offset };
   };
@@ -331,7 +331,7 @@ export async function baselineIdle(options: UiLaunchOptions, settleMs: number, w
 export interface BerthRun {
   readonly open: number;
   readonly changes: number[];
-  /** Changes whose row never showed (within 30 s). */
+  /** Changes whose row never showed (within 90 s). */
   readonly missing: string[];
   readonly idle: IdleCpu[];
 }
