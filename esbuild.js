@@ -1,5 +1,6 @@
 // Bundles the extension and the CLI. `vscode` stays external; type checking is `npm run typecheck`.
 const esbuild = require('esbuild');
+const path = require('node:path');
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -16,9 +17,24 @@ const common = {
   legalComments: 'none',
 };
 
-const builds = [
+/** undici's HTTP/2 client, replaced in the CLI by a stub: berth never negotiates h2 (scripts/lib/undici-no-h2.ts). */
+const withoutHttp2 = {
+  name: 'undici-without-http2',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]client-h2(\.js)?$/ }, (args) =>
+      args.importer.includes(`undici${path.sep}lib`) ? { path: path.resolve(__dirname, 'scripts/lib/undici-no-h2.ts') } : undefined,
+    );
+  },
+};
+
+/** The CLI's bundle; the engine tests and `npm run bench:cli` build it with `node esbuild.js --cli-outdir=DIR`. */
+const cli = (outdir) => ({ ...common, entryPoints: ['src/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' }, plugins: [withoutHttp2] });
+
+const cliOutdir = process.argv.find((arg) => arg.startsWith('--cli-outdir='))?.slice('--cli-outdir='.length);
+
+const builds = cliOutdir !== undefined ? [{ ...cli(cliOutdir), logLevel: 'warning' }] : [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  cli('dist'),
   // The language client is loaded only when a Dockerfile or Compose file opens, so it stays out of the activation bundle.
   { ...common, entryPoints: ['src/language/languageFeatures.ts'], outfile: 'dist/language.js', external: ['vscode'] },
   // Language servers: separate processes, bundled so the extension works offline.

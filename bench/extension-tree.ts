@@ -10,8 +10,8 @@
 import { performance } from 'node:perf_hooks';
 import type { EngineClient, EngineEvent } from '../src/engine';
 import { EngineModel } from '../src/model/engineModel';
-import { ContainerTree, type ContainerTreeNode } from '../src/model/containerTree';
-import { presentContainer, presentGroup, type ItemPresentation } from '../src/model/presentation';
+import { ContainerTree, type ContainerTreeNode } from '../src/containers/tree';
+import { presentContainer, presentGroup, type ItemPresentation } from '../src/views/presentation';
 import type { ContainerRecord } from '../src/model/records';
 import { timeoutScheduler, type Scheduler } from '../src/model/batcher';
 import type { ModelSource } from '../src/model/source';

@@ -1,12 +1,58 @@
 /**
- * `berth`: the command-line front end (bundled to dist/cli.js). Wires the process to `runCli`: argv, the two
- * output streams, the environment, and Ctrl-C. The first Ctrl-C aborts the running call through its AbortSignal
- * (and lets the command clean up); a second one exits at once.
+ * `berth`: the command-line front end (bundled to dist/cli.js). Wires the process to `runCli`: argv, the output
+ * streams, stdin, the environment and the signals. The first Ctrl-C aborts the running call through its AbortSignal
+ * (a foreground run then stops its container and shows it to its end); a second one exits at once. SIGTERM, SIGHUP
+ * and SIGQUIT go to whoever took them over (`berth run` passes them to its container); else berth exits on them.
  */
 import { once } from 'node:events';
+import { setFlagsFromString } from 'node:v8';
 import { version } from '../package.json';
 import { EXIT_INTERRUPTED } from './cli/failure';
+import { errorMessage } from './common/errors';
+import type { ForwardedSignal, ProcessSignals } from './cli/io';
 import { runCli } from './cli/main';
+import { outputStream } from './cli/streams';
+
+// Berth's peak memory stays under 64 MB whatever a container prints (bench and test/engine/cli-pressure.test.ts):
+// - undici parses HTTP with llhttp compiled to WebAssembly, which V8's optimising tier compiles a second time in the
+//   background: ≈ 35 MB more at start, and time, for a parser that reads a few small responses. Liftoff suffices.
+// - Streaming output allocates a buffer per chunk; a young generation left to grow to its 16 MB default holds tens
+//   of MB of them between collections. Not growing it keeps only what is in flight. Optimised code would win
+//   nothing for a process that waits on I/O, and its compiler's memory shows in the peak too.
+// Set before anything is compiled or allocated in bulk (undici is loaded later, with the first command).
+setFlagsFromString('--liftoff-only');
+setFlagsFromString('--no-opt');
+setFlagsFromString('--semi-space-growth-factor=1');
+
+const FORWARDED: readonly ForwardedSignal[] = ['SIGTERM', 'SIGHUP', 'SIGQUIT'];
+const SIGNAL_NUMBERS: Record<ForwardedSignal, number> = { SIGHUP: 1, SIGQUIT: 3, SIGTERM: 15 };
+
+function processSignals(): ProcessSignals & { dispose(): void } {
+  let taker: ((signal: ForwardedSignal) => void) | undefined;
+  const listeners = FORWARDED.map((name) => {
+    const listener = (): void => {
+      if (taker) taker(name);
+      else process.exit(128 + SIGNAL_NUMBERS[name]);
+    };
+    process.on(name, listener);
+    return { name, listener };
+  });
+  return {
+    forward: (handler) => {
+      taker = handler;
+      return () => {
+        if (taker === handler) taker = undefined;
+      };
+    },
+    onResize: (handler) => {
+      process.on('SIGWINCH', handler);
+      return () => process.off('SIGWINCH', handler);
+    },
+    dispose: () => {
+      for (const { name, listener } of listeners) process.off(name, listener);
+    },
+  };
+}
 
 async function main(): Promise<number> {
   const controller = new AbortController();
@@ -15,37 +61,39 @@ async function main(): Promise<number> {
     controller.abort();
   };
   process.on('SIGINT', onInterrupt);
-  // A closed pipe (`berth logs x | head`) is not a failure worth a message.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') process.stderr.write(`berth: cannot write the output: ${error.message}\n`);
-    process.exit(error.code === 'EPIPE' ? 0 : 1);
-  });
+  const signals = processSignals();
   try {
     return await runCli(process.argv.slice(2), {
       io: {
-        stdout: process.stdout,
-        stderr: process.stderr,
+        stdout: outputStream(process.stdout),
+        stderr: outputStream(process.stderr),
+        stdin: process.stdin,
         env: process.env,
         stderrIsTerminal: process.stderr.isTTY === true,
+        terminalSize: () => (process.stdout.isTTY ? { columns: process.stdout.columns, rows: process.stdout.rows } : undefined),
         now: () => Date.now(),
       },
       signal: controller.signal,
+      signals,
       version,
     });
   } finally {
     process.off('SIGINT', onInterrupt);
+    signals.dispose();
   }
 }
 
 /** Resolves once everything written to the stream has been handed to the OS (pipes are asynchronous on macOS). */
 async function drained(stream: NodeJS.WriteStream): Promise<void> {
-  if (stream.writableLength > 0) await once(stream, 'drain');
+  if (stream.writableLength === 0 || stream.destroyed) return;
+  // A stream that fails meanwhile has nothing left to drain; its failure was reported already.
+  await Promise.race([once(stream, 'drain'), once(stream, 'close')]).catch(() => undefined);
 }
 
 main()
   .catch((error: unknown) => {
     // runCli reports every failure itself; this is the last guard against a stack trace.
-    process.stderr.write(`berth: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`berth: ${errorMessage(error)}\n`);
     return 1;
   })
   .then(async (exitCode) => {

@@ -1,9 +1,11 @@
 /** Typed access to the `berth.*` settings. Read on demand, so changes apply without a reload. */
 import * as vscode from 'vscode';
-import type { GroupBy } from './model/containerTree';
 import { parseConfiguredEngines, type ConfiguredEngine } from './model/engineList';
 
 export const CONFIG_SECTION = 'berth';
+
+/** `berth.containers.groupBy`: a flat list, or one group per Compose project. */
+export type GroupBy = 'none' | 'composeProject';
 
 export interface BerthSettings {
   readonly engineHost: string;

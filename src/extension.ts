@@ -1,20 +1,61 @@
-/** Entry point: one Ctx per activation. Activation makes no engine call; the first listing starts in the background. */
-import type * as vscode from 'vscode';
-import { Ctx, type BerthApi } from './ctx';
+/**
+ * Entry point. Makes the log and the core (settings + engine sessions), then lets each feature folder register
+ * itself on one owner. Activation makes no engine call; the first listing starts in the background.
+ * Where things go: docs/architecture.md.
+ */
+import * as vscode from 'vscode';
+import { DisposableStore } from './common/lifecycle';
+import { registerContainers } from './containers';
+import { registerEngines } from './engines';
+import { registerImages } from './images';
+import { registerLanguage } from './language';
+import { registerLogs } from './logs';
+import { registerRegistries } from './registries';
+import { command, registerCommandTable } from './workbench/commandTable';
+import { BerthCore, type BerthApi } from './workbench/core';
+import { extendDeps } from './workbench/deps';
 
 export function activate(context: vscode.ExtensionContext): BerthApi {
   const started = performance.now();
-  const ctx = new Ctx(context);
-  context.subscriptions.push(ctx);
+  const owner = new DisposableStore();
+  context.subscriptions.push(owner);
+  const log = owner.add(vscode.window.createOutputChannel('Berth', { log: true }));
+  const core = owner.add(new BerthCore(log, context.workspaceState));
+
+  const registries = registerRegistries(
+    { log, engines: core.engines, secrets: context.secrets, engine: (target) => core.sessionOfTarget(target).client, logUri: context.logUri },
+    owner,
+  );
+  const containers = registerContainers(core, owner);
+  const images = registerImages(
+    extendDeps(core, { registries, revealContainer: (id: string, engine: string) => containers.view.reveal(id, engine) }),
+    owner,
+  );
+  registerLogs(core, owner);
+  registerEngines(core, owner);
+  registerLanguage({ log, engines: core.engines, extensionUri: context.extensionUri }, owner);
+  // For tests: the rows a view shows under a path of labels.
+  registerCommandTable(
+    [
+      command('berth.internal.viewChildren', 'Reading a view', () => (view?: unknown, path?: unknown) => {
+        const labels = Array.isArray(path) ? path.map(String) : [];
+        return view === 'images' ? images.view.rowsAt(labels) : containers.view.rowsAt(labels);
+      }),
+    ],
+    core,
+    owner,
+  );
+  core.startAfterActivation();
+
   // Both figures go to the log at info level: bench/ reads them from the real extension host.
-  ctx.log.info(`Activated in ${(performance.now() - started).toFixed(2)} ms`);
-  ctx.api.whenModelReady().then(
-    () => ctx.log.info(`Views ready ${(performance.now() - started).toFixed(2)} ms after activation began`),
+  log.info(`Activated in ${(performance.now() - started).toFixed(2)} ms`);
+  core.api.whenModelReady().then(
+    () => log.info(`Views ready ${(performance.now() - started).toFixed(2)} ms after activation began`),
     () => undefined, // Unreachable engine: the model logs why and the welcome view says so.
   );
-  return ctx.api;
+  return core.api;
 }
 
 export function deactivate(): void {
-  // The Ctx is in context.subscriptions; VS Code disposes it.
+  // Everything is owned by the store in context.subscriptions; VS Code disposes it.
 }

@@ -1,118 +1,15 @@
 /**
- * The berth command line: what each command accepts (used for parsing and for help), and the typed invocation a
- * command line turns into. Everything here is pure; running the commands is in `run-command.ts`.
+ * The berth commands, each written once: usage, typed flags, how its options are built from the command line, how
+ * it runs (its action module is loaded only then), its help and its README row. `parse.ts` turns argv into one of
+ * these commands; `help.ts` and the README's CLI table are generated from them.
  */
-import { tokenize, UsageError, type FlagSpec, type ParsedFlags } from './args';
+import type { FlagSpec } from './args';
+import { booleanFlag, declareCommand, listFlag, valueFlag, type DeclaredCommand, type FlagTable } from './spec';
+import { checkEnvEntry, nonEmpty, parseFilters, parseKeyValues, parseSeconds, parseTail, splitRepositoryTag } from './values';
 
-export interface GlobalOptions {
-  /** `--host`/`-H`; DOCKER_HOST and the contexts apply when unset. */
-  readonly host: string | undefined;
-}
-
-export interface RunOptions {
-  readonly image: string;
-  readonly cmd: string[];
-  readonly detach: boolean;
-  readonly tty: boolean;
-  readonly autoRemove: boolean;
-  readonly name: string | undefined;
-  readonly network: string | undefined;
-  /** `K=V`, or `K` alone to take K's value from berth's own environment (as docker does). */
-  readonly env: string[];
-  readonly labels: Record<string, string>;
-}
-
-export interface PsOptions {
-  readonly all: boolean;
-  readonly json: boolean;
-  readonly quiet: boolean;
-  readonly noTrunc: boolean;
-  readonly filters: Record<string, string[]>;
-}
-
-export interface StopOptions {
-  readonly ids: string[];
-  readonly timeoutSeconds: number | undefined;
-}
-
-export interface StopAllOptions {
-  readonly timeoutSeconds: number | undefined;
-  readonly filters: Record<string, string[]>;
-}
-
-export interface LogsCommandOptions {
-  readonly id: string;
-  readonly follow: boolean;
-  readonly tail: number | 'all' | undefined;
-  readonly timestamps: boolean;
-}
-
-export interface ImagesOptions {
-  readonly all: boolean;
-  readonly json: boolean;
-}
-
-export interface PullCommandOptions {
-  readonly image: string;
-}
-
-export interface CommitCommandOptions {
-  readonly id: string;
-  readonly repo: string | undefined;
-  readonly tag: string | undefined;
-  readonly message: string | undefined;
-  readonly author: string | undefined;
-  readonly changes: string[];
-}
-
-export interface WaitOptions {
-  readonly id: string;
-}
-
-export type Command =
-  | { readonly name: 'run'; readonly options: RunOptions }
-  | { readonly name: 'ps'; readonly options: PsOptions }
-  | { readonly name: 'stop'; readonly options: StopOptions }
-  | { readonly name: 'stop-all'; readonly options: StopAllOptions }
-  | { readonly name: 'logs'; readonly options: LogsCommandOptions }
-  | { readonly name: 'images'; readonly options: ImagesOptions }
-  | { readonly name: 'pull'; readonly options: PullCommandOptions }
-  | { readonly name: 'commit'; readonly options: CommitCommandOptions }
-  | { readonly name: 'wait'; readonly options: WaitOptions }
-  | { readonly name: 'version'; readonly options: Record<string, never> };
-
-export type CommandName = Command['name'];
-
-export type Invocation =
-  | { readonly kind: 'help'; readonly topic: CommandName | undefined }
-  | { readonly kind: 'command'; readonly global: GlobalOptions; readonly command: Command };
-
-export interface CommandSpec {
-  readonly name: CommandName;
-  readonly usage: string;
-  readonly summary: string;
-  readonly flags: readonly FlagSpec[];
-  readonly stopAtFirstPositional?: boolean;
-  readonly positionals: { readonly min: number; readonly max: number };
-}
-
-const timeFlag: FlagSpec = {
-  key: 'time',
-  long: 'time',
-  short: 't',
-  kind: 'value',
-  valueName: 'SECONDS',
-  description: 'Seconds to wait before killing the container (engine default: 10)',
-};
-const filterFlag: FlagSpec = {
-  key: 'filter',
-  long: 'filter',
-  short: 'f',
-  kind: 'list',
-  valueName: 'KEY=VALUE',
-  description: 'Only containers matching the filter, e.g. label=team=a or name=web (repeatable)',
-};
-const jsonFlag: FlagSpec = { key: 'json', long: 'json', kind: 'boolean', description: "Print the engine's JSON" };
+const timeFlag = valueFlag('time', 't', 'SECONDS', 'Seconds to wait before killing the container (engine default: 10)');
+const filterFlag = listFlag('filter', 'f', 'KEY=VALUE', 'Only containers matching the filter, e.g. label=team=a or name=web (repeatable)');
+const jsonFlag = booleanFlag('json', undefined, "Print the engine's JSON");
 
 export const globalFlags: readonly FlagSpec[] = [
   {
@@ -123,263 +20,184 @@ export const globalFlags: readonly FlagSpec[] = [
     valueName: 'HOST',
     description: 'Engine to talk to, e.g. unix:///run/docker.sock or tcp://host:2376 (default: DOCKER_HOST, the context)',
   },
+  { key: 'version', long: 'version', short: 'v', kind: 'boolean', description: "Print berth's version and exit" },
 ];
 
-export const commandSpecs: readonly CommandSpec[] = [
-  {
-    name: 'run',
-    usage: 'berth run [OPTIONS] IMAGE [COMMAND] [ARG...]',
-    summary: 'Create and run a container, pulling the image if it is missing',
-    stopAtFirstPositional: true,
-    positionals: { min: 1, max: Infinity },
-    flags: [
-      { key: 'detach', long: 'detach', short: 'd', kind: 'boolean', description: 'Run in the background and print the container ID' },
-      { key: 'tty', long: 'tty', short: 't', kind: 'boolean', description: 'Allocate a pseudo-TTY (output is not split into stdout and stderr)' },
-      { key: 'rm', long: 'rm', kind: 'boolean', description: 'Remove the container when it exits' },
-      { key: 'name', long: 'name', kind: 'value', valueName: 'NAME', description: 'Name the container' },
-      { key: 'network', long: 'network', kind: 'value', valueName: 'MODE', description: "Network mode, e.g. none or host (default: the engine's)" },
-      { key: 'env', long: 'env', short: 'e', kind: 'list', valueName: 'KEY=VALUE', description: 'Set an environment variable (repeatable); KEY alone takes its value from here' },
-      { key: 'label', long: 'label', short: 'l', kind: 'list', valueName: 'KEY=VALUE', description: 'Set a label on the container (repeatable)' },
-    ],
+const run = declareCommand({
+  usage: 'berth run [OPTIONS] IMAGE [COMMAND] [ARG...]',
+  summary: 'Create and run a container, pulling the image if it is missing',
+  details:
+    "The container's stdout goes to stdout and its stderr to stderr as it runs, and berth exits with the container's status. " +
+    'SIGTERM, SIGHUP and SIGQUIT are passed on to the container; Ctrl-C stops it (and shows what it prints while stopping). ' +
+    '`-d` prints the id and returns; `-t` merges the streams into a TTY of your terminal\'s size; `-i` passes stdin; ' +
+    '`--rm` has the engine remove the container whatever happens to berth. `-e KEY` alone takes the value from berth\'s environment.',
+  stopAtFirstPositional: true,
+  runStatuses: true,
+  positionals: { min: 1, max: Infinity },
+  flags: {
+    detach: booleanFlag('detach', 'd', 'Run in the background and print the container ID'),
+    interactive: booleanFlag('interactive', 'i', "Pass berth's stdin to the container"),
+    tty: booleanFlag('tty', 't', 'Allocate a pseudo-TTY (output is not split into stdout and stderr)'),
+    rm: booleanFlag('rm', undefined, 'Have the engine remove the container when it exits'),
+    name: valueFlag('name', undefined, 'NAME', 'Name the container'),
+    network: valueFlag('network', undefined, 'MODE', "Network mode, e.g. none or host (default: the engine's)"),
+    env: listFlag('env', 'e', 'KEY=VALUE', 'Set an environment variable (repeatable); KEY alone takes its value from here'),
+    label: listFlag('label', 'l', 'KEY=VALUE', 'Set a label on the container (repeatable)'),
   },
-  {
-    name: 'ps',
-    usage: 'berth ps [OPTIONS]',
-    summary: 'List containers',
-    positionals: { min: 0, max: 0 },
-    flags: [
-      { key: 'all', long: 'all', short: 'a', kind: 'boolean', description: 'Show all containers (default: only running ones)' },
-      filterFlag,
-      jsonFlag,
-      { key: 'quiet', long: 'quiet', short: 'q', kind: 'boolean', description: 'Only print container IDs' },
-      { key: 'noTrunc', long: 'no-trunc', kind: 'boolean', description: 'Do not shorten IDs and commands' },
-    ],
+  build: (flags, positionals) => {
+    const [image, ...cmd] = positionals as [string, ...string[]];
+    return {
+      image,
+      cmd,
+      detach: flags.detach,
+      interactive: flags.interactive,
+      tty: flags.tty,
+      autoRemove: flags.rm,
+      name: nonEmpty(flags.name, '--name'),
+      network: nonEmpty(flags.network, '--network'),
+      env: flags.env.map(checkEnvEntry),
+      labels: parseKeyValues(flags.label, '--label'),
+    };
   },
-  {
-    name: 'stop',
-    usage: 'berth stop [OPTIONS] CONTAINER [CONTAINER...]',
-    summary: 'Stop one or more running containers',
-    positionals: { min: 1, max: Infinity },
-    flags: [timeFlag],
+  run: async (options, deps): Promise<number> => (await import('./actions/run.js')).runCommand(options, deps),
+});
+
+const ps = declareCommand({
+  usage: 'berth ps [OPTIONS]',
+  summary: 'List containers',
+  details: "A table like docker's: CONTAINER ID, IMAGE, COMMAND, CREATED, STATUS, NAMES. `--json` prints the engine's own objects.",
+  positionals: { min: 0, max: 0 },
+  flags: {
+    all: booleanFlag('all', 'a', 'Show all containers (default: only running ones)'),
+    filter: filterFlag,
+    json: jsonFlag,
+    quiet: booleanFlag('quiet', 'q', 'Only print container IDs'),
+    noTrunc: booleanFlag('no-trunc', undefined, 'Do not shorten IDs and commands'),
   },
-  {
-    name: 'stop-all',
-    usage: 'berth stop-all [OPTIONS]',
-    summary: 'Stop every running container (or those matching --filter)',
-    positionals: { min: 0, max: 0 },
-    flags: [timeFlag, filterFlag],
+  build: (flags) => ({ all: flags.all, json: flags.json, quiet: flags.quiet, noTrunc: flags.noTrunc, filters: parseFilters(flags.filter) }),
+  run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).listContainersCommand(options, deps),
+});
+
+const stop = declareCommand({
+  usage: 'berth stop [OPTIONS] CONTAINER [CONTAINER...]',
+  summary: 'Stop one or more running containers',
+  details: 'Stops them in parallel (a few at a time) and prints each name as given, in the order given. A failure gets its own line; the others are still stopped.',
+  positionals: { min: 1, max: Infinity },
+  flags: { time: timeFlag },
+  build: (flags, positionals) => ({ ids: [...positionals], timeoutSeconds: parseSeconds(flags.time) }),
+  run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).stopCommand(options, deps),
+});
+
+const stopAll = declareCommand({
+  usage: 'berth stop-all [OPTIONS]',
+  summary: 'Stop every running, paused or restarting container (or those matching --filter)',
+  details: 'Prints the short id of each container it stopped, like `docker stop $(docker ps -q)`.',
+  positionals: { min: 0, max: 0 },
+  flags: { time: timeFlag, filter: filterFlag },
+  build: (flags) => ({ timeoutSeconds: parseSeconds(flags.time), filters: parseFilters(flags.filter) }),
+  run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).stopAllCommand(options, deps),
+});
+
+const logs = declareCommand({
+  usage: 'berth logs [OPTIONS] CONTAINER',
+  summary: "Print a container's logs: its stdout to stdout, its stderr to stderr",
+  details: '`-f` follows them until the container stops. As with docker, a `--tail` that is not a whole number prints every line.',
+  positionals: { min: 1, max: 1 },
+  flags: {
+    follow: booleanFlag('follow', 'f', 'Keep printing new output until the container stops'),
+    tail: valueFlag('tail', 'n', 'N', 'Only the last N lines (default: all)'),
+    timestamps: booleanFlag('timestamps', 't', 'Prefix each line with its timestamp'),
   },
-  {
-    name: 'logs',
-    usage: 'berth logs [OPTIONS] CONTAINER',
-    summary: "Print a container's logs: its stdout to stdout, its stderr to stderr",
-    positionals: { min: 1, max: 1 },
-    flags: [
-      { key: 'follow', long: 'follow', short: 'f', kind: 'boolean', description: 'Keep printing new output until the container stops' },
-      { key: 'tail', long: 'tail', short: 'n', kind: 'value', valueName: 'N', description: 'Only the last N lines (default: all)' },
-      { key: 'timestamps', long: 'timestamps', short: 't', kind: 'boolean', description: 'Prefix each line with its timestamp' },
-    ],
+  build: (flags, positionals) => ({ id: positionals[0] as string, follow: flags.follow, tail: parseTail(flags.tail), timestamps: flags.timestamps }),
+  run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).logsCommand(options, deps),
+});
+
+const images = declareCommand({
+  usage: 'berth images [OPTIONS]',
+  summary: 'List images',
+  details: 'A table: REPOSITORY, TAG, IMAGE ID, CREATED, SIZE.',
+  positionals: { min: 0, max: 0 },
+  flags: {
+    all: booleanFlag('all', 'a', 'Show intermediate images too'),
+    json: jsonFlag,
+    quiet: booleanFlag('quiet', 'q', 'Only print image IDs'),
   },
-  {
-    name: 'images',
-    usage: 'berth images [OPTIONS]',
-    summary: 'List images',
-    positionals: { min: 0, max: 0 },
-    flags: [
-      { key: 'all', long: 'all', short: 'a', kind: 'boolean', description: 'Show intermediate images too' },
-      jsonFlag,
-    ],
+  build: (flags) => ({ all: flags.all, json: flags.json, quiet: flags.quiet }),
+  run: async (options, deps): Promise<number> => (await import('./actions/images.js')).imagesCommand(options, deps),
+});
+
+const pull = declareCommand({
+  usage: 'berth pull IMAGE[:TAG|@DIGEST]',
+  summary: 'Pull an image; credentials come from the docker configuration (DOCKER_CONFIG)',
+  details:
+    'Progress goes to stderr; the full reference (with `:latest` when no tag was given) is printed on stdout. Credentials come from ' +
+    '`auths`, `credsStore` or `credHelpers`; a `credsStore` helper that is not installed falls back to `auths`, as with docker.',
+  positionals: { min: 1, max: 1 },
+  flags: {},
+  build: (_flags, positionals) => ({ image: positionals[0] as string }),
+  run: async (options, deps): Promise<number> => (await import('./actions/images.js')).pullCommand(options, deps),
+});
+
+const commit = declareCommand({
+  usage: 'berth commit [OPTIONS] CONTAINER [REPOSITORY[:TAG]]',
+  summary: "Create a new image from a container's changes and print its ID",
+  details: 'An invalid REPOSITORY[:TAG] exits 1, as with docker.',
+  positionals: { min: 1, max: 2 },
+  flags: {
+    message: valueFlag('message', 'm', 'MESSAGE', 'Commit message'),
+    author: valueFlag('author', 'a', 'AUTHOR', 'Author, e.g. "Jane <jane@example.com>"'),
+    change: listFlag('change', 'c', 'INSTRUCTION', 'Apply a Dockerfile instruction, e.g. CMD ["sh"] (repeatable)'),
   },
-  {
-    name: 'pull',
-    usage: 'berth pull IMAGE[:TAG|@DIGEST]',
-    summary: 'Pull an image; credentials come from the docker configuration (DOCKER_CONFIG)',
-    positionals: { min: 1, max: 1 },
-    flags: [],
+  build: (flags, positionals) => {
+    const [id, reference] = positionals as [string, string | undefined];
+    return { id, ...splitRepositoryTag(reference), message: flags.message, author: flags.author, changes: flags.change };
   },
-  {
-    name: 'commit',
-    usage: 'berth commit [OPTIONS] CONTAINER [REPOSITORY[:TAG]]',
-    summary: "Create a new image from a container's changes and print its ID",
-    positionals: { min: 1, max: 2 },
-    flags: [
-      { key: 'message', long: 'message', short: 'm', kind: 'value', valueName: 'MESSAGE', description: 'Commit message' },
-      { key: 'author', long: 'author', short: 'a', kind: 'value', valueName: 'AUTHOR', description: 'Author, e.g. "Jane <jane@example.com>"' },
-      { key: 'change', long: 'change', short: 'c', kind: 'list', valueName: 'INSTRUCTION', description: 'Apply a Dockerfile instruction, e.g. CMD ["sh"] (repeatable)' },
-    ],
-  },
-  {
-    name: 'wait',
-    usage: 'berth wait CONTAINER',
-    summary: 'Wait until a container stops and print its exit status',
-    positionals: { min: 1, max: 1 },
-    flags: [],
-  },
-  {
-    name: 'version',
-    usage: 'berth version',
-    summary: "Show the engine's version, its API version and the negotiated one",
-    positionals: { min: 0, max: 0 },
-    flags: [],
-  },
-];
+  run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).commitCommand(options, deps),
+});
 
-export function findCommandSpec(name: string): CommandSpec | undefined {
-  return commandSpecs.find((spec) => spec.name === name);
-}
+const wait = declareCommand({
+  usage: 'berth wait CONTAINER [CONTAINER...]',
+  summary: 'Wait until containers stop and print their exit statuses',
+  details: 'One status per line, in the order given; a container that is not there gets its own error line and exit status 1.',
+  positionals: { min: 1, max: Infinity },
+  flags: {},
+  build: (_flags, positionals) => ({ ids: [...positionals] }),
+  run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).waitCommand(options, deps),
+});
 
-/** Turns argv (without `node` and the script) into an invocation, or throws UsageError with a specific message. */
-export function parseCommandLine(argv: readonly string[]): Invocation {
-  const global = tokenize(argv, { flags: globalFlags, stopAtFirstPositional: true, commandPath: 'berth' });
-  const [commandName, ...rest] = global.positionals;
-  if (commandName === undefined || global.help) return { kind: 'help', topic: undefined };
-  if (commandName === 'help') return { kind: 'help', topic: helpTopic(rest) };
+const version = declareCommand({
+  usage: 'berth version',
+  summary: "Show the engine's version, its API version and the negotiated one",
+  details: "Also the endpoint and berth's own version (`berth --version` prints only berth's).",
+  positionals: { min: 0, max: 0 },
+  flags: {},
+  build: () => ({}),
+  run: async (_options, deps): Promise<number> => (await import('./actions/images.js')).versionCommand(deps),
+});
 
-  const spec = findCommandSpec(commandName);
-  if (!spec) throw new UsageError(`'${commandName}' is not a berth command. See 'berth help'.`);
-  const commandPath = `berth ${spec.name}`;
-  const parsed = tokenize(rest, { flags: spec.flags, stopAtFirstPositional: spec.stopAtFirstPositional ?? false, commandPath });
-  if (parsed.help) return { kind: 'help', topic: spec.name };
-  checkPositionalCount(spec, parsed.positionals.length);
+/** Every command, in the order `berth help` and the README list them. */
+export const commandTable = { run, ps, stop, 'stop-all': stopAll, logs, images, pull, commit, wait, version } as const;
 
-  const host = global.flags.values.get('host');
-  if (host !== undefined && host.trim() === '') throw new UsageError('--host needs a value, e.g. unix:///run/docker.sock.');
-  return { kind: 'command', global: { host }, command: buildCommand(spec.name, parsed.flags, parsed.positionals) };
-}
+type Table = typeof commandTable;
+export type CommandName = keyof Table;
+type OptionsOf<E> = E extends DeclaredCommand<infer _F, infer O> ? O : never;
+export type CommandOptions<N extends CommandName> = OptionsOf<Table[N]>;
+export type Command = { [N in CommandName]: { readonly name: N; readonly options: CommandOptions<N> } }[CommandName];
 
-function helpTopic(rest: readonly string[]): CommandName | undefined {
-  const [topic] = rest;
-  if (topic === undefined) return undefined;
-  const spec = findCommandSpec(topic);
-  if (!spec) throw new UsageError(`no help for '${topic}': it is not a berth command. See 'berth help'.`);
-  return spec.name;
-}
+export type RunOptions = CommandOptions<'run'>;
+export type PsOptions = CommandOptions<'ps'>;
+export type StopOptions = CommandOptions<'stop'>;
+export type StopAllOptions = CommandOptions<'stop-all'>;
+export type LogsCommandOptions = CommandOptions<'logs'>;
+export type ImagesOptions = CommandOptions<'images'>;
+export type PullCommandOptions = CommandOptions<'pull'>;
+export type CommitCommandOptions = CommandOptions<'commit'>;
+export type WaitOptions = CommandOptions<'wait'>;
 
-function checkPositionalCount(spec: CommandSpec, count: number): void {
-  const { min, max } = spec.positionals;
-  if (count >= min && count <= max) return;
-  const plural = (n: number): string => `${n} argument${n === 1 ? '' : 's'}`;
-  let requirement: string;
-  if (max === 0) requirement = 'accepts no arguments';
-  else if (min === max) requirement = `requires exactly ${plural(min)}`;
-  else if (max === Infinity) requirement = `requires at least ${plural(min)}`;
-  else requirement = `requires at least ${min} and at most ${plural(max)}`;
-  throw new UsageError(`"berth ${spec.name}" ${requirement}. See 'berth ${spec.name} --help'.`);
-}
+/** The table's entries with their names, for the parser, help and the README table. */
+export const commandEntries = Object.entries(commandTable).map(([name, entry]) => ({ name: name as CommandName, entry }));
 
-function buildCommand(name: CommandName, flags: ParsedFlags, positionals: string[]): Command {
-  const flag = (key: string): boolean => flags.booleans.has(key);
-  const value = (key: string): string | undefined => flags.values.get(key);
-  const list = (key: string): string[] => [...(flags.lists.get(key) ?? [])];
-  switch (name) {
-    case 'run': {
-      const [image, ...cmd] = positionals as [string, ...string[]];
-      return {
-        name,
-        options: {
-          image,
-          cmd,
-          detach: flag('detach'),
-          tty: flag('tty'),
-          autoRemove: flag('rm'),
-          name: nonEmpty(value('name'), '--name'),
-          network: nonEmpty(value('network'), '--network'),
-          env: list('env').map(checkEnvEntry),
-          labels: parseKeyValues(list('label'), '--label'),
-        },
-      };
-    }
-    case 'ps':
-      return {
-        name,
-        options: { all: flag('all'), json: flag('json'), quiet: flag('quiet'), noTrunc: flag('noTrunc'), filters: parseFilters(list('filter')) },
-      };
-    case 'stop':
-      return { name, options: { ids: positionals, timeoutSeconds: parseSeconds(value('time')) } };
-    case 'stop-all':
-      return { name, options: { timeoutSeconds: parseSeconds(value('time')), filters: parseFilters(list('filter')) } };
-    case 'logs':
-      return {
-        name,
-        options: { id: positionals[0] as string, follow: flag('follow'), tail: parseTail(value('tail')), timestamps: flag('timestamps') },
-      };
-    case 'images':
-      return { name, options: { all: flag('all'), json: flag('json') } };
-    case 'pull':
-      return { name, options: { image: positionals[0] as string } };
-    case 'commit': {
-      const [id, reference] = positionals as [string, string | undefined];
-      const { repo, tag } = splitRepositoryTag(reference);
-      return {
-        name,
-        options: { id, repo, tag, message: value('message'), author: value('author'), changes: list('change') },
-      };
-    }
-    case 'wait':
-      return { name, options: { id: positionals[0] as string } };
-    case 'version':
-      return { name, options: {} };
-  }
-}
-
-function nonEmpty(text: string | undefined, flagName: string): string | undefined {
-  if (text !== undefined && text.trim() === '') throw new UsageError(`${flagName} needs a non-empty value.`);
-  return text;
-}
-
-function checkEnvEntry(entry: string): string {
-  if (entry === '' || entry.startsWith('=')) {
-    throw new UsageError(`invalid environment variable "${entry}": expected KEY=VALUE or KEY.`);
-  }
-  return entry;
-}
-
-function parseKeyValues(entries: readonly string[], flagName: string): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const entry of entries) {
-    const equals = entry.indexOf('=');
-    const key = equals === -1 ? entry : entry.slice(0, equals);
-    if (key === '') throw new UsageError(`invalid ${flagName} "${entry}": expected KEY=VALUE.`);
-    result[key] = equals === -1 ? '' : entry.slice(equals + 1);
-  }
-  return result;
-}
-
-/** `label=a=b` → `{ label: ['a=b'] }`, the shape the engine's `filters` query wants. */
-export function parseFilters(entries: readonly string[]): Record<string, string[]> {
-  const filters: Record<string, string[]> = {};
-  for (const entry of entries) {
-    const equals = entry.indexOf('=');
-    if (equals <= 0 || equals === entry.length - 1) {
-      throw new UsageError(`invalid filter "${entry}": expected KEY=VALUE, e.g. label=team=a or status=exited.`);
-    }
-    const key = entry.slice(0, equals);
-    filters[key] = [...(filters[key] ?? []), entry.slice(equals + 1)];
-  }
-  return filters;
-}
-
-function parseSeconds(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text)) throw new UsageError(`invalid value "${text}" for --time: expected a whole number of seconds.`);
-  return Number(text);
-}
-
-function parseTail(text: string | undefined): number | 'all' | undefined {
-  if (text === undefined || text === 'all') return text;
-  if (!/^\d+$/.test(text)) throw new UsageError(`invalid value "${text}" for --tail: expected a number of lines or "all".`);
-  return Number(text);
-}
-
-/** `127.0.0.1:5000/team/app:1.0` → repo `127.0.0.1:5000/team/app`, tag `1.0`: the tag follows the last `:` after the last `/`. */
-export function splitRepositoryTag(reference: string | undefined): { repo: string | undefined; tag: string | undefined } {
-  if (reference === undefined) return { repo: undefined, tag: undefined };
-  if (reference.includes('@')) throw new UsageError(`invalid reference "${reference}": a commit gets a tag, not a digest.`);
-  const colon = reference.lastIndexOf(':');
-  const hasTag = colon > reference.lastIndexOf('/');
-  const repo = hasTag ? reference.slice(0, colon) : reference;
-  const tag = hasTag ? reference.slice(colon + 1) : undefined;
-  if (repo === '' || tag === '') throw new UsageError(`invalid reference "${reference}": expected REPOSITORY[:TAG].`);
-  if (repo !== repo.toLowerCase()) throw new UsageError(`invalid reference "${reference}": repository names must be lowercase.`);
-  return { repo, tag };
+export function findCommand(name: string): { name: CommandName; entry: DeclaredCommand<FlagTable, unknown> } | undefined {
+  const found = commandEntries.find((candidate) => candidate.name === name);
+  return found ? { name: found.name, entry: found.entry as unknown as DeclaredCommand<FlagTable, unknown> } : undefined;
 }

@@ -44,3 +44,19 @@ function messageOf(error: unknown): string {
 export function singleLine(text: string): string {
   return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
 }
+
+/** A cancelled call's own message adds nothing ("Cancelled"), except when it says how far the work got. */
+export function interruptedDetail(error: unknown): string {
+  if (!isEngineError(error, 'cancelled')) return '';
+  const message = singleLine(error.message);
+  return /^cancelled$/i.test(message) || !/\d/.test(message) ? '' : ` (${message.replace(/^Cancelled /, '')})`;
+}
+
+/** `write /dev/stdout: broken pipe`, as the docker CLI (Go) words a failed write. */
+export function outputFailureMessage(error: NodeJS.ErrnoException | undefined, path: string): string {
+  const reason = (error?.code !== undefined ? GO_ERRNO_TEXT[error.code] : undefined) ?? error?.message ?? 'write failed';
+  return `write ${path}: ${reason}`;
+}
+
+/** The texts Go's syscall package gives the errors a write to stdout meets. */
+const GO_ERRNO_TEXT: Readonly<Record<string, string>> = { EPIPE: 'broken pipe', ENOSPC: 'no space left on device', EBADF: 'bad file descriptor', EIO: 'input/output error' };

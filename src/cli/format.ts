@@ -5,15 +5,52 @@ import type { ContainerSummary, ImageSummary } from '../engine/types';
 
 export { humanDuration, shortId };
 
-/** Left-aligned columns separated by three spaces, as docker's tabwriter prints them. */
+/**
+ * Left-aligned columns as docker's tabwriter prints them (minimum width 10, padding 3): each column but the last is
+ * as wide as its widest cell plus three spaces, and at least 10. Widths count terminal columns, so CJK text (two
+ * columns a character) lines up.
+ */
 export function renderTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const widths = headers.map((header, column) =>
+    Math.max(MIN_COLUMN_WIDTH, PADDING + Math.max(displayWidth(header), ...rows.map((row) => displayWidth(row[column] ?? '')))),
+  );
   const line = (cells: readonly string[]): string =>
     cells
-      .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
-      .join('   ')
+      .map((cell, column) => (column === cells.length - 1 ? cell : cell + ' '.repeat((widths[column] ?? 0) - displayWidth(cell))))
+      .join('')
       .trimEnd();
   return [line(headers), ...rows.map(line)].map((text) => `${text}\n`).join('');
+}
+
+const MIN_COLUMN_WIDTH = 10;
+const PADDING = 3;
+
+/** Terminal columns a character takes: 2 for East Asian wide and fullwidth ones, 0 for combining marks. */
+export function charWidth(codePoint: number): number {
+  if (codePoint < 0x20 || (codePoint >= 0x7f && codePoint < 0xa0)) return 0;
+  if ((codePoint >= 0x300 && codePoint <= 0x36f) || (codePoint >= 0x200b && codePoint <= 0x200f) || codePoint === 0xfeff) return 0;
+  const wide =
+    (codePoint >= 0x1100 && codePoint <= 0x115f) ||
+    (codePoint >= 0x2e80 && codePoint <= 0x303e) ||
+    (codePoint >= 0x3041 && codePoint <= 0x33ff) ||
+    (codePoint >= 0x3400 && codePoint <= 0x4dbf) ||
+    (codePoint >= 0x4e00 && codePoint <= 0x9fff) ||
+    (codePoint >= 0xa000 && codePoint <= 0xa4cf) ||
+    (codePoint >= 0xac00 && codePoint <= 0xd7a3) ||
+    (codePoint >= 0xf900 && codePoint <= 0xfaff) ||
+    (codePoint >= 0xfe30 && codePoint <= 0xfe4f) ||
+    (codePoint >= 0xff00 && codePoint <= 0xff60) ||
+    (codePoint >= 0xffe0 && codePoint <= 0xffe6) ||
+    (codePoint >= 0x1f300 && codePoint <= 0x1f64f) ||
+    (codePoint >= 0x1f900 && codePoint <= 0x1f9ff) ||
+    (codePoint >= 0x20000 && codePoint <= 0x3fffd);
+  return wide ? 2 : 1;
+}
+
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const character of text) width += charWidth(character.codePointAt(0) ?? 0);
+  return width;
 }
 
 /** `Created` (unix seconds) as docker shows it: "5 minutes ago". */
@@ -24,17 +61,60 @@ export function createdAgo(createdUnixSeconds: number, nowMilliseconds: number):
 /** go-units' HumanSizeWithPrecision(size, 3): decimal units, three significant digits ("4.86MB", "123kB"). */
 export const humanSize = formatBytes;
 
-/** Cut to `max` characters with a trailing ellipsis, counting code points so non-ASCII is never split. */
+/** docker's Ellipsis: cut to `max` terminal columns with a trailing ellipsis, never inside a character. */
 export function ellipsis(text: string, max: number): string {
-  const characters = [...text];
-  return characters.length <= max ? text : `${characters.slice(0, max - 1).join('')}…`;
+  if (displayWidth(text) <= max) return text;
+  let kept = '';
+  let width = 0;
+  for (const character of text) {
+    const next = width + charWidth(character.codePointAt(0) ?? 0);
+    if (next > max - 1) break;
+    kept += character;
+    width = next;
+  }
+  return `${kept}…`;
+}
+
+/**
+ * Go's strconv.Quote, as docker ps shows COMMAND: `"` and `\` escaped, control characters as `\n`, `\t`, `\x01`,
+ * other unprintable ones as `\u…`; printable text (accents, CJK, emoji) as it is.
+ */
+export function goQuote(text: string): string {
+  const named: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '"': '\\"', '\\': '\\\\' };
+  let quoted = '';
+  for (const character of text) {
+    const code = character.codePointAt(0) ?? 0;
+    const escape = named[character];
+    if (escape !== undefined) quoted += escape;
+    else if (code < 0x20 || code === 0x7f) quoted += `\\x${code.toString(16).padStart(2, '0')}`;
+    else if (isUnprintable(code)) quoted += `\\u${code.toString(16).padStart(4, '0')}`;
+    else quoted += character;
+  }
+  return `"${quoted}"`;
+}
+
+/** C1 controls and the invisible format characters Go's unicode.IsPrint rejects. */
+function isUnprintable(code: number): boolean {
+  return (code >= 0x80 && code < 0xa0) || code === 0xad || (code >= 0x200b && code <= 0x200f) || (code >= 0x2028 && code <= 0x202e) || code === 0xfeff;
+}
+
+/**
+ * docker ps's IMAGE: the short id when the container was made from an id, else the familiar name (no
+ * `docker.io/library/`) with its tag and without its digest. `--no-trunc` shows what the engine says.
+ */
+export function familiarImage(image: string, imageId: string, truncate: boolean): string {
+  if (image === '') return '<no image>';
+  if (!truncate) return image;
+  if (shortId(image) === shortId(imageId) && /^(sha256:)?[0-9a-f]{12,}$/.test(image)) return shortId(image);
+  const withoutDigest = image.split('@')[0] ?? image;
+  return withoutDigest.replace(/^(docker\.io|index\.docker\.io)\/(library\/)?/, '');
 }
 
 export function containerTable(containers: readonly ContainerSummary[], nowMilliseconds: number, truncate: boolean): string {
   const rows = containers.map((container) => [
     truncate ? shortId(container.Id) : container.Id,
-    container.Image.startsWith('sha256:') && truncate ? shortId(container.Image) : container.Image,
-    JSON.stringify(truncate ? ellipsis(container.Command, 20) : container.Command),
+    familiarImage(container.Image, container.ImageID, truncate),
+    goQuote(truncate ? ellipsis(container.Command, 20) : container.Command),
     createdAgo(container.Created, nowMilliseconds),
     container.Status,
     container.Names.map((name) => name.replace(/^\//, '')).join(','),

@@ -1,13 +1,13 @@
-/** Help texts, generated from the command specs so they cannot drift from what the parser accepts. */
+/** Help texts and the README's CLI table, generated from the command table so they cannot drift from the parser. */
 import { helpFlag, type FlagSpec } from './args';
-import { commandSpecs, findCommandSpec, globalFlags, type CommandName } from './commands';
+import { commandEntries, findCommand, globalFlags, type CommandName } from './commands';
 
 export function helpText(topic: CommandName | undefined): string {
   return topic === undefined ? overview() : commandHelp(topic);
 }
 
 function overview(): string {
-  const width = Math.max(...commandSpecs.map((spec) => spec.name.length));
+  const width = Math.max(...commandEntries.map(({ name }) => name.length));
   return [
     'Usage:  berth [OPTIONS] COMMAND',
     '',
@@ -17,7 +17,7 @@ function overview(): string {
     ...flagLines([...globalFlags, helpFlag]),
     '',
     'Commands:',
-    ...commandSpecs.map((spec) => `  ${spec.name.padEnd(width)}  ${spec.summary}`),
+    ...commandEntries.map(({ name, entry }) => `  ${name.padEnd(width)}  ${entry.summary}`),
     '',
     'Environment: DOCKER_HOST, DOCKER_CONTEXT, DOCKER_CONFIG, DOCKER_TLS_VERIFY, DOCKER_CERT_PATH.',
     "Run 'berth COMMAND --help' for more information on a command.",
@@ -26,9 +26,10 @@ function overview(): string {
 }
 
 function commandHelp(name: CommandName): string {
-  const spec = findCommandSpec(name);
-  if (!spec) return overview();
-  return [`Usage:  ${spec.usage}`, '', `${spec.summary}.`, '', 'Options:', ...flagLines([...spec.flags, helpFlag]), ''].join('\n');
+  const found = findCommand(name);
+  if (!found) return overview();
+  const { entry } = found;
+  return [`Usage:  ${entry.usage}`, '', `${entry.summary}.`, '', 'Options:', ...flagLines([...entry.flagSpecs, helpFlag]), ''].join('\n');
 }
 
 function flagLines(flags: readonly FlagSpec[]): string[] {
@@ -38,4 +39,19 @@ function flagLines(flags: readonly FlagSpec[]): string[] {
   });
   const width = Math.max(...left.map((text) => text.length));
   return flags.map((flag, index) => `  ${(left[index] as string).padEnd(width)}  ${flag.description}`);
+}
+
+/** The README's CLI table (between its markers), one row per command with its flags. */
+export function readmeCommandTable(): string {
+  const escape = (text: string): string => text.replace(/\|/g, '\\|');
+  const flagSummary = (flag: FlagSpec): string => {
+    const names = flag.short ? `-${flag.short}, --${flag.long}` : `--${flag.long}`;
+    return flag.kind === 'boolean' ? names : `${names} ${flag.valueName ?? 'VALUE'}`;
+  };
+  const rows = commandEntries.map(({ entry }) => {
+    const flags = entry.flagSpecs.map((flag) => `\`${escape(flagSummary(flag))}\``).join(', ');
+    const what = `${entry.summary}. ${entry.details}${flags ? ` Options: ${flags}.` : ''}`;
+    return `| \`${escape(entry.usage)}\` | ${escape(what)} |`;
+  });
+  return ['| command | what it does |', '| --- | --- |', ...rows, "| `berth help [COMMAND]`, `berth --help`, `berth COMMAND --help`, `berth --version` | Prints usage, or berth's version. |"].join('\n');
 }

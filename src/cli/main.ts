@@ -1,27 +1,29 @@
 /**
  * The berth CLI without the process around it: parses argv, runs one command against one client, and returns the
  * exit status. Every failure becomes one `berth: <message>` line on stderr. `src/cli.ts` wires in the process.
+ * The engine client is loaded only once a command needs it, so `berth --help` and `berth --version` stay quick.
  */
-import { DockerConfigCredentials, EngineClient, isEngineError } from '../engine';
+import type { EngineClient } from '../engine';
 import { UsageError } from './args';
-import { parseCommandLine, type Command } from './commands';
-import { describeFailure, EXIT_INTERRUPTED, singleLine } from './failure';
+import { commandTable, type Command } from './commands';
+import { describeFailure, EXIT_FAILURE, EXIT_INTERRUPTED, interruptedDetail, outputFailureMessage } from './failure';
 import { helpText } from './help';
-import type { CliIo, CommandContext } from './io';
-import { commitCommand, listContainersCommand, logsCommand, stopAllCommand, stopCommand, waitCommand } from './actions/containers';
-import { imagesCommand, pullCommand, versionCommand } from './actions/images';
-import { runCommand } from './actions/run';
+import type { CliIo, CommandDeps, ProcessSignals } from './io';
+import { parseCommandLine } from './parse';
 
 export interface CliOptions {
   readonly io: CliIo;
   /** Aborted by Ctrl-C. */
   readonly signal: AbortSignal;
-  /** Berth's own version, shown by `berth version`. */
+  readonly signals: ProcessSignals;
+  /** Berth's own version, shown by `berth version` and `berth --version`. */
   readonly version: string;
 }
 
 export async function runCli(argv: readonly string[], options: CliOptions): Promise<number> {
-  const { io, signal } = options;
+  const { io } = options;
+  // A closed or full stdout ends the command as Ctrl-C would: there is no one left to show its output to.
+  const signal = AbortSignal.any([options.signal, io.stdout.failed]);
   let command: Command | undefined;
   let client: EngineClient | undefined;
   try {
@@ -30,15 +32,33 @@ export async function runCli(argv: readonly string[], options: CliOptions): Prom
       io.stdout.write(helpText(invocation.topic));
       return 0;
     }
+    if (invocation.kind === 'version') {
+      io.stdout.write(`berth version ${options.version}\n`);
+      return 0;
+    }
     command = invocation.command;
-    client = EngineClient.fromEnvironment({ host: invocation.global.host, env: io.env });
-    return await execute(client, command, options.version, { io, signal });
+    const engine = await import('../engine/index.js');
+    const deps: CommandDeps = {
+      io,
+      signal,
+      signals: options.signals,
+      version: options.version,
+      client: () => (client ??= engine.EngineClient.fromEnvironment({ host: invocation.global.host, env: io.env })),
+      credentials: () =>
+        new engine.DockerConfigCredentials({
+          env: io.env,
+          debug: io.env.BERTH_DEBUG ? (note: string) => io.stderr.write(`berth: debug: ${note}\n`) : undefined,
+        }).lookup,
+    };
+    const exitCode = await execute(command, deps);
+    return io.stdout.failure ? reportOutputFailure(io) : exitCode;
   } catch (error) {
+    if (io.stdout.failure) return reportOutputFailure(io);
     if (signal.aborted && !(error instanceof UsageError)) {
       io.stderr.write(`berth: interrupted${interruptedDetail(error)}\n`);
       return EXIT_INTERRUPTED;
     }
-    const failure = describeFailure(error, command?.name === 'run');
+    const failure = describeFailure(error, command !== undefined && commandTable[command.name].runStatuses === true);
     io.stderr.write(`berth: ${failure.message}\n`);
     return failure.exitCode;
   } finally {
@@ -46,35 +66,14 @@ export async function runCli(argv: readonly string[], options: CliOptions): Prom
   }
 }
 
-function execute(client: EngineClient, command: Command, version: string, context: CommandContext): Promise<number> {
-  const credentials = (): DockerConfigCredentials => new DockerConfigCredentials({ env: context.io.env });
-  switch (command.name) {
-    case 'run':
-      return runCommand(client, command.options, credentials().lookup, context);
-    case 'ps':
-      return listContainersCommand(client, command.options, context);
-    case 'stop':
-      return stopCommand(client, command.options, context);
-    case 'stop-all':
-      return stopAllCommand(client, command.options, context);
-    case 'logs':
-      return logsCommand(client, command.options, context);
-    case 'images':
-      return imagesCommand(client, command.options, context);
-    case 'pull':
-      return pullCommand(client, command.options, credentials().lookup, context);
-    case 'commit':
-      return commitCommand(client, command.options, context);
-    case 'wait':
-      return waitCommand(client, command.options, context);
-    case 'version':
-      return versionCommand(client, version, context);
-  }
+function execute(command: Command, deps: CommandDeps): Promise<number> {
+  // Each name's entry takes the options its own build step made (see parse.ts), so the pairing is sound.
+  const entry = commandTable[command.name] as { run(options: unknown, deps: CommandDeps): Promise<number> };
+  return entry.run(command.options, deps);
 }
 
-/** A cancelled call's own message adds nothing ("Cancelled"), except when it says how far the work got. */
-function interruptedDetail(error: unknown): string {
-  if (!isEngineError(error, 'cancelled')) return '';
-  const message = singleLine(error.message);
-  return /^cancelled$/i.test(message) || !/\d/.test(message) ? '' : ` (${message.replace(/^Cancelled /, '')})`;
+/** docker's words for a broken pipe or a full disk, and its exit status 1, so `set -o pipefail` sees it. */
+function reportOutputFailure(io: CliIo): number {
+  io.stderr.write(`berth: ${outputFailureMessage(io.stdout.failure, '/dev/stdout')}\n`);
+  return EXIT_FAILURE;
 }

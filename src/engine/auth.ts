@@ -82,6 +82,8 @@ export interface DockerConfigCredentialsOptions {
   readonly homeDir?: string | undefined;
   /** Replaces how helpers run; the default uses execFile, never a shell. */
   readonly runHelper?: HelperRunner | undefined;
+  /** Where debug-level notes go (e.g. a credsStore helper that is not installed); never given a credential. */
+  readonly debug?: ((message: string) => void) | undefined;
 }
 
 interface DockerConfigFile {
@@ -95,11 +97,13 @@ export class DockerConfigCredentials {
   private readonly configPath: string;
   private readonly env: NodeJS.ProcessEnv;
   private readonly runHelper: HelperRunner;
+  private readonly debug: (message: string) => void;
 
   constructor(options: DockerConfigCredentialsOptions = {}) {
     this.env = options.env ?? process.env;
     this.configPath = join(dockerConfigDir(this.env, options.homeDir ?? homedir()), 'config.json');
     this.runHelper = options.runHelper ?? ((helper, server) => runCredentialHelper(helper, server, this.env));
+    this.debug = options.debug ?? (() => undefined);
   }
 
   /** A CredentialLookup bound to this configuration. */
@@ -115,8 +119,8 @@ export class DockerConfigCredentials {
     const helperKey = findKey(config.credHelpers, host);
     const helper = helperKey !== undefined ? config.credHelpers?.[helperKey] : config.credsStore;
     if (helper !== undefined && helper !== '') {
-      const viaHelper = await this.fromHelper(helper, helperKey ?? serverAddress, serverAddress);
-      if (viaHelper || helperKey !== undefined) return viaHelper;
+      const viaHelper = await this.fromHelper(helper, helperKey ?? serverAddress, serverAddress, helperKey === undefined);
+      if (viaHelper !== HELPER_ABSENT && (viaHelper || helperKey !== undefined)) return viaHelper;
     }
 
     const authKey = findKey(config.auths, host);
@@ -156,7 +160,17 @@ export class DockerConfigCredentials {
     }
   }
 
-  private async fromHelper(helper: string, helperServer: string, serverAddress: string): Promise<RegistryCredential | undefined> {
+  /**
+   * `mayBeAbsent` is set for credsStore: a config copied from Docker Desktop names `desktop`, which is not installed
+   * here. docker then uses the `auths` entries, and so does berth (noting the absence at debug level). A helper named
+   * for one registry in credHelpers is a deliberate choice, so its absence stays an error.
+   */
+  private async fromHelper(
+    helper: string,
+    helperServer: string,
+    serverAddress: string,
+    mayBeAbsent: boolean,
+  ): Promise<RegistryCredential | undefined | typeof HELPER_ABSENT> {
     if (!/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/.test(helper)) {
       throw new EngineError('bad-request', `The credential helper name "${helper}" in ${this.configPath} is not valid`, {
         hint: 'Fix credsStore or credHelpers in the docker configuration',
@@ -168,6 +182,10 @@ export class DockerConfigCredentials {
     } catch (error) {
       const output = helperOutput(error);
       if (/credentials not found/i.test(output)) return undefined;
+      if (mayBeAbsent && (error as NodeJS.ErrnoException).code === 'ENOENT') {
+        this.debug(`credsStore "${helper}": docker-credential-${helper} is not installed; using the auths entries of ${this.configPath}`);
+        return HELPER_ABSENT;
+      }
       const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'it is not installed' : firstLine(output) || 'it failed';
       throw new EngineError('unauthorized', `The credential helper docker-credential-${helper} could not be used: ${reason}`, {
         hint: `Install docker-credential-${helper} on PATH, or change credsStore/credHelpers in ${this.configPath}`,
@@ -187,6 +205,9 @@ export class DockerConfigCredentials {
     return { username: parsed.Username ?? '', password: parsed.Secret, serveraddress: serverAddress };
   }
 }
+
+/** fromHelper's answer when a credsStore helper is not installed: fall back to `auths`. */
+const HELPER_ABSENT = Symbol('helper-absent');
 
 function runCredentialHelper(helper: string, serverUrl: string, env: NodeJS.ProcessEnv): Promise<{ stdout: string }> {
   return new Promise((resolve, reject) => {

@@ -139,6 +139,9 @@ function withoutFinalPeriod(text: string): string {
 }
 
 function hintFor(kind: EngineErrorKind, lower: string, subject: ErrorSubject): string | undefined {
+  // dockerd answers 404 "network x not found", Podman 500 "unable to find network ...: network not found": either
+  // way the network name is what to fix, not a container id, and not the engine.
+  if (/\bnetwork\b.*\bnot found\b/.test(lower)) return 'Check the network name: give an existing network, or a mode such as none or host';
   switch (kind) {
     case 'version':
       return 'Leave the API version unset so Berth negotiates one, or set a version the engine supports';

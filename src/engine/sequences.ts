@@ -13,14 +13,11 @@ import { assertValidContainerName, parseImageReference } from './reference';
 import type {
   CallOptions,
   ContainerCreateBody,
-  ContainerSummary,
   ImageSummary,
-  ListFilters,
   LogsOptions,
   OutputChunk,
   PullProgress,
 } from './types';
-import { errorMessage } from '../common/errors';
 import { shortId } from '../common/format';
 
 export interface ContainerSpec {
@@ -28,8 +25,10 @@ export interface ContainerSpec {
   cmd?: string[] | undefined;
   name?: string | undefined;
   tty?: boolean | undefined;
-  /** Remove the container once it has exited. */
+  /** Have the engine remove the container once it has exited (HostConfig.AutoRemove), whatever happens to Berth. */
   autoRemove?: boolean | undefined;
+  /** Keep the container's stdin open for the run's `stdin` (docker run -i). */
+  interactive?: boolean | undefined;
   env?: string[] | undefined;
   labels?: Record<string, string> | undefined;
   /** HostConfig.NetworkMode; the engine's default when unset. */
@@ -51,44 +50,71 @@ export type OutputHandler = (chunk: OutputChunk) => unknown;
 
 export interface RunOptions extends ContainerSpec {
   onOutput?: OutputHandler | undefined;
+  /** The container's exit status, as a number, once its output is drained (also the result's `exitCode`). */
+  onExit?: ((exitCode: number) => void) | undefined;
   /** Seconds the engine gives the container to stop when the run is cancelled (then it kills). Default 10. */
   stopTimeoutSeconds?: number | undefined;
+  /**
+   * Ends the run gently: before the start it cancels like `signal`; once the container runs, it stops the container
+   * and keeps streaming what the container prints while it shuts down, to its exit. The result then says so.
+   */
+  interrupt?: AbortSignal | undefined;
+  /** With `interactive`: written to the container's stdin over the attach connection; its end closes that stdin. */
+  stdin?: NodeJS.ReadableStream | undefined;
+  /** Called once the container runs, with its id (to pass signals on, or to size its TTY). */
+  onStarted?: ((id: string) => void) | undefined;
 }
 
 export interface RunResult {
   id: string;
   exitCode: number;
+  /** The `interrupt` signal stopped the container. */
+  interrupted: boolean;
 }
 
 /**
  * Runs a container and streams its output the way `docker run` does: pull if missing → create → open a `next-exit`
- * wait and await its headers → attach to its output → start → read the attached stream to its end → the wait's
- * result. Attaching before the start (not following logs after it) is what keeps every byte: the engine holds the
- * container back while the reader is behind, and the bytes skip the log driver, so binary output arrives exact.
- * Cancelling stops the container (it must not run on unseen). With autoRemove the container is removed here after
- * its output is drained, not by the engine.
+ * wait and await its headers → attach to its output (and stdin) → start → read the attached stream to its end →
+ * the wait's result. Attaching before the start (not following logs after it) is what keeps every byte: the engine
+ * holds the container back while the reader is behind, and the bytes skip the log driver, so binary output arrives
+ * exact. Cancelling through `signal` stops the container (it must not run on unseen) and throws; `interrupt` stops
+ * it and shows it to its end. With autoRemove the engine removes the container (HostConfig.AutoRemove, as docker
+ * does), so nothing is left even when this process dies; the run waits for that removal before it returns.
  */
 export async function runContainer(client: EngineClient, options: RunOptions): Promise<RunResult> {
-  const { signal } = options;
+  const { signal, interrupt } = options;
   const tty = options.tty ?? false;
-  const id = await createContainer(client, options, false);
+  // Until the container runs, an interrupt is a cancellation like any other.
+  const beforeStart = anySignal(signal, interrupt);
+  const autoRemove = options.autoRemove ?? false;
+  const id = await createContainer(client, { ...options, signal: beforeStart }, autoRemove);
   // The wait and the attached stream live on their own signal so they are closed when the run fails early.
   const runController = new AbortController();
   const runSignal = signal ? AbortSignal.any([signal, runController.signal]) : runController.signal;
   let started = false;
+  let stopping: Promise<void> | undefined;
+  const onInterrupt = (): void => {
+    stopping ??= stopQuietly(client, id, options.stopTimeoutSeconds ?? 10);
+  };
+  const interactive = (options.interactive ?? false) && options.stdin !== undefined;
+  let attached: Duplex | undefined;
   try {
     const wait = await client.waitContainer(id, { condition: 'next-exit', signal: runSignal });
-    const attached = await client.attachContainer(id, { stdout: true, stderr: true, signal: runSignal });
+    attached = await client.attachContainer(id, { stdout: true, stderr: true, stdin: interactive, signal: runSignal });
     const output = attachedOutput(attached, { tty, signal: runSignal, endpoint: client.endpoint });
     options.onStatus?.(`Starting ${shortId(id)}`);
     try {
-      await client.startContainer(id, { signal });
+      await client.startContainer(id, { signal: beforeStart });
     } catch (error) {
       // The generator has not run yet, so its own cleanup would not; close the attachment here.
       attached.destroy();
       throw error;
     }
     started = true;
+    if (interrupt?.aborted) onInterrupt();
+    else interrupt?.addEventListener('abort', onInterrupt, { once: true });
+    if (interactive && options.stdin) options.stdin.pipe(attached);
+    options.onStarted?.(id);
     for await (const chunk of output) {
       const delivered = options.onOutput?.(chunk);
       if (isThenable(delivered)) await delivered;
@@ -97,14 +123,18 @@ export async function runContainer(client: EngineClient, options: RunOptions): P
     if (result.Error?.Message) {
       throw new EngineError('server', result.Error.Message, { engineMessage: result.Error.Message, endpoint: client.endpoint.display });
     }
-    options.onStatus?.(`Exited with status ${result.StatusCode}`);
-    return { id, exitCode: result.StatusCode };
+    options.onExit?.(result.StatusCode);
+    return { id, exitCode: result.StatusCode, interrupted: stopping !== undefined };
   } catch (error) {
-    if (started && signal?.aborted) await stopQuietly(client, id, options.stopTimeoutSeconds ?? 10);
+    if (started && signal?.aborted) onInterrupt();
     throw error;
   } finally {
+    interrupt?.removeEventListener('abort', onInterrupt);
+    if (attached) options.stdin?.unpipe(attached);
     runController.abort();
-    if (options.autoRemove) await removeQuietly(client, id);
+    await stopping;
+    // Started: the engine removes it once it exits. Never started (a failed or cancelled start): nothing will.
+    if (autoRemove) await (started ? awaitRemoval(client, id) : removeQuietly(client, id));
   }
 }
 
@@ -143,52 +173,11 @@ export async function runInBackground(client: EngineClient, options: ContainerSp
   return { id };
 }
 
-export interface ListRunningOptions extends CallOptions {
-  /** Further filters (e.g. a label) to narrow "all running". */
-  filters?: ListFilters | undefined;
-}
-
-export function listRunning(client: EngineClient, options: ListRunningOptions = {}): Promise<ContainerSummary[]> {
-  return client.listContainers({ filters: { ...options.filters, status: ['running'] }, signal: options.signal });
-}
+export * from './stop-sequences';
 
 export function listImages(client: EngineClient, options: CallOptions & { all?: boolean } = {}): Promise<ImageSummary[]> {
   return client.listImages({ all: options.all, signal: options.signal });
 }
-
-export interface StopAllOptions extends ListRunningOptions {
-  timeoutSeconds?: number;
-  onStopped?: (id: string) => void;
-}
-
-export interface StopAllResult {
-  stopped: string[];
-  failed: Array<{ id: string; error: EngineError }>;
-}
-
-/** Stops every running container, several at a time; one failure does not stop the others. */
-export async function stopAllRunning(client: EngineClient, options: StopAllOptions = {}): Promise<StopAllResult> {
-  const running = await listRunning(client, { filters: options.filters, signal: options.signal });
-  const result: StopAllResult = { stopped: [], failed: [] };
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < running.length) {
-      const container = running[next++] as ContainerSummary;
-      try {
-        await client.stopContainer(container.Id, { timeoutSeconds: options.timeoutSeconds, signal: options.signal });
-        result.stopped.push(container.Id);
-        options.onStopped?.(container.Id);
-      } catch (error) {
-        result.failed.push({ id: container.Id, error: asEngineError(error) });
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(STOP_CONCURRENCY, running.length) }, worker));
-  if (options.signal?.aborted) throw new EngineError('cancelled', `Cancelled after stopping ${result.stopped.length} of ${running.length}`);
-  return result;
-}
-
-const STOP_CONCURRENCY = 8;
 
 export interface PrintLogsOptions extends LogsOptions, CallOptions {
   onOutput: OutputHandler;
@@ -258,7 +247,9 @@ async function createContainer(client: EngineClient, spec: ContainerSpec, autoRe
     ...(spec.env ? { Env: spec.env } : {}),
     ...(spec.labels ? { Labels: spec.labels } : {}),
     Tty: tty,
-    OpenStdin: false,
+    OpenStdin: spec.interactive ?? false,
+    // docker run -i: the container's stdin closes when the attached client closes its side.
+    ...(spec.interactive ? { StdinOnce: true, AttachStdin: true } : {}),
     AttachStdout: true,
     AttachStderr: true,
     HostConfig: {
@@ -314,16 +305,33 @@ async function stopQuietly(client: EngineClient, id: string, timeoutSeconds: num
   }
 }
 
+/**
+ * Waits until the engine has removed an AutoRemove container, so that once a run returns the container is gone (as
+ * docker run --rm does). An engine that cannot wait for removal gets a plain removal instead; either way it is
+ * bounded, because a run that finished must not hang on housekeeping.
+ */
+async function awaitRemoval(client: EngineClient, id: string): Promise<void> {
+  try {
+    const { result } = await client.waitContainer(id, { condition: 'removed', signal: AbortSignal.timeout(REMOVAL_WAIT_MS) });
+    await result;
+  } catch (error) {
+    if (!isEngineError(error, 'not-found')) await removeQuietly(client, id);
+  }
+}
+
+const REMOVAL_WAIT_MS = 15_000;
+
+function anySignal(...signals: Array<AbortSignal | undefined>): AbortSignal | undefined {
+  const present = signals.filter((signal): signal is AbortSignal => signal !== undefined);
+  return present.length <= 1 ? present[0] : AbortSignal.any(present);
+}
+
 async function removeQuietly(client: EngineClient, id: string): Promise<void> {
   try {
     await client.removeContainer(id, { force: true });
   } catch {
     // Best effort: a container that is already gone is what we wanted.
   }
-}
-
-function asEngineError(error: unknown): EngineError {
-  return error instanceof EngineError ? error : new EngineError('server', errorMessage(error), { cause: error });
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

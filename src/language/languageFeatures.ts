@@ -5,7 +5,7 @@
  */
 import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
-import { own, type DisposableOwner } from '../registries/owner';
+import { Disposable } from '../common/lifecycle';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 
 export interface LanguageServerSpec {
@@ -27,18 +27,16 @@ export const LANGUAGE_SERVERS: readonly LanguageServerSpec[] = [
 
 
 /** A started (or starting) client per language; exposed so tests and `berth.internal` commands can inspect it. */
-export class LanguageFeatures implements vscode.Disposable {
+export class LanguageFeatures extends Disposable {
   readonly #extensionUri: vscode.Uri;
   readonly #log: vscode.LogOutputChannel;
   readonly #clients = new Map<string, Promise<LanguageClient | undefined>>();
-  readonly #subscriptions: vscode.Disposable[] = [];
 
   constructor(extensionUri: vscode.Uri, log: vscode.LogOutputChannel) {
+    super();
     this.#extensionUri = extensionUri;
     this.#log = log;
-    this.#subscriptions.push(
-      vscode.workspace.onDidOpenTextDocument((document) => this.#onOpen(document)),
-    );
+    this._register(vscode.workspace.onDidOpenTextDocument((document) => this.#onOpen(document)));
     for (const document of vscode.workspace.textDocuments) this.#onOpen(document);
   }
 
@@ -104,22 +102,11 @@ export class LanguageFeatures implements vscode.Disposable {
     }
   }
 
-  dispose(): void {
-    for (const subscription of this.#subscriptions) subscription.dispose();
+  override dispose(): void {
+    super.dispose();
     for (const pending of this.#clients.values()) {
       void pending.then((client) => client?.stop()).catch(() => undefined);
     }
     this.#clients.clear();
   }
-}
-
-/**
- * Registers Dockerfile and Compose language features on `owner`; servers start lazily on the first matching
- * document. `extensionUri` locates the bundled servers (`context.extensionUri`).
- */
-export function registerLanguageFeatures(owner: DisposableOwner, log: vscode.LogOutputChannel, extensionUri?: vscode.Uri): LanguageFeatures {
-  const root = extensionUri ?? ('extensionUri' in owner ? owner.extensionUri : undefined);
-  if (!root) throw new Error('registerLanguageFeatures needs the extension URI (pass context.extensionUri)');
-  const features = new LanguageFeatures(root, log);
-  return own(owner, features);
 }

@@ -7,26 +7,22 @@ import { errorMessage } from '../common/errors';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageFeatures } from './languageFeatures';
-import { own, type DisposableOwner } from '../registries/owner';
+import { Disposable } from '../common/lifecycle';
 
 /** The languages served by the bundled servers (kept in step with LANGUAGE_SERVERS in languageFeatures.ts). */
 const SERVED_LANGUAGES: ReadonlySet<string> = new Set(['dockerfile', 'dockercompose']);
 
 type LanguageModule = typeof import('./languageFeatures');
 
-class LazyLanguageFeatures implements vscode.Disposable {
+export class LazyLanguageFeatures extends Disposable {
   private features: LanguageFeatures | undefined;
-  private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.subscriptions.push(
-      vscode.workspace.onDidOpenTextDocument((document) => this.onOpen(document)),
-      // For tests and support: which servers run, and whether each is up.
-      vscode.commands.registerCommand('berth.internal.languageServers', () => this.features?.states() ?? []),
-    );
+    super();
+    this._register(vscode.workspace.onDidOpenTextDocument((document) => this.onOpen(document)));
     for (const document of vscode.workspace.textDocuments) this.onOpen(document);
   }
 
@@ -38,19 +34,14 @@ class LazyLanguageFeatures implements vscode.Disposable {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const module = require(bundle) as LanguageModule;
       // The loaded module sees this document in workspace.textDocuments and starts its server.
-      this.features = new module.LanguageFeatures(this.extensionUri, this.log);
+      this.features = this._register(new module.LanguageFeatures(this.extensionUri, this.log));
     } catch (error) {
       this.log.error(`Could not load the language client from ${bundle}: ${errorMessage(error)}`);
     }
   }
 
-  dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
-    this.features?.dispose();
+  /** For tests and support: which servers run, and whether each is up. */
+  async states(): ReturnType<LanguageFeatures['states']> {
+    return this.features ? this.features.states() : [];
   }
-}
-
-/** Registers Dockerfile and Compose language support on `owner`; nothing heavy loads until such a file opens. */
-export function registerLazyLanguageFeatures(owner: DisposableOwner, log: vscode.LogOutputChannel, extensionUri: vscode.Uri): vscode.Disposable {
-  return own(owner, new LazyLanguageFeatures(extensionUri, log));
 }

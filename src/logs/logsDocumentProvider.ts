@@ -5,9 +5,12 @@
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../common/lifecycle';
-import type { Ctx } from '../ctx';
+import type { LogDeps, SessionsDeps, SettingsDeps } from '../workbench/deps';
 import { LogBuffer } from './logBuffer';
 import { followContainerLogs, type LogsClient } from './logFollower';
+
+/** What logs documents need: the log, the logs settings, and the engine a URI names. */
+export type LogsDocumentDeps = LogDeps & Pick<SettingsDeps, 'settings'> & Pick<SessionsDeps, 'sessionFor'>;
 
 export const LOGS_SCHEME = 'berth-logs';
 const UPDATE_INTERVAL_MS = 100;
@@ -27,13 +30,13 @@ class LogDocument {
   private toldAboutCap = false;
 
   constructor(
-    private readonly ctx: Ctx,
+    private readonly deps: LogsDocumentDeps,
     private readonly uri: vscode.Uri,
     id: string,
     client: LogsClient,
     private readonly changed: (uri: vscode.Uri) => void,
   ) {
-    this.buffer = new LogBuffer(ctx.settings.logsMaxLines);
+    this.buffer = new LogBuffer(deps.settings.logsMaxLines);
     let backlogDone: () => void = () => undefined;
     this.backlog = new Promise((resolve) => (backlogDone = resolve));
     const sink = {
@@ -47,7 +50,7 @@ class LogDocument {
       },
     };
     followContainerLogs(client, id, sink, {
-      tail: ctx.settings.logsTail === 0 ? 'all' : ctx.settings.logsTail,
+      tail: deps.settings.logsTail === 0 ? 'all' : deps.settings.logsTail,
       signal: this.controller.signal,
       followRestarts: false,
       onBacklog: backlogDone,
@@ -55,7 +58,7 @@ class LogDocument {
       .catch((error: unknown) => {
         if (this.controller.signal.aborted) return;
         const message = error instanceof Error ? error.message : String(error);
-        ctx.log.error(`Logs of ${id}: ${message}`);
+        deps.log.error(`Logs of ${id}: ${message}`);
         this.buffer.appendNotice(`logs failed: ${message}`);
         this.scheduleChange();
       })
@@ -79,7 +82,7 @@ class LogDocument {
   private tellAboutCap(): void {
     if (this.toldAboutCap || this.buffer.dropped === 0) return;
     this.toldAboutCap = true;
-    const max = this.ctx.settings.logsMaxLines;
+    const max = this.deps.settings.logsMaxLines;
     void vscode.window
       .showInformationMessage(
         `The logs document keeps the last ${max} lines (berth.logs.maxLines); older lines are dropped to keep the editor responsive.`,
@@ -96,7 +99,7 @@ export class LogsDocumentProvider extends Disposable implements vscode.TextDocum
   private readonly _onDidChange = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this._onDidChange.event;
 
-  constructor(private readonly ctx: Ctx) {
+  constructor(private readonly deps: LogsDocumentDeps) {
     super();
     this._register(vscode.workspace.registerTextDocumentContentProvider(LOGS_SCHEME, this));
     this._register(
@@ -121,8 +124,8 @@ export class LogsDocumentProvider extends Disposable implements vscode.TextDocum
     if (!document) {
       const query = new URLSearchParams(uri.query);
       const id = query.get('id') ?? uri.path.replace(/^\/|\.log$/g, '');
-      const client = this.ctx.sessionFor(query.get('engine') ?? undefined).client;
-      document = new LogDocument(this.ctx, uri, id, client, (changed) => this._onDidChange.fire(changed));
+      const client = this.deps.sessionFor(query.get('engine') ?? undefined).client;
+      document = new LogDocument(this.deps, uri, id, client, (changed) => this._onDidChange.fire(changed));
       this.documents.set(key, document);
     }
     await document.backlog;

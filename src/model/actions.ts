@@ -6,13 +6,12 @@
 import type { EngineEvent } from '../engine';
 
 /**
- * - `refetch`: fetch that one container again (an inspect);
- * - `settle`: the same, for a container stopping. Docker emits `die` before its list view has the new state;
- *   inspect waits for the container's lock, which the engine holds until the state is recorded, so the
- *   inspect that fetches it also waits for that;
+ * - `refetch`: fetch that one container again (an inspect). For a container stopping this is also the barrier:
+ *   Docker emits `die` before its list view has the new state, but inspect waits for the container's lock,
+ *   which the engine holds until the state is recorded;
  * - `remove`: delete it locally.
  */
-export type ContainerEffect = 'refetch' | 'settle' | 'remove' | 'ignore';
+export type ContainerEffect = 'refetch' | 'remove' | 'ignore';
 
 /** Container actions that change nothing the views show. */
 const IGNORED_CONTAINER_ACTIONS = new Set([
@@ -37,9 +36,6 @@ const IGNORED_CONTAINER_ACTIONS = new Set([
 
 const REMOVED_CONTAINER_ACTIONS = new Set(['destroy', 'remove']);
 
-/** Actions that end a run; Podman says `died` where Docker says `die`. */
-const STOPPING_CONTAINER_ACTIONS = new Set(['die', 'died', 'stop', 'kill', 'oom']);
-
 export function baseAction(action: string): string {
   const colon = action.indexOf(':');
   return (colon === -1 ? action : action.slice(0, colon)).trim();
@@ -49,7 +45,6 @@ export function containerEffect(action: string): ContainerEffect {
   const base = baseAction(action);
   if (REMOVED_CONTAINER_ACTIONS.has(base)) return 'remove';
   if (IGNORED_CONTAINER_ACTIONS.has(base)) return 'ignore';
-  if (STOPPING_CONTAINER_ACTIONS.has(base)) return 'settle';
   // Everything else (create, start, die/died, stop, kill, pause, restart, rename, health_status, oom, …)
   // may change what the views show; unknown actions are refetched rather than missed.
   return 'refetch';
@@ -59,9 +54,9 @@ export function containerEffect(action: string): ContainerEffect {
 const IGNORED_IMAGE_ACTIONS = new Set(['push', 'save', 'prune', 'mount', 'unmount']);
 
 /**
- * Every other image event (pull, tag, untag, delete/remove, import, load, build) is answered by fetching
- * that one image: what the engine says now is the truth whatever order the events came in, and a 404
- * removes it locally.
+ * Every other image event (pull, tag, untag, delete/remove, import, load, build) is answered by inspecting the
+ * image the event names (its id, bare hex on Podman): what the engine says now is the truth whatever order the
+ * events came in. A 404 for that id removes the image locally; the tags it lost go with it.
  */
 export function imageNeedsRefetch(action: string): boolean {
   return !IGNORED_IMAGE_ACTIONS.has(baseAction(action));

@@ -5,15 +5,15 @@
  * arrive during one are gathered for the next.
  */
 import type { EngineEvent } from '../engine';
-import type { IDisposable } from '../common/lifecycle';
+import { toDisposable, type IDisposable } from '../common/lifecycle';
 import { committedImage, containerEffect, imageNeedsRefetch, isCommitEvent } from './actions';
 
-export type ContainerWork = 'refetch' | 'settle' | 'remove';
+export type ContainerWork = 'refetch' | 'remove';
 
-const STRENGTH: Record<ContainerWork, number> = { refetch: 0, settle: 1, remove: 2 };
+const STRENGTH: Record<ContainerWork, number> = { refetch: 0, remove: 1 };
 
 export interface PendingWork {
-  /** Container id → what to do; the strongest wins (remove over settle over refetch). */
+  /** Container id → what to do; the strongest wins (remove over refetch). */
   readonly containers: Map<string, ContainerWork>;
   /** Image ids or references to fetch. */
   readonly images: Set<string>;
@@ -25,7 +25,7 @@ export type Scheduler = (run: () => void, delayMs: number) => IDisposable;
 
 export const timeoutScheduler: Scheduler = (run, delayMs) => {
   const handle = setTimeout(run, delayMs);
-  return { dispose: () => clearTimeout(handle) };
+  return toDisposable(() => clearTimeout(handle));
 };
 
 /** Short enough to stay far under the 50 ms event-to-tree budget, long enough to merge a burst. */

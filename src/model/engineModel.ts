@@ -11,33 +11,20 @@
  * - Changes are reported with the records that changed, so views refresh only those nodes.
  */
 import { isEngineError, type ContainerSummary, type EngineEvent } from '../engine';
-import { Disposable, type IDisposable } from '../common/lifecycle';
+import { errorMessage } from '../common/errors';
+import { Disposable, toDisposable, type IDisposable } from '../common/lifecycle';
 import { Emitter } from '../common/emitter';
 import { EventBatcher, timeoutScheduler, DEFAULT_WINDOW_MS, type PendingWork, type Scheduler } from './batcher';
 import { backoffDelay, DEFAULT_BACKOFF, sinceBefore, sinceFromEvent, type BackoffPolicy } from './reconnect';
 import { containerSummaryFromInspect } from './containerInspect';
 import { imageKey, imageSummaryFromInspect, type ContainerRecord, type ImageRecord } from './records';
+import { emptyChange, fullChange, isEmptyChange, type MutableChange, type ModelChange } from './modelChange';
 import { ContainerStore, ImageStore, type Updated } from './stores';
 import type { ModelSource } from './source';
 
-export type EngineState = 'connecting' | 'connected' | 'unreachable';
+export type { ModelChange } from './modelChange';
 
-export interface ModelChange {
-  /** Everything may have changed (a full listing, or the engine went away). */
-  readonly full: boolean;
-  readonly containers: {
-    readonly added: readonly ContainerRecord[];
-    readonly updated: ReadonlyArray<Updated<ContainerRecord>>;
-    readonly removed: readonly ContainerRecord[];
-  };
-  readonly images: {
-    readonly added: readonly ImageRecord[];
-    readonly updated: ReadonlyArray<Updated<ImageRecord>>;
-    readonly removed: readonly ImageRecord[];
-    /** Keys of images whose container count changed. */
-    readonly usageChanged: readonly string[];
-  };
-}
+export type EngineState = 'connecting' | 'connected' | 'unreachable';
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 
@@ -102,13 +89,13 @@ export class EngineModel extends Disposable {
     this.batcher = this._register(
       new EventBatcher(
         (work) => this.applyWork(work),
-        (error) => this.log('warn', `Applying engine events failed: ${describe(error)}`),
+        (error) => this.log('warn', `Applying engine events failed: ${errorMessage(error)}`),
         options.scheduler ?? timeoutScheduler,
         options.windowMs ?? DEFAULT_WINDOW_MS,
       ),
     );
-    this._register({ dispose: () => this.lifetime.abort() });
-    this._register({ dispose: () => this.rejectWaiters(new Error('The engine model was disposed')) });
+    this._register(toDisposable(() => this.lifetime.abort()));
+    this._register(toDisposable(() => this.rejectWaiters(new Error('The engine model was disposed'))));
   }
 
   get state(): EngineState {
@@ -182,7 +169,7 @@ export class EngineModel extends Disposable {
 
   /** Fetches containers now (after a command changed them, without waiting for their events). */
   async refetchContainers(ids: readonly string[]): Promise<void> {
-    await this.applyWork({ containers: new Map(ids.map((id) => [id, 'settle'])), images: new Set(), relistImages: false });
+    await this.applyWork({ containers: new Map(ids.map((id) => [id, 'refetch'])), images: new Set(), relistImages: false });
   }
 
   /** Fetches an image now and returns its record (e.g. to reveal a freshly committed image). */
@@ -199,7 +186,7 @@ export class EngineModel extends Disposable {
       .map((record) => ({ id: record.id, tags: [...record.tags], containers: this.containersUsing(record.key) }))
       .sort((a, b) => (a.tags[0] ?? a.id).localeCompare(b.tags[0] ?? b.id));
     const snapshot: ModelSnapshot = { state: this._state, containers, images };
-    if (this._state === 'unreachable') snapshot.reason = describe(this._lastError);
+    if (this._state === 'unreachable') snapshot.reason = errorMessage(this._lastError);
     return snapshot;
   }
 
@@ -246,7 +233,7 @@ export class EngineModel extends Disposable {
     } catch (error) {
       if (this.isDisposed) return 'failed';
       if (listed) {
-        if (!isEngineError(error, 'cancelled')) this.log('warn', `Event stream broke: ${describe(error)}; reconnecting`);
+        if (!isEngineError(error, 'cancelled')) this.log('warn', `Event stream broke: ${errorMessage(error)}; reconnecting`);
         return 'lost';
       }
       if (connection.signal.aborted && this._state !== 'unreachable') return 'lost';
@@ -311,7 +298,7 @@ export class EngineModel extends Disposable {
         await this.applyImage(reference, change, signal);
       } catch (error) {
         if (signal.aborted) throw error;
-        this.log('warn', `Refreshing image ${reference} failed: ${describe(error)}`);
+        this.log('warn', `Refreshing image ${reference} failed: ${errorMessage(error)}`);
       }
     }
     if (work.relistImages) {
@@ -327,7 +314,7 @@ export class EngineModel extends Disposable {
   /**
    * One container's listing row, from an inspect (undefined when it is gone). The inspect is also the barrier
    * after `die`: Docker emits it before recording the exited state, and inspect waits for the container's
-   * lock, which the engine holds until the state is recorded (see `settle` in actions.ts).
+   * lock, which the engine holds until the state is recorded (see `refetch` in actions.ts).
    */
   private async fetchContainer(id: string, signal: AbortSignal): Promise<ContainerSummary | undefined> {
     try {
@@ -378,7 +365,7 @@ export class EngineModel extends Disposable {
     this.containerStore.clear();
     this.imageStore.clear();
     this.batcher.clear();
-    if (this._state !== 'unreachable') this.log('warn', `Engine unreachable: ${describe(error)}`);
+    if (this._state !== 'unreachable') this.log('warn', `Engine unreachable: ${errorMessage(error)}`);
     this.rejectWaiters(error);
     if (hadData) this._onDidChange.fire(fullChange());
     if (this._state === 'unreachable') this._onDidChangeState.fire('unreachable');
@@ -403,41 +390,4 @@ export class EngineModel extends Disposable {
       timer.handle = timeoutScheduler(done, ms);
     });
   }
-}
-
-interface MutableChange {
-  full: boolean;
-  containers: { added: ContainerRecord[]; updated: Array<Updated<ContainerRecord>>; removed: ContainerRecord[] };
-  images: {
-    added: ImageRecord[];
-    updated: Array<Updated<ImageRecord>>;
-    removed: ImageRecord[];
-    usageChanged: string[];
-  };
-}
-
-function emptyChange(): MutableChange {
-  return {
-    full: false,
-    containers: { added: [], updated: [], removed: [] },
-    images: { added: [], updated: [], removed: [], usageChanged: [] },
-  };
-}
-
-function fullChange(): ModelChange {
-  return { ...emptyChange(), full: true };
-}
-
-function isEmptyChange(change: ModelChange): boolean {
-  const { containers, images } = change;
-  return (
-    !change.full &&
-    containers.added.length + containers.updated.length + containers.removed.length === 0 &&
-    images.added.length + images.updated.length + images.removed.length + images.usageChanged.length === 0
-  );
-}
-
-export function describe(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
 }

@@ -3,7 +3,7 @@
  * bar use). Updating the engine list keeps the sessions of engines that did not change, so their models keep
  * following without a re-list; new engines get a session, gone ones are disposed. No `vscode` here.
  */
-import { Disposable } from '../common/lifecycle';
+import { Disposable, toDisposable } from '../common/lifecycle';
 import { Emitter } from '../common/emitter';
 import { endpointKey, type EngineDescriptor } from './engineList';
 import type { LogLevel } from './engineModel';
@@ -32,11 +32,10 @@ export class EngineSessions extends Disposable {
   constructor(options: EngineSessionsOptions) {
     super();
     this.create = options.create ?? ((descriptor) => new EngineSession({ descriptor, log: options.log }));
-    this._register({
-      dispose: () => {
-        for (const session of this.sessions.splice(0)) session.dispose();
-      },
-    });
+    // The sessions are a list in display order (not a store): each one is disposed when it leaves the list, the rest here.
+    this._register(toDisposable(() => {
+      for (const session of this.sessions.splice(0)) session.dispose();
+    }));
   }
 
   get all(): readonly EngineSession[] {

@@ -33,6 +33,13 @@ export interface ImageRecord {
   readonly summary: ImageSummary;
 }
 
+const RUNNING_STATES = new Set(['running', 'paused', 'restarting']);
+
+/** A container in one of these states has a process: it can be stopped, attached to, waited for. */
+export function isRunningState(state: string): boolean {
+  return RUNNING_STATES.has(state);
+}
+
 export function imageKey(id: string): string {
   return id.startsWith('sha256:') ? id.slice('sha256:'.length) : id;
 }

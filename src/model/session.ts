@@ -3,11 +3,11 @@
  * engine says it is (product, version, API version), asked once per connection. Replaced as a whole when the
  * engine's endpoint changes. No `vscode` here.
  */
-import { toError } from '../common/errors';
+import { errorMessage, toError } from '../common/errors';
 import { EngineClient } from '../engine';
-import { Disposable } from '../common/lifecycle';
+import { Disposable, toDisposable } from '../common/lifecycle';
 import { Emitter } from '../common/emitter';
-import { describe, EngineModel, type EngineModelOptions, type EngineState, type LogLevel } from './engineModel';
+import { EngineModel, type EngineModelOptions, type EngineState, type LogLevel } from './engineModel';
 import { refineClocksAfterListings } from './clockRefiner';
 import { LOCAL_ENGINE_ID, type EngineDescriptor } from './engineList';
 import type { ModelSource } from './source';
@@ -66,13 +66,13 @@ export class EngineSession extends Disposable {
     this.model = this._register(new EngineModel(source, { ...options.model, log }));
     this._register(this.model.onDidChangeState((state) => this.onState(state)));
     this._register(refineClocksAfterListings(this.model, log));
-    this._register({ dispose: () => this.infoRequest?.abort() });
+    this._register(toDisposable(() => this.infoRequest?.abort()));
     if (client) {
-      this._register({
-        dispose: () => {
-          client.close().catch((error: unknown) => log('warn', `Closing the engine client failed: ${String(error)}`));
-        },
-      });
+      this._register(
+        toDisposable(() => {
+          client.close().catch((error: unknown) => log('warn', `Closing the engine client failed: ${errorMessage(error)}`));
+        }),
+      );
     }
   }
 
@@ -108,7 +108,7 @@ export class EngineSession extends Disposable {
       case 'connecting':
         return 'connecting…';
       case 'unreachable':
-        return `unreachable: ${firstSentence(describe(this.model.lastError))}`;
+        return `unreachable: ${firstSentence(errorMessage(this.model.lastError))}`;
       case 'connected':
         return this._info ? `${this._info.product} ${this._info.version} · API ${this._info.apiVersion}` : 'connected';
     }
@@ -116,7 +116,7 @@ export class EngineSession extends Disposable {
 
   /** The whole engine message while unreachable. */
   get reason(): string | undefined {
-    return this.model.state === 'unreachable' ? describe(this.model.lastError) : undefined;
+    return this.model.state === 'unreachable' ? errorMessage(this.model.lastError) : undefined;
   }
 
   async engineInfo(signal?: AbortSignal): Promise<EngineInfo> {
@@ -151,7 +151,7 @@ export class EngineSession extends Disposable {
       this._info = info;
       this._onDidChangeStatus.fire();
     } catch (error) {
-      if (!request.signal.aborted) this.log('warn', `Reading the engine version failed: ${describe(error)}`);
+      if (!request.signal.aborted) this.log('warn', `Reading the engine version failed: ${errorMessage(error)}`);
     } finally {
       if (this.infoRequest === request) this.infoRequest = undefined;
     }

@@ -3,15 +3,14 @@
  * credential chain): push shows the summed layer bytes in a cancellable notification and offers a sign-in when
  * the registry refuses.
  */
-import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
-import { isEngineError } from '../engine/errors';
 import type { ImageInspect } from '../engine/types';
 import { withRegistryAuthRetry, type AuthRetryOptions } from './authRetry';
 import { formatBytes } from '../common/format';
 import { splitRepoTag } from '../common/imageName';
 import { LayerProgress } from '../common/layerProgress';
-import { tagReferenceProblem, type EngineGetter } from './engine';
+import { withCancellableProgress } from '../workbench/feedback';
+import { tagReferenceProblem, type EngineGetter } from './registryEngine';
 
 /** What the Images view passes (its `ImageNode`), a reference or id string, or `{ id }`. */
 export type ImageTarget =
@@ -63,15 +62,7 @@ export async function tagImage(deps: ImageCommandDeps, target: ImageTarget, opti
   }
   const trimmed = reference.trim();
   const { repo, tag } = splitRepoTag(trimmed);
-  try {
-    await deps.engine(target).tagImage(source, tag === undefined ? { repo } : { repo, tag });
-  } catch (error) {
-    const message = errorMessage(error);
-    deps.log.error(`Tagging ${source} as ${trimmed} failed: ${message}`);
-    if (options.reference !== undefined) throw error;
-    void vscode.window.showErrorMessage(`Berth: could not tag ${source}: ${message}`);
-    return undefined;
-  }
+  await deps.engine(target).tagImage(source, tag === undefined ? { repo } : { repo, tag });
   const full = tag === undefined ? `${repo}:latest` : trimmed;
   deps.log.info(`Tagged ${source} as ${full}`);
   return { source, reference: full };
@@ -90,56 +81,31 @@ export async function pushImage(deps: ImageCommandDeps, target: ImageTarget, opt
   if (!reference) return undefined;
   const problem = tagReferenceProblem(reference);
   if (problem || /^sha256:|^[0-9a-f]{12,64}$/.test(reference)) {
-    const message = problem ?? `Push needs a tag such as registry.example.com/app:1.0, not an image id; use Tag Image… first`;
-    if (options.reference !== undefined) throw new Error(message);
-    void vscode.window.showErrorMessage(`Berth: ${message}`);
-    return undefined;
+    throw new Error(problem ?? `Push needs a tag such as registry.example.com/app:1.0, not an image id; use Tag Image… first`);
   }
-  try {
-    return await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Pushing ${reference}`, cancellable: true },
-      async (progress, token) => {
-        const abort = new AbortController();
-        const subscription = token.onCancellationRequested(() => abort.abort());
-        try {
-          return await withRegistryAuthRetry(
-            reference,
-            async ({ credential }) => {
-              const layers = new LayerProgress();
-              let reported = 0;
-              for await (const line of deps.engine(target).pushImage(reference, { ...(credential ? { auth: credential } : {}), signal: abort.signal })) {
-                if (!layers.update(line)) continue;
-                const { current, total, layers: count, doneLayers } = layers.totals;
-                const percent = total > 0 ? (current / total) * 100 : 0;
-                progress.report({ message: `${formatBytes(current)} / ${formatBytes(total)} · ${doneLayers}/${count} layers`, increment: Math.max(0, percent - reported) });
-                reported = Math.max(reported, percent);
-              }
-              const { total, layers: count } = layers.totals;
-              if (count > 0) return { reference, digest: layers.digest, bytes: total, layers: count };
-              // Podman's push stream has no per-layer lines: the image itself says what was pushed.
-              const image = await deps.engine(target).inspectImage(reference, { signal: abort.signal });
-              return { reference, digest: layers.digest, bytes: image.Size, layers: layerCount(image) };
-            },
-            deps.authRetry,
-          );
-        } finally {
-          subscription.dispose();
+  const result = await withCancellableProgress(`Pushing ${reference}`, (signal, progress) =>
+    withRegistryAuthRetry(
+      reference,
+      async ({ credential }) => {
+        const layers = new LayerProgress();
+        let reported = 0;
+        for await (const line of deps.engine(target).pushImage(reference, { ...(credential ? { auth: credential } : {}), signal })) {
+          if (!layers.update(line)) continue;
+          const { current, total, layers: count, doneLayers } = layers.totals;
+          const percent = total > 0 ? (current / total) * 100 : 0;
+          progress.report({ message: `${formatBytes(current)} / ${formatBytes(total)} · ${doneLayers}/${count} layers`, increment: Math.max(0, percent - reported) });
+          reported = Math.max(reported, percent);
         }
+        const { total, layers: count } = layers.totals;
+        if (count > 0) return { reference, digest: layers.digest, bytes: total, layers: count };
+        // Podman's push stream has no per-layer lines: the image itself says what was pushed.
+        const image = await deps.engine(target).inspectImage(reference, { signal });
+        return { reference, digest: layers.digest, bytes: image.Size, layers: layerCount(image) };
       },
-    ).then((result) => {
-      deps.log.info(`Pushed ${result.reference}${result.digest ? ` (${result.digest})` : ''}: ${result.layers} layers, ${formatBytes(result.bytes)}`);
-      if (options.reference === undefined) void vscode.window.showInformationMessage(`Berth: pushed ${result.reference}`);
-      return result;
-    });
-  } catch (error) {
-    if (isEngineError(error, 'cancelled')) {
-      deps.log.info(`Push of ${reference} cancelled`);
-      return undefined;
-    }
-    const message = errorMessage(error);
-    deps.log.error(`Push of ${reference} failed: ${message}`);
-    if (options.reference !== undefined) throw error;
-    void vscode.window.showErrorMessage(`Berth: could not push ${reference}: ${message}`);
-    return undefined;
-  }
+      deps.authRetry,
+    ),
+  );
+  deps.log.info(`Pushed ${result.reference}${result.digest ? ` (${result.digest})` : ''}: ${result.layers} layers, ${formatBytes(result.bytes)}`);
+  if (options.reference === undefined) void vscode.window.showInformationMessage(`Berth: pushed ${result.reference}`);
+  return result;
 }

@@ -1,26 +1,28 @@
 /**
  * Wires the registries feature: the credential store and chain, Sign In / Sign Out, the Registries view and its
- * commands, Tag Image… and Push Image. `activate` (or Ctx) calls `registerRegistries` once.
+ * commands, Tag Image… and Push Image. extension.ts calls `registerRegistries` once.
  */
 import * as vscode from 'vscode';
+import type { DisposableStore } from '../common/lifecycle';
+import { command, registerCommandTable, type CommandEntry } from '../workbench/commandTable';
+import { labelOf, rowsUnder } from '../views/treeItems';
+import type { ReportDeps } from '../workbench/feedback';
 import type { AuthRetryOptions } from './authRetry';
 import { CredentialChain } from './credentialChain';
 import { RegistryCredentialStore } from './credentialStore';
 import { dockerConfigRegistries, dockerConfigSource, type DockerConfigLocation } from './dockerConfigRegistries';
-import type { EngineGetter } from './engine';
 import { pushImage, tagImage, type ImageTarget } from './imageCommands';
-import { own, type DisposableOwner } from './owner';
 import { RegistriesTreeProvider, type RegistryTreeNode } from './registriesTree';
-import { authRetryOptions, copyReference, pullTag, type PullOptions } from './registryCommands';
+import { authRetryOptions, copyReference, isAutomatedPull, pullTag, type PullOptions } from './registryCommands';
+import type { EngineGetter } from './registryEngine';
 import { RegistrySignIn, type SignInRequest } from './signIn';
 
 export { withRegistryAuthRetry, isRegistryAuthFailure } from './authRetry';
 
 export const REGISTRIES_VIEW_ID = 'berth.registries';
 
-export interface RegistriesDeps {
+export interface RegistriesDeps extends ReportDeps {
   readonly secrets: vscode.SecretStorage;
-  readonly log: vscode.LogOutputChannel;
   /** The client of the engine a target belongs to (re-read on every use: the current engine and endpoints change). */
   readonly engine: EngineGetter;
   /**
@@ -50,12 +52,11 @@ interface ChildSummary {
   readonly node: RegistryTreeNode;
 }
 
-export function registerRegistries(owner: DisposableOwner, deps: RegistriesDeps): RegistriesFeature {
-  const store = own(owner, new RegistryCredentialStore(deps.secrets));
+export function registerRegistries(deps: RegistriesDeps, owner: DisposableStore): RegistriesFeature {
+  const store = owner.add(new RegistryCredentialStore(deps.secrets));
   const chain = new CredentialChain([store, dockerConfigSource(deps.dockerConfig)]);
   const signIn = new RegistrySignIn(store, deps.log);
-  const tree = own(
-    owner,
+  const tree = owner.add(
     new RegistriesTreeProvider({
       chain,
       signedIn: () => store.registries(),
@@ -63,30 +64,43 @@ export function registerRegistries(owner: DisposableOwner, deps: RegistriesDeps)
       log: deps.log,
     }),
   );
-  const view = own(owner, vscode.window.createTreeView(REGISTRIES_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }));
-  own(
-    owner,
+  const view = owner.add(vscode.window.createTreeView(REGISTRIES_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }));
+  owner.add(
     tree.onDidListRoot((count) => {
       view.message = count === 0 ? 'No registries yet. Sign in to a registry (the key icon above), or log in with the docker CLI.' : undefined;
     }),
   );
-  own(owner, store.onDidChange(() => tree.refresh()));
+  owner.add(store.onDidChange(() => tree.refresh()));
 
   const commandDeps = { engine: deps.engine, chain, signIn, log: deps.log };
   const imageDeps = { engine: deps.engine, log: deps.log, authRetry: authRetryOptions(chain, signIn, deps.log) };
-  const commands: Record<string, (...args: never[]) => unknown> = {
-    'berth.registries.signIn': (request?: SignInRequest | RegistryTreeNode) => signIn.signIn(signInRequestOf(request)),
-    'berth.registries.signOut': (target?: RegistryTreeNode | string) => signOut(signIn, target),
-    'berth.registries.refresh': (node?: RegistryTreeNode) => tree.refresh(node?.kind === 'registry' || node?.kind === 'repository' ? node : undefined),
-    'berth.registries.pull': (target?: RegistryTreeNode | string, options?: PullOptions) => pullTag(commandDeps, target, options),
-    'berth.registries.copyReference': (target?: RegistryTreeNode | string) => copyReference(target),
-    'berth.images.tag': (target?: ImageTarget, options?: { reference?: string }) => tagImage(imageDeps, target, options),
-    'berth.images.push': (target?: ImageTarget, options?: { reference?: string }) => pushImage(imageDeps, target, options),
-    'berth.internal.registriesChildren': (path?: string[]) => childrenAt(tree, path ?? []),
-  };
+  // Automation (tests, other commands) passes what the prompts would ask; its calls reject instead of showing a message.
+  const givenReference = (_target?: unknown, options?: unknown): boolean => (options as { reference?: unknown } | undefined)?.reference !== undefined;
+  const table: Array<CommandEntry<RegistriesDeps>> = [
+    command('berth.registries.signIn', 'Signing in', () => (request?: SignInRequest | RegistryTreeNode) => signIn.signIn(signInRequestOf(request)), {
+      rejectsWhen: (request) => isCompleteSignIn(signInRequestOf(request as SignInRequest | RegistryTreeNode | undefined)),
+    }),
+    command('berth.registries.signOut', 'Signing out', () => (target?: RegistryTreeNode | string) => signOut(signIn, target)),
+    command('berth.registries.refresh', 'Refreshing the registries', () => (node?: RegistryTreeNode) =>
+      tree.refresh(node?.kind === 'registry' || node?.kind === 'repository' ? node : undefined),
+    ),
+    command('berth.registries.pull', 'Pulling', () => (target?: RegistryTreeNode | string, options?: PullOptions) => pullTag(commandDeps, target, options), {
+      rejectsWhen: (target, options) => isAutomatedPull(target, options as PullOptions | undefined),
+    }),
+    command('berth.registries.copyReference', 'Copying the reference', () => (target?: RegistryTreeNode | string) => copyReference(target)),
+    command('berth.images.tag', 'Tagging', () => (target?: ImageTarget, options?: { reference?: string }) => tagImage(imageDeps, target, options), {
+      rejectsWhen: givenReference,
+    }),
+    command('berth.images.push', 'Pushing', () => (target?: ImageTarget, options?: { reference?: string }) => pushImage(imageDeps, target, options), {
+      rejectsWhen: givenReference,
+    }),
+    command('berth.internal.registriesChildren', 'Reading the Registries view', () => (path?: string[]) => childrenAt(tree, path ?? [])),
+  ];
   const logUri = deps.logUri;
-  if (logUri) commands['berth.internal.logFile'] = () => vscode.Uri.joinPath(logUri, `${deps.log.name}.log`).fsPath;
-  for (const [id, handler] of Object.entries(commands)) own(owner, vscode.commands.registerCommand(id, handler));
+  if (logUri) {
+    table.push(command('berth.internal.logFile', 'Finding the log file', () => () => vscode.Uri.joinPath(logUri, `${deps.log.name}.log`).fsPath));
+  }
+  registerCommandTable(table, deps, owner);
 
   return {
     chain,
@@ -94,6 +108,10 @@ export function registerRegistries(owner: DisposableOwner, deps: RegistriesDeps)
     authRetry: () => authRetryOptions(chain, signIn, deps.log),
     refresh: () => tree.refresh(),
   };
+}
+
+function isCompleteSignIn(request: SignInRequest): boolean {
+  return request.registry !== undefined && request.username !== undefined && request.password !== undefined;
 }
 
 /** The command's argument: an automation request, or a registry node (from its context menu) pre-filling the host. */
@@ -117,26 +135,12 @@ async function signOut(signIn: RegistrySignIn, target: RegistryTreeNode | string
 
 /** The children at a path of labels (`[]` = registries, `['127.0.0.1:5055']` = its repositories, …). */
 async function childrenAt(tree: RegistriesTreeProvider, path: readonly string[]): Promise<ChildSummary[]> {
-  let parent: RegistryTreeNode | undefined;
-  for (const [depth, label] of path.entries()) {
-    const children = await tree.getChildren(parent);
-    parent = children.find((child) => labelOf(tree.getTreeItem(child)) === label);
-    if (!parent) throw new Error(`The Registries view has no "${label}" under ${depth === 0 ? 'its root' : path.slice(0, depth).join(' › ')}`);
-  }
-  const children = await tree.getChildren(parent);
-  return children.map((node) => {
-    const item = tree.getTreeItem(node);
-    return {
-      label: labelOf(item),
-      description: typeof item.description === 'string' ? item.description : undefined,
-      contextValue: item.contextValue,
-      tooltip: typeof item.tooltip === 'string' ? item.tooltip : undefined,
-      node,
-    };
-  });
-}
-
-function labelOf(item: vscode.TreeItem): string {
-  const label = item.label;
-  return typeof label === 'string' ? label : (label?.label ?? '');
+  const rows = await rowsUnder(tree, path, 'The Registries view');
+  return rows.map(({ node, item }) => ({
+    label: labelOf(item),
+    description: typeof item.description === 'string' ? item.description : undefined,
+    contextValue: item.contextValue,
+    tooltip: typeof item.tooltip === 'string' ? item.tooltip : undefined,
+    node,
+  }));
 }

@@ -2,14 +2,13 @@
  * Commands of the Registries view: Pull (a tag, with the chain's credentials and a sign-in offer on refusal) and
  * Copy Reference; and the sign-in offer the extension's own Pull Image… can use through `withRegistryAuthRetry`.
  */
-import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
-import { isEngineError } from '../engine/errors';
 import { withRegistryAuthRetry, type AuthRetryOptions } from './authRetry';
 import type { CredentialChain } from './credentialChain';
-import type { EngineGetter } from './engine';
 import { formatBytes } from '../common/format';
 import { LayerProgress } from '../common/layerProgress';
+import { withCancellableProgress } from '../workbench/feedback';
+import type { EngineGetter } from './registryEngine';
 import { referenceOf, type RegistryTreeNode } from './registriesTree';
 import type { RegistrySignIn, SignInRequest } from './signIn';
 
@@ -60,47 +59,30 @@ function referenceFromTarget(target: RegistryTreeNode | string | undefined): str
 export async function pullTag(deps: RegistryCommandDeps, target: RegistryTreeNode | string | undefined, options: PullOptions = {}): Promise<PullResult | undefined> {
   const reference = referenceFromTarget(target) ?? (await vscode.window.showInputBox({ title: 'Pull', prompt: 'Image reference', ignoreFocusOut: true }));
   if (!reference) return undefined;
-  const automated = typeof target === 'string' || options.signInWith !== undefined;
-  try {
-    const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Pulling ${reference}`, cancellable: true },
-      async (progress, token) => {
-        const abort = new AbortController();
-        const subscription = token.onCancellationRequested(() => abort.abort());
-        try {
-          return await withRegistryAuthRetry(
-            reference,
-            async ({ credential, attempt }) => {
-              const layers = new LayerProgress();
-              for await (const line of deps.engine().pullImage(reference, { ...(credential ? { auth: credential } : {}), signal: abort.signal })) {
-                if (layers.update(line)) {
-                  const { current, total } = layers.totals;
-                  progress.report({ message: `${formatBytes(current)} / ${formatBytes(total)}` });
-                }
-              }
-              return { reference, attempts: attempt, bytes: layers.totals.total };
-            },
-            authRetryOptions(deps.chain, deps.signIn, deps.log, options.signInWith),
-          );
-        } finally {
-          subscription.dispose();
+  const result = await withCancellableProgress(`Pulling ${reference}`, (signal, progress) =>
+    withRegistryAuthRetry(
+      reference,
+      async ({ credential, attempt }) => {
+        const layers = new LayerProgress();
+        for await (const line of deps.engine().pullImage(reference, { ...(credential ? { auth: credential } : {}), signal })) {
+          if (layers.update(line)) {
+            const { current, total } = layers.totals;
+            progress.report({ message: `${formatBytes(current)} / ${formatBytes(total)}` });
+          }
         }
+        return { reference, attempts: attempt, bytes: layers.totals.total };
       },
-    );
-    deps.log.info(`Pulled ${reference}`);
-    if (!automated) void vscode.window.showInformationMessage(`Berth: pulled ${reference}`);
-    return result;
-  } catch (error) {
-    const message = errorMessage(error);
-    if (isEngineError(error, 'cancelled')) {
-      deps.log.info(`Pull of ${reference} cancelled`);
-      return undefined;
-    }
-    deps.log.error(`Pull of ${reference} failed: ${message}`);
-    if (automated) throw error;
-    void vscode.window.showErrorMessage(`Berth: could not pull ${reference}: ${message}`);
-    return undefined;
-  }
+      authRetryOptions(deps.chain, deps.signIn, deps.log, options.signInWith),
+    ),
+  );
+  deps.log.info(`Pulled ${reference}`);
+  if (!isAutomatedPull(target, options)) void vscode.window.showInformationMessage(`Berth: pulled ${reference}`);
+  return result;
+}
+
+/** A pull given its reference or a sign-in by automation: a failure rejects (the command table passes it on). */
+export function isAutomatedPull(target: unknown, options: PullOptions | undefined): boolean {
+  return typeof target === 'string' || options?.signInWith !== undefined;
 }
 
 export async function copyReference(target: RegistryTreeNode | string | undefined): Promise<string | undefined> {

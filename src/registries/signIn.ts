@@ -5,6 +5,7 @@
 import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
 import { insecureCredentialTransport, parseRegistryAddress, RegistryClient } from '../engine/registry';
+import { withCancellableProgress } from '../workbench/feedback';
 import { registryKey } from './credentialChain';
 import type { RegistryCredentialStore } from './credentialStore';
 
@@ -112,18 +113,7 @@ export class RegistrySignIn {
   async #verify(registry: string, username: string, password: string): Promise<void> {
     const client = new RegistryClient({ address: registry, auth: { username, password }, log: (line) => this.#log.debug(line) });
     try {
-      await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Checking the credentials with ${client.address.key}…`, cancellable: true },
-        async (_progress, token) => {
-          const abort = new AbortController();
-          const subscription = token.onCancellationRequested(() => abort.abort());
-          try {
-            await client.ping({ signal: abort.signal });
-          } finally {
-            subscription.dispose();
-          }
-        },
-      );
+      await withCancellableProgress(`Checking the credentials with ${client.address.key}…`, (signal) => client.ping({ signal }));
     } finally {
       await client.close();
     }

@@ -4,6 +4,7 @@
  * `bash` is tried first; when the image has none, `sh`.
  */
 import { shortId } from '../common/format';
+import { DisposableStore } from '../common/lifecycle';
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EngineClient, ExecInspect } from '../engine';
@@ -214,7 +215,7 @@ async function tryShell(
     socket.destroy();
   };
   signal.addEventListener('abort', onAbort);
-  const subscriptions: Array<{ dispose(): void }> = [];
+  const listeners = new DisposableStore();
   try {
     const launch = await whenLaunched(client, exec.Id, () => streamClosed, signal);
     if (launch === 'missing') {
@@ -227,14 +228,14 @@ async function tryShell(
         client.resizeExec(exec.Id, { rows, cols, signal }).catch((error: unknown) => log(`Resizing the shell failed: ${String(error)}`));
       };
       if (terminal.dimensions) resize(terminal.dimensions.rows, terminal.dimensions.columns);
-      subscriptions.push(terminal.onDidSetDimensions((dimensions) => resize(dimensions.rows, dimensions.columns)));
+      listeners.add(terminal.onDidSetDimensions((dimensions) => resize(dimensions.rows, dimensions.columns)));
       input.attach((data) => socket.write(data));
     }
     await closed;
   } finally {
     input.detach();
     signal.removeEventListener('abort', onAbort);
-    for (const subscription of subscriptions) subscription.dispose();
+    listeners.dispose();
     socket.destroy();
   }
   for (const [, rest] of decoders.flush()) terminal.write(rest);

@@ -4,14 +4,15 @@
  * current by its own model's changes, and the engine root nodes showing each engine's status.
  */
 import * as vscode from 'vscode';
-import { Disposable, DisposableStore } from '../common/lifecycle';
-import { EngineForest, isEngineRoot, type EngineRootNode, type PerEngineTree } from '../model/engineForest';
-import type { EngineModel, ModelChange } from '../model/engineModel';
-import { presentEngine } from '../model/presentation';
+import { Disposable, DisposableMap } from '../common/lifecycle';
+import type { EngineModel } from '../model/engineModel';
+import type { ModelChange } from '../model/modelChange';
 import type { EngineSession } from '../model/session';
-import type { Ctx } from '../ctx';
+import type { SessionsDeps } from '../workbench/deps';
+import { EngineForest, isEngineRoot, type EngineRootNode, type PerEngineTree } from './engineForest';
+import { presentEngine } from './presentation';
 import { RowRefreshScheduler } from './rowRefreshScheduler';
-import { markdownTooltip, toTreeItem } from './treeItems';
+import { labelOf, markdownTooltip, rowsUnder, toTreeItem } from './treeItems';
 
 /** One row as tests read it (`berth.internal.viewChildren`). */
 export interface RowSummary {
@@ -30,11 +31,6 @@ export interface RefreshPlanLike<N> {
 
 type Change<N> = N | EngineRootNode | Array<N | EngineRootNode> | undefined;
 
-function labelOf(item: vscode.TreeItem): string {
-  const label = item.label;
-  return typeof label === 'string' ? label : (label?.label ?? '');
-}
-
 export abstract class EngineTreeView<N extends { readonly engine: string }, T extends PerEngineTree<N>>
   extends Disposable
   implements vscode.TreeDataProvider<N | EngineRootNode>
@@ -43,13 +39,13 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   protected readonly view: vscode.TreeView<N | EngineRootNode>;
   private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<Change<N>>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
-  /** Per session object: a session replaced for the same engine (new endpoint) gets a fresh binding. */
-  private readonly bindings = new Map<EngineSession, DisposableStore>();
+  /** One lifetime per session object for the listeners on its model: a session replaced for the same engine (new endpoint) gets a fresh one. */
+  private readonly sessionBindings = this._register(new DisposableMap<EngineSession>());
   /** Rows whose relative times move on, refreshed the moment their text changes while the view is visible. */
   protected readonly rowClock = this._register(new RowRefreshScheduler<N>((rows) => this.fire(rows)));
 
   protected constructor(
-    protected readonly ctx: Ctx,
+    protected readonly deps: SessionsDeps,
     viewId: string,
     options: { canSelectMany: boolean; showCollapseAll: boolean },
   ) {
@@ -58,20 +54,14 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
     this.view = this._register(vscode.window.createTreeView(viewId, { treeDataProvider: this, ...options }));
     this.rowClock.setVisible(this.view.visible);
     this._register(this.view.onDidChangeVisibility((event) => this.rowClock.setVisible(event.visible)));
-    this._register({
-      dispose: () => {
-        for (const binding of this.bindings.values()) binding.dispose();
-        this.bindings.clear();
-      },
-    });
   }
 
   /** Call at the end of the subclass constructor, once its own fields exist. */
   protected start(): void {
     this.syncEngines();
-    this._register(this.ctx.onDidChangeEngines(() => this.syncEngines()));
+    this._register(this.deps.onDidChangeEngines(() => this.syncEngines()));
     this._register(
-      this.ctx.onDidChangeSession(() => {
+      this.deps.onDidChangeSession(() => {
         this.updateDescription();
         // The roots say which engine is current.
         if (this.forest.isMulti) this.fire(undefined);
@@ -95,7 +85,7 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   }
 
   getTreeItem(node: N | EngineRootNode): vscode.TreeItem {
-    const session = this.ctx.engines.find(node.engine);
+    const session = this.deps.engines.find(node.engine);
     if (isEngineRoot(node)) return this.engineItem(node, session);
     if (!session) return new vscode.TreeItem('(engine removed)');
     return this.itemFor(node, session);
@@ -104,7 +94,7 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   getChildren(node?: N | EngineRootNode): vscode.ProviderResult<Array<N | EngineRootNode>> {
     if (node === undefined && this.forest.isMulti) return this.mutable(this.forest.children());
     const engine = node === undefined ? this.forest.roots()[0]?.engine : node.engine;
-    const model = engine === undefined ? undefined : this.ctx.engines.find(engine)?.model;
+    const model = engine === undefined ? undefined : this.deps.engines.find(engine)?.model;
     if (!model) return [];
     if (node === undefined || isEngineRoot(node)) {
       if (model.state === 'connecting') {
@@ -124,7 +114,7 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
    * VS Code reads only `tooltip` and `command` from what this returns.
    */
   resolveTreeItem(item: vscode.TreeItem, node: N | EngineRootNode): vscode.TreeItem {
-    const session = this.ctx.engines.find(node.engine);
+    const session = this.deps.engines.find(node.engine);
     if (isEngineRoot(node) || !session || item.tooltip !== undefined) return item;
     const resolved = new vscode.TreeItem(item.label ?? '', item.collapsibleState);
     resolved.command = item.command;
@@ -138,16 +128,10 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
 
   /** The rows under a path of labels (`[]` = the roots), as VS Code would render them. */
   async rowsAt(path: readonly string[]): Promise<RowSummary[]> {
-    let parent: N | EngineRootNode | undefined;
-    for (const [depth, label] of path.entries()) {
-      const children = (await this.getChildren(parent)) ?? [];
-      parent = children.find((child) => labelOf(this.getTreeItem(child)) === label);
-      if (!parent) throw new Error(`The view has no row "${label}" under ${depth === 0 ? 'its root' : path.slice(0, depth).join(' › ')}`);
-    }
-    const children = (await this.getChildren(parent)) ?? [];
-    return children.map((child) => {
-      const item = this.getTreeItem(child);
-      const tooltip = this.resolveTreeItem(item, child).tooltip;
+    const rows = await rowsUnder(this, path, 'The view');
+    return rows.map(({ node, item }) => {
+      // The tooltip as a hover gets it.
+      const tooltip = this.resolveTreeItem(item, node).tooltip;
       return {
         id: item.id,
         label: labelOf(item),
@@ -184,33 +168,31 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
       reason: session.reason,
       endpoint: session.endpointDisplay,
       source: session.descriptor.sourceText,
-      current: session === this.ctx.session,
+      current: session === this.deps.session,
     });
     const collapsible = session.state === 'unreachable' ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Expanded;
     return toTreeItem(`engine:${session.id}`, presentation, collapsible);
   }
 
   private syncEngines(): void {
-    const sessions = this.ctx.engines.all;
+    const sessions = this.deps.engines.all;
     const wasMulti = this.forest.isMulti;
     this.forest.setEngines(sessions.map((session) => session.id));
-    for (const [session, binding] of this.bindings) {
-      if (sessions.includes(session)) continue;
-      binding.dispose();
-      this.bindings.delete(session);
+    for (const session of [...this.sessionBindings.keys()]) {
+      if (!sessions.includes(session)) this.sessionBindings.delete(session);
     }
     for (const session of sessions) {
-      if (this.bindings.has(session)) continue;
+      if (this.sessionBindings.has(session)) continue;
       const tree = this.forest.tree(session.id);
-      if (tree) this.bindings.set(session, this.bind(session, tree));
+      if (tree) this.bind(session, tree);
     }
     if (wasMulti !== this.forest.isMulti) this.onLayoutChanged();
     this.updateDescription();
     this.fire(undefined);
   }
 
-  private bind(session: EngineSession, tree: T): DisposableStore {
-    const binding = new DisposableStore();
+  private bind(session: EngineSession, tree: T): void {
+    const binding = this.sessionBindings.lifetimeOf(session);
     const model = session.model;
     this.resetTree(tree, model);
     binding.add(
@@ -233,13 +215,12 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
         if (root) this.fire(root);
       }),
     );
-    return binding;
   }
 
   private updateDescription(): void {
     // With one engine the welcome content explains an outage, and cannot show dynamic text: the endpoint goes in
     // the view's title description. With several, each root row shows its own status.
-    const only = this.forest.isMulti ? undefined : this.ctx.engines.all[0];
+    const only = this.forest.isMulti ? undefined : this.deps.engines.all[0];
     this.view.description = only?.state === 'unreachable' ? `unreachable: ${only.endpointDisplay}` : undefined;
   }
 }

@@ -1,6 +1,6 @@
 /** Turns a vscode-free presentation into a TreeItem. */
 import * as vscode from 'vscode';
-import type { ItemPresentation } from '../model/presentation';
+import type { ItemPresentation } from './presentation';
 
 export function toTreeItem(
   id: string,
@@ -24,4 +24,30 @@ export function markdownTooltip(text: string): vscode.MarkdownString {
   const tooltip = new vscode.MarkdownString(text);
   tooltip.supportThemeIcons = false;
   return tooltip;
+}
+
+/** A tree as tests walk it: children of a node (or the roots) and each node's TreeItem. */
+interface WalkableTree<N> {
+  getChildren(node?: N): vscode.ProviderResult<N[]>;
+  getTreeItem(node: N): vscode.TreeItem;
+}
+
+export function labelOf(item: vscode.TreeItem): string {
+  const label = item.label;
+  return typeof label === 'string' ? label : (label?.label ?? '');
+}
+
+/**
+ * The rows under a path of labels (`[]` = the roots) with their TreeItems, as VS Code would render them; for the
+ * `berth.internal.*Children` commands tests read the views through. `view` names the view in the error.
+ */
+export async function rowsUnder<N>(tree: WalkableTree<N>, path: readonly string[], view: string): Promise<Array<{ node: N; item: vscode.TreeItem }>> {
+  let parent: N | undefined;
+  for (const [depth, label] of path.entries()) {
+    const children = (await tree.getChildren(parent)) ?? [];
+    parent = children.find((child) => labelOf(tree.getTreeItem(child)) === label);
+    if (!parent) throw new Error(`${view} has no row "${label}" under ${depth === 0 ? 'its root' : path.slice(0, depth).join(' › ')}`);
+  }
+  const children = (await tree.getChildren(parent)) ?? [];
+  return children.map((node) => ({ node, item: tree.getTreeItem(node) }));
 }

@@ -1,39 +1,39 @@
 /** `ps`, `stop`, `stop-all`, `logs`, `wait` and `commit`: each a thin front over one client call or sequence. */
-import type { EngineClient } from '../../engine';
-import { printLogs, stopAllRunning } from '../../engine';
+import { printLogs, stopAllRunning, stopContainers } from '../../engine';
 import type { CommitCommandOptions, LogsCommandOptions, PsOptions, StopAllOptions, StopOptions, WaitOptions } from '../commands';
 import { describeFailure, EXIT_FAILURE } from '../failure';
 import { containerTable, shortId } from '../format';
-import type { CommandContext } from '../io';
+import type { CommandDeps } from '../io';
 import { outputWriter, printJson } from './output';
 
-export async function listContainersCommand(client: EngineClient, options: PsOptions, { io, signal }: CommandContext): Promise<number> {
-  const containers = await client.listContainers({ all: options.all, filters: options.filters, signal });
+export async function listContainersCommand(options: PsOptions, { io, signal, client }: CommandDeps): Promise<number> {
+  const containers = await client().listContainers({ all: options.all, filters: options.filters, signal });
   if (options.json) printJson(io, containers);
   else if (options.quiet) io.stdout.write(containers.map((container) => `${options.noTrunc ? container.Id : shortId(container.Id)}\n`).join(''));
   else io.stdout.write(containerTable(containers, io.now(), !options.noTrunc));
   return 0;
 }
 
-/** Like `docker stop`: prints each name as given once stopped, reports each failure on its own line, goes on. */
-export async function stopCommand(client: EngineClient, options: StopOptions, { io, signal }: CommandContext): Promise<number> {
-  let exitCode = 0;
-  for (const id of options.ids) {
-    try {
-      await client.stopContainer(id, { timeoutSeconds: options.timeoutSeconds, signal });
-      io.stdout.write(`${id}\n`);
-    } catch (error) {
-      if (signal.aborted) throw error;
-      io.stderr.write(`berth: ${describeFailure(error, false).message}\n`);
-      exitCode = EXIT_FAILURE;
-    }
-  }
-  return exitCode;
+/**
+ * Like `docker stop`: stops the containers in parallel (a few at a time), prints each name as given once it and
+ * every name before it are done, so the output keeps the order of the arguments; a failure gets its own line.
+ */
+export async function stopCommand(options: StopOptions, { io, signal, client }: CommandDeps): Promise<number> {
+  const results = await stopContainers(client(), options.ids, {
+    timeoutSeconds: options.timeoutSeconds,
+    signal,
+    onSettledInOrder: (id, error) => {
+      if (error === undefined) io.stdout.write(`${id}\n`);
+      else if (!signal.aborted) io.stderr.write(`berth: ${describeFailure(error, false).message}\n`);
+    },
+  });
+  if (signal.aborted) throw results.find((result) => result.error !== undefined)?.error ?? new Error('interrupted');
+  return results.some((result) => result.error !== undefined) ? EXIT_FAILURE : 0;
 }
 
-/** Stops every running container (or those matching `--filter`), printing each short id as it stops. */
-export async function stopAllCommand(client: EngineClient, options: StopAllOptions, { io, signal }: CommandContext): Promise<number> {
-  const result = await stopAllRunning(client, {
+/** Stops every running, paused or restarting container (or those matching `--filter`), printing each short id. */
+export async function stopAllCommand(options: StopAllOptions, { io, signal, client }: CommandDeps): Promise<number> {
+  const result = await stopAllRunning(client(), {
     timeoutSeconds: options.timeoutSeconds,
     filters: options.filters,
     signal,
@@ -45,8 +45,8 @@ export async function stopAllCommand(client: EngineClient, options: StopAllOptio
   return result.failed.length > 0 ? EXIT_FAILURE : 0;
 }
 
-export async function logsCommand(client: EngineClient, options: LogsCommandOptions, { io, signal }: CommandContext): Promise<number> {
-  await printLogs(client, options.id, {
+export async function logsCommand(options: LogsCommandOptions, { io, signal, client }: CommandDeps): Promise<number> {
+  await printLogs(client(), options.id, {
     stdout: true,
     stderr: true,
     follow: options.follow,
@@ -58,15 +58,24 @@ export async function logsCommand(client: EngineClient, options: LogsCommandOpti
   return 0;
 }
 
-export async function waitCommand(client: EngineClient, options: WaitOptions, { io, signal }: CommandContext): Promise<number> {
-  const { result } = await client.waitContainer(options.id, { condition: 'not-running', signal });
-  const outcome = await result;
-  io.stdout.write(`${outcome.StatusCode}\n`);
-  return 0;
+/** Like `docker wait A B`: waits for each in turn, one status per line; a failure gets its own line and exit 1. */
+export async function waitCommand(options: WaitOptions, { io, signal, client }: CommandDeps): Promise<number> {
+  let exitCode = 0;
+  for (const id of options.ids) {
+    try {
+      const { result } = await client().waitContainer(id, { condition: 'not-running', signal });
+      io.stdout.write(`${(await result).StatusCode}\n`);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      io.stderr.write(`berth: ${describeFailure(error, false).message}\n`);
+      exitCode = EXIT_FAILURE;
+    }
+  }
+  return exitCode;
 }
 
-export async function commitCommand(client: EngineClient, options: CommitCommandOptions, { io, signal }: CommandContext): Promise<number> {
-  const { Id } = await client.commitContainer(options.id, {
+export async function commitCommand(options: CommitCommandOptions, { io, signal, client }: CommandDeps): Promise<number> {
+  const { Id } = await client().commitContainer(options.id, {
     repo: options.repo,
     tag: options.tag,
     comment: options.message,

@@ -1,40 +1,42 @@
 /** `images`, `pull` and `version`. */
-import type { EngineClient } from '../../engine';
-import { pull } from '../../engine';
-import type { CredentialLookup } from '../../engine';
+import { parseImageReference, pull } from '../../engine';
 import type { ImagesOptions, PullCommandOptions } from '../commands';
-import { imageTable } from '../format';
-import type { CommandContext } from '../io';
+import { imageTable, shortId } from '../format';
+import type { CommandDeps } from '../io';
 import { PullProgressPrinter } from '../progress';
 import { printJson } from './output';
 
-export async function imagesCommand(client: EngineClient, options: ImagesOptions, { io, signal }: CommandContext): Promise<number> {
-  const images = await client.listImages({ all: options.all, signal });
+export async function imagesCommand(options: ImagesOptions, { io, signal, client }: CommandDeps): Promise<number> {
+  const images = await client().listImages({ all: options.all, signal });
   if (options.json) printJson(io, images);
+  // docker prints one id per row of the table, so an image with two tags shows twice.
+  else if (options.quiet) io.stdout.write(images.flatMap((image) => Array.from({ length: Math.max(1, visibleTags(image.RepoTags).length) }, () => `${shortId(image.Id)}\n`)).join(''));
   else io.stdout.write(imageTable(images, io.now()));
   return 0;
 }
 
-/** Progress goes to stderr; stdout gets the reference once pulled, as `docker pull` prints it. */
-export async function pullCommand(
-  client: EngineClient,
-  options: PullCommandOptions,
-  credentials: CredentialLookup,
-  { io, signal }: CommandContext,
-): Promise<number> {
+function visibleTags(tags: readonly string[] | null | undefined): string[] {
+  return (tags ?? []).filter((tag) => tag !== '<none>:<none>');
+}
+
+/** Progress goes to stderr; stdout gets the full reference once pulled, `:latest` included, as `docker pull` prints it. */
+export async function pullCommand(options: PullCommandOptions, { io, signal, client, credentials }: CommandDeps): Promise<number> {
   const printer = new PullProgressPrinter(io.stderr, io.stderrIsTerminal);
+  const reference = parseImageReference(options.image);
   try {
-    await pull(client, options.image, { credentials, signal, onProgress: (progress) => printer.update(progress) });
+    await pull(client(), options.image, { credentials: credentials(), signal, onProgress: (progress) => printer.update(progress) });
   } finally {
     printer.finish();
   }
-  io.stdout.write(`${options.image}\n`);
+  const tag = reference.tag ?? (reference.digest ? undefined : 'latest');
+  io.stdout.write(`${reference.registry}/${reference.repository}${tag ? `:${tag}` : ''}${reference.digest ? `@${reference.digest}` : ''}\n`);
   return 0;
 }
 
-export async function versionCommand(client: EngineClient, clientVersion: string, { io, signal }: CommandContext): Promise<number> {
-  const info = await client.version({ signal });
-  const negotiated = await client.negotiatedVersion({ signal });
+export async function versionCommand({ io, signal, client, version }: CommandDeps): Promise<number> {
+  const engine = client();
+  const info = await engine.version({ signal });
+  const negotiated = await engine.negotiatedVersion({ signal });
   const engineName = info.Components?.find((component) => /podman/i.test(component.Name))?.Name ?? 'Docker Engine';
   const lines: Array<[string, string]> = [
     ['Engine', engineName],
@@ -42,8 +44,8 @@ export async function versionCommand(client: EngineClient, clientVersion: string
     ['API version', info.MinAPIVersion ? `${info.ApiVersion} (minimum version ${info.MinAPIVersion})` : info.ApiVersion],
     ['Negotiated API version', negotiated],
     ['OS/Arch', `${info.Os}/${info.Arch}`],
-    ['Endpoint', client.endpoint.display],
-    ['Berth', clientVersion],
+    ['Endpoint', engine.endpoint.display],
+    ['Berth', version],
   ];
   const width = Math.max(...lines.map(([label]) => label.length)) + 1;
   io.stdout.write(lines.map(([label, value]) => `${`${label}:`.padEnd(width)} ${value}\n`).join(''));

@@ -2,18 +2,24 @@
  * `berth run`: the "run and print output" and "run in background" sequences. In the foreground the container's
  * stdout goes to stdout and its stderr to stderr as it runs, and berth exits with the container's status.
  *
- * Ctrl-C in the foreground aborts the run's signal; the sequence then stops the container the way `docker stop`
- * does (SIGTERM, SIGKILL after 10 s) and, with --rm, removes it, and berth exits 130. docker instead forwards the
- * signal to the container, which a shell running as PID 1 ignores, leaving people stuck; stopping is what a user
- * pressing Ctrl-C expects. A second Ctrl-C leaves at once (the engine still finishes the stop).
+ * - Ctrl-C stops the container the way `docker stop` does (SIGTERM, SIGKILL after 10 s) and keeps printing what it
+ *   says while it shuts down; then berth exits 130. docker instead forwards SIGINT, which a shell running as PID 1
+ *   ignores, leaving people stuck; stopping is what a user pressing Ctrl-C expects. A second Ctrl-C leaves at once.
+ * - SIGTERM, SIGHUP and SIGQUIT are passed on to the container (`kill?signal=`), as docker does; berth then exits
+ *   with the container's status.
+ * - When stdout breaks (`| head -1`) or fills (`> /dev/full`), the container is stopped as on Ctrl-C, and berth says
+ *   so in docker's words and exits 1.
+ * - `--rm` is the engine's AutoRemove, so the container goes whatever happens to berth.
  */
-import { runContainer, runInBackground, type CredentialLookup, type EngineClient } from '../../engine';
+import { runContainer, runInBackground, type EngineClient, type PullProgress } from '../../engine';
 import type { RunOptions } from '../commands';
-import type { CommandContext } from '../io';
+import { EXIT_INTERRUPTED } from '../failure';
+import type { CliIo, CommandDeps, ProcessSignals } from '../io';
 import { PullProgressPrinter } from '../progress';
 import { outputWriter } from './output';
 
-export async function runCommand(client: EngineClient, options: RunOptions, credentials: CredentialLookup, { io, signal }: CommandContext): Promise<number> {
+export async function runCommand(options: RunOptions, { io, signal, signals, client: clientOf, credentials }: CommandDeps): Promise<number> {
+  const client = clientOf();
   const printer = new PullProgressPrinter(io.stderr, io.stderrIsTerminal);
   let pulling = false;
   const spec = {
@@ -21,36 +27,70 @@ export async function runCommand(client: EngineClient, options: RunOptions, cred
     cmd: options.cmd.length > 0 ? options.cmd : undefined,
     name: options.name,
     tty: options.tty,
+    interactive: options.interactive,
     autoRemove: options.autoRemove,
     env: resolveEnv(options.env, io.env),
     labels: Object.keys(options.labels).length > 0 ? options.labels : undefined,
     networkMode: options.network,
-    credentials,
-    signal,
-    onPullProgress: (progress: Parameters<PullProgressPrinter['update']>[0]): void => {
+    credentials: credentials(),
+    onPullProgress: (progress: PullProgress): void => {
       if (!pulling) io.stderr.write(`Unable to find image '${options.image}' locally\n`);
       pulling = true;
       printer.update(progress);
     },
   };
+  const releases: Array<() => void> = [];
   try {
     if (options.detach) {
-      const { id } = await runInBackground(client, spec);
+      const { id } = await runInBackground(client, { ...spec, signal });
       io.stdout.write(`${id}\n`);
       return 0;
     }
     const write = outputWriter(io);
-    const { exitCode } = await runContainer(client, {
+    const result = await runContainer(client, {
       ...spec,
+      // Ctrl-C and a broken stdout end the run gently: stop the container, show it to its end.
+      interrupt: signal,
+      stdin: options.interactive ? io.stdin : undefined,
+      onStarted: (id) => releases.push(...containerControls(client, id, options.tty, io, signals)),
       onOutput: (chunk) => {
         printer.finish();
-        write(chunk);
+        return write(chunk);
       },
     });
-    return exitCode;
+    if (result.interrupted && !io.stdout.failure) {
+      io.stderr.write('berth: interrupted\n');
+      return EXIT_INTERRUPTED;
+    }
+    return result.exitCode;
   } finally {
+    for (const release of releases) release();
     printer.finish();
   }
+}
+
+/** While the container runs: pass SIGTERM/SIGHUP/SIGQUIT on to it, and keep its TTY the size of berth's terminal. */
+function containerControls(client: EngineClient, id: string, tty: boolean, io: CliIo, signals: ProcessSignals): Array<() => void> {
+  const releases = [
+    signals.forward((name) => {
+      // A container that exits meanwhile answers 409; its exit status is what berth reports then.
+      client.killContainer(id, { killSignal: name }).catch(() => undefined);
+    }),
+  ];
+  if (tty && io.terminalSize() !== undefined) {
+    const resize = (): void => {
+      const size = io.terminalSize();
+      if (size) client.resizeContainer(id, { rows: size.rows, cols: size.columns }).catch(() => undefined);
+    };
+    resize();
+    releases.push(signals.onResize(resize));
+  }
+  if (tty && io.stdin.isTTY && io.stdin.setRawMode) {
+    // -it: keys go to the container as typed (Ctrl-C included, as with docker), not through berth's line editing.
+    io.stdin.setRawMode(true);
+    releases.push(() => io.stdin.setRawMode?.(false));
+  }
+  return releases;
 }
 
 /** `-e K=V` as given; `-e K` takes K's value from berth's environment and is left out when K is unset (as docker). */

@@ -17,6 +17,7 @@ import type {
   ListContainersOptions,
   OutputChunk,
   RemoveContainerOptions,
+  ResizeOptions,
   StopOptions,
   WaitHandle,
   WaitOptions,
@@ -187,6 +188,12 @@ export class ContainerEndpoints extends SystemEndpoints {
       logs: options.logs,
     });
     return this.upgraded({ method: 'POST', path: `/containers/${encodeURIComponent(id)}/attach${query}`, subject: 'container', signal: options.signal });
+  }
+
+  /** Sizes a running container's TTY (`POST /containers/{id}/resize`), as docker run -t does at start and on SIGWINCH. */
+  async resizeContainer(id: string, options: ResizeOptions): Promise<void> {
+    const query = buildQuery({ h: options.rows, w: options.cols });
+    await this.call({ method: 'POST', path: `/containers/${encodeURIComponent(id)}/resize${query}`, subject: 'container', signal: options.signal });
   }
 }
 

@@ -49,7 +49,7 @@ void describe('berth failures and engine selection', () => {
       [['frobnicate'], "berth: 'frobnicate' is not a berth command. See 'berth help'.\n"],
       [['ps', '--bogus'], "berth: unknown flag: --bogus. See 'berth ps --help'.\n"],
       [['stop'], `berth: "berth stop" requires at least 1 argument. See 'berth stop --help'.\n`],
-      [['logs', '--tail', 'many', 'x'], 'berth: invalid value "many" for --tail: expected a number of lines or "all".\n'],
+      [['stop', '-t', 'soon', 'x'], 'berth: invalid value "soon" for --time: expected a whole number of seconds.\n'],
     ];
     for (const [args, stderr] of cases) {
       const result = await harness.berth(args);
@@ -61,7 +61,7 @@ void describe('berth failures and engine selection', () => {
     const overview = await harness.berth(['--help'], { noHost: true });
     assert.equal(overview.code, 0);
     assert.match(overview.stdout, /^Usage: {2}berth \[OPTIONS\] COMMAND\n/);
-    assert.match(overview.stdout, /^ {2}stop-all +Stop every running container/m);
+    assert.match(overview.stdout, /^ {2}stop-all +Stop every running, paused or restarting container/m);
     const logs = await harness.berth(['help', 'logs'], { noHost: true });
     assert.match(logs.stdout, /^Usage: {2}berth logs \[OPTIONS\] CONTAINER\n/);
     const run = await harness.berth(['run', '--help'], { noHost: true });

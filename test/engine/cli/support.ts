@@ -1,17 +1,18 @@
 /**
- * Helpers for the CLI's engine tests: bundle src/cli.ts the way esbuild.js does (into a private temporary
+ * Helpers for the CLI's engine tests: bundle src/cli.ts with esbuild.js (into a private temporary
  * directory, so a half-edited extension elsewhere cannot break the build), spawn `node cli.js`, and collect what
  * it printed on each stream.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { promisify } from 'node:util';
 import { EngineClient } from '../../../src/engine';
 import { cleanupLabel, loadTestEngines, uniqueName, type TestEngines } from '../../support/engines';
 
 const repoRoot = resolve(__dirname, '..', '..', '..');
+const execFileAsync = promisify(execFile);
 
 export interface CliResult {
   readonly code: number | null;
@@ -24,6 +25,8 @@ export interface CliHarness {
   readonly engines: TestEngines;
   /** A client on the test dockerd, to check what the CLI did. */
   readonly client: EngineClient;
+  /** A client on another engine (the Podman service), closed with the harness. */
+  clientFor(host: string): EngineClient;
   /** `-l` flags every container a test runs must carry: berth.test=1 and this suite's own label. */
   readonly labelArgs: string[];
   /** `label=...` value matching only this suite's containers. */
@@ -32,6 +35,10 @@ export interface CliHarness {
   berth(args: readonly string[], options?: SpawnOptions): Promise<CliResult>;
   /** Starts berth without waiting, for tests that signal it. */
   start(args: readonly string[], options?: SpawnOptions): ChildProcess;
+  /** The words that start berth (node, the bundle, --host), quoted for a shell pipeline in a test. */
+  shellCommand(args: readonly string[], options?: SpawnOptions): string;
+  /** Runs a fixed shell pipeline (`berth ... | head -1`, with pipefail) in berth's test environment; `berth` in it is berth. */
+  shell(script: string, options?: SpawnOptions): Promise<CliResult>;
   /** Writes a DOCKER_CONFIG directory holding config.json with this content; resolves its path. */
   dockerConfig(config: unknown): string;
   /** Removes this suite's containers, the temporary files and closes the client. */
@@ -43,27 +50,31 @@ export interface SpawnOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Leave out `--host`, to test DOCKER_HOST and contexts. */
   readonly noHost?: boolean;
+  /** Another engine than the private dockerd, e.g. the Podman service. */
+  readonly host?: string;
+  /** berth's stdin; 'ignore' unless given. */
+  readonly stdin?: 'pipe' | 'ignore';
 }
 
 export async function createCliHarness(suite: string): Promise<CliHarness> {
   const engines = loadTestEngines();
   const workDir = mkdtempSync(join(tmpdir(), 'berth-cli-test-'));
   const cliPath = join(workDir, 'cli.js');
-  await build({
-    entryPoints: [join(repoRoot, 'src', 'cli.ts')],
-    outfile: cliPath,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    logLevel: 'silent',
-  });
+  // The CLI's own build step (esbuild.js), only the CLI and into the temporary directory.
+  await execFileAsync(process.execPath, [join(repoRoot, 'esbuild.js'), `--cli-outdir=${workDir}`], { cwd: repoRoot });
   const emptyConfig = join(workDir, 'empty-docker-config');
   writeConfig(emptyConfig, {});
   const suiteLabel = uniqueName(`cli-${suite}`);
   const labels: Record<string, string> = { ...cleanupLabel, 'berth.cli.suite': suiteLabel };
   const client = EngineClient.fromEnvironment({ host: engines.dockerHost, env: {} });
   let configCount = 0;
+  const otherClients = new Map<string, EngineClient>();
+  const clientFor = (host: string): EngineClient => {
+    if (host === engines.dockerHost) return client;
+    let other = otherClients.get(host);
+    if (!other) otherClients.set(host, (other = EngineClient.fromEnvironment({ host, env: {} })));
+    return other;
+  };
 
   const environment = (options: SpawnOptions | undefined): NodeJS.ProcessEnv => ({
     PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -71,16 +82,27 @@ export async function createCliHarness(suite: string): Promise<CliHarness> {
     ...(options?.env ?? { DOCKER_CONFIG: emptyConfig }),
   });
   const argv = (args: readonly string[], options: SpawnOptions | undefined): string[] =>
-    options?.noHost ? [cliPath, ...args] : [cliPath, '--host', engines.dockerHost, ...args];
+    options?.noHost ? [cliPath, ...args] : [cliPath, '--host', options?.host ?? engines.dockerHost, ...args];
   const start = (args: readonly string[], options?: SpawnOptions): ChildProcess =>
-    spawn(process.execPath, argv(args, options), { env: environment(options), stdio: ['ignore', 'pipe', 'pipe'] });
+    spawn(process.execPath, argv(args, options), { env: environment(options), stdio: [options?.stdin ?? 'ignore', 'pipe', 'pipe'] });
+  const shellCommand = (args: readonly string[], options?: SpawnOptions): string =>
+    [process.execPath, ...argv(args, options)].map(shellQuote).join(' ');
 
   return {
     engines,
     client,
+    clientFor,
     labelArgs: Object.entries(labels).flatMap(([key, value]) => ['-l', `${key}=${value}`]),
     labelFilter: `berth.cli.suite=${suiteLabel}`,
     start,
+    shellCommand,
+    shell: (script, options) =>
+      collect(
+        spawn('bash', ['-c', `set -o pipefail\nberth() { ${shellCommand([], options)} "$@"; }\n${script}`], {
+          env: environment(options),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      ),
     berth: (args, options) => collect(start(args, options)),
     dockerConfig: (config) => {
       const directory = join(workDir, `docker-config-${++configCount}`);
@@ -89,14 +111,21 @@ export async function createCliHarness(suite: string): Promise<CliHarness> {
     },
     dispose: async () => {
       try {
-        const leftovers = await client.listContainers({ all: true, filters: { label: [`berth.cli.suite=${suiteLabel}`] } });
-        for (const container of leftovers) await client.removeContainer(container.Id, { force: true });
+        for (const engine of [client, ...otherClients.values()]) {
+          const leftovers = await engine.listContainers({ all: true, filters: { label: [`berth.cli.suite=${suiteLabel}`] } });
+          for (const container of leftovers) await engine.removeContainer(container.Id, { force: true });
+        }
       } finally {
+        for (const other of otherClients.values()) await other.close();
         await client.close();
         rmSync(workDir, { recursive: true, force: true });
       }
     },
   };
+}
+
+function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 function writeConfig(directory: string, config: unknown): void {

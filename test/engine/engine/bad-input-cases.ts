@@ -19,7 +19,8 @@ export type BadInputCategory =
   | 'A socket without permission'
   | 'Failed registry auth'
   | 'A remote registry over plain HTTP'
-  | 'TLS and remote engines';
+  | 'TLS and remote engines'
+  | 'The CLI around a run';
 
 export interface BadInputCase {
   readonly id: string;
@@ -41,6 +42,8 @@ const NO_CONTAINER = 'Check the container id or name; the container may have bee
 const WRONG_CREDENTIALS = 'The registry refused these credentials: check the user name and password, then sign in again';
 const sshHint = (login: string): string =>
   `Check that \`ssh ${login} docker version\` works in a terminal: it must log in without a password prompt and find docker on the far side`;
+
+import { CLI_BAD_INPUT_CASES } from './bad-input-cli-cases';
 
 export const BAD_INPUT_CASES: readonly BadInputCase[] = [
   {
@@ -437,6 +440,7 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     errorKind: 'unreachable',
     message: `Cannot reach the engine at ssh://root@127.0.0.1:1: ssh exited with status 255: ssh: connect to host 127.0.0.1 port 1: Connection refused. ${sshHint('-p 1 root@127.0.0.1')}`,
   },
+  ...CLI_BAD_INPUT_CASES,
 ];
 
 export function badInputCase(id: string): BadInputCase {

@@ -78,16 +78,19 @@ for (const target of engineTargets(engines)) {
     void it('run streams stdout and stderr apart and returns the exit status', async () => {
       const chunks: OutputChunk[] = [];
       const statuses: string[] = [];
+      const exits: number[] = [];
       const result = await runContainer(client, {
         ...base,
         cmd: ['sh', '-c', 'echo out; echo err >&2; printf "ü✓\\n"; exit 5'],
         onOutput: (chunk) => chunks.push({ stream: chunk.stream, data: Buffer.from(chunk.data) }),
         onStatus: (text) => statuses.push(text),
+        onExit: (exitCode) => exits.push(exitCode),
       });
       assert.equal(result.exitCode, 5);
       assert.equal(joined(chunks, 'stdout'), 'out\nü✓\n');
       assert.equal(joined(chunks, 'stderr'), 'err\n');
-      assert.ok(statuses.includes('Exited with status 5'), statuses.join(' | '));
+      assert.deepEqual(exits, [5], 'the exit status arrives once, as a number');
+      assert.ok(!statuses.some((status) => /exit/i.test(status)), `no status sentence carries the exit status: ${statuses.join(' | ')}`);
       assert.equal((await client.inspectContainer(result.id)).State.ExitCode, 5);
     });
 

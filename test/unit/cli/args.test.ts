@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { UsageError } from '../../../src/cli/args';
-import { parseCommandLine, splitRepositoryTag, type Command, type Invocation } from '../../../src/cli/commands';
+import type { Command } from '../../../src/cli/commands';
+import { parseCommandLine, type Invocation } from '../../../src/cli/parse';
+import { describeFailure } from '../../../src/cli/failure';
+import { InvalidReferenceError, parseTail, splitRepositoryTag } from '../../../src/cli/values';
 import { helpText } from '../../../src/cli/help';
 
 function commandOf(invocation: Invocation): Command {
@@ -31,6 +34,7 @@ void describe('berth run arguments', () => {
         cmd: ['sh', '-c', 'echo -d --rm'],
         detach: true,
         tty: false,
+        interactive: false,
         autoRemove: true,
         name: 'web',
         network: 'none',
@@ -127,18 +131,24 @@ void describe('berth global options and commands', () => {
       name: 'logs',
       options: { id: 'abc', follow: false, tail: 'all', timestamps: false },
     });
-    assert.deepEqual(commandOf(parseCommandLine(['images', '--json'])), { name: 'images', options: { all: false, json: true } });
+    assert.deepEqual(commandOf(parseCommandLine(['images', '--json'])), { name: 'images', options: { all: false, json: true, quiet: false } });
+    assert.deepEqual(commandOf(parseCommandLine(['images', '-q'])), { name: 'images', options: { all: false, json: false, quiet: true } });
     assert.deepEqual(commandOf(parseCommandLine(['pull', '127.0.0.1:5055/a/b:1'])), { name: 'pull', options: { image: '127.0.0.1:5055/a/b:1' } });
-    assert.deepEqual(commandOf(parseCommandLine(['wait', 'abc'])), { name: 'wait', options: { id: 'abc' } });
+    assert.deepEqual(commandOf(parseCommandLine(['wait', 'abc'])), { name: 'wait', options: { ids: ['abc'] } });
+    assert.deepEqual(commandOf(parseCommandLine(['wait', 'a', 'b'])), { name: 'wait', options: { ids: ['a', 'b'] } });
+    assert.deepEqual(parseCommandLine(['--version']), { kind: 'version' });
+    assert.deepEqual(parseCommandLine(['-v', 'ps']), { kind: 'version' });
+    const interactive = commandOf(parseCommandLine(['run', '-it', 'img', 'sh']));
+    assert.equal(interactive.name === 'run' && interactive.options.interactive && interactive.options.tty, true);
     assert.deepEqual(commandOf(parseCommandLine(['version'])), { name: 'version', options: {} });
   });
 
   void it('refuses bad numbers and wrong argument counts', () => {
     assert.equal(usageErrorOf(['stop', '-t', 'soon', 'a']), 'invalid value "soon" for --time: expected a whole number of seconds.');
     assert.equal(usageErrorOf(['stop', '-t', '-1', 'a']), 'invalid value "-1" for --time: expected a whole number of seconds.');
-    assert.equal(usageErrorOf(['logs', '--tail', 'x', 'a']), 'invalid value "x" for --tail: expected a number of lines or "all".');
     assert.equal(usageErrorOf(['stop']), `"berth stop" requires at least 1 argument. See 'berth stop --help'.`);
-    assert.equal(usageErrorOf(['wait', 'a', 'b']), `"berth wait" requires exactly 1 argument. See 'berth wait --help'.`);
+    assert.equal(usageErrorOf(['wait']), `"berth wait" requires at least 1 argument. See 'berth wait --help'.`);
+    assert.equal(usageErrorOf(['logs', 'a', 'b']), `"berth logs" requires exactly 1 argument. See 'berth logs --help'.`);
     assert.equal(usageErrorOf(['ps', 'extra']), `"berth ps" accepts no arguments. See 'berth ps --help'.`);
     assert.equal(usageErrorOf(['commit']), `"berth commit" requires at least 1 and at most 2 arguments. See 'berth commit --help'.`);
     assert.equal(usageErrorOf(['ps', '-f', 'label']), 'invalid filter "label": expected KEY=VALUE, e.g. label=team=a or status=exited.');
@@ -157,8 +167,31 @@ void describe('berth commit arguments', () => {
       name: 'commit',
       options: { id: 'abc', repo: 'repo/x', tag: '1', message: 'msg', author: 'Me', changes: ['CMD ["sh"]', 'ENV A=1'] },
     });
-    assert.equal(usageErrorOf(['commit', 'abc', 'x@sha256:00']), 'invalid reference "x@sha256:00": a commit gets a tag, not a digest.');
-    assert.equal(usageErrorOf(['commit', 'abc', 'x:']), 'invalid reference "x:": expected REPOSITORY[:TAG].');
-    assert.equal(usageErrorOf(['commit', 'abc', 'Repo']), 'invalid reference "Repo": repository names must be lowercase.');
+    // Not usage mistakes: docker exits 1 for an invalid reference, not 125.
+    const refused = (argv: string[]): string => {
+      const error = (() => {
+        try {
+          parseCommandLine(argv);
+        } catch (caught) {
+          return caught;
+        }
+        return undefined;
+      })();
+      assert.ok(error instanceof InvalidReferenceError, `expected an InvalidReferenceError, got ${String(error)}`);
+      assert.equal(describeFailure(error, false).exitCode, 1);
+      return error.message;
+    };
+    assert.equal(refused(['commit', 'abc', 'x@sha256:00']), 'invalid reference "x@sha256:00": a commit gets a tag, not a digest.');
+    assert.equal(refused(['commit', 'abc', 'x:']), 'invalid reference "x:": expected REPOSITORY[:TAG].');
+    assert.equal(refused(['commit', 'abc', 'Repo']), 'invalid reference "Repo": repository names must be lowercase.');
+  });
+});
+
+void describe('berth logs --tail', () => {
+  void it('reads a value that is not a whole number as "all", as docker\'s engine does', () => {
+    assert.equal(parseTail('5'), 5);
+    assert.equal(parseTail('0'), 0);
+    for (const text of ['all', 'abc', '-1', '1.5', '']) assert.equal(parseTail(text), 'all', text);
+    assert.equal(parseTail(undefined), undefined);
   });
 });

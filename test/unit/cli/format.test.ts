@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { containerTable, ellipsis, humanDuration, humanSize, imageTable, renderTable } from '../../../src/cli/format';
+import { containerTable, displayWidth, ellipsis, familiarImage, goQuote, humanDuration, humanSize, imageTable, renderTable } from '../../../src/cli/format';
 import type { ContainerSummary, ImageSummary } from '../../../src/engine/types';
 
 const now = Date.UTC(2026, 0, 10, 12, 0, 0);
@@ -34,16 +34,38 @@ void describe('human durations and sizes (as docker prints them)', () => {
     assert.equal(humanSize(2_500_000_000), '2.5GB');
   });
 
-  void it('cuts by code point, never inside a character', () => {
+  void it('cuts by display width, never inside a character, as docker does', () => {
     assert.equal(ellipsis('short', 20), 'short');
     assert.equal(ellipsis('abcdefghijklmnopqrstuvwxyz', 20), 'abcdefghijklmnopqrs…');
-    assert.equal(ellipsis('😀'.repeat(25), 20), `${'😀'.repeat(19)}…`);
+    // Wide characters take two columns: 9 of them and the ellipsis fill 19 of the 20.
+    assert.equal(ellipsis('😀'.repeat(25), 20), `${'😀'.repeat(9)}…`);
+    assert.equal(ellipsis('echo 日本語のテキストです', 20), 'echo 日本語のテキス…');
+    assert.equal(displayWidth('echo 日本語のテキス…'), 20);
+    assert.equal(ellipsis('ÄÖÜäöü', 20), 'ÄÖÜäöü');
+  });
+
+  void it("quotes like Go's strconv.Quote: control characters as \\x01, printable text as it is", () => {
+    assert.equal(goQuote('sh -c "echo\x01\ttab"'), '"sh -c \\"echo\\x01\\ttab\\""');
+    assert.equal(goQuote('a\\b\nc\x7f'), '"a\\\\b\\nc\\x7f"');
+    assert.equal(goQuote('grüße 日本 😀'), '"grüße 日本 😀"');
+    assert.equal(goQuote('zero\u200bwidth'), '"zero\\u200bwidth"');
+  });
+
+  void it("shortens IMAGE as docker ps does: no digest, no docker.io/library/", () => {
+    const id = `sha256:${'b'.repeat(64)}`;
+    assert.equal(familiarImage(`docker.io/library/busybox:1.36@sha256:${'c'.repeat(64)}`, id, true), 'busybox:1.36');
+    assert.equal(familiarImage(`busybox@sha256:${'c'.repeat(64)}`, id, true), 'busybox');
+    assert.equal(familiarImage('docker.io/team/app:2', id, true), 'team/app:2');
+    assert.equal(familiarImage('127.0.0.1:5055/berth/busybox:1.0', id, true), '127.0.0.1:5055/berth/busybox:1.0');
+    assert.equal(familiarImage(id, id, true), 'bbbbbbbbbbbb');
+    assert.equal(familiarImage(`busybox@sha256:${'c'.repeat(64)}`, id, false), `busybox@sha256:${'c'.repeat(64)}`);
   });
 });
 
 void describe('tables', () => {
-  void it('pads every column but the last by three spaces', () => {
-    assert.equal(renderTable(['A', 'LONG HEADER', 'C'], [['xx', 'y', 'z'], ['x', 'y', '']]), 'A    LONG HEADER   C\nxx   y             z\nx    y\n');
+  void it("pads every column but the last by three spaces, to docker's minimum width of 10, by display width", () => {
+    assert.equal(renderTable(['A', 'LONG HEADER', 'C'], [['xx', 'y', 'z'], ['x', 'y', '']]), 'A         LONG HEADER   C\nxx        y             z\nx         y\n');
+    assert.equal(renderTable(['NAME', 'X'], [['日本語の名前', '1'], ['latin-name12', '2']]), 'NAME           X\n日本語の名前   1\nlatin-name12   2\n');
   });
 
   void it('renders containers like docker ps', () => {
@@ -80,11 +102,11 @@ void describe('tables', () => {
     assert.equal(
       text,
       [
-        'REPOSITORY                     TAG      IMAGE ID       CREATED      SIZE',
-        '127.0.0.1:5055/berth/busybox   1.0      cccccccccccc   3 days ago   1.23MB',
-        'busybox                        latest   cccccccccccc   3 days ago   1.23MB',
-        '<none>                         <none>   dddddddddddd   3 days ago   1.23MB',
-        'repo/x                         <none>   eeeeeeeeeeee   3 days ago   1.23MB',
+        'REPOSITORY                     TAG       IMAGE ID       CREATED      SIZE',
+        '127.0.0.1:5055/berth/busybox   1.0       cccccccccccc   3 days ago   1.23MB',
+        'busybox                        latest    cccccccccccc   3 days ago   1.23MB',
+        '<none>                         <none>    dddddddddddd   3 days ago   1.23MB',
+        'repo/x                         <none>    eeeeeeeeeeee   3 days ago   1.23MB',
         '',
       ].join('\n'),
     );

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { resolveEnv } from '../../../src/cli/actions/run';
 import { UsageError } from '../../../src/cli/args';
-import { describeFailure, singleLine } from '../../../src/cli/failure';
+import { describeFailure, outputFailureMessage, singleLine } from '../../../src/cli/failure';
+import { outputStream } from '../../../src/cli/streams';
 import { PullProgressPrinter } from '../../../src/cli/progress';
 import { EngineError } from '../../../src/engine/errors';
 
@@ -63,5 +65,48 @@ void describe('pull progress', () => {
     const clear = '\r\x1b[2K';
     assert.ok(text.includes(`abc: Downloading\n${clear}abc: Downloading [===> ] 3MB/5MB${clear}abc: Pull complete\n`), JSON.stringify(text));
     assert.ok(text.endsWith('\r\x1b[2Kdef: Downloading [==>  ] 2MB/5MB\n'));
+  });
+});
+
+void describe('output streams', () => {
+  /** A Writable that takes one chunk at a time and finishes it only when the test says so. */
+  function slowWritable(): { stream: Writable; finishOne: () => void; failNext: (code: string) => void } {
+    const callbacks: Array<(error?: Error | null) => void> = [];
+    let failure: string | undefined;
+    const stream = new Writable({
+      highWaterMark: 4,
+      write(_chunk: Buffer, _encoding, callback) {
+        if (failure) callback(Object.assign(new Error(`write ${failure}`), { code: failure }));
+        else callbacks.push(callback);
+      },
+    });
+    return { stream, finishOne: () => callbacks.shift()?.(), failNext: (code) => (failure = code) };
+  }
+
+  void it('deliver waits for room (drain), and lets go once the reader has taken the data', async () => {
+    const { stream, finishOne } = slowWritable();
+    const output = outputStream(stream);
+    const waiting = output.deliver(Buffer.from('12345678'));
+    assert.ok(waiting, 'a full stream makes the writer wait');
+    let released = false;
+    void waiting.then(() => (released = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(released, false);
+    finishOne();
+    await waiting;
+    assert.equal(output.failure, undefined);
+  });
+
+  void it('a failed write is remembered, aborts `failed`, releases waiters and drops later writes', async () => {
+    const { stream, failNext } = slowWritable();
+    failNext('EPIPE');
+    const output = outputStream(stream);
+    void output.deliver(Buffer.from('12345678'));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(output.failure?.code, 'EPIPE');
+    assert.equal(output.failed.aborted, true);
+    assert.equal(output.deliver(Buffer.from('more')), undefined);
+    assert.equal(outputFailureMessage(output.failure, '/dev/stdout'), 'write /dev/stdout: broken pipe');
+    assert.equal(outputFailureMessage(Object.assign(new Error('x'), { code: 'ENOSPC' }), '/dev/stdout'), 'write /dev/stdout: no space left on device');
   });
 });

@@ -133,8 +133,24 @@ void describe('DockerConfigCredentials', () => {
       error instanceof EngineError &&
       error.message === `The credential helper docker-credential-locked could not be used: keychain is locked. Install docker-credential-locked on PATH, or change credsStore/credHelpers in ${join(root, `config-${counter - 1}`, 'config.json')}`,
     );
-    const missing = new DockerConfigCredentials({ env: envWith(configDir({ credsStore: 'absent-helper' })) });
+    const missing = new DockerConfigCredentials({ env: envWith(configDir({ credHelpers: { 'registry.example.com': 'absent-helper' } })) });
     await assert.rejects(missing.get('registry.example.com'), /docker-credential-absent-helper could not be used: it is not installed/);
+  });
+
+  void it('a credsStore helper that is not installed falls back to auths, as docker does, noting it at debug level', async () => {
+    const notes: string[] = [];
+    const auth = Buffer.from('fallback-user:fallback-secret').toString('base64');
+    const dir = configDir({ credsStore: 'desktop-absent', auths: { 'registry.example.com': { auth } } });
+    const credentials = new DockerConfigCredentials({ env: envWith(dir), debug: (note) => notes.push(note) });
+    assert.deepEqual(await credentials.get('registry.example.com'), {
+      username: 'fallback-user',
+      password: 'fallback-secret',
+      serveraddress: 'registry.example.com',
+    });
+    assert.equal(notes.length, 1);
+    assert.match(notes[0] ?? '', /docker-credential-desktop-absent is not installed; using the auths entries/);
+    assert.ok(!(notes[0] ?? '').includes('fallback-secret'));
+    assert.equal(await credentials.get('other.example.com'), undefined);
   });
 
   void it('refuses a helper name that could leave the docker-credential- namespace', async () => {

@@ -5,8 +5,8 @@ import { EventBatcher, type PendingWork, type Scheduler } from '../../../src/mod
 import type { EngineEvent } from '../../../src/engine';
 
 void test('Docker and Podman action names map to the same effects', () => {
-  assert.equal(containerEffect('die'), 'settle');
-  assert.equal(containerEffect('died'), 'settle', 'Podman says died');
+  assert.equal(containerEffect('die'), 'refetch');
+  assert.equal(containerEffect('died'), 'refetch', 'Podman says died');
   assert.equal(containerEffect('destroy'), 'remove');
   assert.equal(containerEffect('remove'), 'remove', 'Podman says remove');
   assert.equal(containerEffect('start'), 'refetch');
@@ -77,7 +77,7 @@ void test('a burst of events becomes one unit of work, strongest effect per cont
   await batcher.whenIdle();
   assert.equal(batches.length, 1);
   const [work] = batches;
-  assert.deepEqual([...(work?.containers ?? [])], [['a', 'settle'], ['b', 'remove']]);
+  assert.deepEqual([...(work?.containers ?? [])], [['a', 'refetch'], ['b', 'remove']]);
   assert.deepEqual([...(work?.images ?? [])], ['sha256:x']);
 });
 
@@ -118,5 +118,5 @@ void test('events during a flush wait for the next one; a paused batcher holds i
   release();
   await batcher.whenIdle();
   assert.equal(batches.length, 2);
-  assert.deepEqual([...(batches[1]?.containers ?? [])], [['b', 'settle']]);
+  assert.deepEqual([...(batches[1]?.containers ?? [])], [['b', 'refetch']]);
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { clockChangesAt, clockFromState, clockFromStatus, humanDuration, humanDurationChangesAt, renderClock } from '../../../src/model/statusClock';
 import { toContainerRecord } from '../../../src/model/records';
-import { containerStatus, presentContainer, presentImage } from '../../../src/model/presentation';
+import { containerStatus, presentContainer, presentImage } from '../../../src/views/presentation';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

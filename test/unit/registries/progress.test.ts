@@ -7,7 +7,7 @@ import { RegistryError } from '../../../src/engine/registry';
 import { isRegistryAuthFailure } from '../../../src/registries/authRetry';
 import { splitRepoTag } from '../../../src/common/imageName';
 import { LayerProgress } from '../../../src/common/layerProgress';
-import { tagReferenceProblem } from '../../../src/registries/engine';
+import { tagReferenceProblem } from '../../../src/registries/registryEngine';
 
 void describe('LayerProgress', () => {
   void it('sums current/total over layers and counts finished ones; reads the pushed digest', () => {

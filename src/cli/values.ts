@@ -1,0 +1,70 @@
+/** Checks and conversions of flag values and arguments, shared by the command entries. Pure functions. */
+import { splitRepoTag } from '../common/imageName';
+import { UsageError } from './args';
+
+export function nonEmpty(text: string | undefined, flagName: string): string | undefined {
+  if (text !== undefined && text.trim() === '') throw new UsageError(`${flagName} needs a non-empty value.`);
+  return text;
+}
+
+export function checkEnvEntry(entry: string): string {
+  if (entry === '' || entry.startsWith('=')) {
+    throw new UsageError(`invalid environment variable "${entry}": expected KEY=VALUE or KEY.`);
+  }
+  return entry;
+}
+
+export function parseKeyValues(entries: readonly string[], flagName: string): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const entry of entries) {
+    const equals = entry.indexOf('=');
+    const key = equals === -1 ? entry : entry.slice(0, equals);
+    if (key === '') throw new UsageError(`invalid ${flagName} "${entry}": expected KEY=VALUE.`);
+    result[key] = equals === -1 ? '' : entry.slice(equals + 1);
+  }
+  return result;
+}
+
+/** `label=a=b` → `{ label: ['a=b'] }`, the shape the engine's `filters` query wants. */
+export function parseFilters(entries: readonly string[]): Record<string, string[]> {
+  const filters: Record<string, string[]> = {};
+  for (const entry of entries) {
+    const equals = entry.indexOf('=');
+    if (equals <= 0 || equals === entry.length - 1) {
+      throw new UsageError(`invalid filter "${entry}": expected KEY=VALUE, e.g. label=team=a or status=exited.`);
+    }
+    const key = entry.slice(0, equals);
+    filters[key] = [...(filters[key] ?? []), entry.slice(equals + 1)];
+  }
+  return filters;
+}
+
+export function parseSeconds(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text)) throw new UsageError(`invalid value "${text}" for --time: expected a whole number of seconds.`);
+  return Number(text);
+}
+
+/**
+ * `--tail`: a number of lines, or everything. Like docker (whose engine reads any value that is not a whole number
+ * as "all"), a value such as `abc` or `-1` prints every line rather than failing.
+ */
+export function parseTail(text: string | undefined): number | 'all' | undefined {
+  if (text === undefined) return undefined;
+  return /^\d+$/.test(text) ? Number(text) : 'all';
+}
+
+/** A reference that docker refuses as "invalid reference format": not a usage mistake, so it exits 1 as docker does. */
+export class InvalidReferenceError extends Error {
+  override readonly name = 'InvalidReferenceError';
+}
+
+/** `127.0.0.1:5000/team/app:1.0` → repo `127.0.0.1:5000/team/app`, tag `1.0`: the tag follows the last `:` after the last `/`. */
+export function splitRepositoryTag(reference: string | undefined): { repo: string | undefined; tag: string | undefined } {
+  if (reference === undefined) return { repo: undefined, tag: undefined };
+  if (reference.includes('@')) throw new InvalidReferenceError(`invalid reference "${reference}": a commit gets a tag, not a digest.`);
+  const { repo, tag } = splitRepoTag(reference);
+  if (repo === '' || tag === '') throw new InvalidReferenceError(`invalid reference "${reference}": expected REPOSITORY[:TAG].`);
+  if (repo !== repo.toLowerCase()) throw new InvalidReferenceError(`invalid reference "${reference}": repository names must be lowercase.`);
+  return { repo, tag };
+}

@@ -1,0 +1,179 @@
+/** Lifecycle commands on containers: start, stop, restart, remove, stop all, wait, copy id/name, the show-all toggle. */
+import * as vscode from 'vscode';
+import { setShowAll } from '../config';
+import { plural, shortId } from '../common/format';
+import { stopAllRunning } from '../engine';
+import { isRunningState, isSwarmManaged, SWARM_LABEL_PREFIX } from '../model/records';
+import { isEngineRoot } from '../views/engineForest';
+import { command, type CommandEntry } from '../workbench/commandTable';
+import type { CoreDeps } from '../workbench/deps';
+import { confirm, reportError, withCancellableProgress } from '../workbench/feedback';
+import { byEngine, imageRefOf, resolveContainers, type ContainerRef } from '../workbench/targets';
+
+const notRunning = (record: { state: string }): boolean => !isRunningState(record.state);
+const running = (record: { state: string }): boolean => isRunningState(record.state);
+const any = (): boolean => true;
+
+/** Runs `act` on each container under one cancellable notification; reports failures, returns the successes. */
+async function forEach(
+  deps: CoreDeps,
+  title: string,
+  refs: readonly ContainerRef[],
+  act: (ref: ContainerRef, signal: AbortSignal) => Promise<void>,
+): Promise<string[]> {
+  const done: string[] = [];
+  await withCancellableProgress(title, async (signal, progress) => {
+    for (const ref of refs) {
+      if (signal.aborted) break;
+      progress.report({ message: ref.name });
+      try {
+        await act(ref, signal);
+        done.push(ref.id);
+      } catch (error) {
+        reportError(deps, `${title} ${ref.name}`, error);
+        if (signal.aborted) break;
+      }
+    }
+  });
+  // Events will say the same a moment later; fetching now makes the tree current when the command returns.
+  for (const [session, group] of byEngine(refs)) {
+    await session.model.refetchContainers(group.map((ref) => ref.id)).catch((error: unknown) => reportError(deps, 'Refreshing containers', error));
+  }
+  return done;
+}
+
+function isImageRow(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'image';
+}
+
+function swarmService(ref: ContainerRef): string | undefined {
+  const labels = ref.record?.summary.Labels ?? {};
+  return labels[`${SWARM_LABEL_PREFIX}service.name`] ?? labels[`${SWARM_LABEL_PREFIX}service.id`] ?? 'its service';
+}
+
+export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
+  command('berth.start', 'Starting', (deps) => async (...args: unknown[]) => {
+    const target = await resolveContainers(deps, args, { placeHolder: 'Containers to start', eligible: notRunning, many: true });
+    if (!target) return undefined;
+    const started = await forEach(deps, 'Starting', target.refs, (ref, signal) =>
+      ref.session.client.startContainer(ref.id, { signal }),
+    );
+    return { started };
+  }),
+
+  command('berth.restart', 'Restarting', (deps) => async (...args: unknown[]) => {
+    const target = await resolveContainers(deps, args, { placeHolder: 'Containers to restart', eligible: any, many: true });
+    if (!target) return undefined;
+    const timeoutSeconds = deps.settings.stopTimeoutSeconds;
+    const restarted = await forEach(deps, 'Restarting', target.refs, (ref, signal) =>
+      ref.session.client.restartContainer(ref.id, { timeoutSeconds, signal }),
+    );
+    return { restarted };
+  }),
+
+  command('berth.stop', 'Stopping', (deps) => async (...args: unknown[]) => {
+    const target = await resolveContainers(deps, args, { placeHolder: 'Containers to stop', eligible: running, many: true });
+    if (!target) return undefined;
+    const swarm = target.refs.filter((ref) => ref.record && isSwarmManaged(ref.record.summary));
+    for (const ref of swarm) {
+      deps.log.warn(`${ref.name} is a swarm task of ${swarmService(ref)}: the service will start a replacement when it stops`);
+    }
+    if (swarm.length > 0) {
+      const names = swarm.map((ref) => `${ref.name} (service ${swarmService(ref)})`).join(', ');
+      const proceed = await confirm(
+        `${names} ${swarm.length === 1 ? 'is' : 'are'} managed by Docker Swarm. Stopping will make the service start a replacement.`,
+        'Stop Anyway',
+        target.options.confirmed,
+        'To stop the service for good, scale it to 0 or remove it with the docker CLI.',
+      );
+      if (!proceed) return undefined;
+    }
+    const timeoutSeconds = deps.settings.stopTimeoutSeconds;
+    const stopped = await forEach(deps, 'Stopping', target.refs, (ref, signal) =>
+      ref.session.client.stopContainer(ref.id, { timeoutSeconds, signal }),
+    );
+    return { stopped, swarmWarned: swarm.map((ref) => ref.id) };
+  }),
+
+  command('berth.remove', 'Removing', (deps) => async (...args: unknown[]) => {
+    const target = await resolveContainers(deps, args, { placeHolder: 'Containers to remove', eligible: any, many: true });
+    if (!target) return undefined;
+    const live = target.refs.filter((ref) => ref.record && isRunningState(ref.record.state));
+    if (live.length > 0) {
+      const proceed = await confirm(
+        `${live.map((ref) => ref.name).join(', ')} ${live.length === 1 ? 'is' : 'are'} running. Remove anyway (forced)?`,
+        'Remove',
+        target.options.confirmed,
+      );
+      if (!proceed) return undefined;
+    }
+    const removed = await forEach(deps, 'Removing', target.refs, (ref, signal) =>
+      ref.session.client.removeContainer(ref.id, { force: live.includes(ref), signal }),
+    );
+    return { removed };
+  }),
+
+  command('berth.stopAll', 'Stopping all containers', (deps) => async (...args: unknown[]) => {
+    // From an engine row: that engine (the row is the target); from the palette or automation: `{ confirmed?, engine? }`.
+    const options = (isEngineRoot(args[0]) ? (args[1] ?? {}) : (args[0] ?? {})) as { confirmed?: boolean; engine?: string };
+    const session = deps.sessionFor(isEngineRoot(args[0]) ? args[0].engine : options.engine);
+    const count = [...session.model.containers()].filter((record) => record.state === 'running').length;
+    const where = deps.engines.isMulti ? ` on ${session.name}` : '';
+    const proceed = await confirm(`Stop all ${plural(count, 'running container')}${where}?`, 'Stop All', options.confirmed);
+    if (!proceed) return undefined;
+    const timeoutSeconds = deps.settings.stopTimeoutSeconds;
+    const result = await withCancellableProgress('Stopping all running containers', (signal, progress) =>
+      stopAllRunning(session.client, {
+        timeoutSeconds,
+        signal,
+        onStopped: (id: string) => progress.report({ message: session.model.container(id)?.name ?? shortId(id) }),
+      }),
+    );
+    for (const failure of result.failed) reportError(deps, `Stopping ${shortId(failure.id)}`, failure.error);
+    await session.model.refetchContainers([...result.stopped, ...result.failed.map((failure) => failure.id)]);
+    return { stopped: result.stopped, failed: result.failed.map((failure) => failure.id) };
+  }),
+
+  command('berth.waitForExit', 'Waiting for exit', (deps) => async (...args: unknown[]) => {
+    const target = await resolveContainers(deps, args, { placeHolder: 'Container to wait for', eligible: any, many: false });
+    const ref = target?.refs[0];
+    if (!ref) return undefined;
+    const exitCode = await withCancellableProgress(`Waiting for ${ref.name} to exit`, async (signal) => {
+      const wait = await ref.session.client.waitContainer(ref.id, { condition: 'not-running', signal });
+      const result = await wait.result;
+      if (result.Error?.Message) deps.log.warn(`Waiting for ${ref.name}: ${result.Error.Message}`);
+      return result.StatusCode;
+    });
+    deps.log.info(`${ref.name} exited with status ${exitCode}`);
+    void vscode.window.showInformationMessage(`${ref.name} exited with status ${exitCode}.`);
+    return { id: ref.id, exitCode };
+  }),
+
+  command('berth.copyId', 'Copying the ID', (deps) => async (...args: unknown[]) => {
+    const image = isImageRow(args[0]) ? imageRefOf(deps, args[0]) : undefined;
+    if (image) {
+      await vscode.env.clipboard.writeText(image.id);
+      return image.id;
+    }
+    const target = await resolveContainers(deps, args, { placeHolder: 'Container', eligible: any, many: false });
+    const ref = target?.refs[0];
+    if (!ref) return undefined;
+    await vscode.env.clipboard.writeText(ref.id);
+    return ref.id;
+  }),
+
+  command('berth.containers.showAll', 'Showing all containers', () => async () => {
+    await setShowAll(true);
+  }),
+  command('berth.containers.showRunning', 'Showing running containers', () => async () => {
+    await setShowAll(false);
+  }),
+
+  command('berth.copyName', 'Copying the name', (deps) => async (...args: unknown[]) => {
+    const target = await resolveContainers(deps, args, { placeHolder: 'Container', eligible: any, many: false });
+    const ref = target?.refs[0];
+    if (!ref) return undefined;
+    await vscode.env.clipboard.writeText(ref.name);
+    return ref.name;
+  }),
+];

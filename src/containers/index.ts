@@ -1,0 +1,26 @@
+/**
+ * The Containers feature: the Containers view, the container commands (lifecycle, shell, inspect, the show-all
+ * toggle) and the inspect documents. extension.ts calls `registerContainers` once.
+ */
+import type { DisposableStore } from '../common/lifecycle';
+import { registerCommandTable } from '../workbench/commandTable';
+import type { CoreDeps } from '../workbench/deps';
+import { containerCommands } from './commands';
+import { inspectCommands } from './inspect';
+import { InspectDocumentProvider } from './inspectDocument';
+import { shellCommands } from './shell';
+import { ContainersView } from './view';
+
+export type ContainersDeps = CoreDeps;
+
+/** What other features may use. */
+export interface ContainersFeature {
+  readonly view: ContainersView;
+}
+
+export function registerContainers(deps: ContainersDeps, owner: DisposableStore): ContainersFeature {
+  const view = owner.add(new ContainersView(deps));
+  owner.add(new InspectDocumentProvider(deps));
+  registerCommandTable([...containerCommands, ...shellCommands, ...inspectCommands], deps, owner);
+  return { view };
+}

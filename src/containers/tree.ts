@@ -1,0 +1,228 @@
+/**
+ * The shape of the Containers tree: which containers are visible (all, or running only), how they
+ * group (by compose project), and in what order. A model change is applied incrementally and answered
+ * with the nodes to refresh, so the view re-renders one row instead of the whole list. No `vscode` here.
+ */
+import { SortedList } from '../common/sortedList';
+import type { GroupBy } from '../config';
+import type { ModelChange } from '../model/modelChange';
+import { isRunningState, type ContainerRecord } from '../model/records';
+
+export type { GroupBy };
+
+export interface ContainerTreeOptions {
+  readonly showAll: boolean;
+  readonly groupBy: GroupBy;
+}
+
+export interface ContainerNode {
+  readonly kind: 'container';
+  /** The engine the container runs on (its session's id). */
+  readonly engine: string;
+  readonly id: string;
+  record: ContainerRecord;
+  /** The group holding it while visible and grouped. */
+  group: GroupNode | undefined;
+  visible: boolean;
+}
+
+export interface GroupNode {
+  readonly kind: 'group';
+  readonly engine: string;
+  readonly project: string;
+  readonly members: SortedList<ContainerNode>;
+}
+
+export type ContainerTreeNode = ContainerNode | GroupNode;
+
+/** What the view must refresh: everything, or just these nodes. */
+export interface RefreshPlan {
+  readonly all: boolean;
+  readonly nodes: readonly ContainerTreeNode[];
+}
+
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
+function compareContainers(a: ContainerNode, b: ContainerNode): number {
+  return collator.compare(a.record.name, b.record.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+function compareGroups(a: GroupNode, b: GroupNode): number {
+  return collator.compare(a.project, b.project);
+}
+
+export class ContainerTree {
+  private readonly nodes = new Map<string, ContainerNode>();
+  private readonly groups = new Map<string, GroupNode>();
+  private readonly groupList = new SortedList<GroupNode>(compareGroups);
+  private readonly loose = new SortedList<ContainerNode>(compareContainers);
+  private rootCache: readonly ContainerTreeNode[] | undefined;
+
+  /** `engine` is stamped on every node, so a command invoked on a row knows which engine to ask. */
+  constructor(
+    private options: ContainerTreeOptions,
+    readonly engine = '',
+  ) {}
+
+  /** Rebuilds from scratch (a full listing, or changed options). */
+  reset(records: Iterable<ContainerRecord>, options: ContainerTreeOptions = this.options): void {
+    this.options = options;
+    this.nodes.clear();
+    this.groups.clear();
+    this.groupList.clear();
+    this.loose.clear();
+    this.rootCache = undefined;
+    const loose: ContainerNode[] = [];
+    for (const record of records) {
+      const node: ContainerNode = this.containerNode(record);
+      this.nodes.set(record.id, node);
+      if (!this.isVisible(record)) continue;
+      node.visible = true;
+      const project = this.projectOf(record);
+      if (project === undefined) {
+        loose.push(node);
+        continue;
+      }
+      const group = this.groupFor(project);
+      group.members.insert(node);
+      node.group = group;
+    }
+    this.loose.reset(loose);
+  }
+
+  /** Applies the container part of a model change; `all` lists every record for a full change. */
+  apply(change: ModelChange, all: () => Iterable<ContainerRecord>): RefreshPlan {
+    if (change.full) {
+      this.reset(all());
+      return { all: true, nodes: [] };
+    }
+    const dirty = new Set<ContainerTreeNode>();
+    let rootDirty = false;
+    const markRoot = (): void => {
+      rootDirty = true;
+    };
+    for (const record of change.containers.removed) {
+      const node = this.nodes.get(record.id);
+      if (!node) continue;
+      this.detach(node, dirty, markRoot);
+      this.nodes.delete(record.id);
+    }
+    for (const record of change.containers.added) {
+      const existing = this.nodes.get(record.id);
+      if (existing) this.detach(existing, dirty, markRoot);
+      const node: ContainerNode = this.containerNode(record);
+      this.nodes.set(record.id, node);
+      this.attach(node, dirty, markRoot);
+    }
+    for (const { previous, current } of change.containers.updated) {
+      const node = this.nodes.get(current.id);
+      if (!node) {
+        const created: ContainerNode = this.containerNode(current);
+        this.nodes.set(current.id, created);
+        this.attach(created, dirty, markRoot);
+        continue;
+      }
+      const staysInPlace =
+        node.visible === this.isVisible(current) &&
+        previous.name === current.name &&
+        this.projectOf(previous) === this.projectOf(current);
+      if (staysInPlace) {
+        node.record = current;
+        if (node.visible) {
+          dirty.add(node);
+          // The group's description counts running members.
+          if (node.group && previous.state !== current.state) dirty.add(node.group);
+        }
+        continue;
+      }
+      this.detach(node, dirty, markRoot);
+      node.record = current;
+      this.attach(node, dirty, markRoot);
+    }
+    if (rootDirty) this.rootCache = undefined;
+    return rootDirty ? { all: true, nodes: [] } : { all: false, nodes: [...dirty] };
+  }
+
+  children(parent?: ContainerTreeNode): readonly ContainerTreeNode[] {
+    if (parent?.kind === 'container') return [];
+    if (parent?.kind === 'group') return parent.members.view;
+    this.rootCache ??= [...this.groupList.view, ...this.loose.view];
+    return this.rootCache;
+  }
+
+  parent(node: ContainerTreeNode): GroupNode | undefined {
+    return node.kind === 'container' ? node.group : undefined;
+  }
+
+  node(id: string): ContainerNode | undefined {
+    return this.nodes.get(id);
+  }
+
+  /** Running and total members of a group. */
+  groupCounts(group: GroupNode): { running: number; total: number } {
+    let running = 0;
+    for (const member of group.members.view) if (isRunningState(member.record.state)) running++;
+    return { running, total: group.members.length };
+  }
+
+  private containerNode(record: ContainerRecord): ContainerNode {
+    return { kind: 'container', engine: this.engine, id: record.id, record, group: undefined, visible: false };
+  }
+
+  private isVisible(record: ContainerRecord): boolean {
+    return this.options.showAll || isRunningState(record.state);
+  }
+
+  private projectOf(record: ContainerRecord): string | undefined {
+    return this.options.groupBy === 'composeProject' ? record.composeProject : undefined;
+  }
+
+  private groupFor(project: string): GroupNode {
+    let group = this.groups.get(project);
+    if (!group) {
+      group = { kind: 'group', engine: this.engine, project, members: new SortedList(compareContainers) };
+      this.groups.set(project, group);
+      this.groupList.insert(group);
+    }
+    return group;
+  }
+
+  private attach(node: ContainerNode, dirty: Set<ContainerTreeNode>, markRoot: () => void): void {
+    if (!this.isVisible(node.record)) return;
+    node.visible = true;
+    const project = this.projectOf(node.record);
+    if (project === undefined) {
+      this.loose.insert(node);
+      markRoot();
+      return;
+    }
+    const isNew = !this.groups.has(project);
+    const group = this.groupFor(project);
+    group.members.insert(node);
+    node.group = group;
+    if (isNew) markRoot();
+    else dirty.add(group);
+  }
+
+  private detach(node: ContainerNode, dirty: Set<ContainerTreeNode>, markRoot: () => void): void {
+    dirty.delete(node);
+    if (!node.visible) return;
+    node.visible = false;
+    const group = node.group;
+    node.group = undefined;
+    if (!group) {
+      this.loose.remove(node);
+      markRoot();
+      return;
+    }
+    group.members.remove(node);
+    if (group.members.length > 0) {
+      dirty.add(group);
+      return;
+    }
+    this.groups.delete(group.project);
+    this.groupList.remove(group);
+    dirty.delete(group);
+    markRoot();
+  }
+}

@@ -1,0 +1,86 @@
+/** Image commands: pull (progress summed over layers, cancellable) and remove. */
+import * as vscode from 'vscode';
+import { LayerProgress } from '../common/layerProgress';
+import { pull, validateImageReference } from '../engine';
+import { withRegistryAuthRetry } from '../registries';
+import { isEngineRoot } from '../views/engineForest';
+import { command, type CommandEntry } from '../workbench/commandTable';
+import { confirm, reportError, withCancellableProgress } from '../workbench/feedback';
+import { resolveImages } from '../workbench/targets';
+import type { ImagesCommandDeps } from './deps';
+
+/** The automation bag of Pull Image… (second argument): `{ engine?, signIn? }`. */
+interface PullImageOptions {
+  /** `false`: a registry refusal fails the pull at once, without offering to sign in. */
+  readonly signIn?: boolean;
+}
+
+function pullOptions(value: unknown): PullImageOptions {
+  if (typeof value !== 'object' || value === null) return {};
+  const signIn = (value as { signIn?: unknown }).signIn;
+  return typeof signIn === 'boolean' ? { signIn } : {};
+}
+
+export const imageCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
+  command('berth.pullImage', 'Pulling', (deps) => async (...args: unknown[]) => {
+    const given = typeof args[0] === 'string' ? args[0].trim() : undefined;
+    // Palette: the current engine; automation may name one (`{ engine }` in the second argument); an engine row: that engine.
+    const session = isEngineRoot(args[0]) ? deps.sessionFor(args[0].engine) : deps.sessionOfTarget(args[1]);
+    const reference =
+      given ??
+      (
+        await vscode.window.showInputBox({
+          title: 'Pull Image',
+          prompt: 'Image reference, e.g. registry.example.com/team/app:1.0',
+          validateInput: (value) => (value.trim() === '' ? 'Enter an image reference' : validateImageReference(value.trim())),
+        })
+      )?.trim();
+    if (!reference) return undefined;
+    const invalid = validateImageReference(reference);
+    if (invalid) throw new Error(invalid);
+    // Automation (`{ signIn: false }`) gets the refusal at once instead of a Sign In… offer nobody will answer.
+    const authRetry = pullOptions(args[1]).signIn === false ? { ...deps.registries.authRetry(), maxSignIns: 0 } : deps.registries.authRetry();
+    const tracker = new LayerProgress();
+    await withCancellableProgress(`Pulling ${reference}`, async (signal, progress) => {
+      let reported = 0;
+      // A refusal ("no basic auth credentials", 401) offers Sign In and pulls again with the new credential.
+      await withRegistryAuthRetry(reference, ({ credential }) => pull(session.client, reference, {
+        credentials: () => Promise.resolve(credential),
+        signal,
+        onProgress: (line) => {
+          tracker.update(line);
+          const percent = tracker.percent;
+          progress.report({ increment: percent - reported, message: `${percent}% ${tracker.status}` });
+          reported = percent;
+        },
+      }), authRetry);
+    });
+    const record = await session.model.refetchImage(reference);
+    if (record) await deps.imagesView.reveal(record.key, session.id);
+    void vscode.window.showInformationMessage(`Pulled ${reference}.`);
+    return { reference };
+  }),
+
+  command('berth.removeImage', 'Removing images', (deps) => async (...args: unknown[]) => {
+    const target = await resolveImages(deps, args, 'Images to remove');
+    if (!target) return undefined;
+    const names = target.refs.map((ref) => ref.reference).join(', ');
+    if (!(await confirm(`Remove ${names}?`, 'Remove', target.options.confirmed))) return undefined;
+    const removed: string[] = [];
+    await withCancellableProgress('Removing images', async (signal, progress) => {
+      for (const ref of target.refs) {
+        progress.report({ message: ref.reference });
+        try {
+          await ref.session.client.removeImage(ref.reference, { signal });
+          removed.push(ref.reference);
+        } catch (error) {
+          reportError(deps, `Removing ${ref.reference}`, error);
+        }
+      }
+    });
+    for (const ref of target.refs) {
+      await ref.session.model.refetchImage(ref.id).catch((error: unknown) => reportError(deps, 'Refreshing images', error));
+    }
+    return { removed };
+  }),
+];

@@ -1,0 +1,66 @@
+/** Commit Container…: a validated repo:tag, optional comment and author; the new image is revealed. */
+import * as vscode from 'vscode';
+import { splitRepoTag } from '../common/imageName';
+import { validateImageReference } from '../engine';
+import { command, type CommandEntry } from '../workbench/commandTable';
+import { withCancellableProgress } from '../workbench/feedback';
+import { resolveContainers, splitArgs } from '../workbench/targets';
+import type { ImagesCommandDeps } from './deps';
+
+interface CommitArgs {
+  repo?: string;
+  tag?: string;
+  comment?: string;
+  author?: string;
+}
+
+/** What is wrong with a commit target, or undefined. Digests are not allowed: the engine names the result. */
+export function validateCommitReference(value: string): string | undefined {
+  const reference = value.trim();
+  if (reference === '') return 'Enter a repository, optionally with :tag';
+  if (reference.includes('@')) return 'A commit target cannot have a digest';
+  return validateImageReference(reference);
+}
+
+export const commitCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
+  command('berth.commitContainer', 'Committing', (deps) => async (...args: unknown[]) => {
+    const target = await resolveContainers(deps, args, { placeHolder: 'Container to commit', eligible: () => true, many: false });
+    const ref = target?.refs[0];
+    if (!ref) return undefined;
+    const given = splitArgs(args).options as CommitArgs;
+    let repoTag = given.repo ? (given.tag ? `${given.repo}:${given.tag}` : given.repo) : undefined;
+    let comment = given.comment;
+    let author = given.author;
+    if (!repoTag) {
+      repoTag = (
+        await vscode.window.showInputBox({
+          title: `Commit ${ref.name}`,
+          prompt: 'Repository and tag of the new image',
+          placeHolder: 'team/app:snapshot',
+          validateInput: validateCommitReference,
+        })
+      )?.trim();
+      if (!repoTag) return undefined;
+      comment = await vscode.window.showInputBox({ title: `Commit ${ref.name}`, prompt: 'Comment (optional)' });
+      if (comment === undefined) return undefined;
+      author = await vscode.window.showInputBox({ title: `Commit ${ref.name}`, prompt: 'Author (optional)', placeHolder: 'Name <email>' });
+      if (author === undefined) return undefined;
+    }
+    const invalid = validateCommitReference(repoTag);
+    if (invalid) throw new Error(invalid);
+    const { repo, tag } = splitRepoTag(repoTag);
+    const result = await withCancellableProgress(`Committing ${ref.name} as ${repoTag}`, (signal) =>
+      ref.session.client.commitContainer(ref.id, {
+        repo,
+        tag: tag ?? 'latest',
+        comment: comment || undefined,
+        author: author || undefined,
+        signal,
+      }),
+    );
+    const record = await ref.session.model.refetchImage(result.Id);
+    if (record) await deps.imagesView.reveal(record.key, ref.session.id);
+    void vscode.window.showInformationMessage(`Committed ${ref.name} as ${repoTag}.`);
+    return { imageId: result.Id, reference: `${repo}:${tag ?? 'latest'}` };
+  }),
+];

@@ -1,0 +1,206 @@
+/**
+ * Run Container… and Run in Background…: pick a local image or type a reference, then optional
+ * command, name, TTY and remove-when-done. A foreground run streams its output into a terminal that
+ * ends with the exit status.
+ */
+import * as vscode from 'vscode';
+import { splitCommandLine } from '../common/argv';
+import { errorMessage } from '../common/errors';
+import { DisposableStore } from '../common/lifecycle';
+import { shortId } from '../common/format';
+import { LayerProgress } from '../common/layerProgress';
+import { runContainer, runInBackground, validateContainerName, validateImageReference } from '../engine';
+import type { EngineSession } from '../model/session';
+import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
+import { ANSI, StreamDecoders, toTerminalText } from '../terminals/terminalText';
+import { command, type CommandEntry } from '../workbench/commandTable';
+import { reportError, withCancellableProgress } from '../workbench/feedback';
+import type { ImagesCommandDeps } from './deps';
+
+export interface RunArgs {
+  image: string;
+  cmd?: string[];
+  name?: string;
+  tty?: boolean;
+  autoRemove?: boolean;
+  /** The engine (id or name) to run on; default the current one. */
+  engine?: string;
+}
+
+function isRunArgs(value: unknown): value is RunArgs {
+  return typeof value === 'object' && value !== null && typeof (value as { image?: unknown }).image === 'string';
+}
+
+async function pickImage(session: EngineSession, title: string): Promise<string | undefined> {
+  const tags = [...session.model.images()].flatMap((record) => record.tags).sort((a, b) => a.localeCompare(b));
+  const quickPick = vscode.window.createQuickPick();
+  quickPick.title = title;
+  quickPick.placeholder = 'Pick a local image or type a reference (pulled when missing)';
+  const localItems = tags.map((tag) => ({ label: tag, description: 'local' }));
+  quickPick.items = localItems;
+  return new Promise<string | undefined>((resolve) => {
+    const pickLifetime = new DisposableStore();
+    pickLifetime.add(quickPick);
+    pickLifetime.add(
+      quickPick.onDidChangeValue((value) => {
+        const typed = value.trim();
+        quickPick.items =
+          typed && !tags.includes(typed) ? [{ label: typed, description: 'pull if missing' }, ...localItems] : localItems;
+      }),
+    );
+    pickLifetime.add(
+      quickPick.onDidAccept(() => {
+        const chosen = quickPick.selectedItems[0]?.label ?? quickPick.value.trim();
+        const invalid = chosen ? validateImageReference(chosen) : 'Enter an image reference';
+        if (invalid) {
+          quickPick.title = `${title}: ${invalid}`;
+          return;
+        }
+        resolve(chosen);
+        quickPick.hide();
+      }),
+    );
+    pickLifetime.add(
+      quickPick.onDidHide(() => {
+        resolve(undefined);
+        pickLifetime.dispose();
+      }),
+    );
+    quickPick.show();
+  });
+}
+
+/** The tag of an Images row the command was invoked on, if any. */
+function imageOfNode(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const node = value as { kind?: unknown; tag?: unknown };
+  return node.kind === 'image' && typeof node.tag === 'string' ? node.tag : undefined;
+}
+
+async function askRunArgs(session: EngineSession, title: string, foreground: boolean, preset?: string): Promise<RunArgs | undefined> {
+  const image = preset ?? (await pickImage(session, title));
+  if (!image) return undefined;
+  const commandLine = await vscode.window.showInputBox({
+    title,
+    prompt: `Command for ${image} (optional; empty runs the image's default)`,
+    validateInput: (value) => {
+      try {
+        splitCommandLine(value);
+        return undefined;
+      } catch (error) {
+        return errorMessage(error);
+      }
+    },
+  });
+  if (commandLine === undefined) return undefined;
+  const name = await vscode.window.showInputBox({
+    title,
+    prompt: 'Container name (optional)',
+    validateInput: (value) => (value.trim() === '' ? undefined : validateContainerName(value.trim())),
+  });
+  if (name === undefined) return undefined;
+  const flags = [
+    { label: 'TTY', description: 'allocate a pseudo-terminal', picked: false, key: 'tty' as const },
+    { label: 'Remove when done', description: 'remove the container after it exits', picked: foreground, key: 'autoRemove' as const },
+  ];
+  const chosen = await vscode.window.showQuickPick(flags, { title, canPickMany: true, placeHolder: 'Options' });
+  if (!chosen) return undefined;
+  const cmd = splitCommandLine(commandLine);
+  return {
+    image,
+    cmd: cmd.length > 0 ? cmd : undefined,
+    name: name.trim() || undefined,
+    tty: chosen.some((flag) => flag.key === 'tty'),
+    autoRemove: chosen.some((flag) => flag.key === 'autoRemove'),
+  };
+}
+
+function commonRunOptions(deps: ImagesCommandDeps, args: RunArgs) {
+  return {
+    image: args.image,
+    cmd: args.cmd,
+    name: args.name,
+    tty: args.tty ?? false,
+    autoRemove: args.autoRemove ?? false,
+    networkMode: deps.settings.runNetwork || undefined,
+    labels: { 'berth.created-by': 'vscode' },
+    credentials: deps.registries.chain.asLookup(),
+  };
+}
+
+export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
+  command('berth.runContainer', 'Running', (deps) => async (...args: unknown[]) => {
+    const session = deps.sessionOfTarget(args[0]);
+    const options = isRunArgs(args[0]) ? args[0] : await askRunArgs(session, 'Run Container', true, imageOfNode(args[0]));
+    if (!options) return undefined;
+    const terminal = new BufferedPseudoterminal();
+    const name = `Run: ${options.image}`;
+    vscode.window.createTerminal({ name, pty: terminal, iconPath: new vscode.ThemeIcon('play') }).show();
+    const decoders = new StreamDecoders();
+    const tracker = new LayerProgress();
+    // The pull progress line is rewritten in place; whatever comes next starts on a line of its own.
+    let progressLineOpen = false;
+    const endProgressLine = (): void => {
+      if (progressLineOpen) terminal.writeLine('');
+      progressLineOpen = false;
+    };
+    try {
+      const result = await runContainer(session.client, {
+        ...commonRunOptions(deps, options),
+        signal: terminal.signal,
+        // The exit status arrives as the result's number: the terminal ends with its own `[Berth] exited with status N`.
+        onStatus: (text: string) => {
+          endProgressLine();
+          terminal.writeLine(ANSI.dim(`[Berth] ${text}`));
+        },
+        onPullProgress: (line) => {
+          tracker.update(line);
+          const percent = tracker.percent;
+          terminal.write(`\r\x1b[2K${ANSI.dim(`[Berth] pulling ${options.image}: ${percent}%`)}`);
+          progressLineOpen = true;
+        },
+        onOutput: (chunk) => {
+          endProgressLine();
+          const text = decoders.decode(chunk.stream, chunk.data);
+          // A TTY sends CRLF already; plain streams need it.
+          const shown = options.tty ? text : toTerminalText(text);
+          terminal.write(chunk.stream === 'stderr' ? ANSI.red(shown) : shown);
+        },
+      });
+      for (const [, rest] of decoders.flush()) terminal.write(options.tty ? rest : toTerminalText(rest));
+      endProgressLine();
+      terminal.writeLine('');
+      terminal.writeLine(ANSI.bold(`[Berth] exited with status ${result.exitCode}`));
+      deps.log.info(`${options.image} (${shortId(result.id)}) exited with status ${result.exitCode}`);
+      await session.model.refetchContainers([result.id]);
+      return { id: result.id, exitCode: result.exitCode };
+    } catch (error) {
+      const message = errorMessage(error);
+      endProgressLine();
+      terminal.writeLine(ANSI.red(`[Berth] ${message}`));
+      reportError(deps, `Running ${options.image}`, error);
+      return undefined;
+    }
+  }),
+
+  command('berth.runInBackground', 'Running in background', (deps) => async (...args: unknown[]) => {
+    const session = deps.sessionOfTarget(args[0]);
+    const options = isRunArgs(args[0]) ? args[0] : await askRunArgs(session, 'Run in Background', false, imageOfNode(args[0]));
+    if (!options) return undefined;
+    const tracker = new LayerProgress();
+    const result = await withCancellableProgress(`Starting ${options.image}`, (signal, progress) =>
+      runInBackground(session.client, {
+        ...commonRunOptions(deps, options),
+        signal,
+        onStatus: (text: string) => progress.report({ message: text }),
+        onPullProgress: (line) => {
+          tracker.update(line);
+          progress.report({ message: `pulling: ${tracker.percent}%` });
+        },
+      }),
+    );
+    await session.model.refetchContainers([result.id]);
+    await deps.revealContainer(result.id, session.id);
+    return { id: result.id };
+  }),
+];

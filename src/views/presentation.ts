@@ -1,0 +1,212 @@
+/**
+ * What each tree row shows (label, description, icon, tooltip markdown, context value), computed
+ * without `vscode` so it is unit-testable. Providers turn it into TreeItems.
+ */
+import { formatBytes, plural, shortId } from '../common/format';
+import type { ContainerRecord, ImageRecord } from '../model/records';
+import { clockChangesAt, createdClock, renderClock, type StatusClock } from '../model/statusClock';
+
+export interface IconSpec {
+  /** A codicon id for ThemeIcon. */
+  readonly id: string;
+  /** A theme color id for ThemeColor. */
+  readonly color?: string;
+}
+
+export interface ItemPresentation {
+  readonly label: string;
+  readonly description: string;
+  readonly tooltip: string;
+  readonly icon: IconSpec;
+  readonly contextValue: string;
+  /** Unix ms when the label, description or tooltip stops being true (a relative time moves on); undefined: never. */
+  readonly changesAt?: number | undefined;
+}
+
+const MARKDOWN_SPECIAL = /[\\`*_{}[\]()#+\-.!|<>~]/g;
+
+export function escapeMarkdown(text: string): string {
+  return text.replace(MARKDOWN_SPECIAL, (char) => `\\${char}`);
+}
+
+export function containerContextValue(state: string): string {
+  return `berth:container:${state}`;
+}
+
+export function containerIcon(record: ContainerRecord): IconSpec {
+  const status = record.summary.Status ?? '';
+  switch (record.state) {
+    case 'running':
+      if (status.includes('(unhealthy)')) return { id: 'vm-running', color: 'charts.yellow' };
+      return { id: 'vm-running', color: 'charts.green' };
+    case 'paused':
+      return { id: 'debug-pause', color: 'charts.yellow' };
+    case 'restarting':
+      return { id: 'sync', color: 'charts.orange' };
+    case 'created':
+      return { id: 'vm-outline', color: 'charts.blue' };
+    case 'removing':
+      return { id: 'trash' };
+    case 'dead':
+      return { id: 'error', color: 'errorForeground' };
+    default: {
+      const failed = /Exited \((?!0\))\d+\)/.test(status);
+      return failed ? { id: 'vm-outline', color: 'charts.red' } : { id: 'vm-outline' };
+    }
+  }
+}
+
+export function formatPorts(ports: ContainerRecord['summary']['Ports']): string[] {
+  return (ports ?? []).map((port) => {
+    const inner = `${port.PrivatePort}/${port.Type}`;
+    if (!port.PublicPort) return inner;
+    const host = port.IP && port.IP !== '0.0.0.0' && port.IP !== '::' ? `${port.IP}:` : '';
+    return `${host}${port.PublicPort}→${inner}`;
+  });
+}
+
+/** The `Status` column as `docker ps` would show it at `nowMs`. */
+export function containerStatus(record: ContainerRecord, nowMs: number): string {
+  return record.clock ? renderClock(record.clock, nowMs) : (record.summary.Status ?? '');
+}
+
+/** docker's `CREATED` wording: `5 minutes ago`. */
+function createdAgo(createdSeconds: number, nowMs: number): string {
+  const clock = createdClock(createdSeconds);
+  return clock ? renderClock(clock, nowMs) : 'unknown age';
+}
+
+function changesAt(clock: StatusClock | undefined, nowMs: number): number | undefined {
+  return clock ? clockChangesAt(clock, nowMs) : undefined;
+}
+
+export function containerTooltip(record: ContainerRecord, nowMs: number): string {
+  const summary = record.summary;
+  const created = summary.Created > 0 ? new Date(summary.Created * 1000).toISOString() : 'unknown';
+  const lines = [
+    `**${escapeMarkdown(record.name)}** — ${escapeMarkdown(summary.State)}, ${escapeMarkdown(containerStatus(record, nowMs))}`,
+    '',
+    `ID: ${escapeMarkdown(record.id)}`,
+    '',
+    `Image: ${escapeMarkdown(summary.Image)}`,
+    '',
+    `Command: ${escapeMarkdown(summary.Command ?? '')}`,
+    '',
+    // No relative age here: a hovered tooltip stays as it was until the row is rendered again, and the row is
+    // rendered again only when its own text changes (the status, worded as of `nowMs` like the description).
+    `Created: ${escapeMarkdown(created)}`,
+  ];
+  const ports = formatPorts(summary.Ports);
+  lines.push('', `Ports: ${ports.length > 0 ? escapeMarkdown(ports.join(', ')) : 'none'}`);
+  const labels = Object.entries(summary.Labels ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  if (labels.length > 0) {
+    lines.push('', 'Labels:', '');
+    for (const [key, value] of labels) lines.push(`- ${escapeMarkdown(key)} = ${escapeMarkdown(value)}`);
+  }
+  return lines.join('\n');
+}
+
+export function presentContainer(record: ContainerRecord, nowMs: number): ItemPresentation {
+  return {
+    label: record.name,
+    description: `${record.summary.Image} · ${containerStatus(record, nowMs) || record.state}`,
+    tooltip: containerTooltip(record, nowMs),
+    icon: containerIcon(record),
+    contextValue: containerContextValue(record.state),
+    changesAt: changesAt(record.clock, nowMs),
+  };
+}
+
+export function presentGroup(project: string, counts: { running: number; total: number }): ItemPresentation {
+  return {
+    label: project,
+    description: `${counts.running}/${counts.total} running`,
+    tooltip: `Compose project **${escapeMarkdown(project)}**: ${counts.running} of ${plural(counts.total, 'container')} running`,
+    icon: { id: 'layers' },
+    contextValue: 'berth:group:compose',
+  };
+}
+
+export function untaggedLabel(id: string): string {
+  return `<untagged> sha256:${shortId(id)}…`;
+}
+
+/** An Images row: one tag of an image, or the image itself when it has none. */
+export interface ImageRow {
+  readonly tag: string | undefined;
+  readonly label: string;
+  readonly record: ImageRecord;
+}
+
+export function presentImage(node: ImageRow, containers: number, nowMs: number): ItemPresentation {
+  const summary = node.record.summary;
+  const parts = [formatBytes(summary.Size), createdAgo(summary.Created, nowMs)];
+  if (containers > 0) parts.push(plural(containers, 'container'));
+  const tags = node.record.tags;
+  const lines = [
+    `**${escapeMarkdown(node.tag ?? untaggedLabel(node.record.id))}**`,
+    '',
+    `ID: ${escapeMarkdown(node.record.id)}`,
+    '',
+    `Tags: ${tags.length > 0 ? escapeMarkdown(tags.join(', ')) : 'none'}`,
+    '',
+    `Size: ${formatBytes(summary.Size)}`,
+    '',
+    `Created: ${summary.Created > 0 ? escapeMarkdown(new Date(summary.Created * 1000).toISOString()) : 'unknown'} (${createdAgo(summary.Created, nowMs)})`,
+    '',
+    `Used by: ${plural(containers, 'container')}`,
+  ];
+  return {
+    label: node.label,
+    description: parts.join(' · '),
+    tooltip: lines.join('\n'),
+    icon: node.tag === undefined ? { id: 'file-binary', color: 'disabledForeground' } : { id: 'package' },
+    contextValue: node.tag === undefined ? 'berth:image:untagged' : 'berth:image:tagged',
+    changesAt: changesAt(createdClock(summary.Created), nowMs),
+  };
+}
+
+
+/** What an engine root node shows (several engines only). */
+export interface EngineRowFacts {
+  readonly name: string;
+  readonly state: 'connecting' | 'connected' | 'unreachable';
+  /** `Docker 20.10.24 · API 1.41`, `connecting…` or `unreachable: <reason>` (EngineSession.statusText). */
+  readonly status: string;
+  /** The engine's whole message while unreachable (the status has its first sentence). */
+  readonly reason?: string | undefined;
+  /** The endpoint, without credentials. */
+  readonly endpoint: string;
+  /** Where the engine comes from ("docker context "x"", "berth.engines setting", …). */
+  readonly source: string;
+  readonly current: boolean;
+}
+
+export function engineContextValue(state: EngineRowFacts['state']): string {
+  return `berth:engine:${state}`;
+}
+
+export function presentEngine(engine: EngineRowFacts): ItemPresentation {
+  const icon: IconSpec =
+    engine.state === 'connected'
+      ? { id: 'vm-active', color: 'charts.green' }
+      : engine.state === 'unreachable'
+        ? { id: 'debug-disconnect', color: 'errorForeground' }
+        : { id: 'loading~spin' };
+  const lines = [
+    `**${escapeMarkdown(engine.name)}**${engine.current ? ' (current engine)' : ''}`,
+    '',
+    escapeMarkdown(engine.reason !== undefined ? `unreachable: ${engine.reason}` : engine.status),
+    '',
+    `Endpoint: ${escapeMarkdown(engine.endpoint)}`,
+    '',
+    `From: ${escapeMarkdown(engine.source)}`,
+  ];
+  return {
+    label: engine.name,
+    description: engine.current ? `${engine.status} · current` : engine.status,
+    tooltip: lines.join('\n'),
+    icon,
+    contextValue: engineContextValue(engine.state),
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * How commands talk back: a short error message with the engine's own words and an action, the
+ * detail in the log; progress notifications whose Cancel aborts the engine call.
+ */
+import { errorMessage } from '../common/errors';
+import * as vscode from 'vscode';
+import { isEngineError } from '../engine';
+import type { LogDeps, SessionsDeps } from './deps';
+
+/** What reporting needs: the log, and the engines to retry. */
+export type ReportDeps = LogDeps & Pick<SessionsDeps, 'engines'>;
+
+export function isCancellation(error: unknown): boolean {
+  return isEngineError(error, 'cancelled') || (error instanceof Error && error.name === 'AbortError');
+}
+
+/** Logs the detail and shows `<what> failed: <message>` with actions. Never waits for the user. */
+export function reportError(deps: ReportDeps, what: string, error: unknown): void {
+  if (isCancellation(error)) {
+    deps.log.info(`${what}: cancelled`);
+    return;
+  }
+  const message = errorMessage(error);
+  deps.log.error(`${what} failed: ${error instanceof Error && error.stack ? error.stack : message}`);
+  const actions = ['Show Log'];
+  if (isEngineError(error, 'unreachable')) actions.unshift('Retry', 'Open Settings');
+  void vscode.window.showErrorMessage(`${what} failed: ${message}`, ...actions).then((choice) => {
+    if (choice === 'Show Log') deps.log.show(true);
+    else if (choice === 'Retry') for (const session of deps.engines.all) session.model.retry();
+    else if (choice === 'Open Settings') void vscode.commands.executeCommand('berth.openSettings');
+  });
+}
+
+/** Runs `task` under a cancellable notification; Cancel aborts the signal the task passes to the engine. */
+export async function withCancellableProgress<T>(
+  title: string,
+  task: (signal: AbortSignal, progress: vscode.Progress<{ message?: string; increment?: number }>) => Promise<T>,
+): Promise<T> {
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+    async (progress, token) => {
+      const controller = new AbortController();
+      const subscription = token.onCancellationRequested(() => controller.abort());
+      try {
+        return await task(controller.signal, progress);
+      } finally {
+        subscription.dispose();
+      }
+    },
+  );
+}
+
+/** A modal yes/no; `confirmed` answers it for automation. */
+export async function confirm(message: string, action: string, confirmed: boolean | undefined, detail?: string): Promise<boolean> {
+  if (confirmed !== undefined) return confirmed;
+  const options: vscode.MessageOptions = detail === undefined ? { modal: true } : { modal: true, detail };
+  return (await vscode.window.showWarningMessage(message, options, action)) === action;
+}

@@ -1,0 +1,107 @@
+/**
+ * `berth run` under real signals, on dockerd and on Podman: SIGTERM/SIGHUP/SIGQUIT reach the container and berth
+ * exits with its status; Ctrl-C stops it and shows its last words; --rm is the engine's AutoRemove, so nothing is
+ * left even when berth is killed outright. Each case checks the exit status and the engine afterwards.
+ */
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import { engineTargets, loadTestEngines } from '../../support/engines';
+import { collect, createCliHarness, eventually, type CliHarness } from './support';
+
+/** Resolves once the child printed `text` on stdout (the container runs and berth follows it). */
+function printed(child: ChildProcess, text: string): Promise<void> {
+  let seen = '';
+  return new Promise((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString('utf8');
+      if (seen.includes(text)) resolve();
+    });
+    child.on('close', () => reject(new Error(`berth ended before printing ${JSON.stringify(text)}: ${JSON.stringify(seen)}`)));
+  });
+}
+
+/** A shell that prints `ready`, then answers SIGNAL by printing its name and exiting with STATUS. */
+const trapping = (signal: string, status: number): string[] => ['sh', '-c', `trap "echo got-${signal}; exit ${status}" ${signal}; echo ready; while true; do sleep 0.1; done`];
+
+for (const target of engineTargets(loadTestEngines())) {
+  void describe(`berth run under signals (${target.name})`, () => {
+    let harness: CliHarness;
+    before(async () => {
+      harness = await createCliHarness(`signals-${target.name}`);
+    });
+    after(async () => {
+      await harness.dispose();
+    });
+
+    const host = { host: target.host };
+    const run = (args: string[]): string[] => ['run', '--network', 'none', ...harness.labelArgs, ...args];
+    const client = (): CliHarness['client'] => harness.clientFor(target.host);
+    const left = async (name: string): Promise<string[]> =>
+      (await client().listContainers({ all: true, filters: { name: [name] } })).map((container) => container.State);
+
+    for (const [signal, status] of [
+      ['TERM', 7],
+      ['HUP', 9],
+      ['QUIT', 11],
+    ] as const) {
+      void it(`SIG${signal} goes to the container; berth exits with its status; --rm leaves nothing`, async () => {
+        const name = `sig-${signal.toLowerCase()}-${target.name}-${process.pid}`;
+        const child = harness.start(run(['--rm', '--name', name, harness.engines.image, ...trapping(signal, status)]), host);
+        const result = collect(child);
+        await printed(child, 'ready\n');
+        child.kill(`SIG${signal}`);
+        const { code, stdout, stderr } = await result;
+        assert.deepEqual({ code, stdout, stderr }, { code: status, stdout: `ready\ngot-${signal}\n`, stderr: '' });
+        assert.deepEqual(await left(name), []);
+      });
+    }
+
+    void it('SIGTERM without --rm: the container has exited (not running) with the status berth reports', async () => {
+      const name = `sig-kept-${target.name}-${process.pid}`;
+      const child = harness.start(run(['--name', name, harness.engines.image, ...trapping('TERM', 5)]), host);
+      const result = collect(child);
+      await printed(child, 'ready\n');
+      child.kill('SIGTERM');
+      assert.equal((await result).code, 5);
+      const inspect = await client().inspectContainer(name);
+      assert.deepEqual([inspect.State.Running, inspect.State.ExitCode], [false, 5]);
+      await client().removeContainer(name, { force: true });
+    });
+
+    void it("Ctrl-C stops the container and keeps printing its last words until it exits, then exits 130", async () => {
+      const name = `sig-int-${target.name}-${process.pid}`;
+      const script = 'trap "echo last-words; echo bye >&2; exit 0" TERM; echo ready; while true; do sleep 0.1; done';
+      const child = harness.start(run(['--rm', '--name', name, harness.engines.image, 'sh', '-c', script]), host);
+      const result = collect(child);
+      await printed(child, 'ready\n');
+      child.kill('SIGINT');
+      const { code, stdout, stderr } = await result;
+      assert.deepEqual({ code, stdout, stderr }, { code: 130, stdout: 'ready\nlast-words\n', stderr: 'bye\nberth: interrupted\n' });
+      assert.deepEqual(await left(name), []);
+    });
+
+    void it('killed outright (SIGKILL), berth leaves the --rm container to the engine, which removes it on exit', async () => {
+      const name = `sig-kill-${target.name}-${process.pid}`;
+      const child = harness.start(run(['--rm', '--name', name, harness.engines.image, 'sh', '-c', 'echo ready; sleep 2']), host);
+      const result = collect(child);
+      await printed(child, 'ready\n');
+      child.kill('SIGKILL');
+      assert.equal((await result).code, null);
+      await eventually('the engine removed the container once it exited', async () => (await left(name)).length === 0, 600);
+    });
+
+    void it('a double Ctrl-C leaves at once; the engine still stops and removes the container', async () => {
+      const name = `sig-int2-${target.name}-${process.pid}`;
+      // Ignores SIGTERM, so the stop only ends with the kill, after the stop timeout.
+      const child = harness.start(run(['--rm', '--name', name, harness.engines.image, 'sh', '-c', 'trap "" TERM; echo ready; while true; do sleep 0.1; done']), host);
+      const result = collect(child);
+      await printed(child, 'ready\n');
+      child.kill('SIGINT');
+      await eventually('the stop has begun', async () => (await client().inspectContainer(name)).State.Running, 50);
+      child.kill('SIGINT');
+      assert.equal((await result).code, 130);
+      await eventually('the engine stopped and removed the container', async () => (await left(name)).length === 0, 600);
+    });
+  });
+}

@@ -1,0 +1,23 @@
+// The README's CLI table is generated from the command table; this fails when one is edited without the other.
+// Regenerate: node --import tsx scripts/cli-readme-table.ts
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { readmeCliBlock, README_PATH } from '../../../scripts/cli-readme-table';
+import { commandEntries } from '../../../src/cli/commands';
+import { readmeCommandTable } from '../../../src/cli/help';
+
+void describe("the README's CLI table", () => {
+  void it('is exactly what the command table prints', () => {
+    assert.equal(readmeCliBlock(readFileSync(README_PATH, 'utf8')), readmeCommandTable());
+  });
+
+  void it('has one row per command, naming each of its flags', () => {
+    const table = readmeCommandTable();
+    for (const { entry } of commandEntries) {
+      const row = table.split('\n').find((line) => line.startsWith(`| \`${entry.usage.replace(/\|/g, '\\|')}\``));
+      assert.ok(row, entry.usage);
+      for (const flag of entry.flagSpecs) assert.ok(row.includes(`--${flag.long}`), `${entry.usage}: --${flag.long}`);
+    }
+  });
+});
