@@ -39,10 +39,13 @@ export async function createIdleContainers(client: EngineClient, image: string, 
   return ids;
 }
 
-/** Runs a container that writes LOG_BYTES of text lines to stdout and waits for it to exit. */
-export async function createLogContainer(client: EngineClient, image: string, labels: Record<string, string>): Promise<string> {
-  const line = '7'.repeat(LOG_LINE_BYTES - 1);
-  const { Id } = await client.createContainer(containerSpec(image, ['sh', '-c', `yes ${line} | head -c ${LOG_BYTES}`], { Labels: labels }));
+/** Runs a container that writes LOG_BYTES of text lines (`lineBytes` each, newline included) to stdout and waits for it to exit. */
+export async function createLogContainer(client: EngineClient, image: string, labels: Record<string, string>, lineBytes = LOG_LINE_BYTES): Promise<string> {
+  // `yes LINE` is fastest, but an argument may not exceed 128 KiB: longer lines repeat a file.
+  const script = lineBytes <= 100_000
+    ? `yes ${'7'.repeat(lineBytes - 1)} | head -c ${LOG_BYTES}`
+    : `head -c ${lineBytes - 1} /dev/zero | tr '\\0' 7 > /tmp/line; echo >> /tmp/line; while cat /tmp/line; do :; done | head -c ${LOG_BYTES}`;
+  const { Id } = await client.createContainer(containerSpec(image, ['sh', '-c', script], { Labels: labels }));
   const { result } = await client.waitContainer(Id, { condition: 'next-exit' });
   await client.startContainer(Id);
   const outcome = await result;

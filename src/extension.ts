@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { DisposableStore } from './common/lifecycle';
 import { registerContainers } from './containers';
 import { registerEngines } from './engines';
+import { registerFiles } from './files';
 import { registerImages } from './images';
 import { registerLanguage } from './language';
 import { registerLogs } from './logs';
@@ -32,6 +33,7 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
     owner,
   );
   registerLogs(core, owner);
+  registerFiles(core, owner);
   registerEngines(core, owner);
   registerLanguage({ log, engines: core.engines, extensionUri: context.extensionUri }, owner);
   // For tests: the rows a view shows under a path of labels.

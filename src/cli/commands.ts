@@ -5,7 +5,7 @@
  */
 import type { FlagSpec } from './args';
 import { booleanFlag, declareCommand, listFlag, valueFlag, type DeclaredCommand, type FlagTable } from './spec';
-import { checkEnvEntry, nonEmpty, parseFilters, parseKeyValues, parseSeconds, parseTail, splitRepositoryTag } from './values';
+import { checkEnvEntry, nonEmpty, parseCopyArguments, parseFilters, parseKeyValues, parseSeconds, parseTail, splitRepositoryTag } from './values';
 
 const timeFlag = valueFlag('time', 't', 'SECONDS', 'Seconds to wait before killing the container (engine default: 10)');
 const filterFlag = listFlag('filter', 'f', 'KEY=VALUE', 'Only containers matching the filter, e.g. label=team=a or name=web (repeatable)');
@@ -165,6 +165,19 @@ const wait = declareCommand({
   run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).waitCommand(options, deps),
 });
 
+const cp = declareCommand({
+  usage: 'berth cp CONTAINER:SRC_PATH DEST_PATH | SRC_PATH CONTAINER:DEST_PATH',
+  summary: 'Copy files or folders between a container and the host',
+  details:
+    "Like `docker cp`, through the Engine API's archive endpoints, so it works on stopped containers and on images without a shell. " +
+    'Into an existing directory the source keeps its name; to a new path it takes that name; `SRC/.` copies the contents. ' +
+    'Symlinks are copied as links; an archive entry that would land outside the destination is refused.',
+  positionals: { min: 2, max: 2 },
+  flags: {},
+  build: (_flags, positionals) => parseCopyArguments(positionals[0] as string, positionals[1] as string),
+  run: async (options, deps): Promise<number> => (await import('./actions/copy.js')).copyCommand(options, deps),
+});
+
 const version = declareCommand({
   usage: 'berth version',
   summary: "Show the engine's version, its API version and the negotiated one",
@@ -176,7 +189,7 @@ const version = declareCommand({
 });
 
 /** Every command, in the order `berth help` and the README list them. */
-export const commandTable = { run, ps, stop, 'stop-all': stopAll, logs, images, pull, commit, wait, version } as const;
+export const commandTable = { run, ps, stop, 'stop-all': stopAll, logs, images, pull, commit, wait, cp, version } as const;
 
 type Table = typeof commandTable;
 export type CommandName = keyof Table;
@@ -193,6 +206,7 @@ export type ImagesOptions = CommandOptions<'images'>;
 export type PullCommandOptions = CommandOptions<'pull'>;
 export type CommitCommandOptions = CommandOptions<'commit'>;
 export type WaitOptions = CommandOptions<'wait'>;
+export type CopyCommandOptions = CommandOptions<'cp'>;
 
 /** The table's entries with their names, for the parser, help and the README table. */
 export const commandEntries = Object.entries(commandTable).map(([name, entry]) => ({ name: name as CommandName, entry }));

@@ -68,3 +68,33 @@ export function splitRepositoryTag(reference: string | undefined): { repo: strin
   if (repo !== repo.toLowerCase()) throw new InvalidReferenceError(`invalid reference "${reference}": repository names must be lowercase.`);
   return { repo, tag };
 }
+
+export interface CopyArguments {
+  readonly direction: 'from-container' | 'to-container';
+  readonly container: string;
+  readonly containerPath: string;
+  readonly hostPath: string;
+}
+
+/**
+ * docker cp's reading of its two arguments: `NAME:PATH` names a container path when NAME holds no `/` (so a host
+ * path with a colon is written `./a:b`); exactly one side is in a container.
+ */
+export function parseCopyArguments(first: string, second: string): CopyArguments {
+  const split = (argument: string): { container: string; path: string } | undefined => {
+    const colon = argument.indexOf(':');
+    if (colon <= 0 || argument.slice(0, colon).includes('/')) return undefined;
+    return { container: argument.slice(0, colon), path: argument.slice(colon + 1) };
+  };
+  const from = split(first);
+  const to = split(second);
+  if ((from === undefined) === (to === undefined)) {
+    throw new UsageError('copying between containers or between host paths is not supported: give one CONTAINER:PATH and one host path.');
+  }
+  const side = (from ?? to) as { container: string; path: string };
+  if (side.path === '') throw new UsageError(`"${from ? first : second}": the path in the container is empty.`);
+  const containerPath = side.path.startsWith('/') ? side.path : `/${side.path}`;
+  return from
+    ? { direction: 'from-container', container: from.container, containerPath, hostPath: second }
+    : { direction: 'to-container', container: side.container, containerPath, hostPath: first };
+}

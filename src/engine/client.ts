@@ -1,14 +1,16 @@
 /**
  * EngineClient: the typed Engine API over one transport. It is built in layers, one file per endpoint group of the
  * Engine API, each extending the one below: api/connection.ts (negotiation and plumbing), api/system.ts,
- * api/containers.ts, api/images.ts, api/exec.ts. The API version is negotiated lazily from the first ping (min of
+ * api/containers.ts, api/images.ts, api/exec.ts, api/archive.ts. The API version is negotiated lazily from the first ping (min of
  * the client's highest and the daemon's), or fixed. Every path carries the version prefix; JSON bodies carry their
  * content type; query booleans are 1/0 and `filters` is JSON.
  */
 import { resolveEndpoint } from './endpoint';
-import { ExecEndpoints } from './api/exec';
+import { ArchiveEndpoints } from './api/archive';
 import type { LogFunction } from './api/connection';
 
+export type { ArchiveStream, ContainerPathStat, PutArchiveOptions } from './api/archive';
+export { decodePathStat } from './api/archive';
 export { CLIENT_MAX_API_VERSION, compareVersions, type EngineClientOptions, type LogFunction } from './api/connection';
 
 export interface FromEnvironmentOptions {
@@ -19,7 +21,7 @@ export interface FromEnvironmentOptions {
   readonly log?: LogFunction | undefined;
 }
 
-export class EngineClient extends ExecEndpoints {
+export class EngineClient extends ArchiveEndpoints {
   /** Resolves the engine like the docker CLI (explicit host, DOCKER_HOST, contexts, default sockets). */
   static fromEnvironment(options: FromEnvironmentOptions = {}): EngineClient {
     const endpoint = resolveEndpoint({ host: options.host, env: options.env, homeDir: options.homeDir });

@@ -86,7 +86,7 @@ export class FrameDemuxer {
 
   private deliver(data: Buffer): void {
     if (this.stream !== 'error') {
-      this.onChunk({ stream: this.stream, data });
+      this.onChunk({ stream: this.stream, data, frameEnd: this.remaining === 0 });
       return;
     }
     this.errorParts.push(Buffer.from(data));

@@ -134,6 +134,11 @@ export interface LogsOptions {
 export interface OutputChunk {
   stream: 'stdout' | 'stderr';
   data: Buffer;
+  /**
+   * Set by the frame demuxer (non-TTY output): true on the chunk that completes a multiplexed frame. A frame is one
+   * write of the engine, e.g. one log message, so readers of timestamped logs learn where a message ends.
+   */
+  frameEnd?: boolean;
 }
 
 export interface PullProgress {

@@ -1,5 +1,6 @@
 /** Show Logs (a following terminal that survives restarts) and Open Logs in Editor. */
 import * as vscode from 'vscode';
+import { errorMessage } from '../common/errors';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
 import { ANSI, toTerminalText } from '../terminals/terminalText';
 import { command, type CommandEntry } from '../workbench/commandTable';
@@ -24,7 +25,8 @@ export const logCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
       },
       notice: (text: string) => terminal.writeLine(ANSI.dim(`[Berth] ${text}`)),
     };
-    followContainerLogs(ref.session.client, ref.id, sink, {
+    const engine = ref.session.id;
+    followContainerLogs(() => deps.sessionFor(engine).client, ref.id, sink, {
       tail: deps.settings.logsTail === 0 ? 'all' : deps.settings.logsTail,
       signal: terminal.signal,
       followRestarts: true,
@@ -32,7 +34,7 @@ export const logCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
       () => terminal.writeLine(ANSI.dim('[Berth] end of logs')),
       (error: unknown) => {
         if (isCancellation(error) || terminal.signal.aborted) return;
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         deps.log.error(`Following logs of ${ref.name}: ${message}`);
         terminal.writeLine(ANSI.red(`[Berth] ${message}`));
       },

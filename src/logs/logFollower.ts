@@ -1,21 +1,25 @@
 /**
- * Follows a container's logs: the last `tail` lines, then live output. With `followRestarts`, when the
- * container stops the follower says so, waits for its next start (through the event stream, no polling)
- * and resumes exactly after the last line shown. No `vscode` here: terminals and documents are sinks.
+ * Follows a container's logs: the last `tail` lines, then live output. With `followRestarts`, when the container
+ * stops the follower says so once, waits for its next start (through the event stream, no polling) and resumes
+ * exactly after the last line shown; it does the same across an engine outage. No `vscode` here: terminals and
+ * documents are sinks.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { ContainerInspect, EngineClient, OutputChunk } from '../engine';
+import type { ContainerInspect, EngineClient } from '../engine';
 import { isEngineError } from '../engine';
 import { baseAction } from '../model/actions';
-import { StreamDecoders } from '../terminals/terminalText';
-import { eventsSince, LineSplitter, parseTimestamp, sinceSeconds } from './timestamps';
+import { LogMessageReader } from './logMessages';
+import { eventsSince, parseTimestamp } from './timestamps';
 
-export type LogsClient = Pick<EngineClient, 'containerLogs' | 'inspectContainer' | 'events'>;
+export type LogsClient = Pick<EngineClient, 'containerLogs' | 'inspectContainer' | 'events'> & Partial<Pick<EngineClient, 'pingInfo'>>;
+
+/** A client, or how to get the engine's current one: a view outlives an engine outage, its session may not. */
+export type LogsClientSource = LogsClient | (() => LogsClient);
 
 export interface LogSink {
   /** Output text of one stream: whole lines ending in `\n`, or an unfinished line at the end of a stream. */
   output(stream: 'stdout' | 'stderr', text: string): void;
-  /** A message from Berth itself (stopped, restarted, removed). */
+  /** A message from Berth itself (exited, restarted, removed, engine lost). */
   notice(text: string): void;
 }
 
@@ -27,131 +31,189 @@ export interface FollowOptions {
   readonly onBacklog?: () => void;
 }
 
-/**
- * Turns timestamped chunks into sink output, dropping lines already shown before a resume. Docker stamps lines
- * with nanoseconds, Podman with whole seconds, so several lines may share a stamp: at the last stamp shown, the
- * resumed stream replays as many lines as were shown with it, and only those are dropped.
- */
-class TimestampedReader {
-  private readonly decoders = new StreamDecoders();
-  private readonly splitter = new LineSplitter();
-  private threshold: bigint | undefined;
-  /** Replayed lines still to drop at exactly `threshold`. */
-  private replaysAtThreshold = 0;
-  last: bigint | undefined;
-  /** Lines shown with the stamp `last`. */
-  private shownAtLast = 0;
+type State = ContainerInspect['State'];
 
-  constructor(private readonly sink: LogSink) {}
-
-  /** A new stream begins: lines before the last one shown, and the ones shown at its stamp, are replays. */
-  beginResume(): void {
-    this.threshold = this.last;
-    this.replaysAtThreshold = this.shownAtLast;
-  }
-
-  push(chunk: OutputChunk): void {
-    const text = this.decoders.decode(chunk.stream, chunk.data);
-    for (const line of this.splitter.push(chunk.stream, text)) this.emit(chunk.stream, line);
-  }
-
-  /** The stream ended: deliver unfinished lines too. */
-  end(): void {
-    for (const [stream, rest] of this.decoders.flush()) {
-      for (const line of this.splitter.push(stream, rest)) this.emit(stream as OutputChunk['stream'], line);
-    }
-    for (const [stream, text] of this.splitter.takePartials()) this.emit(stream as OutputChunk['stream'], text);
-  }
-
-  private emit(stream: OutputChunk['stream'], line: string): void {
-    const stamp = parseTimestamp(line);
-    if (!stamp) {
-      this.sink.output(stream, line);
-      return;
-    }
-    if (this.threshold !== undefined) {
-      if (stamp.nanos < this.threshold) return;
-      if (stamp.nanos === this.threshold && this.replaysAtThreshold > 0) {
-        this.replaysAtThreshold--;
-        return;
-      }
-    }
-    if (this.last === undefined || stamp.nanos > this.last) {
-      this.last = stamp.nanos;
-      this.shownAtLast = 1;
-    } else if (stamp.nanos === this.last) {
-      this.shownAtLast++;
-    }
-    this.sink.output(stream, line.slice(stamp.length));
-  }
+/** A container that was created but never started has the zero time as StartedAt. */
+function hasRun(state: State): boolean {
+  return state.Running || (state.StartedAt !== '' && !state.StartedAt.startsWith('0001-'));
 }
 
-export async function followContainerLogs(client: LogsClient, id: string, sink: LogSink, options: FollowOptions): Promise<void> {
-  const { signal } = options;
-  const first = await client.inspectContainer(id, { signal });
-  const tty = first.Config.Tty;
-  const name = first.Name.replace(/^\//, '');
-  const reader = new TimestampedReader(sink);
+/** When the same run's follow ends while it still runs (an engine quirk), wait this long before following again. */
+const SAME_RUN_RETRY_MS = 500;
 
-  for await (const chunk of client.containerLogs(id, { tail: options.tail, timestamps: true, tty, signal })) reader.push(chunk);
-  reader.end();
-  options.onBacklog?.();
+class Follower {
+  private reader: LogMessageReader;
+  /** StartedAt of the run whose output was read to its end (or is being followed). */
+  private knownRun: string | undefined;
+  /** StartedAt of the run whose exit was announced. */
+  private announced: string | undefined;
+  /** Events from this instant (nanoseconds) may still bring a start we have not acted on. */
+  private eventsFrom: bigint | undefined;
+  /** An outage cut the stream: what the run wrote after the last line shown is still to read. */
+  private cut = false;
 
-  let running = first.State.Running;
-  for (;;) {
+  constructor(
+    private readonly source: LogsClientSource,
+    private lastClient: LogsClient,
+    private readonly id: string,
+    private readonly name: string,
+    private readonly tty: boolean,
+    private readonly sink: LogSink,
+    private readonly options: FollowOptions,
+  ) {
+    this.reader = new LogMessageReader(this.toSink);
+  }
+
+  private readonly toSink = (stream: 'stdout' | 'stderr', text: string): void => this.sink.output(stream, text);
+
+  /** The engine's current client (asked again on every call, so a session rebuilt after an outage is used). */
+  private get client(): LogsClient {
+    if (typeof this.source !== 'function') return this.source;
     try {
-      if (running) {
-        reader.beginResume();
-        const since = reader.last === undefined ? undefined : sinceSeconds(reader.last);
-        const logs = client.containerLogs(id, { follow: true, timestamps: true, tty, signal, ...(since === undefined ? {} : { since }) });
-        for await (const chunk of logs) reader.push(chunk);
-        reader.end();
-      }
-      if (!options.followRestarts) return;
+      this.lastClient = this.source();
+    } catch {
+      // The engine's session is being replaced: keep the last client until the new one is there.
+    }
+    return this.lastClient;
+  }
 
-      let state;
+  async run(first: ContainerInspect): Promise<void> {
+    const { signal } = this.options;
+    await this.backlog();
+    this.options.onBacklog?.();
+    let current = first.State;
+    this.knownRun = hasRun(current) ? current.StartedAt : undefined;
+    this.eventsFrom = parseTimestamp(`${first.Created} `)?.nanos;
+    if (!current.Running && this.options.followRestarts && !hasRun(current)) this.sink.notice(`${this.name} has not started yet; waiting for it to start…`);
+    for (;;) {
       try {
-        state = (await client.inspectContainer(id, { signal })).State;
-      } catch (error) {
-        if (!isEngineError(error, 'not-found')) throw error;
-        sink.notice(`${name} was removed`);
-        return;
-      }
-      if (state.Running) {
-        sink.notice(`${name} restarted`);
-        running = true;
-        continue;
-      }
-      sink.notice(`${name} stopped (exit ${state.ExitCode}); waiting for it to start again…`);
-      const finished = parseTimestamp(`${state.FinishedAt} `);
-      const outcome = await waitForStart(client, id, finished ? eventsSince(finished.nanos) : undefined, signal);
-      if (outcome === 'removed') {
-        sink.notice(`${name} was removed`);
-        return;
-      }
-      if (outcome === 'started') sink.notice(`${name} restarted`);
-      // 'ended': the event stream closed (engine restart); inspect again and carry on.
-      running = outcome === 'started';
-    } catch (error) {
-      // The engine went away (killed, restarted): say so, wait for it, and resume after the last line shown.
-      if (signal.aborted || !options.followRestarts || !isEngineError(error, 'unreachable')) throw error;
-      reader.end();
-      sink.notice(`lost the engine (${error.message}); reconnecting…`);
-      const state = await waitForEngine(client, id, signal);
-      if (!state) {
-        sink.notice(`reconnected; ${name} was removed`);
-        return;
-      }
-      sink.notice(`reconnected; ${name} is ${state.Running ? 'running' : `stopped (exit ${state.ExitCode})`}`);
-      running = state.Running;
-      if (!running) {
-        const outcome = await waitForStart(client, id, undefined, signal);
-        if (outcome === 'removed') {
-          sink.notice(`${name} was removed`);
+        if (current.Running || this.cut || (hasRun(current) && current.StartedAt !== this.knownRun)) {
+          if (this.knownRun !== undefined && current.StartedAt !== this.knownRun) this.sink.notice(`${this.name} restarted`);
+          if (hasRun(current)) this.knownRun = current.StartedAt;
+          this.cut = false;
+          await this.followRun();
+          if (!this.options.followRestarts) return;
+          const next = await this.inspect();
+          if (!next) return;
+          if (next.Running && next.StartedAt === this.knownRun) await delay(SAME_RUN_RETRY_MS, undefined, { signal });
+          current = next;
+          continue;
+        }
+        if (!this.options.followRestarts) return;
+        if (hasRun(current) && this.announced !== current.StartedAt) {
+          this.announced = current.StartedAt;
+          this.sink.notice(`${this.name} exited with status ${current.ExitCode}; waiting for it to start again…`);
+        }
+        const finished = hasRun(current) ? parseTimestamp(`${current.FinishedAt} `)?.nanos : undefined;
+        if (finished !== undefined && (this.eventsFrom === undefined || finished > this.eventsFrom)) this.eventsFrom = finished;
+        if ((await this.waitForStart()) === 'removed') {
+          this.sink.notice(`${this.name} was removed`);
           return;
         }
-        running = outcome === 'started';
-        if (running) sink.notice(`${name} restarted`);
+        const next = await this.inspect();
+        if (!next) return;
+        current = next;
+      } catch (error) {
+        // The engine went away (killed, restarted): say so, wait for it, and resume after the last line shown.
+        if (signal.aborted || !this.options.followRestarts || !isEngineError(error, 'unreachable')) throw error;
+        this.sink.notice(`lost the engine (${error.message}); reconnecting…`);
+        const state = await this.waitForEngine();
+        if (!state) {
+          this.sink.notice(`reconnected; ${this.name} was removed`);
+          return;
+        }
+        this.sink.notice(`reconnected; ${this.name} is ${state.Running ? 'running' : `stopped (exit ${state.ExitCode})`}`);
+        // The outage was announced; an exit seen now needs no second line, a new run still gets its own.
+        if (!state.Running) this.announced = state.StartedAt;
+        this.cut = true;
+        current = state;
+      }
+    }
+  }
+
+  /**
+   * The last `tail` lines. When they all fall in one second the resume count would be short: read that second
+   * whole. Podman (4.x) joins a long line's parts to the line before when asked for a tail, so there the tail is
+   * taken here, from the whole log.
+   */
+  private async backlog(): Promise<void> {
+    const { tail, signal } = this.options;
+    let held: Array<['stdout' | 'stderr', string]> = [];
+    const podman = this.client.pingInfo?.libpodApiVersion !== undefined;
+    const keep = podman && typeof tail === 'number' ? tail : undefined;
+    // Only a tail of a number of lines is held back (it may need reading again); `all` goes straight to the sink.
+    const hold = (stream: 'stdout' | 'stderr', text: string): void => {
+      held.push([stream, text]);
+      if (keep !== undefined && held.length >= 2 * keep + 1024) held = held.slice(-keep);
+    };
+    const probe = new LogMessageReader(typeof tail === 'number' ? hold : this.toSink);
+    await this.readStream(probe, keep === undefined ? { tail, signal } : { signal });
+    if (keep !== undefined) held = held.slice(-keep);
+    const cut = keep === undefined && typeof tail === 'number' && probe.shownMessages >= tail && probe.oldestSecond === probe.resumeSince;
+    if (!cut) {
+      for (const [stream, text] of held) this.sink.output(stream, text);
+      probe.output = this.toSink;
+      this.reader = probe;
+      return;
+    }
+    const since = probe.resumeSince;
+    await this.readStream(this.reader, { signal, ...(since === undefined ? {} : { since }) });
+  }
+
+  /** Follows the current run from after the last message shown, until the engine ends the stream. */
+  private async followRun(): Promise<void> {
+    this.reader.beginResume();
+    const since = this.reader.resumeSince;
+    await this.readStream(this.reader, { follow: true, signal: this.options.signal, ...(since === undefined ? {} : { since }) });
+  }
+
+  private async readStream(reader: LogMessageReader, query: { tail?: number | 'all'; since?: number; follow?: boolean; signal: AbortSignal }): Promise<void> {
+    let clean = false;
+    try {
+      for await (const chunk of this.client.containerLogs(this.id, { ...query, timestamps: true, tty: this.tty })) reader.push(chunk, !this.tty);
+      clean = true;
+    } finally {
+      reader.end(clean);
+    }
+  }
+
+  /** The container's state, or undefined (after saying so) when it was removed. */
+  private async inspect(): Promise<State | undefined> {
+    try {
+      return (await this.client.inspectContainer(this.id, { signal: this.options.signal })).State;
+    } catch (error) {
+      if (!isEngineError(error, 'not-found')) throw error;
+      this.sink.notice(`${this.name} was removed`);
+      return undefined;
+    }
+  }
+
+  /** Waits for a `start` (or the removal) on the event stream from `eventsFrom`; 'ended' when the stream closed. */
+  private async waitForStart(): Promise<'started' | 'removed' | 'ended'> {
+    const filters = { type: ['container'], container: [this.id], event: ['start', 'destroy', 'remove'] };
+    const since = this.eventsFrom === undefined ? undefined : eventsSince(this.eventsFrom);
+    for await (const event of this.client.events({ filters, signal: this.options.signal, ...(since === undefined ? {} : { since }) })) {
+      const action = baseAction(event.Action);
+      if (action === 'destroy' || action === 'remove') return 'removed';
+      if (action !== 'start') continue;
+      // A replayed start of a run already shown must not come back on the next wait (no restart storm).
+      // timeNano is past 2^53, so a double rounds it; 1 µs more clears that rounding.
+      this.eventsFrom = BigInt(Math.round(event.timeNano)) + 1000n;
+      return 'started';
+    }
+    return 'ended';
+  }
+
+  /** Waits until the engine answers again; the container's state then, or undefined when it is gone. */
+  private async waitForEngine(): Promise<State | undefined> {
+    const { signal } = this.options;
+    for (let attempt = 0; ; attempt++) {
+      await delay(ENGINE_RETRY_MS[Math.min(attempt, ENGINE_RETRY_MS.length - 1)] ?? 1500, undefined, { signal });
+      try {
+        return (await this.client.inspectContainer(this.id, { signal })).State;
+      } catch (error) {
+        if (isEngineError(error, 'not-found')) return undefined;
+        if (signal.aborted || !isEngineError(error, 'unreachable')) throw error;
       }
     }
   }
@@ -160,31 +222,10 @@ export async function followContainerLogs(client: LogsClient, id: string, sink: 
 /** Retry delays while the engine is unreachable: short at first, capped so a returning engine is seen within 2 s. */
 const ENGINE_RETRY_MS = [250, 500, 1000, 1500] as const;
 
-/** Waits until the engine answers again; the container's state then, or undefined when it is gone. */
-async function waitForEngine(client: LogsClient, id: string, signal: AbortSignal): Promise<ContainerInspect['State'] | undefined> {
-  for (let attempt = 0; ; attempt++) {
-    await delay(ENGINE_RETRY_MS[Math.min(attempt, ENGINE_RETRY_MS.length - 1)] ?? 1500, undefined, { signal });
-    try {
-      return (await client.inspectContainer(id, { signal })).State;
-    } catch (error) {
-      if (isEngineError(error, 'not-found')) return undefined;
-      if (signal.aborted || !isEngineError(error, 'unreachable')) throw error;
-    }
-  }
+export async function followContainerLogs(source: LogsClientSource, id: string, sink: LogSink, options: FollowOptions): Promise<void> {
+  const client = typeof source === 'function' ? source() : source;
+  const first = await client.inspectContainer(id, { signal: options.signal });
+  const follower = new Follower(source, client, id, first.Name.replace(/^\//, ''), first.Config.Tty, sink, options);
+  await follower.run(first);
 }
 
-/** Waits for the container's next `start` (or its removal) on the event stream, replaying from `since`. */
-async function waitForStart(
-  client: LogsClient,
-  id: string,
-  since: string | undefined,
-  signal: AbortSignal,
-): Promise<'started' | 'removed' | 'ended'> {
-  const filters = { type: ['container'], container: [id], event: ['start', 'destroy', 'remove'] };
-  for await (const event of client.events({ filters, signal, ...(since === undefined ? {} : { since }) })) {
-    const action = baseAction(event.Action);
-    if (action === 'start') return 'started';
-    if (action === 'destroy' || action === 'remove') return 'removed';
-  }
-  return 'ended';
-}

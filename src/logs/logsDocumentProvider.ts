@@ -1,13 +1,15 @@
 /**
  * Logs in an editor: a read-only virtual document (`berth-logs:/<name>.log?id=<id>`) that shows the last
- * `berth.logs.tail` lines and keeps appending while the container runs. Changes are announced at most
- * every UPDATE_INTERVAL_MS while output flows; nothing runs once the stream has ended.
+ * `berth.logs.tail` lines and keeps appending, like the Show Logs terminal: across restarts of the container and
+ * outages of the engine, each said in the document by a `[Berth] …` line. Changes are announced at most every
+ * UPDATE_INTERVAL_MS while output flows; closing the document ends the following.
  */
 import * as vscode from 'vscode';
+import { errorMessage } from '../common/errors';
 import { Disposable } from '../common/lifecycle';
 import type { LogDeps, SessionsDeps, SettingsDeps } from '../workbench/deps';
 import { LogBuffer } from './logBuffer';
-import { followContainerLogs, type LogsClient } from './logFollower';
+import { followContainerLogs, type LogsClient, type LogsClientSource } from './logFollower';
 
 /** What logs documents need: the log, the logs settings, and the engine a URI names. */
 export type LogsDocumentDeps = LogDeps & Pick<SettingsDeps, 'settings'> & Pick<SessionsDeps, 'sessionFor'>;
@@ -33,7 +35,7 @@ class LogDocument {
     private readonly deps: LogsDocumentDeps,
     private readonly uri: vscode.Uri,
     id: string,
-    client: LogsClient,
+    client: LogsClientSource,
     private readonly changed: (uri: vscode.Uri) => void,
   ) {
     this.buffer = new LogBuffer(deps.settings.logsMaxLines);
@@ -52,12 +54,12 @@ class LogDocument {
     followContainerLogs(client, id, sink, {
       tail: deps.settings.logsTail === 0 ? 'all' : deps.settings.logsTail,
       signal: this.controller.signal,
-      followRestarts: false,
+      followRestarts: true,
       onBacklog: backlogDone,
     })
       .catch((error: unknown) => {
         if (this.controller.signal.aborted) return;
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         deps.log.error(`Logs of ${id}: ${message}`);
         this.buffer.appendNotice(`logs failed: ${message}`);
         this.scheduleChange();
@@ -124,7 +126,9 @@ export class LogsDocumentProvider extends Disposable implements vscode.TextDocum
     if (!document) {
       const query = new URLSearchParams(uri.query);
       const id = query.get('id') ?? uri.path.replace(/^\/|\.log$/g, '');
-      const client = this.deps.sessionFor(query.get('engine') ?? undefined).client;
+      // The engine by its id, its session asked again on each call: the document follows a session rebuilt after an outage.
+      const engine = query.get('engine') ?? this.deps.sessionFor(undefined).id;
+      const client = (): LogsClient => this.deps.sessionFor(engine).client;
       document = new LogDocument(this.deps, uri, id, client, (changed) => this._onDidChange.fire(changed));
       this.documents.set(key, document);
     }

@@ -16,6 +16,7 @@ import { PrivateEngine } from '../vscode/privateEngine';
 import { Stopwatch } from '../vscode/stopwatch';
 import { CaseRunner } from './cases';
 import { WorkbenchDriver } from './driver';
+import { logsCases } from './logsCases';
 import { MULTI_ENGINE_CASE, multiEngineExplorer } from './multiEngine';
 import { AGING_ROW_CASE, agingRow } from './agingRow';
 import { SCREENSHOTS, publish, resetPublishable } from './screenshots';
@@ -37,6 +38,7 @@ async function devWorkbenchCases(
   engines: TestEngines,
   client: EngineClient,
   cleanup: string[],
+  engine: PrivateEngine,
 ): Promise<void> {
   const settings = { ...berthTestSettings(engines.dockerHost), ...WORKBENCH_SETTINGS };
   const workbench = await stopwatch.stage('code-server + workbench (development)', () =>
@@ -181,6 +183,16 @@ async function devWorkbenchCases(
       await publish('logs-terminal');
     }, evidence);
 
+    await logsCases({
+      runner, workbench, driver, client, engine, image: engines.image, cleanup, evidence,
+      picture: async (name) => {
+        await driver.screenshot(name);
+        await publish(name);
+      },
+    });
+    // The outage above stopped every container; the cases below want the running one back.
+    await client.startContainer(web.Id).catch(() => undefined);
+
     await runner.run('Pull Image without credentials shows the registry\'s message', async () => {
       const reference = engines.registryImages[engines.registryImages.length - 1] ?? `${engines.registry.address}/berth/busybox:1.0`;
       await driver.runFromPalette('Berth: Pull Image');
@@ -303,7 +315,7 @@ async function main(): Promise<number> {
   const cleanup: string[] = [];
   try {
     console.log('e2e: development workbench');
-    await withDeadline(devWorkbenchCases(runner, stopwatch, engines, client, cleanup), OVERALL_TIMEOUT_MS, 'the e2e UI cases');
+    await withDeadline(devWorkbenchCases(runner, stopwatch, engines, client, cleanup, engine), OVERALL_TIMEOUT_MS, 'the e2e UI cases');
     console.log('e2e: packaged extension');
     await withDeadline(vsixCases(runner, engines, stopwatch), OVERALL_TIMEOUT_MS, 'the vsix cases');
   } catch (error) {

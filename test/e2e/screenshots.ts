@@ -25,6 +25,10 @@ const PUBLISHED: Readonly<Record<string, string>> = {
   'logs-terminal': 'logs-terminal-restart.png',
   'multi-engine': 'multi-engine.png',
   'aging-row': 'aging-row.png',
+  'logs-long-line-terminal': 'logs-long-line.png',
+  'logs-long-line-editor': 'logs-long-line-editor.png',
+  'logs-instant-exit': 'logs-instant-exit.png',
+  'logs-editor-resumed': 'logs-editor-resumed.png',
 };
 
 /** Empties the publishable set, so a picture of an earlier run can never pass for one of this run. */

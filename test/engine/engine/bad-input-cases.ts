@@ -5,6 +5,7 @@
 // `message` is EngineError.message exactly: what the CLI prints after `berth: ` and the extension shows. Values that
 // differ per run are written as <placeholders> and filled in by the tests. Rows of kind 'outcome' are inputs that
 // are not errors; `message` then says what happens instead.
+import { FILE_CASES } from './bad-input-files-cases';
 
 export type BadInputCategory =
   | 'Bad image references'
@@ -20,7 +21,8 @@ export type BadInputCategory =
   | 'Failed registry auth'
   | 'A remote registry over plain HTTP'
   | 'TLS and remote engines'
-  | 'The CLI around a run';
+  | 'The CLI around a run'
+  | 'Files in containers';
 
 export interface BadInputCase {
   readonly id: string;
@@ -45,7 +47,7 @@ const sshHint = (login: string): string =>
 
 import { CLI_BAD_INPUT_CASES } from './bad-input-cli-cases';
 
-export const BAD_INPUT_CASES: readonly BadInputCase[] = [
+const CORE_CASES: readonly BadInputCase[] = [
   {
     id: 'image-uppercase',
     category: 'Bad image references',
@@ -274,6 +276,15 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     message: 'No message: all 33,554,432 bytes arrive, in order (SHA-256 checked), and the exit status is 0',
   },
   {
+    id: 'long-line-logs',
+    category: 'Huge output',
+    action: 'Show Logs / Open Logs in Editor',
+    input: "head -c 40000 /dev/zero | tr '\\0' x; echo",
+    kind: 'outcome',
+    message:
+      'No message: the 40,000-byte line shows whole and without timestamps, byte for byte as `docker logs` prints it. dockerd stores it as 16 KiB parts (Podman as 8 KiB parts), each with a timestamp of its own; Berth joins the parts again',
+  },
+  {
     id: 'binary-output',
     category: 'Binary output',
     action: 'run / logs',
@@ -442,6 +453,8 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
   },
   ...CLI_BAD_INPUT_CASES,
 ];
+
+export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES];
 
 export function badInputCase(id: string): BadInputCase {
   const found = BAD_INPUT_CASES.find((candidate) => candidate.id === id);

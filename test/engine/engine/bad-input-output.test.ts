@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { runContainer, type OutputChunk } from '../../../src/engine';
 import { useEngineSuite } from '../../support/engineSuite';
+import { followContainerLogs } from '../../../src/logs/logFollower';
 import { badInputCase } from './bad-input-cases';
 
 const suite = useEngineSuite({ name: 'bad-input-output' });
@@ -16,7 +17,7 @@ function sha256(data: Buffer): string {
 }
 
 /** Runs the shell command; resolves stdout (and stderr) as received live, stdout from `logs` afterwards, the exit status. */
-async function runAndReread(script: string): Promise<{ live: Buffer; reread: Buffer; exitCode: number; stderr: string }> {
+async function runAndReread(script: string): Promise<{ id: string; live: Buffer; reread: Buffer; exitCode: number; stderr: string }> {
   const live: Buffer[] = [];
   const errors: Buffer[] = [];
   const result = await runContainer(client, {
@@ -30,7 +31,7 @@ async function runAndReread(script: string): Promise<{ live: Buffer; reread: Buf
   });
   const reread: Buffer[] = [];
   for await (const chunk of client.containerLogs(result.id, { stdout: true, stderr: false })) reread.push(chunk.data);
-  return { live: Buffer.concat(live), reread: Buffer.concat(reread), exitCode: result.exitCode, stderr: Buffer.concat(errors).toString('utf8') };
+  return { id: result.id, live: Buffer.concat(live), reread: Buffer.concat(reread), exitCode: result.exitCode, stderr: Buffer.concat(errors).toString('utf8') };
 }
 
 void describe('container output the user did not expect', { timeout: 300_000 }, () => {
@@ -57,6 +58,21 @@ void describe('container output the user did not expect', { timeout: 300_000 }, 
     assert.equal(live.length, size);
     assert.equal(sha256(live), sha256(expected));
     assert.equal(sha256(reread), sha256(expected));
+  });
+
+  void it(`long-line-logs: ${badInputCase('long-line-logs').input}`, async () => {
+    const { id, reread, exitCode } = await runAndReread(badInputCase('long-line-logs').input);
+    assert.equal(exitCode, 0);
+    let shown = '';
+    const notices: string[] = [];
+    await followContainerLogs(client, id, { output: (_stream, text) => (shown += text), notice: (text) => notices.push(text) }, {
+      tail: 'all',
+      signal: new AbortController().signal,
+      followRestarts: false,
+    });
+    assert.equal(shown, `${'x'.repeat(40_000)}\n`);
+    assert.ok(Buffer.from(shown).equals(reread), 'the logs views show what the engine\'s logs endpoint returns');
+    assert.deepEqual(notices, []);
   });
 
   void it(`binary-output: ${badInputCase('binary-output').input}`, async () => {

@@ -11,6 +11,11 @@ async function openLogs(id: string): Promise<vscode.TextDocument> {
   return vscode.workspace.openTextDocument(vscode.Uri.parse(result.uri));
 }
 
+/** The container's output in a logs document: Berth's own `[Berth] …` lines (exited, restarted) left out. */
+function outputOnly(text: string): string {
+  return text.split(/(?<=\n)/).filter((line) => !line.startsWith('[Berth] ')).join('');
+}
+
 function currentText(document: vscode.TextDocument): string {
   // The provider may replace the document object's content; look it up again by URI each time.
   const fresh = vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === document.uri.toString());
@@ -20,16 +25,17 @@ function currentText(document: vscode.TextDocument): string {
 describe('logs and shell', () => {
   const { client, containers } = useConnectedSuite();
 
-  it('Open Logs in Editor shows stdout byte-exact, non-ASCII included', async () => {
+  it('Open Logs in Editor shows stdout byte-exact, non-ASCII included, then one line saying it exited', async () => {
     const script = `printf '%s\\n' '${KNOWN_LINE}'; printf 'second line\\n'; printf 'last\\n'`;
-    const { id } = await containers.create({ cmd: ['sh', '-c', script] });
+    const { id, name } = await containers.create({ cmd: ['sh', '-c', script] });
     await (await client.waitContainer(id, { condition: 'not-running' })).result;
     await modelShowsContainer(id, 'exited');
     const document = await openLogs(id);
-    const expected = `${KNOWN_LINE}\nsecond line\nlast\n`;
-    const text = await eventually('the logs document to hold all output', () => {
+    const notice = `[Berth] ${name} exited with status 0; waiting for it to start again…\n`;
+    const expected = `${KNOWN_LINE}\nsecond line\nlast\n${notice}`;
+    const text = await eventually('the logs document to hold all output and the exit line', () => {
       const value = currentText(document);
-      return value.includes('last') ? value : undefined;
+      return value.includes('exited with status') ? value : undefined;
     });
     assert.equal(JSON.stringify(text), JSON.stringify(expected));
     assert.equal(Buffer.compare(Buffer.from(text, 'utf8'), Buffer.from(expected, 'utf8')), 0);
@@ -43,7 +49,7 @@ describe('logs and shell', () => {
     await (await client.waitContainer(id, { condition: 'not-running' })).result;
     const document = await openLogs(id);
     const text = await eventually('all five lines', () => {
-      const value = currentText(document);
+      const value = outputOnly(currentText(document));
       return value.split('\n').length === 6 ? value : undefined;
     });
     assert.ok(text.endsWith('\n'), JSON.stringify(text));
@@ -57,7 +63,7 @@ describe('logs and shell', () => {
     await (await client.waitContainer(id, { condition: 'not-running' })).result;
     const document = await openLogs(id);
     const text = await eventually('the TTY logs', () => {
-      const value = currentText(document);
+      const value = outputOnly(currentText(document));
       return value.includes('err') ? value : undefined;
     });
     // A TTY turns \n into \r\n; the document shows lines, so compare line by line.

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { EngineError, type ContainerInspect, type EngineEvent, type OutputChunk } from '../../../src/engine';
 import { LogBuffer } from '../../../src/logs/logBuffer';
 import { followContainerLogs, type LogsClient } from '../../../src/logs/logFollower';
-import { eventsSince, LineSplitter, parseTimestamp, sinceSeconds } from '../../../src/logs/timestamps';
+import { eventsSince, parseTimestamp } from '../../../src/logs/timestamps';
 import { toTerminalText } from '../../../src/terminals/terminalText';
 
 void test('stdout is verbatim, stderr lines carry a prefix, unfinished lines continue', () => {
@@ -26,23 +26,14 @@ void test('the logs document is capped and says how many lines it dropped', () =
   assert.ok(buffer.text().endsWith('line 9998\nline 9999\nline 10000\n'));
 });
 
-void test('timestamps parse to nanoseconds and back to since values', () => {
+void test('timestamps parse to nanoseconds and back to an events since value', () => {
   const stamp = parseTimestamp('2024-05-01T10:00:00.123456789Z hello');
   assert.ok(stamp);
   assert.equal(stamp.nanos, 1_714_557_600_123_456_789n);
   assert.equal(stamp.length, '2024-05-01T10:00:00.123456789Z '.length);
   assert.equal(parseTimestamp('2024-05-01T10:00:00Z x')?.nanos, 1_714_557_600_000_000_000n);
   assert.equal(parseTimestamp('no timestamp'), undefined);
-  assert.equal(sinceSeconds(stamp.nanos), 1_714_557_600);
   assert.equal(eventsSince(stamp.nanos), '1714557600.123456789');
-});
-
-void test('lines split per stream and keep their newline', () => {
-  const splitter = new LineSplitter();
-  assert.deepEqual(splitter.push('stdout', 'a\nb'), ['a\n']);
-  assert.deepEqual(splitter.push('stderr', 'x'), []);
-  assert.deepEqual(splitter.push('stdout', 'c\n'), ['bc\n']);
-  assert.deepEqual(splitter.takePartials(), [['stderr', 'x']]);
   assert.equal(toTerminalText('a\nb\r\nc'), 'a\r\nb\r\nc');
 });
 
@@ -70,48 +61,53 @@ class ScriptedLogs implements LogsClient {
     }
   }
 
+  readonly eventSinces: Array<string | undefined> = [];
+
   // eslint-disable-next-line @typescript-eslint/require-await
-  async *events(): AsyncGenerator<EngineEvent> {
+  async *events(options: { since?: string } = {}): AsyncGenerator<EngineEvent> {
+    this.eventSinces.push(options.since);
     yield* this.eventScripts.shift() ?? [];
   }
 }
 
-function inspect(running: boolean, exitCode = 0): ContainerInspect {
+/** Follows the scripted container (tail 10); resolves what the sink got, `stream: text` and `notice: text`. */
+async function followScripted(client: ScriptedLogs, followRestarts: boolean): Promise<string[]> {
+  const shown: string[] = [];
+  const sink = { output: (stream: string, text: string) => shown.push(`${stream}: ${text}`), notice: (text: string) => shown.push(`notice: ${text}`) };
+  await followContainerLogs(client, 'c1', sink, { tail: 10, signal: new AbortController().signal, followRestarts });
+  return shown;
+}
+
+function inspect(running: boolean, exitCode = 0, startedAt = '2024-05-01T10:00:00.5Z'): ContainerInspect {
   return {
     Id: 'c1',
     Name: '/job',
-    Created: '',
+    Created: '2024-05-01T09:00:00Z',
     Image: 'img',
-    State: { Status: running ? 'running' : 'exited', Running: running, ExitCode: exitCode, StartedAt: '', FinishedAt: '2024-05-01T10:00:05.5Z' },
+    State: { Status: running ? 'running' : 'exited', Running: running, ExitCode: exitCode, StartedAt: startedAt, FinishedAt: '2024-05-01T10:00:05.5Z' },
     Config: { Tty: false, Cmd: null, Env: null, Labels: null, Image: 'img' },
     HostConfig: {},
   };
 }
 
-void test('a followed log survives a restart: it says so, resumes after the last line shown, and ends when removed', async () => {
+void test('a followed log survives a restart: one exit line, resumes after the last line shown, ends when removed', async () => {
   const client = new ScriptedLogs(
-    [inspect(true), inspect(false, 3), new EngineError('not-found', 'No such container: c1', { status: 404 })],
+    [inspect(true), inspect(false, 3), inspect(true, 0, '2024-05-01T10:00:08Z'), new EngineError('not-found', 'No such container: c1', { status: 404 })],
     [
       ['2024-05-01T10:00:01.000000001Z first\n', '2024-05-01T10:00:02.000000002Z second\n'],
       // The resume asks from the whole second of the last line, so the engine replays "second".
       ['2024-05-01T10:00:02.000000002Z second\n', '2024-05-01T10:00:02.5Z thïrd\n', 'E 2024-05-01T10:00:03Z oops\n'],
       ['2024-05-01T10:00:09Z after restart\n'],
     ],
-    [[{ Type: 'container', Action: 'start', Actor: { ID: 'c1' }, time: 1_714_557_609, timeNano: 1_714_557_609_000_000_000 }]],
+    [[{ Type: 'container', Action: 'start', Actor: { ID: 'c1' }, time: 1_714_557_608, timeNano: 1_714_557_608_000_000_000 }]],
   );
-  // Once restarted, the next inspect (after the second run's stream ends) reports the removal.
-  const shown: string[] = [];
-  await followContainerLogs(client, 'c1', { output: (stream, text) => shown.push(`${stream}: ${text}`), notice: (text) => shown.push(`notice: ${text}`) }, {
-    tail: 10,
-    signal: new AbortController().signal,
-    followRestarts: true,
-  });
+  const shown = await followScripted(client, true);
   assert.deepEqual(shown, [
     'stdout: first\n',
     'stdout: second\n',
     'stdout: thïrd\n',
     'stderr: oops\n',
-    'notice: job stopped (exit 3); waiting for it to start again…',
+    'notice: job exited with status 3; waiting for it to start again…',
     'notice: job restarted',
     'stdout: after restart\n',
     'notice: job was removed',
@@ -121,6 +117,27 @@ void test('a followed log survives a restart: it says so, resumes after the last
     { follow: true, since: 1_714_557_602, tail: undefined },
     { follow: true, since: 1_714_557_603, tail: undefined },
   ]);
+});
+
+void test('a container shown before its first start: no "stopped", its output, then one exit line (a replayed start is no restart)', async () => {
+  const never = { ...inspect(false), State: { ...inspect(false).State, Status: 'created' as const, StartedAt: '0001-01-01T00:00:00Z', FinishedAt: '0001-01-01T00:00:00Z' } };
+  const ran = inspect(false, 0, '2024-05-01T10:00:06Z');
+  const start = { Type: 'container', Action: 'start', Actor: { ID: 'c1' }, time: 1_714_557_606, timeNano: 1_714_557_606_000_000_000 };
+  const client = new ScriptedLogs(
+    // After the start event the container has exited already; the replayed start of that run changes nothing.
+    [never, ran, ran, ran, new EngineError('not-found', 'No such container: c1', { status: 404 })],
+    [[], ['2024-05-01T10:00:06.1Z instant-out\n']],
+    [[start], [start], [{ ...start, Action: 'destroy' }]],
+  );
+  const shown = await followScripted(client, true);
+  assert.deepEqual(shown, [
+    'notice: job has not started yet; waiting for it to start…',
+    'stdout: instant-out\n',
+    'notice: job exited with status 0; waiting for it to start again…',
+    'notice: job was removed',
+  ]);
+  assert.equal(client.eventSinces[0], '1714554000.000000000', 'events from the creation on');
+  assert.equal(client.eventSinces[2], '1714557606.000001000', 'the next wait starts after the start already acted on');
 });
 
 void test('second-precision stamps (Podman): a new line in the same second as the last one shown is not taken for a replay', async () => {
@@ -133,12 +150,7 @@ void test('second-precision stamps (Podman): a new line in the same second as th
     ],
     [],
   );
-  const shown: string[] = [];
-  await followContainerLogs(client, 'c1', { output: (stream, text) => shown.push(`${stream}: ${text}`), notice: (text) => shown.push(`notice: ${text}`) }, {
-    tail: 10,
-    signal: new AbortController().signal,
-    followRestarts: false,
-  });
+  const shown = await followScripted(client, false);
   assert.deepEqual(shown, ['stdout: a\n', 'stdout: b\n', 'stderr: c\n', 'stdout: d\n', 'stdout: e\n']);
   assert.deepEqual(client.logCalls.at(-1), { follow: true, since: 1_714_557_602, tail: undefined });
 });

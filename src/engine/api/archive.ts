@@ -1,0 +1,113 @@
+/**
+ * The Engine API's archive endpoints: stat a path (`HEAD .../archive`), read a path as a tar stream (`GET`), and
+ * extract a tar into a directory (`PUT`). They work on any container, running, stopped or only created, with or
+ * without a shell, which is why Berth's file system is built on them rather than on `ls` through exec.
+ */
+import { EngineError } from '../errors';
+import { buildQuery } from '../query';
+import type { CallOptions } from '../types';
+import { STREAM_HEADERS_TIMEOUT_MS, TAR_HEADERS } from './connection';
+import { ExecEndpoints } from './exec';
+
+/** The X-Docker-Container-Path-Stat header, decoded. `mode` is Go's os.FileMode (type bits high, permissions low). */
+export interface ContainerPathStat {
+  readonly name: string;
+  readonly size: number;
+  readonly mode: number;
+  /** RFC 3339, nanoseconds. */
+  readonly mtime: string;
+  /** Set for a symbolic link: where it points (as written in the link). */
+  readonly linkTarget: string;
+}
+
+export interface PutArchiveOptions extends CallOptions {
+  /** Refuse to replace a directory with a non-directory and the other way round (docker cp does). */
+  readonly noOverwriteDirNonDir?: boolean | undefined;
+}
+
+/** An archive being read: the tar bytes, and how to stop the request once enough was read. */
+export interface ArchiveStream {
+  readonly body: AsyncIterableIterator<Buffer>;
+  cancel(): void;
+}
+
+export class ArchiveEndpoints extends ExecEndpoints {
+  /** `HEAD /containers/{id}/archive?path=`: the path's stat (not following a final symlink), or a `not-found` EngineError. */
+  async statContainerPath(id: string, path: string, options: CallOptions = {}): Promise<ContainerPathStat> {
+    const response = await this.send404Aware('HEAD', id, path, options);
+    const stat = decodePathStat(response.header('x-docker-container-path-stat'));
+    if (stat === undefined) {
+      throw new EngineError('protocol', `The engine sent no X-Docker-Container-Path-Stat header for ${path}`, {
+        endpoint: this.endpoint.display,
+        hint: 'This engine does not support the archive API; update it',
+      });
+    }
+    return stat;
+  }
+
+  /** `GET /containers/{id}/archive?path=`: the path (a file, or a directory and everything under it) as a tar stream. */
+  async getArchive(id: string, path: string, options: CallOptions = {}): Promise<ArchiveStream> {
+    const response = await this.openStream({
+      method: 'GET',
+      path: archivePath(id, path),
+      subject: 'container',
+      signal: options.signal,
+      headersTimeout: STREAM_HEADERS_TIMEOUT_MS,
+      bodyTimeout: 0,
+    });
+    return { body: response.body, cancel: () => response.cancel() };
+  }
+
+  /** `PUT /containers/{id}/archive?path=`: extracts a tar into the directory `path` (which must exist). */
+  async putArchive(id: string, path: string, tar: Buffer | NodeJS.ReadableStream, options: PutArchiveOptions = {}): Promise<void> {
+    const query = buildQuery({ path, noOverwriteDirNonDir: options.noOverwriteDirNonDir });
+    await this.call({
+      method: 'PUT',
+      path: `/containers/${encodeURIComponent(id)}/archive${query}`,
+      subject: 'container',
+      headers: TAR_HEADERS,
+      body: tar,
+      signal: options.signal,
+      long: true,
+    });
+  }
+
+  /**
+   * HEAD answers 404 with an empty body, for a missing path and a missing container alike: inspect tells them
+   * apart, so the message says which one is gone.
+   */
+  private async send404Aware(method: 'HEAD', id: string, path: string, options: CallOptions) {
+    try {
+      return await this.call({ method, path: archivePath(id, path), subject: 'container', signal: options.signal });
+    } catch (error) {
+      if (!(error instanceof EngineError && error.status === 404)) throw error;
+      await this.inspectContainer(id, options);
+      throw new EngineError('not-found', `No such file or directory in the container: ${path}`, {
+        status: 404,
+        endpoint: this.endpoint.display,
+        hint: 'Check the path; the file may have been removed or renamed in the container',
+      });
+    }
+  }
+}
+
+function archivePath(id: string, path: string): string {
+  return `/containers/${encodeURIComponent(id)}/archive${buildQuery({ path })}`;
+}
+
+/** Decodes the base64 JSON of X-Docker-Container-Path-Stat; undefined when absent or unreadable. */
+export function decodePathStat(header: string | undefined): ContainerPathStat | undefined {
+  if (header === undefined || header === '') return undefined;
+  try {
+    const raw = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as Partial<ContainerPathStat>;
+    return {
+      name: String(raw.name ?? ''),
+      size: Number(raw.size ?? 0),
+      mode: Number(raw.mode ?? 0),
+      mtime: String(raw.mtime ?? ''),
+      linkTarget: String(raw.linkTarget ?? ''),
+    };
+  } catch {
+    return undefined;
+  }
+}

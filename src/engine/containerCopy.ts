@@ -1,0 +1,177 @@
+/**
+ * `berth cp` both ways through the archive API, with docker cp's semantics: into an existing directory the source
+ * keeps its name; to a path that does not exist (its parent must) it takes that name; `SRC/.` copies a directory's
+ * contents. Symlinks are copied as links. What comes out of a container is untrusted: an entry that would land
+ * outside the destination (`..`, an absolute name, a path through a link) is refused.
+ */
+import { createReadStream, createWriteStream } from 'node:fs';
+import { link, lstat, mkdir, readdir, readlink, realpath, stat, symlink } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import * as tar from 'tar-stream';
+import type { EngineClient } from './client';
+import { baseNameOf, kindOfStat, parentOf, statFollowing } from './containerFiles';
+import { EngineError } from './errors';
+
+export interface CopyResult {
+  /** Where the copy landed. */
+  readonly destination: string;
+  readonly entries: number;
+}
+
+function refuse(message: string, hint: string): EngineError {
+  return new EngineError('bad-request', message, { hint });
+}
+
+/** Whether a cp path names a directory's contents (`dir/.`) or insists on a directory (`dir/`). */
+function contentsOnly(path: string): boolean {
+  return path === '.' || path.endsWith('/.');
+}
+
+/** Copies CONTAINER:SRC to the host path DEST. */
+export async function copyFromContainer(client: EngineClient, id: string, source: string, destination: string, signal?: AbortSignal): Promise<CopyResult> {
+  const sourceStat = await client.statContainerPath(id, source, { signal });
+  const sourceIsDir = kindOfStat(sourceStat) === 'directory';
+  const existing = await stat(destination).catch(() => undefined);
+  let target: string;
+  if (existing?.isDirectory()) {
+    target = sourceIsDir && contentsOnly(source) ? destination : join(destination, baseNameOf(source));
+  } else if (existing !== undefined) {
+    if (sourceIsDir) throw refuse(`cannot copy a directory to the file ${destination}`, 'Give a directory (or a path that does not exist yet) as the destination');
+    target = destination;
+  } else {
+    if (destination.endsWith(sep)) throw refuse(`the destination directory ${destination} does not exist`, 'Create it first, or leave out the final slash to copy to that name');
+    const parent = await stat(dirname(resolve(destination))).catch(() => undefined);
+    if (!parent?.isDirectory()) throw refuse(`the directory of ${destination} does not exist`, 'Create it first, or copy to an existing directory');
+    target = destination;
+  }
+  target = resolve(target);
+  const archive = await client.getArchive(id, source, { signal });
+  const extract = tar.extract();
+  const body = Readable.from(archive.body);
+  body.on('error', (error) => extract.destroy(error));
+  body.pipe(extract);
+  let entries = 0;
+  try {
+    for await (const entry of extract) {
+      const path = await safeTarget(target, entry.header.name);
+      await writeEntry(entry, path, target);
+      entries++;
+    }
+  } finally {
+    archive.cancel();
+    body.destroy();
+  }
+  return { destination: target, entries };
+}
+
+/** The host path of an archive entry (its first name component is the source's own name), or a refusal. */
+async function safeTarget(root: string, name: string): Promise<string> {
+  // The first component is the source's own name (`.` for `SRC/.`); the rest is the path under it.
+  const parts = name.split('/').filter((part) => part !== '');
+  const rest = parts.slice(1).filter((part) => part !== '.');
+  if (name.startsWith('/') || parts.includes('..')) {
+    throw refuse(`the container sent an archive entry outside the copy: ${JSON.stringify(name)}`, 'Nothing was written outside the destination; check the container');
+  }
+  const path = join(root, ...rest);
+  // A link made earlier in this copy must not carry a later entry outside the destination.
+  const parent = await realpath(dirname(path)).catch(() => undefined);
+  const top = await realpath(dirname(root)).catch(() => dirname(root));
+  if (parent !== undefined && parent !== top && !parent.startsWith(top + sep) && path !== root) {
+    throw refuse(`the container's archive leads outside the copy through a link: ${JSON.stringify(name)}`, 'Nothing was written outside the destination; check the container');
+  }
+  return path;
+}
+
+/** One entry of an extract stream (tar-stream does not name its type). */
+type ExtractEntry = ReturnType<typeof tar.extract> extends AsyncIterable<infer E> ? E : never;
+
+async function writeEntry(entry: ExtractEntry, path: string, root: string): Promise<void> {
+  const header = entry.header;
+  const mode = (header.mode ?? 0o644) % 0o10000;
+  if (header.type === 'directory') {
+    entry.resume();
+    await mkdir(path, { recursive: true, mode });
+  } else if (header.type === 'file' || header.type === 'contiguous-file') {
+    await pipeline(entry as unknown as AsyncIterable<Buffer>, createWriteStream(path, { mode }));
+  } else if (header.type === 'symlink') {
+    entry.resume();
+    await symlink(header.linkname ?? '', path);
+  } else if (header.type === 'link') {
+    entry.resume();
+    const linked = (header.linkname ?? '').split('/').filter((part) => part !== '').slice(1).filter((part) => part !== '.');
+    if (linked.includes('..')) throw refuse(`a hard link in the archive leads outside the copy: ${header.linkname ?? ''}`, 'Nothing was written outside the destination');
+    await link(join(root, ...linked), path);
+  } else {
+    entry.resume();
+  }
+}
+
+/** Copies the host path SOURCE to CONTAINER:DEST. */
+export async function copyToContainer(client: EngineClient, source: string, id: string, destination: string, signal?: AbortSignal): Promise<CopyResult> {
+  const sourceStat = await lstat(source).catch(() => undefined);
+  if (sourceStat === undefined) throw refuse(`no such file or directory on the host: ${source}`, 'Check the path');
+  const target = await statFollowing(client, id, destination, signal).catch((error: unknown) => {
+    if (error instanceof EngineError && error.kind === 'not-found') return undefined;
+    throw error;
+  });
+  let directory: string;
+  let rootName: string | undefined;
+  if (target !== undefined && kindOfStat(target.stat) === 'directory') {
+    directory = target.path;
+    rootName = sourceStat.isDirectory() && contentsOnly(source) ? undefined : basename(resolve(source));
+  } else if (target !== undefined) {
+    if (sourceStat.isDirectory()) throw refuse(`cannot copy a directory to the file ${destination} in the container`, 'Give a directory in the container, or a path that does not exist yet');
+    directory = parentOf(target.path);
+    rootName = baseNameOf(target.path);
+  } else {
+    if (destination.endsWith('/')) throw refuse(`the destination directory ${destination} does not exist in the container`, 'Create it first, or leave out the final slash to copy to that name');
+    directory = parentOf(destination);
+    rootName = baseNameOf(destination);
+  }
+  const pack = tar.pack();
+  let entries = 0;
+  const packing = (async () => {
+    entries = await packPath(pack, resolve(source), rootName);
+    pack.finalize();
+  })();
+  packing.catch((error: unknown) => pack.destroy(error instanceof Error ? error : new Error(String(error))));
+  await Promise.all([client.putArchive(id, directory, Readable.from(pack), { signal, noOverwriteDirNonDir: true }), packing]);
+  return { destination: rootName === undefined ? directory : `${directory === '/' ? '' : directory}/${rootName}`, entries };
+}
+
+/** Adds a host file, link or directory tree to the pack under NAME (a directory's contents at the top when NAME is undefined). */
+async function packPath(pack: tar.Pack, path: string, name: string | undefined): Promise<number> {
+  const info = await lstat(path);
+  const header = { name: name ?? '.', mode: info.mode % 0o10000, mtime: info.mtime };
+  if (info.isSymbolicLink()) {
+    await addEntry(pack, { ...header, type: 'symlink', linkname: await readlink(path) });
+    return 1;
+  }
+  if (info.isDirectory()) {
+    let count = 0;
+    if (name !== undefined) {
+      await addEntry(pack, { ...header, type: 'directory' });
+      count++;
+    }
+    for (const child of (await readdir(path)).sort()) count += await packPath(pack, join(path, child), name === undefined ? child : `${name}/${child}`);
+    return count;
+  }
+  if (!info.isFile()) return 0;
+  await new Promise<void>((done, fail) => {
+    const sink = pack.entry({ ...header, type: 'file', size: info.size }, (error) => (error ? fail(error) : done()));
+    createReadStream(path).on('error', fail).pipe(sink);
+  });
+  return 1;
+}
+
+function addEntry(pack: tar.Pack, header: tar.Header | (Partial<tar.Header> & { name: string })): Promise<void> {
+  return new Promise((done, fail) => pack.entry(header, (error) => (error ? fail(error) : done())));
+}
+
+/** For messages: a host path relative to the working directory when it is under it. */
+export function displayPath(path: string): string {
+  const shown = relative(process.cwd(), path);
+  return shown === '' || shown.startsWith('..') ? path : shown;
+}

@@ -1,0 +1,296 @@
+/**
+ * Turns the engine's timestamped log stream (`timestamps=1`) back into the lines `docker logs` prints, and keeps
+ * the place to resume from after a restart or an engine outage. No `vscode` here.
+ *
+ * The stream is a sequence of messages, each `STAMP SP content`, the content ending in `\n` or not (a partial
+ * message). Engines store a long line as several partial messages, each with its own stamp: dockerd's json-file
+ * every 16 KiB, Podman every 8 KiB, and in a TTY wherever a read from the pty ended. So a stamp is expected at the
+ * start of each message, never at the start of a network chunk. Where a message ends:
+ * - non-TTY: the multiplexed frame ends (one frame is one message; `OutputChunk.frameEnd`);
+ * - TTY (raw bytes, no frames): at `\n`, or where the next message's stamp follows a partial one. Such a stamp has
+ *   the very shape of the engine's stamps (same length and zone) and is not older than the message it ends; a time
+ *   printed by the program itself is older than the engine's stamp of that line, so it stays in the text.
+ *
+ * Resuming: the engine's `since` has whole seconds and includes them, so the resumed stream replays every message
+ * from the second of the newest one shown. Per stream, the reader counts the content bytes it showed in that second
+ * and drops exactly that many bytes of the replay; bytes, not messages, because an engine may split the replay into
+ * other parts than it sent live. A message newer than any shown ends the dropping early.
+ */
+import type { OutputChunk } from '../engine';
+
+type Stream = OutputChunk['stream'];
+
+/** Receives whole lines (ending in `\n`), or at the end of a stream the unfinished rest of one. */
+export type LineOutput = (stream: Stream, text: string) => void;
+
+/** `2006-01-02T15:04:05.999999999+07:00`: the longest stamp an engine writes. */
+const MAX_STAMP_LENGTH = 35;
+const STAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)$/;
+const SPACE = 0x20;
+const NEWLINE = 0x0a;
+
+function zoneOf(stamp: string): string {
+  return stamp.endsWith('Z') ? 'Z' : stamp.slice(-6);
+}
+
+/** Stamps of one shape compare as text (fixed width, one zone); other pairs by their instant. */
+export function compareStamps(a: string, b: string): number {
+  if (a.length === b.length && zoneOf(a) === zoneOf(b)) return a < b ? -1 : a > b ? 1 : 0;
+  const difference = stampSeconds(a) - stampSeconds(b);
+  if (difference !== 0) return Math.sign(difference);
+  const fraction = (stamp: string): number => Number(`0${/\.\d+/.exec(stamp)?.[0] ?? ''}`);
+  return Math.sign(fraction(a) - fraction(b));
+}
+
+/** Whole Unix seconds of a stamp. */
+export function stampSeconds(stamp: string): number {
+  return Math.floor(Date.parse(`${stamp.slice(0, 19)}${zoneOf(stamp)}`) / 1000);
+}
+
+class StreamState {
+  /** Between messages: the next bytes are a stamp (or, from an engine that stamps nothing, content). */
+  atStart = true;
+  /** Bytes of a stamp split across chunks. */
+  head = '';
+  /** TTY: the last bytes of a chunk that may begin a stamp, put in front of the next chunk. */
+  carry: Buffer | undefined;
+  /** The current message: its stamp and its content so far (replayed bytes left out). */
+  stamp: string | undefined;
+  message: Buffer[] = [];
+  messageBytes = 0;
+  /** Replayed bytes still to drop after a resume. */
+  skip = 0;
+  /** Content bytes shown in the newest second. */
+  shownInNewestSecond = 0;
+  /** Content of the finished messages of the unfinished line. */
+  line: Buffer[] = [];
+}
+
+export class LogMessageReader {
+  private readonly streams = new Map<Stream, StreamState>();
+  /** The newest stamp shown and its whole second. */
+  private newest: string | undefined;
+  private newestSecond: number | undefined;
+  /** Messages shown, and the whole second of the first stamped one. */
+  shownMessages = 0;
+  oldestSecond: number | undefined;
+  /** The second of the last stamp parsed, by its text up to the seconds and its zone: most stamps share it. */
+  private secondKey = '';
+  private secondValue = 0;
+
+  constructor(public output: LineOutput) {}
+
+  /** `since` for the next request (whole seconds), or undefined when nothing was shown yet. */
+  get resumeSince(): number | undefined {
+    return this.newestSecond;
+  }
+
+  /** A resumed stream begins: drop the replay of what was shown, keep the unfinished lines. */
+  beginResume(): void {
+    for (const state of this.streams.values()) {
+      this.resetMessage(state);
+      state.skip = this.newestSecond === undefined ? 0 : state.shownInNewestSecond;
+    }
+  }
+
+  /** `framed`: the chunks say where each frame ends (non-TTY output). */
+  push(chunk: OutputChunk, framed: boolean): void {
+    const state = this.state(chunk.stream);
+    let data = chunk.data;
+    if (state.carry) {
+      data = Buffer.concat([state.carry, data]);
+      state.carry = undefined;
+    }
+    let offset = 0;
+    while (offset < data.length) {
+      if (state.atStart) offset = this.readStamp(state, data, offset);
+      else offset = this.readContent(chunk.stream, state, data, offset, framed);
+    }
+    if (chunk.frameEnd === true) {
+      if (state.atStart && state.head !== '') this.startUnstamped(state);
+      if (!state.atStart) this.finishMessage(chunk.stream, state, false);
+    }
+  }
+
+  /**
+   * The stream ended. `clean`: the engine closed it (the container stopped); the last message is whole, and an
+   * unfinished line is delivered as it is. Otherwise (the connection broke) the message in progress is dropped:
+   * the resumed stream brings it again, whole.
+   */
+  end(clean: boolean): void {
+    for (const [stream, state] of this.streams) {
+      if (!clean) {
+        this.resetMessage(state);
+        continue;
+      }
+      if (state.carry) {
+        if (state.atStart) state.head += state.carry.toString('latin1');
+        else state.message.push(state.carry);
+        state.carry = undefined;
+      }
+      if (state.atStart && state.head !== '') this.startUnstamped(state);
+      if (!state.atStart) this.finishMessage(stream, state, false);
+      if (state.line.length > 0) this.emitLine(stream, state);
+    }
+  }
+
+  private state(stream: Stream): StreamState {
+    let state = this.streams.get(stream);
+    if (!state) {
+      state = new StreamState();
+      this.streams.set(stream, state);
+    }
+    return state;
+  }
+
+  private resetMessage(state: StreamState): void {
+    state.atStart = true;
+    state.head = '';
+    state.carry = undefined;
+    state.message = [];
+    state.messageBytes = 0;
+  }
+
+  /** Reads the stamp at the start of a message; resolves the offset after it. */
+  private readStamp(state: StreamState, data: Buffer, offset: number): number {
+    const room = MAX_STAMP_LENGTH + 1 - state.head.length;
+    const space = data.indexOf(SPACE, offset);
+    if (space === -1 || space - offset >= room) {
+      if (data.length - offset < room && data.indexOf(NEWLINE, offset) === -1) {
+        // The stamp may continue in the next chunk.
+        state.head += data.toString('latin1', offset);
+        return data.length;
+      }
+      this.startUnstamped(state);
+      return offset;
+    }
+    const candidate = state.head + data.toString('latin1', offset, space);
+    if (!STAMP.test(candidate)) {
+      this.startUnstamped(state);
+      return offset;
+    }
+    state.head = '';
+    this.startMessage(state, candidate);
+    return space + 1;
+  }
+
+  /** An engine that stamps nothing (or bytes that are no stamp): what was taken for a stamp is content. */
+  private startUnstamped(state: StreamState): void {
+    const taken = state.head;
+    state.head = '';
+    this.startMessage(state, undefined);
+    if (taken !== '') this.take(state, Buffer.from(taken, 'latin1'));
+  }
+
+  private startMessage(state: StreamState, stamp: string | undefined): void {
+    state.atStart = false;
+    state.stamp = stamp;
+    state.message = [];
+    state.messageBytes = 0;
+    if (state.skip > 0 && stamp !== undefined && this.newest !== undefined && compareStamps(stamp, this.newest) > 0) {
+      for (const each of this.streams.values()) each.skip = 0;
+    }
+  }
+
+  /** Content of the current message, less what is left of the replay to drop. */
+  private take(state: StreamState, content: Buffer): void {
+    let part = content;
+    if (state.skip > 0) {
+      const dropped = Math.min(state.skip, part.length);
+      state.skip -= dropped;
+      part = part.subarray(dropped);
+    }
+    if (part.length === 0) return;
+    state.message.push(part);
+    state.messageBytes += part.length;
+  }
+
+  /** Content up to the end of the message, the line, or the chunk; resolves the offset after it. */
+  private readContent(stream: Stream, state: StreamState, data: Buffer, offset: number, framed: boolean): number {
+    const newline = data.indexOf(NEWLINE, offset);
+    const end = newline === -1 ? data.length : newline + 1;
+    if (!framed && state.stamp !== undefined) {
+      const next = this.findNextStamp(state, data, offset, end);
+      if (next !== undefined) {
+        if (next.at > offset) this.take(state, data.subarray(offset, next.at));
+        if (next.stamp === undefined) {
+          // A possible stamp cut by the end of the chunk: look again with the next chunk.
+          state.carry = Buffer.from(data.subarray(next.at));
+          return data.length;
+        }
+        this.finishMessage(stream, state, false);
+        this.startMessage(state, next.stamp);
+        return next.at + next.stamp.length + 1;
+      }
+    }
+    if (end > offset) this.take(state, data.subarray(offset, end));
+    if (newline !== -1) this.finishMessage(stream, state, true);
+    return end;
+  }
+
+  /**
+   * TTY: where the next message's stamp begins inside [from, to), if there is one; `stamp` is undefined when the
+   * chunk ends inside what may be one. Scans each byte once: it looks for the stamp's year, which every stamp of
+   * the engine's shape starts with.
+   */
+  private findNextStamp(state: StreamState, data: Buffer, from: number, to: number): { at: number; stamp?: string } | undefined {
+    const current = state.stamp ?? '';
+    const year = current.slice(0, 5);
+    const length = current.length + 1;
+    for (let at = data.indexOf(year, from, 'latin1'); at !== -1 && at < to; at = data.indexOf(year, at + 1, 'latin1')) {
+      if (at + length > data.length) return to === data.length ? { at } : undefined;
+      if (at + length > to || data[at + length - 1] !== SPACE) continue;
+      const candidate = data.toString('latin1', at, at + length - 1);
+      if (zoneOf(candidate) === zoneOf(current) && STAMP.test(candidate) && compareStamps(candidate, current) >= 0) return { at, stamp: candidate };
+    }
+    if (to !== data.length) return undefined;
+    // The chunk may end in the first bytes of the year.
+    for (let size = Math.min(year.length - 1, to - from); size > 0; size--) {
+      if (data.toString('latin1', to - size, to) === year.slice(0, size)) return { at: to - size };
+    }
+    return undefined;
+  }
+
+  private finishMessage(stream: Stream, state: StreamState, endsLine: boolean): void {
+    state.atStart = true;
+    if (state.messageBytes > 0) {
+      this.countShown(state, state.stamp, state.messageBytes);
+      for (const part of state.message) state.line.push(part);
+    }
+    state.message = [];
+    state.messageBytes = 0;
+    if (endsLine && state.line.length > 0) this.emitLine(stream, state);
+  }
+
+  private countShown(state: StreamState, stamp: string | undefined, bytes: number): void {
+    this.shownMessages++;
+    if (stamp === undefined) {
+      state.shownInNewestSecond += bytes;
+      return;
+    }
+    const second = this.secondOf(stamp);
+    this.oldestSecond ??= second;
+    if (this.newest === undefined || compareStamps(stamp, this.newest) > 0) {
+      if (second !== this.newestSecond) for (const each of this.streams.values()) each.shownInNewestSecond = 0;
+      this.newest = stamp;
+      this.newestSecond = second;
+    }
+    if (second === this.newestSecond) state.shownInNewestSecond += bytes;
+  }
+
+  private secondOf(stamp: string): number {
+    const key = `${stamp.slice(0, 19)}${zoneOf(stamp)}`;
+    if (key !== this.secondKey) {
+      this.secondKey = key;
+      this.secondValue = Math.floor(Date.parse(key) / 1000);
+    }
+    return this.secondValue;
+  }
+
+  private emitLine(stream: Stream, state: StreamState): void {
+    const parts = state.line;
+    state.line = [];
+    const text = parts.length === 1 ? (parts[0] as Buffer).toString('utf8') : Buffer.concat(parts).toString('utf8');
+    if (text !== '') this.output(stream, text);
+  }
+}

@@ -1,0 +1,154 @@
+// The logs views in the real workbench, as a user meets them (issue 9): a 40,000-byte line whole in the logs
+// terminal and the logs editor (its bytes counted from what the workbench copies), the output of a container that
+// exits at once shown exactly once, and the logs editor following across a restart and an engine outage.
+import type { EngineClient } from '../../src/engine';
+import { containerSpec } from '../support/containerSpec';
+import { uniqueName } from '../support/engines';
+import type { Workbench } from '../vscode/launch';
+import type { PrivateEngine } from '../vscode/privateEngine';
+import type { CaseRunner } from './cases';
+import type { WorkbenchDriver } from './driver';
+
+export interface LogsCaseSetup {
+  runner: CaseRunner;
+  workbench: Workbench;
+  driver: WorkbenchDriver;
+  client: EngineClient;
+  engine: PrivateEngine;
+  image: string;
+  cleanup: string[];
+  evidence: (name: string) => Promise<void>;
+  /** Saves the named screenshot (and copies it to docs/screenshots/ when it is a published one). */
+  picture: (name: string) => Promise<void>;
+}
+
+const LINE_BYTES = 40_000;
+const STAMP = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
+
+function count(text: string, what: string): number {
+  return text.split(what).length - 1;
+}
+
+/** What the workbench copies from the active terminal after Terminal: Select All (a wrapped line is copied whole). */
+async function copyTerminal(workbench: Workbench, driver: WorkbenchDriver): Promise<string> {
+  await workbench.page.evaluate("navigator.clipboard.writeText('')");
+  await driver.runFromPalette('Terminal: Select All');
+  await workbench.page.waitForTimeout(300);
+  await workbench.page.locator('.terminal-wrapper.active .xterm-helper-textarea').first().focus();
+  await workbench.page.keyboard.press('Control+Shift+C');
+  const end = Date.now() + 10_000;
+  for (;;) {
+    const text = await workbench.page.evaluate<string>('navigator.clipboard.readText()');
+    if (text !== '' || Date.now() > end) return text;
+    await workbench.page.waitForTimeout(200);
+  }
+}
+
+/** Selects all of the active editor; resolves the count the status bar shows, `(N selected)`. */
+async function selectedInEditor(workbench: Workbench): Promise<number> {
+  const page = workbench.page;
+  await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+  await page.keyboard.press('Control+a');
+  const item = page.locator('.statusbar-item', { hasText: /selected\)/ }).first();
+  const shown = await item.waitFor({ timeout: 5_000 }).then(() => true, () => false);
+  if (!shown) return Number.NaN;
+  const match = /\(([\d,.\s]+) selected\)/.exec(await item.innerText());
+  return Number((match?.[1] ?? 'NaN').replace(/[,.\s]/g, ''));
+}
+
+async function createContainer(setup: LogsCaseSetup, prefix: string, script: string): Promise<{ id: string; name: string }> {
+  const name = uniqueName(prefix);
+  const { Id } = await setup.client.createContainer(containerSpec(setup.image, ['sh', '-c', script]), { name });
+  setup.cleanup.push(Id);
+  return { id: Id, name };
+}
+
+export async function logsCases(setup: LogsCaseSetup): Promise<void> {
+  const { runner, workbench, driver, client, evidence } = setup;
+  await workbench.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(workbench.url).origin });
+
+  await runner.run(`a ${LINE_BYTES.toLocaleString('en')}-byte line arrives whole in the logs terminal and the logs editor`, async () => {
+    const { id, name } = await createContainer(setup, 'berth-e2e-long', `echo start; head -c ${LINE_BYTES} /dev/zero | tr '\\0' x; echo; echo END`);
+    const { result } = await client.waitContainer(id, { condition: 'next-exit' });
+    await client.startContainer(id);
+    await result;
+    await driver.openViewContainer('Berth');
+    const row = driver.treeRow('Containers', name);
+    await row.waitFor({ timeout: 30_000 });
+
+    await driver.contextMenu(row, 'Show Logs');
+    await driver.waitForText(() => driver.terminalText(), 'END', 'the logs terminal');
+    const terminal = await copyTerminal(workbench, driver);
+    const terminalLine = terminal.split(/\r?\n/).find((line) => line.startsWith('xxx')) ?? '';
+    if (terminalLine.length !== LINE_BYTES || count(terminalLine, 'x') !== LINE_BYTES) {
+      throw new Error(`the terminal's long line has ${terminalLine.length} characters, ${count(terminalLine, 'x')} of them x`);
+    }
+    if (STAMP.test(terminal)) throw new Error(`an engine timestamp shows in the terminal:\n${terminal.slice(0, 300)}`);
+    await workbench.page.waitForTimeout(500);
+    await setup.picture('logs-long-line-terminal');
+
+    await driver.contextMenu(row, 'Open Logs in Editor');
+    await driver.waitForText(() => driver.activeEditorText(), 'start', 'the logs editor');
+    // The editor renders only part of a long line (and may wrap it): the status bar counts what select-all holds,
+    // every character of the document, line breaks included.
+    const expected = `start\n${'x'.repeat(LINE_BYTES)}\nEND\n[Berth] ${name} exited with status 0; waiting for it to start again…\n`.length;
+    let selected = Number.NaN;
+    for (const end = Date.now() + 45_000; selected !== expected && Date.now() < end; ) {
+      selected = await selectedInEditor(workbench);
+      if (selected !== expected) await workbench.page.waitForTimeout(500);
+    }
+    if (selected !== expected) throw new Error(`the logs editor holds ${selected} characters; its text should have ${expected}`);
+    const editor = await driver.activeEditorText();
+    if (!editor.startsWith('start') || STAMP.test(editor)) throw new Error(`logs editor text:\n${editor.slice(0, 300)}`);
+    await workbench.page.waitForTimeout(300);
+    await setup.picture('logs-long-line-editor');
+  }, evidence);
+
+  await runner.run('a container shown before its start that exits at once: its output exactly once, then one exit line', async () => {
+    const { id, name } = await createContainer(setup, 'berth-e2e-instant', 'echo instant-out');
+    const row = driver.treeRow('Containers', name);
+    await row.waitFor({ timeout: 30_000 });
+    await driver.contextMenu(row, 'Show Logs');
+    await driver.waitForText(() => driver.terminalText(), 'has not started yet', 'the waiting line');
+    await client.startContainer(id);
+    await driver.waitForText(() => driver.terminalText(), /exited with status 0/, 'the exit line');
+    // Long enough for a restart storm to show (the issue saw about 19 pairs of lines at once).
+    await workbench.page.waitForTimeout(3000);
+    const text = await driver.terminalText();
+    const problems = [
+      count(text, 'instant-out') === 1 ? '' : `instant-out shows ${count(text, 'instant-out')} times`,
+      count(text, 'exited with status 0') === 1 ? '' : `the exit line shows ${count(text, 'exited with status 0')} times`,
+      count(text, 'restarted') === 0 ? '' : 'a restart is reported',
+      count(text, 'stopped') === 0 ? '' : '"stopped" is said',
+    ].filter((problem) => problem !== '');
+    if (problems.length > 0) throw new Error(`${problems.join('; ')}:\n${text}`);
+    await setup.picture('logs-instant-exit');
+  }, evidence);
+
+  await runner.run('the logs editor follows across a restart and an engine outage, and says so', async () => {
+    const { id, name } = await createContainer(setup, 'berth-e2e-resume', 'echo "boot $(cat /proc/sys/kernel/random/uuid)"; sleep 600');
+    await client.startContainer(id);
+    const row = driver.treeRow('Containers', name);
+    await driver.waitForText(() => row.innerText(), /Up /, 'the running row');
+    await driver.contextMenu(row, 'Open Logs in Editor');
+    await driver.waitForText(() => driver.activeEditorText(), 'boot', 'the first run in the editor');
+    await client.restartContainer(id, { timeoutSeconds: 0 });
+    await driver.waitForText(() => driver.activeEditorText(), /restarted\s+boot [\s\S]*$/, 'the second run after the restart line');
+    await setup.engine.stop();
+    await driver.waitForText(() => driver.activeEditorText(), /lost the engine/, 'the outage line');
+    await setup.engine.start();
+    await driver.waitForText(() => driver.activeEditorText(), /reconnected;/, 'the reconnect line', 60_000);
+    await client.startContainer(id);
+    const text = await driver.waitForText(() => driver.activeEditorText(), /reconnected;[\s\S]*restarted\s+boot /, 'the third run after the outage', 60_000);
+    // Every run's line exactly once, as the engine has them.
+    const engineText: string[] = [];
+    for await (const chunk of client.containerLogs(id, { stdout: true, stderr: true })) engineText.push(chunk.data.toString('utf8'));
+    const shown = text.split('\n').filter((line) => line.startsWith('boot ')).join('\n');
+    if (shown !== engineText.join('').trim()) throw new Error(`editor:\n${text}\nengine:\n${engineText.join('')}`);
+    if (count(text, 'boot ') !== 3) throw new Error(`three runs expected:\n${text}`);
+    await workbench.page.waitForTimeout(500);
+    await setup.picture('logs-editor-resumed');
+    // The container is named in the outage and restart lines.
+    if (!text.includes(name)) throw new Error(`the editor does not name ${name}:\n${text}`);
+  }, evidence);
+}

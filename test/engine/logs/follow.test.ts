@@ -1,0 +1,150 @@
+// The logs follower (what Show Logs and Open Logs in Editor show) against the real dockerd and Podman: every line
+// arrives exactly as the engine's logs endpoint returns it without timestamps, byte for byte, although the follower
+// reads with timestamps and the engines store long lines as partial messages (dockerd every 16 KiB, Podman every
+// 8 KiB, a TTY wherever a pty read ended). Then a container shown before its start, and a restart in the middle.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { followContainerLogs, type LogSink } from '../../../src/logs/logFollower';
+import { useEngineSuite } from '../../support/engineSuite';
+import { engineTargets, loadTestEngines, uniqueName } from '../../support/engines';
+
+const engines = loadTestEngines();
+
+/** Line lengths around the engines' split points, without the newline. */
+const LONG_LINES = [16_383, 16_384, 16_385, 40_000, 1_048_576];
+
+/** Prints a line of `length` bytes: `length - 2` x's and a two-byte é, so a split may fall inside a character. */
+function longLine(length: number): string {
+  return `head -c ${length - 2} /dev/zero | tr '\\0' x; printf '\\303\\251\\n'`;
+}
+
+/** Long lines on stdout with short stderr lines between them, then a line without a newline at the end. */
+const INTERLEAVED = [
+  'echo start',
+  ...LONG_LINES.flatMap((length, index) => [longLine(length), `echo "err ${index} ✓" >&2`]),
+  'echo END',
+  "printf 'no newline'",
+].join('; ');
+
+class Collected implements LogSink {
+  readonly streams = { stdout: [] as string[], stderr: [] as string[] };
+  readonly notices: string[] = [];
+  readonly order: string[] = [];
+
+  output(stream: 'stdout' | 'stderr', text: string): void {
+    this.streams[stream].push(text);
+    this.order.push(stream);
+  }
+
+  notice(text: string): void {
+    this.notices.push(text);
+  }
+
+  bytes(stream: 'stdout' | 'stderr'): Buffer {
+    return Buffer.from(this.streams[stream].join(''), 'utf8');
+  }
+}
+
+async function until(what: string, check: () => boolean, timeoutMs = 60_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await delay(50);
+  }
+}
+
+for (const target of engineTargets(engines)) {
+  void describe(`logs follower on ${target.name}`, { timeout: 300_000 }, () => {
+    const suite = useEngineSuite({ host: target.host, name: `logs-follow-${target.name}` });
+    const { client } = suite;
+
+    async function create(script: string, tty: boolean): Promise<{ id: string; name: string }> {
+      const name = uniqueName('logs-follow');
+      return { id: await suite.createContainer(['sh', '-c', script], { Tty: tty }, name), name };
+    }
+
+    async function runToEnd(script: string, tty: boolean): Promise<string> {
+      const { id } = await create(script, tty);
+      const { result } = await client.waitContainer(id, { condition: 'next-exit' });
+      await client.startContainer(id);
+      assert.equal((await result).StatusCode, 0);
+      return id;
+    }
+
+    /** What the engine's logs endpoint returns for one stream without timestamps. */
+    async function engineLogs(id: string, stream: 'stdout' | 'stderr'): Promise<Buffer> {
+      const parts: Buffer[] = [];
+      for await (const chunk of client.containerLogs(id, { stdout: stream === 'stdout', stderr: stream === 'stderr' })) parts.push(Buffer.from(chunk.data));
+      return Buffer.concat(parts);
+    }
+
+    function assertSameBytes(actual: Buffer, expected: Buffer, what: string): void {
+      if (actual.equals(expected)) return;
+      let at = 0;
+      while (at < Math.min(actual.length, expected.length) && actual[at] === expected[at]) at++;
+      assert.fail(`${what}: ${actual.length} bytes shown, the engine has ${expected.length}; first difference at byte ${at}: ` +
+        `${JSON.stringify(actual.subarray(at, at + 60).toString('latin1'))} vs ${JSON.stringify(expected.subarray(at, at + 60).toString('latin1'))}`);
+    }
+
+    for (const tty of [false, true]) {
+      void it(`lines of ${LONG_LINES.join(', ')} bytes and stderr between them arrive whole (${tty ? 'TTY' : 'no TTY'})`, async () => {
+        const id = await runToEnd(INTERLEAVED, tty);
+        const shown = new Collected();
+        await followContainerLogs(client, id, shown, { tail: 'all', signal: new AbortController().signal, followRestarts: false });
+        assertSameBytes(shown.bytes('stdout'), await engineLogs(id, 'stdout'), 'stdout');
+        assertSameBytes(shown.bytes('stderr'), await engineLogs(id, 'stderr'), 'stderr');
+        const stdout = shown.streams.stdout.join('');
+        // No engine stamp inside the text, and every long line in one piece.
+        assert.doesNotMatch(stdout, /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/);
+        // Where the engine split a line inside the é, it stored each half as U+FFFD (`docker logs` shows the same).
+        const long = stdout.split(/\r?\n/).filter((line) => line.startsWith('xxx')).map((line) => line.replace(/\uFFFD+$/, 'é'));
+        assert.deepEqual(long.map((line) => Buffer.byteLength(line)), LONG_LINES, 'each long line is shown whole');
+        if (tty) assert.equal(shown.streams.stderr.length, 0, 'a TTY has one stream');
+        else assert.deepEqual(shown.streams.stderr, LONG_LINES.map((_, index) => `err ${index} ✓\n`));
+        assert.deepEqual(shown.notices, []);
+      });
+    }
+
+    void it('a container shown before its start that exits at once: its output once, then one line saying it exited', async () => {
+      const { id, name } = await create('echo instant-out', false);
+      const shown = new Collected();
+      const following = new AbortController();
+      const follower = followContainerLogs(client, id, shown, { tail: 1000, signal: following.signal, followRestarts: true });
+      await until('the waiting notice', () => shown.notices.length > 0);
+      assert.deepEqual(shown.notices, [`${name} has not started yet; waiting for it to start…`]);
+      await client.startContainer(id);
+      await until('the exit notice', () => shown.notices.length > 1);
+      // Let a storm show itself if there is one: the event stream replays the start.
+      await (await client.waitContainer(id, { condition: 'not-running' })).result;
+      await delay(1500);
+      following.abort();
+      await follower.catch(() => undefined);
+      assert.deepEqual(shown.streams.stdout, ['instant-out\n']);
+      assert.deepEqual(shown.notices, [`${name} has not started yet; waiting for it to start…`, `${name} exited with status 0; waiting for it to start again…`]);
+    });
+
+    for (const tty of [false, true]) {
+      void it(`a restart in the middle: no line lost or repeated (${tty ? 'TTY' : 'no TTY'})`, async () => {
+        // Each run prints long lines and short ones (both streams), then waits to be stopped.
+        const script = `echo "run $(date +%s%N)"; ${longLine(40_000)}; echo mid >&2; ${longLine(16_385)}; i=0; while [ $i -lt 20 ]; do echo "tick $i"; i=$((i+1)); done; echo ready; sleep 600`;
+        const { id, name } = await create(script, tty);
+        await client.startContainer(id);
+        const shown = new Collected();
+        const following = new AbortController();
+        const follower = followContainerLogs(client, id, shown, { tail: 1000, signal: following.signal, followRestarts: true });
+        const readyCount = (): number => shown.streams.stdout.join('').split('ready').length - 1;
+        await until('the first run', () => readyCount() === 1);
+        await client.restartContainer(id, { timeoutSeconds: 0 });
+        await until('the second run', () => readyCount() === 2);
+        await client.stopContainer(id, { timeoutSeconds: 0 });
+        await until('the exit notice', () => shown.notices.some((text) => text.startsWith(`${name} exited with status`)));
+        following.abort();
+        await follower.catch(() => undefined);
+        assertSameBytes(shown.bytes('stdout'), await engineLogs(id, 'stdout'), 'stdout');
+        assertSameBytes(shown.bytes('stderr'), await engineLogs(id, 'stderr'), 'stderr');
+        assert.equal(shown.notices.filter((text) => text === `${name} restarted`).length, 1, shown.notices.join('\n'));
+      });
+    }
+  });
+}

@@ -1,0 +1,133 @@
+// The timestamped log reader on the wire formats seen from dockerd 20.10 and Podman 4.3 (see
+// ../shared/engine-api-notes.md): partial messages of long lines, frames split anywhere, TTY streams without frames.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { OutputChunk } from '../../../src/engine';
+import { compareStamps, LogMessageReader } from '../../../src/logs/logMessages';
+
+const T1 = '2026-11-23T10:38:35.913673355Z';
+const T2 = '2026-11-23T10:38:35.914946193Z';
+const T3 = '2026-11-23T10:38:36.000000001Z';
+
+interface Frame {
+  stream: OutputChunk['stream'];
+  text: string;
+}
+
+/** Feeds frames to a reader, each frame cut into pieces of `size` bytes, the last piece marked as the frame's end. */
+function feedFrames(reader: LogMessageReader, frames: readonly Frame[], size: number): void {
+  for (const frame of frames) {
+    const bytes = Buffer.from(frame.text, 'utf8');
+    for (let at = 0; at < bytes.length; at += size) {
+      const end = Math.min(bytes.length, at + size);
+      reader.push({ stream: frame.stream, data: bytes.subarray(at, end), frameEnd: end === bytes.length }, true);
+    }
+  }
+}
+
+/** Feeds a raw (TTY) body cut into pieces of `size` bytes. */
+function feedRaw(reader: LogMessageReader, body: string, size: number): void {
+  const bytes = Buffer.from(body, 'utf8');
+  for (let at = 0; at < bytes.length; at += size) reader.push({ stream: 'stdout', data: bytes.subarray(at, Math.min(bytes.length, at + size)) }, false);
+}
+
+function collector(): { reader: LogMessageReader; lines: string[] } {
+  const lines: string[] = [];
+  return { reader: new LogMessageReader((stream, text) => lines.push(`${stream}: ${text}`)), lines };
+}
+
+// dockerd's json-file splits a line every 16 KiB; each part is its own frame with its own stamp (the same one).
+const LONG = 'x'.repeat(40_000);
+const DOCKER_FRAMES: Frame[] = [
+  { stream: 'stdout', text: `${T1} start\n` },
+  { stream: 'stdout', text: `${T2} ${LONG.slice(0, 16_384)}` },
+  { stream: 'stderr', text: `${T2} between\n` },
+  { stream: 'stdout', text: `${T2} ${LONG.slice(16_384, 32_768)}` },
+  { stream: 'stdout', text: `${T2} ${LONG.slice(32_768)}\n` },
+  { stream: 'stdout', text: `${T3} END\n` },
+];
+
+void test('non-TTY: partial messages join into one line, however the frames are split into chunks', () => {
+  for (const size of [1, 7, 31, 32, 4096, 100_000]) {
+    const { reader, lines } = collector();
+    feedFrames(reader, DOCKER_FRAMES, size);
+    reader.end(true);
+    assert.deepEqual(lines, ['stdout: start\n', 'stderr: between\n', `stdout: ${LONG}\n`, 'stdout: END\n'], `chunks of ${size} bytes`);
+  }
+});
+
+void test('TTY: a stamp after a partial message is the engine\'s; a time the program printed stays in the line', () => {
+  // The program's own stamp is older than the engine's stamp of its line (it was written before it was read).
+  const own = '2026-11-23T10:38:35.900000000Z';
+  const body = `${T1} ${own} app says hi\r\n${T2} ${'y'.repeat(5000)}${T2} ${'y'.repeat(300)}\r\n${T3} done\r\n`;
+  for (const size of [1, 5, 29, 30, 31, 1000, 100_000]) {
+    const { reader, lines } = collector();
+    feedRaw(reader, body, size);
+    reader.end(true);
+    assert.deepEqual(lines, [`stdout: ${own} app says hi\r\n`, `stdout: ${'y'.repeat(5300)}\r\n`, 'stdout: done\r\n'], `chunks of ${size} bytes`);
+  }
+});
+
+void test('a split inside a UTF-8 character is joined before decoding', () => {
+  const bytes = Buffer.from('é\n', 'utf8');
+  const { reader, lines } = collector();
+  reader.push({ stream: 'stdout', data: Buffer.concat([Buffer.from(`${T1} a`), bytes.subarray(0, 1)]), frameEnd: true }, true);
+  reader.push({ stream: 'stdout', data: Buffer.concat([Buffer.from(`${T1} `), bytes.subarray(1)]), frameEnd: true }, true);
+  assert.deepEqual(lines, ['stdout: aé\n']);
+});
+
+void test('output without stamps (an engine that sends none) passes through unchanged', () => {
+  const { reader, lines } = collector();
+  feedRaw(reader, 'plain line\nno stamp here either\nrest', 3);
+  reader.end(true);
+  assert.deepEqual(lines, ['stdout: plain line\n', 'stdout: no stamp here either\n', 'stdout: rest']);
+});
+
+void test('resume: the replay is dropped by bytes per stream, even when the engine splits it differently', () => {
+  const { reader, lines } = collector();
+  feedFrames(reader, DOCKER_FRAMES.slice(0, 3), 1000);
+  reader.end(true);
+  assert.equal(reader.resumeSince, 1_795_430_315);
+  reader.beginResume();
+  // The replay from that second: the same bytes, in other parts, then what is new.
+  feedFrames(reader, [
+    { stream: 'stdout', text: `${T1} start\n` },
+    { stream: 'stdout', text: `${T2} ${LONG.slice(0, 10_000)}` },
+    { stream: 'stdout', text: `${T2} ${LONG.slice(10_000, 32_768)}` },
+    { stream: 'stderr', text: `${T2} between\n` },
+    { stream: 'stdout', text: `${T2} ${LONG.slice(32_768)}\n` },
+    { stream: 'stdout', text: `${T3} END\n` },
+  ], 777);
+  reader.end(true);
+  // The first part of the long line was shown as an unfinished line when the stream ended; the rest follows it.
+  const short = lines.map((line) => (line.length > 40 ? `${line.slice(0, 10)}…${line.length}` : line));
+  assert.deepEqual(short, ['stdout: start\n', 'stderr: between\n', `stdout: xx…${16_384 + 8}`, `stdout: xx…${40_000 - 16_384 + 9}`, 'stdout: END\n']);
+  assert.equal(lines.filter((line) => line.startsWith('stdout')).map((line) => line.slice('stdout: '.length)).join(''), `start\n${LONG}\nEND\n`);
+});
+
+void test('a broken connection drops the message in progress: the resumed stream brings it whole', () => {
+  const { reader, lines } = collector();
+  reader.push({ stream: 'stdout', data: Buffer.from(`${T1} one\n${T2} tw`), frameEnd: false }, false);
+  reader.end(false);
+  assert.deepEqual(lines, ['stdout: one\n']);
+  reader.beginResume();
+  feedRaw(reader, `${T1} one\n${T2} two\n`, 4);
+  reader.end(true);
+  assert.deepEqual(lines, ['stdout: one\n', 'stdout: two\n']);
+});
+
+void test('a message newer than any shown ends the dropping (nothing new is lost when the log was rotated)', () => {
+  const { reader, lines } = collector();
+  feedRaw(reader, `${T1} one\n`, 100);
+  reader.end(true);
+  reader.beginResume();
+  feedRaw(reader, `${T3} new\n`, 100);
+  reader.end(true);
+  assert.deepEqual(lines, ['stdout: one\n', 'stdout: new\n']);
+});
+
+void test('stamps compare by instant across shapes', () => {
+  assert.equal(compareStamps(T1, T2), -1);
+  assert.equal(compareStamps('2026-11-23T10:38:35Z', '2026-11-23T11:38:35+01:00'), 0);
+  assert.equal(compareStamps('2026-11-23T10:38:36Z', T1), 1);
+});
