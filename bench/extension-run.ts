@@ -6,6 +6,8 @@
  *   4. A full refresh: Berth's API listing against spawning `docker container ls` + `docker image ls`.
  *   5. A 1,000,000-line logs document in the real extension host: time to open, memory, responsiveness.
  *   6. Timers while idle, in the real extension host.
+ *   7. The workbench as a user meets it: idle CPU against an extension host with no extension, and open/change
+ *      latency against VS Code's own floor (bench/extension-ui-run.ts; `BERTH_BENCH_ONLY=ui` runs it alone).
  * Prints markdown tables and writes bench/extension-results.md and .json. It asserts nothing about time.
  *
  * Everything that needs an engine uses a scratch dockerd of its own (bench/extension-engine.ts), removed at the end.
@@ -24,6 +26,7 @@ import { activationTable, bundleTable, heapTable, idleTable, logsTable, peersTab
 import { createProbeContainer, measureEngineTree, measureMemoryTree, type TreeHeapResult, type TreeUpdateResult } from './extension-tree';
 import { blackholeEngine, buildHostModule, EXIT_HOST_FAILED, runLaunch, type LaunchOptions, type LaunchOutcome } from './extension-vscode';
 import { createIdleContainers, fixtureLabels, removeRunContainers } from './fixtures';
+import { measureUi, uiMarkdown } from './extension-ui-run';
 import type { TargetCheck } from './report';
 import { targetsTable } from './report';
 import type { Summary } from './stats';
@@ -254,6 +257,10 @@ async function main(): Promise<void> {
     log('scratch dockerd');
     engine = await startBenchEngine();
     const engineVersion = await engine.client.version();
+    if (process.env.BERTH_BENCH_ONLY === 'ui') {
+      process.stdout.write(`${uiMarkdown(await measureUi(engine, staged.dir, log))}\nWrote bench/extension-ui-results.md and .json\n`);
+      return;
+    }
     const vscodeFigures = await measureInVscode(staged, engine);
     // A launch that broke mid-way never ran its own cleanup.
     const leftovers = await engine.client.listContainers({ all: true, filters: { label: [HOST_CONTAINER_LABEL] } });
@@ -263,6 +270,8 @@ async function main(): Promise<void> {
     const memory = [];
     for (const count of TREE_SIZES) memory.push(await measureMemoryTree(count, MEMORY_TREE_CYCLES));
     const engineFigures = await measureAgainstEngine(engine, dockerCli);
+    log('the workbench: idle CPU and latency against the floor');
+    const ui = await measureUi(engine, staged.dir, log);
 
     const partial: Omit<ExtensionBenchReport, 'targets' | 'notes'> = {
       date: new Date().toISOString(),
@@ -318,6 +327,7 @@ async function main(): Promise<void> {
         refreshTable(report.refresh),
         report.logs ? logsTable(report.logs) : `Logs document: no figures (${report.logsFailure ?? 'not measured'})`,
         report.idle ? idleTable(report.idle) : '',
+        uiMarkdown(ui),
         targetsTable(report.targets),
         'Wrote bench/extension-results.md and bench/extension-results.json',
         '',

@@ -1,4 +1,4 @@
-/** Human-readable sizes, durations, ages and ids, as the docker CLI prints them (decimal units). */
+/** Human-readable sizes, durations and ids, as the docker CLI prints them (decimal units). */
 
 const SIZE_UNITS = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'];
 
@@ -35,29 +35,6 @@ export function humanDuration(ms: number): string {
   if (hours < 24 * 30 * 2) return `${Math.floor(hours / 24 / 7)} weeks`;
   if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24 / 30)} months`;
   return `${Math.floor(ms / HOUR / 24 / 365)} years`;
-}
-
-const AGE_STEPS: Array<[limitSeconds: number, unitSeconds: number, unit: string]> = [
-  [60 * 60, 60, 'minute'],
-  [24 * 60 * 60, 60 * 60, 'hour'],
-  [14 * 24 * 60 * 60, 24 * 60 * 60, 'day'],
-  [60 * 24 * 60 * 60, 7 * 24 * 60 * 60, 'week'],
-  [365 * 24 * 60 * 60, 30 * 24 * 60 * 60, 'month'],
-  [Number.POSITIVE_INFINITY, 365 * 24 * 60 * 60, 'year'],
-];
-
-/** `createdSeconds` is unix seconds (as the API gives it); `nowMs` a wall clock in ms. */
-export function formatAge(createdSeconds: number, nowMs: number): string {
-  const elapsed = Math.floor(nowMs / 1000) - createdSeconds;
-  if (!Number.isFinite(elapsed) || createdSeconds <= 0) return 'unknown age';
-  if (elapsed < 60) return 'just now';
-  for (const [limit, unitSeconds, unit] of AGE_STEPS) {
-    if (elapsed < limit) {
-      const count = Math.max(1, Math.floor(elapsed / unitSeconds));
-      return `${count} ${unit}${count === 1 ? '' : 's'} ago`;
-    }
-  }
-  return 'long ago';
 }
 
 /** A 64-hex id (optionally `sha256:`-prefixed) shortened to the 12 characters docker shows. */

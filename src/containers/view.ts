@@ -8,7 +8,7 @@ import type { ModelChange } from '../model/modelChange';
 import type { ContainerRecord } from '../model/records';
 import type { EngineSession } from '../model/session';
 import { EngineTreeView, type RefreshPlanLike } from '../views/engineTreeView';
-import { presentContainer, presentGroup } from '../views/presentation';
+import { containerTooltip, presentContainer, presentGroup } from '../views/presentation';
 import { toTreeItem } from '../views/treeItems';
 import { ContextKey } from '../workbench/contextKey';
 import type { SessionsDeps, SettingsDeps } from '../workbench/deps';
@@ -18,8 +18,11 @@ import { ContainerTree, type ContainerNode, type ContainerTreeNode, type Contain
 const showAllContext = new ContextKey<boolean>('berth.containers.showAll');
 
 export class ContainersView extends EngineTreeView<ContainerTreeNode, ContainerTree> {
-  /** Items per record object: a record is replaced when its container changes, so the cache never goes stale. */
-  private itemCache = new WeakMap<ContainerRecord, vscode.TreeItem>();
+  /**
+   * Items per record object: a record is replaced when its container changes, and an item whose relative time
+   * moved on (`changesAt` passed) is made again, so the cache never goes stale.
+   */
+  private itemCache = new WeakMap<ContainerRecord, { readonly item: vscode.TreeItem; readonly changesAt: number | undefined }>();
   private options: ContainerTreeOptions;
 
   constructor(protected override readonly deps: SessionsDeps & SettingsDeps) {
@@ -68,12 +71,22 @@ export class ContainersView extends EngineTreeView<ContainerTreeNode, ContainerT
       const counts = tree ? tree.groupCounts(node) : { running: 0, total: 0 };
       return toTreeItem(this.itemId(`group:${node.project}`, node.engine), presentGroup(node.project, counts), vscode.TreeItemCollapsibleState.Expanded);
     }
-    let item = this.itemCache.get(node.record);
-    if (!item) {
-      item = toTreeItem(this.itemId(`container:${node.id}`, node.engine), presentContainer(node.record, Date.now()));
-      this.itemCache.set(node.record, item);
+    const now = Date.now();
+    let cached = this.itemCache.get(node.record);
+    if (!cached || (cached.changesAt !== undefined && cached.changesAt <= now)) {
+      const presentation = presentContainer(node.record, now);
+      const item = toTreeItem(this.itemId(`container:${node.id}`, node.engine), presentation, vscode.TreeItemCollapsibleState.None, 'on hover');
+      cached = { item, changesAt: presentation.changesAt };
+      this.itemCache.set(node.record, cached);
     }
-    return item;
+    this.rowClock.track(node, cached.changesAt);
+    return cached.item;
+  }
+
+  protected tooltipFor(node: ContainerTreeNode, session: EngineSession): string {
+    if (node.kind === 'container') return containerTooltip(node.record, Date.now());
+    const counts = this.forest.tree(session.id)?.groupCounts(node) ?? { running: 0, total: 0 };
+    return presentGroup(node.project, counts).tooltip;
   }
 
   protected onLayoutChanged(): void {

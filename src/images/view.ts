@@ -35,10 +35,13 @@ export class ImagesView extends EngineTreeView<ImageNode, ImageTree> {
 
   protected itemFor(node: ImageNode, session: EngineSession): vscode.TreeItem {
     // Not cached: the container count lives outside the record, and image rows are few.
-    return toTreeItem(
-      this.itemId(`image:${node.key}:${node.tag ?? '<untagged>'}`, node.engine),
-      presentImage(node, session.model.containersUsing(node.key), Date.now()),
-    );
+    const presentation = presentImage(node, session.model.containersUsing(node.key), Date.now());
+    this.rowClock.track(node, presentation.changesAt);
+    return toTreeItem(this.itemId(`image:${node.key}:${node.tag ?? '<untagged>'}`, node.engine), presentation, undefined, 'on hover');
+  }
+
+  protected tooltipFor(node: ImageNode, session: EngineSession): string {
+    return presentImage(node, session.model.containersUsing(node.key), Date.now()).tooltip;
   }
 
   protected onLayoutChanged(): void {

@@ -4,8 +4,10 @@
  * container (its cost grows with the container count). The fields match what `GET /containers/json`
  * gives for the same container on Docker 20.10 and Podman 4.3.
  */
-import { humanDuration } from '../common/format';
 import type { ContainerInspect, ContainerSummary } from '../engine';
+import { clockFromState, parseEngineTime, rememberExactClock, renderClock } from './statusClock';
+
+export { humanDuration } from '../common/format';
 
 type Port = ContainerSummary['Ports'][number];
 type PortBindings = Record<string, Array<{ HostIp?: string; HostPort?: string }> | null>;
@@ -16,7 +18,7 @@ type PortBindings = Record<string, Array<{ HostIp?: string; HostPort?: string }>
  * listing rather than re-derived.
  */
 export function containerSummaryFromInspect(inspect: ContainerInspect, nowMs: number, previous?: ContainerSummary): ContainerSummary {
-  const created = parseTime(inspect.Created);
+  const created = parseEngineTime(inspect.Created);
   const sameImage = previous !== undefined && previous.ImageID === inspect.Image;
   const summary: ContainerSummary = {
     Id: inspect.Id,
@@ -32,6 +34,7 @@ export function containerSummaryFromInspect(inspect: ContainerInspect, nowMs: nu
   };
   const mounts = inspect['Mounts'];
   if (Array.isArray(mounts)) summary.Mounts = mounts as unknown[];
+  rememberExactClock(summary, clockFromState(inspect.State));
   return summary;
 }
 
@@ -41,30 +44,15 @@ export function dockerCommand(path: string, args: readonly string[]): string {
   return `${path} ${args.map((arg) => (arg.includes(' ') ? `'${arg}'` : arg)).join(' ')}`;
 }
 
-/** The listing's `Status` column: `Up 5 minutes`, `Exited (0) 2 hours ago`, `Created`, … */
+/** The listing's `Status` column at `nowMs`: `Up 5 minutes`, `Exited (0) 2 hours ago`, `Created`, … */
 export function statusText(state: ContainerInspect['State'], nowMs: number): string {
-  const startedAt = parseTime(state.StartedAt);
-  const finishedAt = parseTime(state.FinishedAt);
-  const since = (time: number | undefined): string => humanDuration(nowMs - (time ?? nowMs));
-  if (state.Running) {
-    if (state.Paused) return `Up ${since(startedAt)} (Paused)`;
-    if (state.Restarting) return `Restarting (${state.ExitCode}) ${since(finishedAt)} ago`;
-    const health = state.Health?.Status;
-    if (health) return `Up ${since(startedAt)} (${health === 'starting' ? 'health: starting' : health})`;
-    return `Up ${since(startedAt)}`;
-  }
+  const clock = clockFromState(state);
+  if (clock) return renderClock(clock, nowMs);
+  if (state.Running) return 'Up Less than a second';
   if (state.Status === 'removing') return 'Removal In Progress';
   if (state.Status === 'dead') return 'Dead';
-  if (startedAt === undefined) return 'Created';
-  if (finishedAt === undefined) return '';
-  return `Exited (${state.ExitCode}) ${since(finishedAt)} ago`;
-}
-
-/** Unix ms, or undefined for a missing time and Go's zero time (`0001-01-01T00:00:00Z`). */
-function parseTime(text: string | undefined): number | undefined {
-  if (!text || text.startsWith('0001-')) return undefined;
-  const ms = Date.parse(text);
-  return Number.isFinite(ms) ? ms : undefined;
+  if (parseEngineTime(state.StartedAt) === undefined) return 'Created';
+  return '';
 }
 
 /** Published ports give one entry per binding; exposed ones an entry without a public side. */

@@ -1,6 +1,7 @@
 /** The model's own records: wire summaries plus the derived fields every view needs. No `vscode` here. */
 import { shortId } from '../common/format';
 import type { ContainerSummary, ImageInspect, ImageSummary } from '../engine';
+import { clockOfSummary, type StatusClock } from './statusClock';
 
 export const COMPOSE_PROJECT_LABEL = 'com.docker.compose.project';
 export const SWARM_LABEL_PREFIX = 'com.docker.swarm.';
@@ -15,6 +16,8 @@ export interface ContainerRecord {
   readonly imageKey: string;
   readonly composeProject: string | undefined;
   readonly summary: ContainerSummary;
+  /** Renders `summary.Status` for any moment; undefined where the text never changes (`Created`). */
+  readonly clock: StatusClock | undefined;
 }
 
 export interface ImageRecord {
@@ -46,7 +49,8 @@ export function containerName(summary: Pick<ContainerSummary, 'Names' | 'Id'>): 
   return first ? first.replace(/^\//, '') : shortId(summary.Id);
 }
 
-export function toContainerRecord(summary: ContainerSummary): ContainerRecord {
+/** `clock` defaults to the summary's own (exact after an inspect, else read from its words as of now). */
+export function toContainerRecord(summary: ContainerSummary, clock = clockOfSummary(summary, Date.now())): ContainerRecord {
   return {
     id: summary.Id,
     name: containerName(summary),
@@ -54,6 +58,7 @@ export function toContainerRecord(summary: ContainerSummary): ContainerRecord {
     imageKey: imageKey(summary.ImageID ?? ''),
     composeProject: summary.Labels?.[COMPOSE_PROJECT_LABEL] || undefined,
     summary,
+    clock,
   };
 }
 

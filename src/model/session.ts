@@ -8,6 +8,7 @@ import { EngineClient } from '../engine';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { Emitter } from '../common/emitter';
 import { EngineModel, type EngineModelOptions, type EngineState, type LogLevel } from './engineModel';
+import { refineClocksAfterListings } from './clockRefiner';
 import { LOCAL_ENGINE_ID, type EngineDescriptor } from './engineList';
 import type { ModelSource } from './source';
 
@@ -64,6 +65,7 @@ export class EngineSession extends Disposable {
     const source: ModelSource = options.source ?? client ?? failingSource(configError);
     this.model = this._register(new EngineModel(source, { ...options.model, log }));
     this._register(this.model.onDidChangeState((state) => this.onState(state)));
+    this._register(refineClocksAfterListings(this.model, log));
     this._register(toDisposable(() => this.infoRequest?.abort()));
     if (client) {
       this._register(

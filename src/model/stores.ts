@@ -10,6 +10,7 @@ import {
   type ContainerRecord,
   type ImageRecord,
 } from './records';
+import { clockOfSummary, refinesClock } from './statusClock';
 
 export interface Updated<T> {
   readonly previous: T;
@@ -62,8 +63,9 @@ export class ContainerStore {
   /** Returns the result and adds the keys of images whose usage count changed to `usageChanged`. */
   upsert(summary: ContainerSummary, usageChanged: Set<string>): UpsertResult<ContainerRecord> {
     const previous = this.byId.get(summary.Id);
-    if (previous && sameContainer(previous.summary, summary)) return { kind: 'unchanged', current: previous };
-    const current = toContainerRecord(summary);
+    const clock = clockOfSummary(summary, Date.now());
+    if (previous && sameContainer(previous.summary, summary) && !refinesClock(previous.clock, clock)) return { kind: 'unchanged', current: previous };
+    const current = toContainerRecord(summary, clock);
     this.byId.set(current.id, current);
     if (previous?.imageKey !== current.imageKey) {
       if (previous) this.adjustUsage(previous.imageKey, -1, usageChanged);

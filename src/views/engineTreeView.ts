@@ -11,7 +11,8 @@ import type { EngineSession } from '../model/session';
 import type { SessionsDeps } from '../workbench/deps';
 import { EngineForest, isEngineRoot, type EngineRootNode, type PerEngineTree } from './engineForest';
 import { presentEngine } from './presentation';
-import { labelOf, rowsUnder, toTreeItem } from './treeItems';
+import { RowRefreshScheduler } from './rowRefreshScheduler';
+import { labelOf, markdownTooltip, rowsUnder, toTreeItem } from './treeItems';
 
 /** One row as tests read it (`berth.internal.viewChildren`). */
 export interface RowSummary {
@@ -40,6 +41,8 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   /** One lifetime per session object for the listeners on its model: a session replaced for the same engine (new endpoint) gets a fresh one. */
   private readonly sessionBindings = this._register(new DisposableMap<EngineSession>());
+  /** Rows whose relative times move on, refreshed the moment their text changes while the view is visible. */
+  protected readonly rowClock = this._register(new RowRefreshScheduler<N>((rows) => this.fire(rows)));
 
   protected constructor(
     protected readonly deps: SessionsDeps,
@@ -49,6 +52,8 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
     super();
     this.forest = new EngineForest<N, T>((engine) => this.createTree(engine));
     this.view = this._register(vscode.window.createTreeView(viewId, { treeDataProvider: this, ...options }));
+    this.rowClock.setVisible(this.view.visible);
+    this._register(this.view.onDidChangeVisibility((event) => this.rowClock.setVisible(event.visible)));
   }
 
   /** Call at the end of the subclass constructor, once its own fields exist. */
@@ -68,7 +73,10 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   /** Rebuilds an engine's tree from its model. */
   protected abstract resetTree(tree: T, model: EngineModel): void;
   protected abstract applyChange(tree: T, change: ModelChange, model: EngineModel): RefreshPlanLike<N>;
+  /** The row's item; rows with relative times report their next change to `rowClock`. */
   protected abstract itemFor(node: N, session: EngineSession): vscode.TreeItem;
+  /** The row's tooltip markdown as of now (asked for on hover). */
+  protected abstract tooltipFor(node: N, session: EngineSession): string;
   /** The engine layout changed between one and several: ids of items change, so caches go. */
   protected abstract onLayoutChanged(): void;
 
@@ -101,6 +109,19 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
     return this.mutable(this.forest.children(node));
   }
 
+  /**
+   * Tooltips are worded when hovered. The item itself may be cached across renders, so the tooltip goes on a copy:
+   * VS Code reads only `tooltip` and `command` from what this returns.
+   */
+  resolveTreeItem(item: vscode.TreeItem, node: N | EngineRootNode): vscode.TreeItem {
+    const session = this.deps.engines.find(node.engine);
+    if (isEngineRoot(node) || !session || item.tooltip !== undefined) return item;
+    const resolved = new vscode.TreeItem(item.label ?? '', item.collapsibleState);
+    resolved.command = item.command;
+    resolved.tooltip = markdownTooltip(this.tooltipFor(node, session));
+    return resolved;
+  }
+
   getParent(node: N | EngineRootNode): N | EngineRootNode | undefined {
     return this.forest.parent(node);
   }
@@ -108,8 +129,9 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   /** The rows under a path of labels (`[]` = the roots), as VS Code would render them. */
   async rowsAt(path: readonly string[]): Promise<RowSummary[]> {
     const rows = await rowsUnder(this, path, 'The view');
-    return rows.map(({ item }) => {
-      const tooltip = item.tooltip;
+    return rows.map(({ node, item }) => {
+      // The tooltip as a hover gets it.
+      const tooltip = this.resolveTreeItem(item, node).tooltip;
       return {
         id: item.id,
         label: labelOf(item),
@@ -127,6 +149,8 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   }
 
   protected fire(change: Change<N>): void {
+    // A full refresh renders the visible rows again, and they report their next change again.
+    if (change === undefined) this.rowClock.forgetAll();
     this._onDidChangeTreeData.fire(change);
   }
 

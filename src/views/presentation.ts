@@ -2,8 +2,9 @@
  * What each tree row shows (label, description, icon, tooltip markdown, context value), computed
  * without `vscode` so it is unit-testable. Providers turn it into TreeItems.
  */
-import { formatAge, formatBytes, plural, shortId } from '../common/format';
+import { formatBytes, plural, shortId } from '../common/format';
 import type { ContainerRecord, ImageRecord } from '../model/records';
+import { clockChangesAt, createdClock, renderClock, type StatusClock } from '../model/statusClock';
 
 export interface IconSpec {
   /** A codicon id for ThemeIcon. */
@@ -18,6 +19,8 @@ export interface ItemPresentation {
   readonly tooltip: string;
   readonly icon: IconSpec;
   readonly contextValue: string;
+  /** Unix ms when the label, description or tooltip stops being true (a relative time moves on); undefined: never. */
+  readonly changesAt?: number | undefined;
 }
 
 const MARKDOWN_SPECIAL = /[\\`*_{}[\]()#+\-.!|<>~]/g;
@@ -62,11 +65,26 @@ export function formatPorts(ports: ContainerRecord['summary']['Ports']): string[
   });
 }
 
+/** The `Status` column as `docker ps` would show it at `nowMs`. */
+export function containerStatus(record: ContainerRecord, nowMs: number): string {
+  return record.clock ? renderClock(record.clock, nowMs) : (record.summary.Status ?? '');
+}
+
+/** docker's `CREATED` wording: `5 minutes ago`. */
+function createdAgo(createdSeconds: number, nowMs: number): string {
+  const clock = createdClock(createdSeconds);
+  return clock ? renderClock(clock, nowMs) : 'unknown age';
+}
+
+function changesAt(clock: StatusClock | undefined, nowMs: number): number | undefined {
+  return clock ? clockChangesAt(clock, nowMs) : undefined;
+}
+
 export function containerTooltip(record: ContainerRecord, nowMs: number): string {
   const summary = record.summary;
   const created = summary.Created > 0 ? new Date(summary.Created * 1000).toISOString() : 'unknown';
   const lines = [
-    `**${escapeMarkdown(record.name)}** — ${escapeMarkdown(summary.State)}, ${escapeMarkdown(summary.Status ?? '')}`,
+    `**${escapeMarkdown(record.name)}** — ${escapeMarkdown(summary.State)}, ${escapeMarkdown(containerStatus(record, nowMs))}`,
     '',
     `ID: ${escapeMarkdown(record.id)}`,
     '',
@@ -74,7 +92,9 @@ export function containerTooltip(record: ContainerRecord, nowMs: number): string
     '',
     `Command: ${escapeMarkdown(summary.Command ?? '')}`,
     '',
-    `Created: ${escapeMarkdown(created)} (${formatAge(summary.Created, nowMs)})`,
+    // No relative age here: a hovered tooltip stays as it was until the row is rendered again, and the row is
+    // rendered again only when its own text changes (the status, worded as of `nowMs` like the description).
+    `Created: ${escapeMarkdown(created)}`,
   ];
   const ports = formatPorts(summary.Ports);
   lines.push('', `Ports: ${ports.length > 0 ? escapeMarkdown(ports.join(', ')) : 'none'}`);
@@ -89,10 +109,11 @@ export function containerTooltip(record: ContainerRecord, nowMs: number): string
 export function presentContainer(record: ContainerRecord, nowMs: number): ItemPresentation {
   return {
     label: record.name,
-    description: `${record.summary.Image} · ${record.summary.Status ?? record.state}`,
+    description: `${record.summary.Image} · ${containerStatus(record, nowMs) || record.state}`,
     tooltip: containerTooltip(record, nowMs),
     icon: containerIcon(record),
     contextValue: containerContextValue(record.state),
+    changesAt: changesAt(record.clock, nowMs),
   };
 }
 
@@ -119,7 +140,7 @@ export interface ImageRow {
 
 export function presentImage(node: ImageRow, containers: number, nowMs: number): ItemPresentation {
   const summary = node.record.summary;
-  const parts = [formatBytes(summary.Size), formatAge(summary.Created, nowMs)];
+  const parts = [formatBytes(summary.Size), createdAgo(summary.Created, nowMs)];
   if (containers > 0) parts.push(plural(containers, 'container'));
   const tags = node.record.tags;
   const lines = [
@@ -131,7 +152,7 @@ export function presentImage(node: ImageRow, containers: number, nowMs: number):
     '',
     `Size: ${formatBytes(summary.Size)}`,
     '',
-    `Created: ${summary.Created > 0 ? escapeMarkdown(new Date(summary.Created * 1000).toISOString()) : 'unknown'} (${formatAge(summary.Created, nowMs)})`,
+    `Created: ${summary.Created > 0 ? escapeMarkdown(new Date(summary.Created * 1000).toISOString()) : 'unknown'} (${createdAgo(summary.Created, nowMs)})`,
     '',
     `Used by: ${plural(containers, 'container')}`,
   ];
@@ -141,6 +162,7 @@ export function presentImage(node: ImageRow, containers: number, nowMs: number):
     tooltip: lines.join('\n'),
     icon: node.tag === undefined ? { id: 'file-binary', color: 'disabledForeground' } : { id: 'package' },
     contextValue: node.tag === undefined ? 'berth:image:untagged' : 'berth:image:tagged',
+    changesAt: changesAt(createdClock(summary.Created), nowMs),
   };
 }
 

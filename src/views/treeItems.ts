@@ -6,18 +6,24 @@ export function toTreeItem(
   id: string,
   presentation: ItemPresentation,
   collapsibleState: vscode.TreeItemCollapsibleState = vscode.TreeItemCollapsibleState.None,
+  tooltip: 'now' | 'on hover' = 'now',
 ): vscode.TreeItem {
   const item = new vscode.TreeItem(presentation.label, collapsibleState);
   item.id = id;
   item.description = presentation.description;
   item.contextValue = presentation.contextValue;
-  const tooltip = new vscode.MarkdownString(presentation.tooltip);
-  tooltip.supportThemeIcons = false;
-  item.tooltip = tooltip;
+  // 'on hover': left out so VS Code asks resolveTreeItem, which words the relative times as of the hover.
+  if (tooltip === 'now') item.tooltip = markdownTooltip(presentation.tooltip);
   item.iconPath = presentation.icon.color
     ? new vscode.ThemeIcon(presentation.icon.id, new vscode.ThemeColor(presentation.icon.color))
     : new vscode.ThemeIcon(presentation.icon.id);
   return item;
+}
+
+export function markdownTooltip(text: string): vscode.MarkdownString {
+  const tooltip = new vscode.MarkdownString(text);
+  tooltip.supportThemeIcons = false;
+  return tooltip;
 }
 
 /** A tree as tests walk it: children of a node (or the roots) and each node's TreeItem. */

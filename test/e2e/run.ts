@@ -19,6 +19,7 @@ import { WorkbenchDriver } from './driver';
 import { logsCases } from './logsCases';
 import { MULTI_ENGINE_CASE, multiEngineExplorer } from './multiEngine';
 import { VOLUMES_CASE, volumesPrune } from './volumes';
+import { AGING_ROW_CASE, agingRow } from './agingRow';
 import { SCREENSHOTS, publish, resetPublishable } from './screenshots';
 import { errorMessage } from '../../src/common/errors';
 import { containerSpec } from '../support/containerSpec';
@@ -95,10 +96,14 @@ async function devWorkbenchCases(
       await client.startContainer(outside.Id);
       const row = driver.treeRow('Containers', name);
       await driver.waitForText(() => row.innerText(), /Up /, 'the new row');
-      await row.hover();
       const hover = workbench.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: outside.Id.slice(0, 12) }).first();
-      await hover.waitFor({ timeout: 15_000 });
-      const tooltip = await hover.innerText();
+      // The row is under a minute old: its status is redrawn every second, which closes a shown tooltip; hover again.
+      const tooltip = await driver.waitForText(async () => {
+        await workbench.page.mouse.move(900, 200);
+        await row.hover();
+        await hover.waitFor({ timeout: 3000 });
+        return hover.innerText({ timeout: 500 });
+      }, 'shown-in-tooltip', 'the tooltip', 30_000);
       if (!tooltip.includes(engines.image) || !tooltip.includes('shown-in-tooltip')) throw new Error(`tooltip: ${tooltip}`);
       await workbench.page.screenshot({ path: join(SCREENSHOTS, 'tooltip.png') });
       await publish('tooltip');
@@ -205,6 +210,12 @@ async function devWorkbenchCases(
     }, evidence);
 
     await runner.run(VOLUMES_CASE, () => volumesPrune(workbench, driver, client, publish), evidence);
+
+    await runner.run(AGING_ROW_CASE, () =>
+      agingRow({ driver, client, image: engines.image, dockerHost: engines.dockerHost, cleanup }, async () => {
+        await driver.screenshot('aging-row');
+        await publish('aging-row');
+      }), evidence);
 
     const podmanHost = engines.podmanHost;
     if (podmanHost) {

@@ -26,6 +26,7 @@ const PUBLISHED: Readonly<Record<string, string>> = {
   'multi-engine': 'multi-engine.png',
   'prune-confirmation': 'prune-confirmation.png',
   'volumes-pruned': 'volumes-pruned.png',
+  'aging-row': 'aging-row.png',
   'logs-long-line-terminal': 'logs-long-line.png',
   'logs-long-line-editor': 'logs-long-line-editor.png',
   'logs-instant-exit': 'logs-instant-exit.png',

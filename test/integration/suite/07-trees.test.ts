@@ -20,7 +20,8 @@ function rowLabelled(rows: TreeRow[], label: string): TreeRow | undefined {
 }
 
 /** A size (the CLI's decimal units) and an age, then optionally how many containers use the image. */
-const IMAGE_DESCRIPTION = /^\d+(?:\.\d+)?(?:B|kB|MB|GB) · (?:just now|unknown age|\d+ (?:minute|hour|day|week|month|year)s? ago)(?: · (\d+) containers?)?$/;
+// docker's CREATED wording (go-units HumanDuration + " ago").
+const IMAGE_DESCRIPTION = /^\d+(?:\.\d+)?(?:B|kB|MB|GB) · (?:unknown age|(?:Less than a second|About a minute|About an hour|\d+ (?:second|minute|hour|day|week|month|year)s?) ago)(?: · (\d+) containers?)?$/;
 
 describe('the trees as rendered', () => {
   const { engines, engine, client, containers } = useConnectedSuite(async () => {

@@ -1,6 +1,7 @@
-// No timer of the extension runs while it is connected and nothing changes (issue 3): while the engine stays
-// quiet, the global timer functions are wrapped and every timer callback that runs is watched for 3 s; not one may
-// come from the extension's bundle. A count, not a timing.
+// No timer of the extension runs while it is connected, its views are hidden and nothing changes (issues 3, 18):
+// while the engine stays quiet, the global timer functions are wrapped and every timer callback that runs is
+// watched for 3 s; not one may come from the extension's bundle. A count, not a timing. (While a view is visible,
+// one timer fires when a shown relative time changes: test/unit/view-row-refresh.test.ts checks that schedule.)
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -23,6 +24,8 @@ describe('idle', () => {
   it('schedules and fires no timer while connected and the engine is quiet', async function () {
     this.timeout(DEADLINE_MS + 30_000);
     await activateBerth();
+    // The Explorer in the side bar: Berth's views hidden.
+    await vscode.commands.executeCommand('workbench.view.explorer');
     const state = await modelState('connected');
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension, `${EXTENSION_ID} is loaded`);

@@ -75,14 +75,17 @@ void test('grouping by compose project: groups first, then the rest; a member ch
 });
 
 void test('a container row shows name, image · status, a state icon, a namespaced context value and a tooltip', () => {
-  const presentation = presentContainer(container('abc', 'web', 'running'), 1_700_000_300_000);
+  // The record reads its listing's "Up 2 minutes" as of now (when it was made), and words it again for any moment.
+  const presentation = presentContainer(container('abc', 'web', 'running'), Date.now());
   assert.equal(presentation.label, 'web');
   assert.equal(presentation.description, 'busybox · Up 2 minutes');
   assert.equal(presentation.contextValue, 'berth:container:running');
   assert.deepEqual(presentation.icon, { id: 'vm-running', color: 'charts.green' });
   assert.match(presentation.tooltip, /ID: abc/);
   assert.match(presentation.tooltip, /127\\\.0\\\.0\\\.1:8080→80\/tcp/);
-  assert.match(presentation.tooltip, /5 minutes ago/);
+  assert.match(presentation.tooltip, /running, Up 2 minutes/);
+  assert.match(presentation.tooltip, /Created: 2023\\-11\\-14T22:13:20\\\.000Z$/m, 'an absolute time: a shown tooltip is not refreshed');
+  assert.equal(presentContainer(container('abc', 'web', 'running'), Date.now() + 60 * 60_000).description, 'busybox · Up About an hour');
   const failed = presentContainer(container('d', 'job', 'exited'), 0);
   assert.equal(failed.contextValue, 'berth:container:exited');
   assert.equal(failed.icon.color, 'charts.red', 'a non-zero exit is red');

@@ -1,0 +1,103 @@
+/**
+ * What VS Code itself allows, built by the benchmark: two extension folders written to a temp dir.
+ *   - floor: a view whose TreeDataProvider holds N prebuilt TreeItems (made at activation, before the view asks),
+ *     and adds one item at the top, then fires a root refresh, when a line `add NAME` arrives on a unix socket.
+ *     Nothing in it can be faster than VS Code's own tree: it is the floor Berth's figures are divided by.
+ *   - baseline: an extension with no code, so the extension host runs with nothing of ours in it (idle CPU).
+ * Both are plain CommonJS with no dependency; the workbench loads them as extensionDevelopmentPath.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../test/vscode/codeServer';
+
+export const FLOOR_CONTAINER_TITLE = 'Floor';
+export const FLOOR_VIEW_TITLE = 'Items';
+
+const FLOOR_SOURCE = String.raw`
+const vscode = require('vscode');
+const net = require('net');
+exports.activate = (context) => {
+  const count = Number(process.env.BERTH_FLOOR_ITEMS || '1000');
+  const makeItem = (label) => {
+    const item = new vscode.TreeItem(label);
+    item.id = label;
+    item.description = 'berth-bench/busybox:latest · Created';
+    item.iconPath = new vscode.ThemeIcon('vm-outline');
+    item.contextValue = 'floor:item';
+    return item;
+  };
+  const items = Array.from({ length: count }, (_, index) => makeItem('item-' + String(index).padStart(5, '0')));
+  const changed = new vscode.EventEmitter();
+  const provider = { onDidChangeTreeData: changed.event, getTreeItem: (item) => item, getChildren: (item) => (item ? [] : items) };
+  context.subscriptions.push(changed, vscode.window.createTreeView('floor.items', { treeDataProvider: provider }));
+  const server = net.createServer((socket) => {
+    let buffered = '';
+    socket.on('data', (data) => {
+      buffered += data.toString('utf8');
+      let newline;
+      while ((newline = buffered.indexOf('\n')) >= 0) {
+        const line = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        if (line.startsWith('add ')) {
+          items.unshift(makeItem(line.slice(4)));
+          changed.fire(undefined);
+        }
+        socket.write('ok\n');
+      }
+    });
+    socket.on('error', () => undefined);
+  });
+  // A socket file left by an earlier launch's host would make listen fail.
+  try { require('fs').unlinkSync(process.env.BERTH_FLOOR_SOCKET); } catch {}
+  server.listen(process.env.BERTH_FLOOR_SOCKET);
+  context.subscriptions.push({ dispose: () => server.close() });
+};
+exports.deactivate = () => undefined;
+`;
+
+function manifest(name: string, contributes: Record<string, unknown>, main: boolean): string {
+  return JSON.stringify(
+    {
+      name,
+      displayName: name,
+      publisher: 'berthbench',
+      version: '0.0.1',
+      engines: { vscode: '^1.100.0' },
+      ...(main ? { main: './extension.js' } : {}),
+      activationEvents: [],
+      contributes,
+    },
+    null,
+    2,
+  );
+}
+
+export interface FloorExtensions {
+  readonly floorDir: string;
+  readonly baselineDir: string;
+  dispose(): void;
+}
+
+export function writeFloorExtensions(): FloorExtensions {
+  const root = mkdtempSync(join(tmpdir(), 'berth-bench-floor-'));
+  const floorDir = join(root, 'floor');
+  const baselineDir = join(root, 'baseline');
+  mkdirSync(floorDir);
+  mkdirSync(baselineDir);
+  writeFileSync(join(floorDir, 'extension.js'), FLOOR_SOURCE);
+  copyFileSync(join(REPO_ROOT, 'media', 'berth.svg'), join(floorDir, 'icon.svg'));
+  writeFileSync(
+    join(floorDir, 'package.json'),
+    manifest(
+      'floor',
+      {
+        viewsContainers: { activitybar: [{ id: 'floor', title: FLOOR_CONTAINER_TITLE, icon: 'icon.svg' }] },
+        views: { floor: [{ id: 'floor.items', name: FLOOR_VIEW_TITLE }] },
+      },
+      true,
+    ),
+  );
+  writeFileSync(join(baselineDir, 'package.json'), manifest('baseline', {}, false));
+  return { floorDir, baselineDir, dispose: () => rmSync(root, { recursive: true, force: true }) };
+}

@@ -1,0 +1,175 @@
+/**
+ * The workbench half of `npm run bench:extension` (issue 18): idle CPU against an extension host with no extension,
+ * and open/change latency against VS Code's own floor, in one run on one scratch engine. Writes
+ * bench/extension-ui-results.md and .json. `BERTH_BENCH_ONLY=ui npm run bench:extension` runs this part alone.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BenchEngine } from './extension-engine';
+import { writeFloorExtensions } from './extension-floor';
+import { baselineIdle, berthLaunch, buildProfileHost, countingProxy, floorLaunch, latencyRow, type IdleCpu, type UiLatency } from './extension-ui';
+import { createIdleContainers, fixtureLabels, removeRunContainers } from './fixtures';
+import type { TargetCheck } from './report';
+import { targetsTable } from './report';
+
+/** `BERTH_BENCH_UI_QUICK=1`: a short rehearsal of the whole sequence (figures not for the README). */
+const QUICK = process.env.BERTH_BENCH_UI_QUICK === '1';
+const SIZES = QUICK ? [1000] : [1000, 5000];
+const LAUNCHES = QUICK ? 1 : 2;
+const CHANGES_PER_LAUNCH = QUICK ? 3 : 6;
+/** Past the engine client's 30 s keep-alive, so sockets closing is not in the window. */
+const SETTLE_MS = QUICK ? 5000 : 35_000;
+const WINDOW_MS = QUICK ? 15_000 : 60_000;
+/** Of the 1,000, this many are started (and exit at once) before the idle windows: their "Exited (0) N seconds ago" ages every second. */
+const AGING_ROWS = 20;
+/** Berth's idle windows start after the view was opened and changes timed: about this much later after start-up. */
+const BASELINE_EXTRA_SETTLE_MS = QUICK ? 5000 : 20_000;
+
+export interface UiReport {
+  readonly date: string;
+  /** Engine changes whose row never showed in Berth's view. */
+  readonly missing: string[];
+  readonly idle: IdleCpu[];
+  readonly latency: UiLatency[];
+  readonly targets: TargetCheck[];
+}
+
+function ratio(berth: number, floor: number): string {
+  return `${(berth / floor).toFixed(2)}×`;
+}
+
+export function uiMarkdown(report: UiReport): string {
+  const baseline = report.idle.find((row) => row.engineRequests === undefined)?.cpuMsPerMinute ?? Number.NaN;
+  const lines = [
+    '## Idle, 1,000 containers, nothing changing (real workbench)',
+    '| extension host | CPU ms per minute | above the baseline | in Berth\'s code (V8 profile, inclusive) | engine requests in the window | where the sampled time went (ms per minute, top scripts) |',
+    '| --- | ---: | ---: | ---: | ---: | --- |',
+    ...report.idle.map((row) => {
+      const above = row.engineRequests === undefined ? '—' : `${row.cpuMsPerMinute - baseline >= 0 ? '+' : ''}${(row.cpuMsPerMinute - baseline).toFixed(1)}`;
+      const scripts = Object.entries(row.profile?.selfByScript ?? {})
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 4)
+        .map(([script, ms]) => `${script} ${ms.toFixed(0)}`)
+        .join(', ');
+      return `| ${row.case} | ${row.cpuMsPerMinute.toFixed(1)} | ${above} | ${row.profile ? row.profile.inclusiveMs.toFixed(1) : '—'} | ${row.engineRequests ?? '—'} | ${scripts || '—'} |`;
+    }),
+    '',
+    "## Latency against VS Code's floor (real workbench, DOM rows)",
+    '| containers | Berth open, median | floor open, median | open ratio | Berth change, median | floor change, median | change ratio |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const containers of SIZES) {
+    const berth = report.latency.find((row) => row.subject === 'Berth' && row.containers === containers);
+    const floor = report.latency.find((row) => row.subject === 'floor' && row.containers === containers);
+    if (!berth || !floor) continue;
+    lines.push(`| ${containers.toLocaleString('en')} | ${berth.open.median.toFixed(0)} ms | ${floor.open.median.toFixed(0)} ms | ${ratio(berth.open.median, floor.open.median)} | ${berth.change.median.toFixed(0)} ms | ${floor.change.median.toFixed(0)} ms | ${ratio(berth.change.median, floor.change.median)} |`);
+  }
+  if (report.missing.length > 0) lines.push('', `Changes whose row did not show in Berth's view within 90 s (left out of the medians): ${report.missing.length}`, ...report.missing.map((entry) => `- ${entry}`));
+  lines.push('', targetsTable(report.targets), '');
+  return lines.join('\n');
+}
+
+function targets(idle: IdleCpu[], latency: UiLatency[]): TargetCheck[] {
+  const baseline = idle.find((row) => row.engineRequests === undefined)?.cpuMsPerMinute ?? Number.NaN;
+  const checks: TargetCheck[] = [];
+  for (const [name, limit] of [['hidden', 20], ['visible', 60]] as const) {
+    const row = idle.find((candidate) => candidate.case.endsWith(name));
+    if (!row) continue;
+    const above = row.cpuMsPerMinute - baseline;
+    checks.push({ target: `views ${name}, idle: ≤ +${limit} ms CPU per minute over the baseline`, measured: `+${above.toFixed(1)} ms (${row.cpuMsPerMinute.toFixed(1)} against ${baseline.toFixed(1)})`, met: above <= limit });
+    checks.push({ target: `views ${name}, idle: 0 engine requests`, measured: String(row.engineRequests), met: row.engineRequests === 0 });
+  }
+  for (const containers of SIZES) {
+    const berth = latency.find((row) => row.subject === 'Berth' && row.containers === containers);
+    const floor = latency.find((row) => row.subject === 'floor' && row.containers === containers);
+    if (!berth || !floor) continue;
+    const change = berth.change.median / floor.change.median;
+    const open = berth.open.median / floor.open.median;
+    checks.push({ target: `change ≤ 1.3× the floor, ${containers.toLocaleString('en')} containers`, measured: `${change.toFixed(2)}×`, met: change <= 1.3 });
+    checks.push({ target: `open ≤ 1.5× the floor, ${containers.toLocaleString('en')} containers`, measured: `${open.toFixed(2)}×`, met: open <= 1.5 });
+  }
+  return checks;
+}
+
+export async function measureUi(engine: BenchEngine, berthDir: string, log: (line: string) => void): Promise<UiReport> {
+  const floors = writeFloorExtensions();
+  const proxy = await countingProxy(engine.socketPath);
+  const runId = `extui-${process.pid}`;
+  const set = fixtureLabels(runId, 'ui');
+  const floorSocket = join(tmpdir(), `berth-bench-floor-${process.pid}.sock`);
+  const berthSettings = { 'berth.engine.host': proxy.host, 'berth.run.network': 'none' };
+  const idle: IdleCpu[] = [];
+  const latency: UiLatency[] = [];
+  const missing: string[] = [];
+  const profileHost = await buildProfileHost();
+  try {
+    log('idle CPU: an extension host with no extension');
+    // As long after start-up as Berth's idle windows come (open, changes, then the same settling).
+    idle.push(await baselineIdle({ extensionDir: floors.baselineDir, profileHost, settings: {}, log }, SETTLE_MS + BASELINE_EXTRA_SETTLE_MS, WINDOW_MS));
+    let created: string[] = [];
+    for (const containers of SIZES) {
+      log(`creating ${containers - created.length} containers`);
+      created = [...created, ...(await createIdleContainers(engine.client, engine.image, containers - created.length, set.labels))];
+      const opens = { Berth: [] as number[], floor: [] as number[] };
+      const changes = { Berth: [] as number[], floor: [] as number[] };
+      for (let launch = 1; launch <= LAUNCHES; launch++) {
+        // Alternate which goes first, so a busier moment of the machine falls on both.
+        const order = launch % 2 === 1 ? (['floor', 'Berth'] as const) : (['Berth', 'floor'] as const);
+        const measureLaunch = async (subject: 'floor' | 'Berth'): Promise<void> => {
+          if (subject === 'floor') {
+            rmSync(floorSocket, { force: true });
+            const env = { BERTH_FLOOR_ITEMS: String(containers), BERTH_FLOOR_SOCKET: floorSocket };
+            const run = await floorLaunch({ extensionDir: floors.floorDir, settings: {}, env, log, socket: floorSocket, changes: CHANGES_PER_LAUNCH });
+            opens.floor.push(run.open);
+            changes.floor.push(...run.changes);
+            return;
+          }
+          const withIdle = containers === SIZES[0] && launch === 1;
+          const run = await berthLaunch({
+            extensionDir: berthDir,
+            profileHost: withIdle ? profileHost : undefined,
+            settings: berthSettings,
+            log,
+            client: engine.client,
+            image: engine.image,
+            requests: () => proxy.requests(),
+            changes: CHANGES_PER_LAUNCH,
+            idle: withIdle
+              ? {
+                  settleMs: SETTLE_MS,
+                  windowMs: WINDOW_MS,
+                  beforeIdle: async () => {
+                    for (const id of created.slice(0, AGING_ROWS)) await engine.client.startContainer(id);
+                  },
+                }
+              : undefined,
+          });
+          opens.Berth.push(run.open);
+          changes.Berth.push(...run.changes);
+          idle.push(...run.idle);
+          missing.push(...run.missing);
+        };
+        for (const subject of order) {
+          log(`${subject}, ${containers.toLocaleString('en')} containers, launch ${launch}/${LAUNCHES}`);
+          // One launch that breaks on an overloaded machine costs its own samples, not the run's.
+          try {
+            await measureLaunch(subject);
+          } catch (error) {
+            log(`${subject} launch ${launch} failed: ${(error as Error).message.split('\n')[0] ?? ''}`);
+            missing.push(`${subject}, ${containers.toLocaleString('en')} containers, launch ${launch}: ${(error as Error).message.split('\n')[0] ?? ''}`);
+          }
+        }
+      }
+      latency.push(latencyRow('floor', containers, opens.floor, changes.floor), latencyRow('Berth', containers, opens.Berth, changes.Berth));
+    }
+  } finally {
+    log(`removed ${await removeRunContainers(engine.client, runId)} containers`);
+    await proxy.close();
+    floors.dispose();
+  }
+  const report: UiReport = { date: new Date().toISOString(), missing, idle, latency, targets: targets(idle, latency) };
+  writeFileSync(join(__dirname, 'extension-ui-results.md'), `# Explorer in the real workbench (bench/extension-ui-run.ts)\n\n${uiMarkdown(report)}`);
+  writeFileSync(join(__dirname, 'extension-ui-results.json'), `${JSON.stringify(report, null, 2)}\n`);
+  return report;
+}

@@ -1,0 +1,415 @@
+/**
+ * The explorer as a user meets it, in the real workbench (code-server + headless Chromium), each figure beside
+ * what VS Code itself allows, measured in the same run (issue 18):
+ *   - idle CPU of the extension host per minute: with no extension (baseline), with Berth's views hidden and
+ *     visible, 1,000 containers, nothing changing; and the engine requests Berth made meanwhile (a counting proxy
+ *     sits between Berth and the engine);
+ *   - open: a click on the view container's icon → the first row in the DOM;
+ *   - change: an engine change (the create event's timeNano) → the new row in the DOM. For the floor, the refresh is
+ *     asked over a socket at a wall-clock time and the same DOM observer times the row.
+ * The DOM times are taken in the page (a MutationObserver) and put on the launcher's clock with a measured offset.
+ */
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import type { EngineClient } from '../src/engine';
+import { containerSpec } from '../test/support/containerSpec';
+import { launchWorkbench, TEST_OUTPUT, type Workbench } from '../test/vscode/launch';
+import { build } from 'esbuild';
+import { REPO_ROOT } from '../test/vscode/codeServer';
+import { FLOOR_CONTAINER_TITLE, FLOOR_VIEW_TITLE } from './extension-floor';
+import type { ProfileSummary } from './extension-profile-host';
+import { summarize, type Summary } from './stats';
+
+export interface UiLatency {
+  readonly subject: 'Berth' | 'floor';
+  readonly containers: number;
+  readonly open: Summary;
+  readonly change: Summary;
+}
+
+export interface IdleCpu {
+  readonly case: string;
+  /** Extension host CPU (all threads), ms per minute. */
+  readonly cpuMsPerMinute: number;
+  readonly windowMs: number;
+  /** Engine requests Berth made in the window (undefined without Berth). */
+  readonly engineRequests: number | undefined;
+  /** Where the time went, from a V8 profile of the same window (ms per minute). */
+  readonly profile: ProfileSummary | undefined;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The extension host of a code-server: the descendant whose command line says so. */
+function extensionHostPid(serverPid: number): number | undefined {
+  const parents = new Map<number, number>();
+  const commands = new Map<number, string>();
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      parents.set(pid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      commands.set(pid, readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const descends = (pid: number): boolean => {
+    for (let current = parents.get(pid); current !== undefined && current > 1; current = parents.get(current)) if (current === serverPid) return true;
+    return false;
+  };
+  return [...commands].find(([pid, command]) => /extensionHost/.test(command) && descends(pid))?.[0];
+}
+
+/** The extension host starts a while after the workbench renders. */
+export async function waitForExtensionHost(serverPid: number): Promise<number> {
+  for (let waited = 0; waited < 90_000; waited += 250) {
+    const pid = extensionHostPid(serverPid);
+    if (pid !== undefined) return pid;
+    await sleep(250);
+  }
+  throw new Error('no extension host process within 90 s');
+}
+
+/** CPU time of every thread of a process, ns (schedstat: precise, unlike the 10 ms ticks of /proc/PID/stat). */
+export function cpuNs(pid: number): number {
+  let total = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // the thread ended
+    }
+  }
+  return total;
+}
+
+/** A unix socket in front of the engine that counts the HTTP requests passing through. */
+export async function countingProxy(engineSocket: string): Promise<{ host: string; requests(): number; close(): Promise<void> }> {
+  const path = join(tmpdir(), `berth-bench-proxy-${process.pid}.sock`);
+  rmSync(path, { force: true });
+  let requests = 0;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = connect(engineSocket);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        sockets.delete(socket);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.on('data', (chunk: Buffer) => {
+      requests += chunk.toString('latin1').match(/(?:^|\r\n)(?:GET|HEAD|POST|PUT|DELETE) \/\S* HTTP\/1\.1\r\n/g)?.length ?? 0;
+    });
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, resolve);
+  });
+  return {
+    host: `unix://${path}`,
+    requests: () => requests,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(path, { force: true });
+    },
+  };
+}
+
+/** Bundles the in-host profiler (bench/extension-profile-host.ts) to out/bench/. */
+export async function buildProfileHost(): Promise<string> {
+  const outfile = join(REPO_ROOT, 'out', 'bench', 'extension-profile-host.js');
+  await build({ entryPoints: [join(REPO_ROOT, 'bench', 'extension-profile-host.ts')], outfile, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning' });
+  return outfile;
+}
+
+/** A unix socket an extension host opens when it gets to it (slowly, on a loaded machine). */
+async function connectWithRetry(path: string): Promise<Socket> {
+  for (let waited = 0; ; waited += 250) {
+    try {
+      const socket = connect(path);
+      await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+      return socket;
+    } catch (error) {
+      if (waited > 180_000) throw new Error(`nothing listened on ${path} within 180 s: ${String(error)}`);
+      await sleep(250);
+    }
+  }
+}
+
+/** The launcher's end of the in-host profiler: one JSON line answers each command. */
+class ProfilerLink {
+  private constructor(private readonly socket: Socket) {}
+
+  static async connect(path: string): Promise<ProfilerLink> {
+    return new ProfilerLink(await connectWithRetry(path));
+  }
+
+  async ask<T>(command: 'start' | 'stop' | 'done'): Promise<T> {
+    const answer = new Promise<string>((resolve) => {
+      let text = '';
+      const onData = (chunk: Buffer): void => {
+        text += chunk.toString('utf8');
+        if (!text.includes('\n')) return;
+        this.socket.off('data', onData);
+        resolve(text.trim());
+      };
+      this.socket.on('data', onData);
+    });
+    this.socket.write(`${command}\n`);
+    return JSON.parse(await answer) as T;
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+}
+
+/** page time (timeOrigin + now) minus launcher time, from the middle of a round trip. */
+async function pageClockOffset(page: Page): Promise<number> {
+  let best = { span: Number.POSITIVE_INFINITY, offset: 0 };
+  for (let round = 0; round < 5; round++) {
+    const before = Date.now();
+    const pageTime = await page.evaluate<number>('performance.timeOrigin + performance.now()');
+    const after = Date.now();
+    if (after - before < best.span) best = { span: after - before, offset: pageTime - (before + after) / 2 };
+  }
+  return best.offset;
+}
+
+/**
+ * Arms an observer in the page for a row of the pane titled `pane` whose text contains `text` (any row if empty),
+ * and, with `clickFrom`, records the mousedown on the view container's icon. Resolves both on the launcher's clock.
+ */
+/**
+ * In-page script (plain JS: this project compiles without the DOM library). Arms a MutationObserver for a row of
+ * the pane titled PANE containing TEXT (any row if empty); with CLICK, also notes the first mousedown.
+ */
+const WATCH_SCRIPT = `(() => {
+  const state = {};
+  window[KEY] = state;
+  if (CLICK) document.addEventListener('mousedown', () => { state.clickedAt ??= performance.timeOrigin + performance.now(); }, { capture: true, once: true });
+  const present = () => {
+    for (const section of document.querySelectorAll('.pane')) {
+      const title = section.querySelector('.pane-header h3.title');
+      if (!title || title.textContent.trim().toLowerCase() !== PANE.toLowerCase()) continue;
+      for (const row of section.querySelectorAll('.pane-body .monaco-list-row')) if (!TEXT || row.textContent.includes(TEXT)) return true;
+    }
+    return false;
+  };
+  state.done = new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (!present()) return;
+      state.shownAt = performance.timeOrigin + performance.now();
+      observer.disconnect();
+      resolve();
+    });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+})()`;
+
+const RESULT_SCRIPT = `(async () => {
+  const state = window[KEY];
+  await Promise.race([state && state.done, new Promise((resolve) => setTimeout(resolve, 90000))]);
+  return { clickedAt: state && state.clickedAt, shownAt: state && state.shownAt };
+})()`;
+
+function withValues(script: string, values: Record<string, unknown>): string {
+  return script.replace(/\b(KEY|PANE|TEXT|CLICK)\b/g, (name) => JSON.stringify(values[name]));
+}
+
+/** Arms the page's row observer now; the returned function resolves its times on the launcher's clock. */
+async function armRowWatch(page: Page, pane: string, text: string, clickFrom: boolean): Promise<() => Promise<{ clickedAt: number | undefined; shownAt: number }>> {
+  const values = { KEY: `berthWatch${Math.random().toString(36).slice(2)}`, PANE: pane, TEXT: text, CLICK: clickFrom };
+  await page.evaluate(withValues(WATCH_SCRIPT, values));
+  return async () => {
+    const times = await page.evaluate<{ clickedAt?: number; shownAt?: number }>(withValues(RESULT_SCRIPT, values));
+    if (times.shownAt === undefined) throw new Error(`no row ${JSON.stringify(text)} in ${pane} within 90 s`);
+    const offset = await pageClockOffset(page);
+    return { clickedAt: times.clickedAt === undefined ? undefined : times.clickedAt - offset, shownAt: times.shownAt - offset };
+  };
+}
+
+async function openView(page: Page, container: string, pane: string): Promise<number> {
+  const entry = page.locator(`.activitybar a[aria-label^="${container}"]`).first();
+  try {
+    await entry.waitFor({ state: 'visible', timeout: 90_000 });
+  } catch (error) {
+    await page.screenshot({ path: join(TEST_OUTPUT, `bench-no-${container.toLowerCase()}-entry.png`) }).catch(() => undefined);
+    throw error;
+  }
+  // Let the workbench settle after start-up (extensions scanned, the explorer drawn) before the click is timed.
+  await sleep(3000);
+  const watch = await armRowWatch(page, pane, '', true);
+  await entry.click();
+  const { clickedAt, shownAt } = await watch();
+  if (clickedAt === undefined) throw new Error('the click was not seen');
+  return shownAt - clickedAt;
+}
+
+/** The icon of the Explorer: shows another view container, which hides Berth's. */
+async function showExplorer(page: Page): Promise<void> {
+  await page.locator('.activitybar a[aria-label^="Explorer"]').first().click();
+}
+
+export interface UiLaunchOptions {
+  readonly extensionDir: string;
+  /** The in-host profiler's bundle (buildProfileHost), for the idle windows. */
+  readonly profileHost?: string | undefined;
+  readonly settings: Record<string, unknown>;
+  readonly env?: Record<string, string>;
+  readonly log: (line: string) => void;
+}
+
+interface Idler {
+  /** CPU ms per minute over a window, and the profile of it. */
+  window(windowMs: number): Promise<{ cpuMsPerMinute: number; profile: ProfileSummary | undefined }>;
+}
+
+/** A workbench with the in-host profiler loaded beside the extension (when `profileHost` is given). */
+async function withWorkbench<T>(options: UiLaunchOptions, body: (workbench: Workbench, idler: Idler) => Promise<T>): Promise<T> {
+  const socketPath = join(tmpdir(), `berth-bench-profile-${process.pid}.sock`);
+  rmSync(socketPath, { force: true });
+  const workbench = await launchWorkbench({
+    extensionDevelopmentPath: options.extensionDir,
+    extensionTestsPath: options.profileHost,
+    settings: options.settings,
+    env: { ...options.env, BERTH_PROFILE_SOCKET: socketPath },
+  });
+  let link: ProfilerLink | undefined;
+  const idler: Idler = {
+    window: async (windowMs) => {
+      const pid = await waitForExtensionHost(workbench.server.pid);
+      // On an overloaded machine the profiler may not come up; the CPU figure does not need it.
+      if (options.profileHost && !link) link = await ProfilerLink.connect(socketPath).catch((error: unknown) => {
+        options.log(`no profile for this window: ${String(error)}`);
+        return undefined;
+      });
+      await link?.ask('start');
+      const before = cpuNs(pid);
+      await sleep(windowMs);
+      const cpuMs = (cpuNs(pid) - before) / 1e6;
+      const profile = await link?.ask<ProfileSummary>('stop');
+      const perMinute = 60_000 / windowMs;
+      const scaled = profile && {
+        inclusiveMs: profile.inclusiveMs * perMinute,
+        selfByScript: Object.fromEntries(Object.entries(profile.selfByScript).map(([script, ms]) => [script, ms * perMinute])),
+        topInclusive: profile.topInclusive.map((entry) => ({ frame: entry.frame, ms: entry.ms * perMinute })),
+      };
+      return { cpuMsPerMinute: cpuMs * perMinute, profile: scaled };
+    },
+  };
+  try {
+    return await body(workbench, idler);
+  } finally {
+    await link?.ask('done').catch(() => undefined);
+    link?.close();
+    await workbench.close();
+    rmSync(socketPath, { force: true });
+  }
+}
+
+/** An extension host with no extension of ours: the baseline every idle figure is compared with. */
+export async function baselineIdle(options: UiLaunchOptions, settleMs: number, windowMs: number): Promise<IdleCpu> {
+  return withWorkbench(options, async (workbench, idler) => {
+    await waitForExtensionHost(workbench.server.pid);
+    await sleep(settleMs);
+    return { case: 'extension host, no extension', ...(await idler.window(windowMs)), windowMs, engineRequests: undefined };
+  });
+}
+
+export interface BerthRun {
+  readonly open: number;
+  readonly changes: number[];
+  /** Changes whose row never showed (within 90 s). */
+  readonly missing: string[];
+  readonly idle: IdleCpu[];
+}
+
+/**
+ * One Berth launch: open the Containers view (timed), `changes` engine changes (timed), then optionally the idle
+ * windows: visible, then hidden (the Explorer shown instead).
+ */
+export async function berthLaunch(
+  options: UiLaunchOptions & { readonly client: EngineClient; readonly image: string; readonly requests: () => number; readonly changes: number; readonly idle?: { settleMs: number; windowMs: number; beforeIdle: () => Promise<void> } },
+): Promise<BerthRun> {
+  return withWorkbench(options, async ({ page }, idler) => {
+    const open = await openView(page, 'Berth', 'Containers');
+    const changes: number[] = [];
+    const missing: string[] = [];
+    for (let round = 0; round < options.changes; round++) {
+      // `000-…` sorts first, so the new row is drawn inside the viewport of the virtual list.
+      const name = `000-bench-change-${process.pid}-${round}`;
+      const watch = await armRowWatch(page, 'Containers', name, false);
+      const since = Math.floor(Date.now() / 1000) - 1;
+      const { Id } = await options.client.createContainer(containerSpec(options.image, ['true'], { Labels: { 'berth.bench': '1' } }), { name });
+      // `since` replays the create event, whenever the subscription gets there.
+      const events = options.client.events({ since, filters: { type: ['container'], event: ['create'], container: [Id] }, signal: AbortSignal.timeout(60_000) });
+      const event = (await events.next()).value;
+      await events.return(undefined);
+      const changedAt = event?.timeNano !== undefined ? event.timeNano / 1e6 : Number.NaN;
+      try {
+        const { shownAt } = await watch();
+        changes.push(shownAt - changedAt);
+      } catch (error) {
+        // Counted and shown in the results, with a picture of what the view showed instead.
+        missing.push(`${name}: ${(error as Error).message}`);
+        await page.screenshot({ path: join(TEST_OUTPUT, `bench-missing-${name}.png`) }).catch(() => undefined);
+      }
+      await options.client.removeContainer(Id, { force: true });
+      await sleep(300);
+    }
+    const idle: IdleCpu[] = [];
+    if (options.idle) {
+      await options.idle.beforeIdle();
+      for (const visible of [true, false]) {
+        if (!visible) await showExplorer(page);
+        options.log(`idle CPU, Berth's views ${visible ? 'visible' : 'hidden'}: ${options.idle.settleMs / 1000} s to settle, ${options.idle.windowMs / 1000} s measured`);
+        await sleep(options.idle.settleMs);
+        const requestsBefore = options.requests();
+        const measured = await idler.window(options.idle.windowMs);
+        idle.push({ case: `Berth, views ${visible ? 'visible' : 'hidden'}`, ...measured, windowMs: options.idle.windowMs, engineRequests: options.requests() - requestsBefore });
+      }
+    }
+    return { open, changes, idle, missing };
+  });
+}
+
+/** One floor launch: open its view (timed), then `changes` root refreshes adding one item (timed). */
+export async function floorLaunch(options: UiLaunchOptions & { readonly socket: string; readonly changes: number }): Promise<{ open: number; changes: number[] }> {
+  return withWorkbench(options, async ({ page }) => {
+    const open = await openView(page, FLOOR_CONTAINER_TITLE, FLOOR_VIEW_TITLE);
+    const socket = await connectWithRetry(options.socket);
+    const changes: number[] = [];
+    try {
+      for (let round = 0; round < options.changes; round++) {
+        const name = `000-floor-change-${round}`;
+        const watch = await armRowWatch(page, FLOOR_VIEW_TITLE, name, false);
+        const answered = new Promise((resolve) => socket.once('data', resolve));
+        const askedAt = Date.now();
+        socket.write(`add ${name}\n`);
+        await answered;
+        const { shownAt } = await watch();
+        changes.push(shownAt - askedAt);
+        await sleep(300);
+      }
+    } finally {
+      socket.destroy();
+    }
+    return { open, changes };
+  });
+}
+
+export function latencyRow(subject: UiLatency['subject'], containers: number, opens: number[], changes: number[]): UiLatency {
+  return { subject, containers, open: summarize(opens), change: summarize(changes) };
+}
