@@ -1,5 +1,10 @@
 /** What a volume row, a row of a container using it, and the Disk Usage row show. No `vscode` here. */
-import { formatBytes, formatAge, plural } from '../common/format';
+import { formatBytes, humanDuration, plural } from '../common/format';
+
+/** docker's wording of an age: `5 minutes ago`. */
+function formatAge(createdSeconds: number, nowMs: number): string {
+  return `${humanDuration(Math.max(0, nowMs - createdSeconds * 1000))} ago`;
+}
 import { diskUsageLines, type DiskUsage, type DiskUsageLine, type Volume } from '../engine';
 import { escapeMarkdown, type ItemPresentation } from '../views/presentation';
 import type { VolumeUser } from './store';

@@ -81,7 +81,7 @@ void describe('volume rows', () => {
     const volume: Volume = { Name: anonymous, Driver: 'local', Mountpoint: '', Labels: null, Scope: 'local', CreatedAt: '2026-01-01T00:00:00Z' };
     const row = presentVolume(volume, [{ id: '1'.repeat(64), name: 'web' }], { size: 2_000, refCount: 1 }, Date.UTC(2026, 0, 1, 1));
     assert.equal(row.label, 'f'.repeat(12));
-    assert.equal(row.description, 'anonymous · local · 2kB · 1 hour ago · in use by 1 container');
+    assert.equal(row.description, 'anonymous · local · 2kB · About an hour ago · in use by 1 container');
     assert.equal(row.contextValue, 'berth:volume:used');
   });
 });
