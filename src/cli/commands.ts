@@ -4,6 +4,17 @@
  * these commands; `help.ts` and the README's CLI table are generated from them.
  */
 import type { FlagSpec } from './args';
+import type {
+  CommitCommandOptions,
+  ImagesOptions,
+  LogsCommandOptions,
+  PsOptions,
+  PullCommandOptions,
+  RunOptions,
+  StopAllOptions,
+  StopOptions,
+  WaitOptions,
+} from './options';
 import { booleanFlag, declareCommand, listFlag, valueFlag, type DeclaredCommand, type FlagTable } from './spec';
 import { storageCommands } from './storageCommands';
 import { checkEnvEntry, nonEmpty, parseCopyArguments, parseFilters, parseKeyValues, parseSeconds, parseTail, splitRepositoryTag } from './values';
@@ -45,7 +56,7 @@ const run = declareCommand({
     env: listFlag('env', 'e', 'KEY=VALUE', 'Set an environment variable (repeatable); KEY alone takes its value from here'),
     label: listFlag('label', 'l', 'KEY=VALUE', 'Set a label on the container (repeatable)'),
   },
-  build: (flags, positionals) => {
+  build: (flags, positionals): RunOptions => {
     const [image, ...cmd] = positionals as [string, ...string[]];
     return {
       image,
@@ -75,7 +86,7 @@ const ps = declareCommand({
     quiet: booleanFlag('quiet', 'q', 'Only print container IDs'),
     noTrunc: booleanFlag('no-trunc', undefined, 'Do not shorten IDs and commands'),
   },
-  build: (flags) => ({ all: flags.all, json: flags.json, quiet: flags.quiet, noTrunc: flags.noTrunc, filters: parseFilters(flags.filter) }),
+  build: (flags): PsOptions => ({ all: flags.all, json: flags.json, quiet: flags.quiet, noTrunc: flags.noTrunc, filters: parseFilters(flags.filter) }),
   run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).listContainersCommand(options, deps),
 });
 
@@ -85,7 +96,7 @@ const stop = declareCommand({
   details: 'Stops them in parallel (a few at a time) and prints each name as given, in the order given. A failure gets its own line; the others are still stopped.',
   positionals: { min: 1, max: Infinity },
   flags: { time: timeFlag },
-  build: (flags, positionals) => ({ ids: [...positionals], timeoutSeconds: parseSeconds(flags.time) }),
+  build: (flags, positionals): StopOptions => ({ ids: [...positionals], timeoutSeconds: parseSeconds(flags.time) }),
   run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).stopCommand(options, deps),
 });
 
@@ -95,7 +106,7 @@ const stopAll = declareCommand({
   details: 'Prints the short id of each container it stopped, like `docker stop $(docker ps -q)`.',
   positionals: { min: 0, max: 0 },
   flags: { time: timeFlag, filter: filterFlag },
-  build: (flags) => ({ timeoutSeconds: parseSeconds(flags.time), filters: parseFilters(flags.filter) }),
+  build: (flags): StopAllOptions => ({ timeoutSeconds: parseSeconds(flags.time), filters: parseFilters(flags.filter) }),
   run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).stopAllCommand(options, deps),
 });
 
@@ -109,7 +120,7 @@ const logs = declareCommand({
     tail: valueFlag('tail', 'n', 'N', 'Only the last N lines (default: all)'),
     timestamps: booleanFlag('timestamps', 't', 'Prefix each line with its timestamp'),
   },
-  build: (flags, positionals) => ({ id: positionals[0] as string, follow: flags.follow, tail: parseTail(flags.tail), timestamps: flags.timestamps }),
+  build: (flags, positionals): LogsCommandOptions => ({ id: positionals[0] as string, follow: flags.follow, tail: parseTail(flags.tail), timestamps: flags.timestamps }),
   run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).logsCommand(options, deps),
 });
 
@@ -123,7 +134,7 @@ const images = declareCommand({
     json: jsonFlag,
     quiet: booleanFlag('quiet', 'q', 'Only print image IDs'),
   },
-  build: (flags) => ({ all: flags.all, json: flags.json, quiet: flags.quiet }),
+  build: (flags): ImagesOptions => ({ all: flags.all, json: flags.json, quiet: flags.quiet }),
   run: async (options, deps): Promise<number> => (await import('./actions/images.js')).imagesCommand(options, deps),
 });
 
@@ -135,7 +146,7 @@ const pull = declareCommand({
     '`auths`, `credsStore` or `credHelpers`; a `credsStore` helper that is not installed falls back to `auths`, as with docker.',
   positionals: { min: 1, max: 1 },
   flags: {},
-  build: (_flags, positionals) => ({ image: positionals[0] as string }),
+  build: (_flags, positionals): PullCommandOptions => ({ image: positionals[0] as string }),
   run: async (options, deps): Promise<number> => (await import('./actions/images.js')).pullCommand(options, deps),
 });
 
@@ -149,7 +160,7 @@ const commit = declareCommand({
     author: valueFlag('author', 'a', 'AUTHOR', 'Author, e.g. "Jane <jane@example.com>"'),
     change: listFlag('change', 'c', 'INSTRUCTION', 'Apply a Dockerfile instruction, e.g. CMD ["sh"] (repeatable)'),
   },
-  build: (flags, positionals) => {
+  build: (flags, positionals): CommitCommandOptions => {
     const [id, reference] = positionals as [string, string | undefined];
     return { id, ...splitRepositoryTag(reference), message: flags.message, author: flags.author, changes: flags.change };
   },
@@ -162,7 +173,7 @@ const wait = declareCommand({
   details: 'One status per line, in the order given; a container that is not there gets its own error line and exit status 1.',
   positionals: { min: 1, max: Infinity },
   flags: {},
-  build: (_flags, positionals) => ({ ids: [...positionals] }),
+  build: (_flags, positionals): WaitOptions => ({ ids: [...positionals] }),
   run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).waitCommand(options, deps),
 });
 
@@ -198,16 +209,6 @@ type OptionsOf<E> = E extends DeclaredCommand<infer _F, infer O> ? O : never;
 export type CommandOptions<N extends CommandName> = OptionsOf<Table[N]>;
 export type Command = { [N in CommandName]: { readonly name: N; readonly options: CommandOptions<N> } }[CommandName];
 
-export type RunOptions = CommandOptions<'run'>;
-export type PsOptions = CommandOptions<'ps'>;
-export type StopOptions = CommandOptions<'stop'>;
-export type StopAllOptions = CommandOptions<'stop-all'>;
-export type LogsCommandOptions = CommandOptions<'logs'>;
-export type ImagesOptions = CommandOptions<'images'>;
-export type PullCommandOptions = CommandOptions<'pull'>;
-export type CommitCommandOptions = CommandOptions<'commit'>;
-export type WaitOptions = CommandOptions<'wait'>;
-export type CopyCommandOptions = CommandOptions<'cp'>;
 
 /** The table's entries with their names, for the parser, help and the README table. */
 export const commandEntries = Object.entries(commandTable).map(([name, entry]) => ({ name: name as CommandName, entry }));

@@ -10,6 +10,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as tar from 'tar-stream';
+import { toError } from '../common/errors';
 import type { EngineClient } from './client';
 import { baseNameOf, kindOfStat, parentOf, statFollowing } from './containerFiles';
 import { EngineError } from './errors';
@@ -136,7 +137,7 @@ export async function copyToContainer(client: EngineClient, source: string, id: 
     entries = await packPath(pack, resolve(source), rootName);
     pack.finalize();
   })();
-  packing.catch((error: unknown) => pack.destroy(error instanceof Error ? error : new Error(String(error))));
+  packing.catch((error: unknown) => pack.destroy(toError(error)));
   await Promise.all([client.putArchive(id, directory, Readable.from(pack), { signal, noOverwriteDirNonDir: true }), packing]);
   return { destination: rootName === undefined ? directory : `${directory === '/' ? '' : directory}/${rootName}`, entries };
 }

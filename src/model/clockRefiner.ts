@@ -4,6 +4,7 @@
  * clock is such an estimate are inspected once (the engine's StartedAt/FinishedAt), in the background and
  * through the model's ordinary refetch. Rows under a minute old are exact from the listing and need nothing.
  */
+import { errorMessage } from '../common/errors';
 import type { IDisposable } from '../common/lifecycle';
 import type { EngineModel, LogLevel } from './engineModel';
 
@@ -17,7 +18,7 @@ export function refineClocksAfterListings(model: EngineModel, log: (level: LogLe
     log('debug', `Inspecting ${ids.length} containers for their exact start and finish times`);
     model
       .refetchContainers(ids)
-      .catch((error: unknown) => log('debug', `Reading exact container times stopped: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) => log('debug', `Reading exact container times stopped: ${errorMessage(error)}`))
       .finally(() => {
         running = false;
       });

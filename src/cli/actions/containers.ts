@@ -1,6 +1,6 @@
 /** `ps`, `stop`, `stop-all`, `logs`, `wait` and `commit`: each a thin front over one client call or sequence. */
 import { printLogs, stopAllRunning, stopContainers } from '../../engine';
-import type { CommitCommandOptions, LogsCommandOptions, PsOptions, StopAllOptions, StopOptions, WaitOptions } from '../commands';
+import type { CommitCommandOptions, LogsCommandOptions, PsOptions, StopAllOptions, StopOptions, WaitOptions } from '../options';
 import { describeFailure, EXIT_FAILURE } from '../failure';
 import { containerTable, shortId } from '../format';
 import type { CommandDeps } from '../io';

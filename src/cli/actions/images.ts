@@ -1,6 +1,6 @@
 /** `images`, `pull` and `version`. */
 import { parseImageReference, pull } from '../../engine';
-import type { ImagesOptions, PullCommandOptions } from '../commands';
+import type { ImagesOptions, PullCommandOptions } from '../options';
 import { imageTable, shortId } from '../format';
 import type { CommandDeps } from '../io';
 import { PullProgressPrinter } from '../progress';

@@ -12,7 +12,7 @@
  * - `--rm` is the engine's AutoRemove, so the container goes whatever happens to berth.
  */
 import { runContainer, runInBackground, type EngineClient, type PullProgress } from '../../engine';
-import type { RunOptions } from '../commands';
+import type { RunOptions } from '../options';
 import { EXIT_INTERRUPTED } from '../failure';
 import type { CliIo, CommandDeps, ProcessSignals } from '../io';
 import { PullProgressPrinter } from '../progress';

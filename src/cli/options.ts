@@ -1,0 +1,64 @@
+/**
+ * What each command's action receives, once its command line is parsed. The command table (`commands.ts`) builds
+ * these and loads the actions lazily; the actions import only this file, so no action imports the table back.
+ */
+export interface RunOptions {
+  image: string;
+  cmd: string[];
+  detach: boolean;
+  interactive: boolean;
+  tty: boolean;
+  autoRemove: boolean;
+  name: string | undefined;
+  network: string | undefined;
+  env: string[];
+  labels: Record<string, string>;
+}
+
+export interface PsOptions {
+  all: boolean;
+  json: boolean;
+  quiet: boolean;
+  noTrunc: boolean;
+  filters: Record<string, string[]>;
+}
+
+export interface StopOptions {
+  ids: string[];
+  timeoutSeconds: number | undefined;
+}
+
+export interface StopAllOptions {
+  timeoutSeconds: number | undefined;
+  filters: Record<string, string[]>;
+}
+
+export interface LogsCommandOptions {
+  id: string;
+  follow: boolean;
+  tail: number | 'all' | undefined;
+  timestamps: boolean;
+}
+
+export interface ImagesOptions {
+  all: boolean;
+  json: boolean;
+  quiet: boolean;
+}
+
+export interface PullCommandOptions {
+  image: string;
+}
+
+export interface CommitCommandOptions {
+  id: string;
+  repo: string | undefined;
+  tag: string | undefined;
+  message: string | undefined;
+  author: string | undefined;
+  changes: string[];
+}
+
+export interface WaitOptions {
+  ids: string[];
+}
