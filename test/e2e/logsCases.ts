@@ -52,7 +52,10 @@ async function selectedInEditor(workbench: Workbench): Promise<number> {
   const item = page.locator('.statusbar-item', { hasText: /selected\)/ }).first();
   const shown = await item.waitFor({ timeout: 5_000 }).then(() => true, () => false);
   if (!shown) return Number.NaN;
-  const match = /\(([\d,.\s]+) selected\)/.exec(await item.innerText());
+  // The status bar redraws its items (cursor, the explorer's aging rows): an item seen a moment ago may be gone, so
+  // a read that fails is one more try for the caller's loop, not a 30 s wait.
+  const text = await item.innerText({ timeout: 2_000 }).catch(() => '');
+  const match = /\(([\d,.\s]+) selected\)/.exec(text);
   return Number((match?.[1] ?? 'NaN').replace(/[,.\s]/g, ''));
 }
 
