@@ -1,4 +1,5 @@
 /** Stopping containers: several at a time, each failure on its own, in the order the caller gave them. */
+import { forEachBounded } from '../common/bounded';
 import { errorMessage } from '../common/errors';
 import type { EngineClient } from './client';
 import { EngineError } from './errors';
@@ -89,15 +90,6 @@ export async function stopContainers(
     },
   );
   return results as Array<{ id: string; error: EngineError | undefined }>;
-}
-
-/** Runs `work` on each item with at most `limit` at once. `work` must not throw. */
-async function forEachBounded<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await work(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 function asEngineError(error: unknown): EngineError {
