@@ -23,14 +23,14 @@ export interface BerthSettings {
 
 export function readSettings(): BerthSettings {
   const config = vscode.workspace.getConfiguration(CONFIG_SECTION);
-  const groupBy = config.get<string>('containers.groupBy', 'none');
+  const groupBy = config.get<string>('containers.groupBy', 'composeProject');
   const engines = parseConfiguredEngines(config.get<unknown>('engines', []));
   return {
     engineHost: config.get<string>('engine.host', '').trim(),
     engines: engines.engines,
     engineProblems: engines.problems,
     showAll: config.get<boolean>('containers.showAll', true),
-    groupBy: groupBy === 'composeProject' ? 'composeProject' : 'none',
+    groupBy: groupBy === 'none' ? 'none' : 'composeProject',
     logsTail: nonNegativeInteger(config.get<number>('logs.tail', 1000), 1000),
     logsMaxLines: Math.max(100, nonNegativeInteger(config.get<number>('logs.maxLines', 100_000), 100_000)),
     stopTimeoutSeconds: nonNegativeInteger(config.get<number>('stop.timeoutSeconds', 10), 10),

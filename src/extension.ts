@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { DisposableStore } from './common/lifecycle';
+import { registerCompose } from './compose';
 import { registerContainers } from './containers';
 import { registerEngines } from './engines';
 import { registerFiles } from './files';
@@ -37,6 +38,7 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
   const volumes = registerVolumes(extendDeps(core, { revealContainer: (id: string, engine: string) => containers.view.reveal(id, engine) }), owner);
   registerPrune(core, owner);
   registerLogs(core, owner);
+  registerCompose(core, owner);
   registerFiles(core, owner);
   registerEngines(core, owner);
   registerLanguage({ log, engines: core.engines, extensionUri: context.extensionUri }, owner);

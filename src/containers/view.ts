@@ -3,16 +3,23 @@
  * provider only turns nodes into cached TreeItems and forwards each tree's refresh plan, so one event refreshes one row.
  */
 import * as vscode from 'vscode';
+import { groupProjects } from '../engine';
 import type { EngineModel } from '../model/engineModel';
 import type { ModelChange } from '../model/modelChange';
 import type { ContainerRecord } from '../model/records';
 import type { EngineSession } from '../model/session';
 import { EngineTreeView, type RefreshPlanLike } from '../views/engineTreeView';
-import { containerTooltip, presentContainer, presentGroup } from '../views/presentation';
+import { containerTooltip, presentContainer, presentGroup, type GroupPlace } from '../views/presentation';
 import { toTreeItem } from '../views/treeItems';
 import { ContextKey } from '../workbench/contextKey';
 import type { SessionsDeps, SettingsDeps } from '../workbench/deps';
 import { ContainerTree, type ContainerNode, type ContainerTreeNode, type ContainerTreeOptions } from './tree';
+
+/** Working dir and config files of a group, from its members' Compose labels. */
+function groupPlace(summaries: Parameters<typeof groupProjects>[0]): GroupPlace {
+  const project = groupProjects(summaries)[0];
+  return { workingDir: project?.workingDir, configFiles: project?.configFiles ?? [] };
+}
 
 /** Which of Show All / Show Running the palette and the view's title offer. */
 const showAllContext = new ContextKey<boolean>('berth.containers.showAll');
@@ -86,7 +93,7 @@ export class ContainersView extends EngineTreeView<ContainerTreeNode, ContainerT
   protected tooltipFor(node: ContainerTreeNode, session: EngineSession): string {
     if (node.kind === 'container') return containerTooltip(node.record, Date.now());
     const counts = this.forest.tree(session.id)?.groupCounts(node) ?? { running: 0, total: 0 };
-    return presentGroup(node.project, counts).tooltip;
+    return presentGroup(node.project, counts, groupPlace(node.members.view.map((member) => member.record.summary))).tooltip;
   }
 
   protected onLayoutChanged(): void {

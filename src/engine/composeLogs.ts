@@ -311,7 +311,7 @@ export class LinePrefixer {
     if (!this.colour) return `${prefix} ${line.text}`;
     let code = this.colours.get(line.service);
     if (code === undefined) {
-      code = COLOURS[this.colours.size % COLOURS.length] as number;
+      code = COLOURS[this.colours.size % COLOURS.length] ?? 36;
       this.colours.set(line.service, code);
     }
     return `\u001b[${code}m${prefix}\u001b[0m ${line.text}`;

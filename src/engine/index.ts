@@ -17,3 +17,7 @@ export * from './usage';
 export { sshArguments, sshConnector } from './ssh';
 export * from './registry';
 export * from './contexts';
+export * from './composeProjects';
+export * from './composeFile';
+export * from './composeCli';
+export * from './composeLogs';
