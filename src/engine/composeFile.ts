@@ -56,7 +56,7 @@ export async function readComposeModel(files: readonly string[], read: ReadText 
       const why = code === 'ENOENT' ? 'it does not exist' : code === 'EISDIR' ? 'it is a directory' : String((error as Error).message);
       throw new ComposeFileError(`Cannot read the compose file ${path}${where}: ${why}`, 'missing', path);
     }
-    const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+    const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
     const first = document.errors[0];
     if (first) {
       const at = first.linePos?.[0];
