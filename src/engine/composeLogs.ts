@@ -13,7 +13,7 @@ import { errorMessage } from '../common/errors';
 import type { EngineClient } from './client';
 import { COMPOSE_LABELS, memberOf, type ComposeMember } from './composeProjects';
 import { isEngineError } from './errors';
-import type { ContainerSummary, OutputChunk } from './types';
+import type { ContainerSummary, EngineEvent, OutputChunk } from './types';
 
 export interface MergedLine {
   readonly service: string;
@@ -167,6 +167,8 @@ export class ProjectLogs {
   private readonly running = new Set<Promise<void>>();
   private readonly services: ReadonlySet<string>;
   private readonly reorderMs: number;
+  /** Start events that came before the first listing was in; undefined once it is. */
+  private early: EngineEvent[] | undefined = [];
 
   constructor(
     private readonly client: ProjectLogsClient,
@@ -191,6 +193,10 @@ export class ProjectLogs {
     if (members.length === 0 && !this.options.follow) return;
     const ticker = this.options.follow ? this.tick() : undefined;
     for (const member of members) this.start(member, true);
+    // Starts seen before the listing: those of listed containers are covered by their first read (with the tail).
+    const early = this.early ?? [];
+    this.early = undefined;
+    for (const event of early) if (!this.readers.has(event.Actor.ID)) this.onStart(event);
     while (this.running.size > 0) await Promise.race(this.running);
     if (!this.options.follow) {
       this.buffer.flush(Date.now(), true);
@@ -221,7 +227,8 @@ export class ProjectLogs {
     this.running.add(work);
   }
 
-  private async read(reader: Reader, first: boolean): Promise<void> {
+  private async read(reader: Reader, firstRead: boolean): Promise<void> {
+    let first = firstRead;
     const { signal, follow } = this.options;
     const { member } = reader;
     try {
@@ -233,15 +240,22 @@ export class ProjectLogs {
           reader.last = { seconds, nanos };
           this.buffer.push({ service: member.service, label: this.label(member), container: member.id, stream, seconds, nanos, text }, Date.now());
         });
-        // `since` is inclusive and in microseconds here: the line at `last` comes again and is skipped above.
-        const since = last ? last.seconds + Math.floor(last.nanos / 1000) / 1e6 : undefined;
-        const tail = first && last === undefined ? this.options.tail : undefined;
+        // `since` is inclusive and in microseconds here: the line at `last` comes again and is skipped above. A run
+        // read from its start (a restart, a container that joined) begins at its StartedAt: older lines are older runs'.
+        const from = last ?? (first ? undefined : splitStamp(`${inspect.State.StartedAt} `));
+        const since = from ? from.seconds + Math.floor(from.nanos / 1000) / 1e6 : undefined;
+        const tail = first ? this.options.tail : undefined;
+        first = false;
+        const openedMs = Date.now();
+        const opened = { seconds: Math.floor(openedMs / 1000), nanos: (openedMs % 1000) * 1_000_000 };
         let stream: 'stdout' | 'stderr' = 'stdout';
         for await (const chunk of this.client.containerLogs(member.id, { follow, timestamps: true, tail, since, tty: inspect.Config.Tty, signal })) {
           stream = chunk.stream;
           splitter.push(chunk);
         }
         splitter.end(stream);
+        // Nothing shown (a tail of 0, a quiet run): a later read starts from when this one was opened, not earlier.
+        reader.last ??= opened;
         if (!follow || signal.aborted) return;
         const now = await this.client.inspectContainer(member.id, { signal });
         if (!now.State.Running) {
@@ -249,6 +263,7 @@ export class ProjectLogs {
           return;
         }
         if (now.State.StartedAt === inspect.State.StartedAt) await delay(SAME_RUN_RETRY_MS, undefined, { signal });
+        else this.sink.notice(`${this.label(member)} restarted`);
       }
     } catch (error) {
       if (signal.aborted) return;
@@ -266,24 +281,30 @@ export class ProjectLogs {
     try {
       for await (const event of this.client.events({ since, filters, signal })) {
         if (!event.Action.startsWith('start')) continue;
-        const existing = this.readers.get(event.Actor.ID);
-        if (existing?.active) continue;
-        const attributes = event.Actor.Attributes ?? {};
-        const service = attributes[COMPOSE_LABELS.service] ?? '';
-        if (attributes[COMPOSE_LABELS.oneoff] === 'True' || (this.services.size > 0 && !this.services.has(service))) continue;
-        const member: ComposeMember = existing?.member ?? {
-          id: event.Actor.ID,
-          name: attributes['name'] ?? event.Actor.ID.slice(0, 12),
-          service,
-          number: Number.parseInt(attributes[COMPOSE_LABELS.number] ?? '', 10) || undefined,
-          state: 'running',
-        };
-        this.sink.notice(existing ? `${this.label(member)} restarted` : `${member.name} joined the project`);
-        this.start(member, false);
+        if (this.early) this.early.push(event);
+        else this.onStart(event);
       }
     } catch (error) {
       if (!signal.aborted) this.sink.notice(`Following the project's events failed: ${errorMessage(error)}`);
     }
+  }
+
+  /** A container of the project started: one that stopped is read again, one not seen before joins. */
+  private onStart(event: EngineEvent): void {
+    const existing = this.readers.get(event.Actor.ID);
+    if (existing?.active) return;
+    const attributes = event.Actor.Attributes ?? {};
+    const service = attributes[COMPOSE_LABELS.service] ?? '';
+    if (attributes[COMPOSE_LABELS.oneoff] === 'True' || (this.services.size > 0 && !this.services.has(service))) return;
+    const member: ComposeMember = existing?.member ?? {
+      id: event.Actor.ID,
+      name: attributes['name'] ?? event.Actor.ID.slice(0, 12),
+      service,
+      number: Number.parseInt(attributes[COMPOSE_LABELS.number] ?? '', 10) || undefined,
+      state: 'running',
+    };
+    this.sink.notice(existing ? `${this.label(member)} restarted` : `${member.name} joined the project`);
+    this.start(member, false);
   }
 
   private async tick(): Promise<void> {
