@@ -16,10 +16,10 @@ import {
 
 function installed(...programs: string[]): { probe: ProgramProbe; asked: string[] } {
   const asked: string[] = [];
-  const probe: ProgramProbe = async (command, args) => {
+  const probe: ProgramProbe = (command, args) => {
     const line = [command, ...args].join(' ');
     asked.push(line);
-    return programs.some((program) => line.startsWith(program));
+    return Promise.resolve(programs.some((program) => line.startsWith(program)));
   };
   return { probe, asked };
 }
