@@ -3,9 +3,8 @@
  * become several `-f`), the editor's file, a project group's config-files label, `{ files }` from automation, or a
  * pick among the workspace's compose files from the palette.
  */
-import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { ComposeFileError } from '../engine';
+import { projectFiles } from '../engine';
 import type { EngineSession } from '../model/session';
 import type { SessionsDeps } from '../workbench/deps';
 import { projectNameOf, projectsOf } from './projects';
@@ -64,10 +63,6 @@ export async function resolveFiles(deps: SessionsDeps, args: readonly unknown[])
 function fromGroup(deps: SessionsDeps, group: { project: string; engine: string | undefined }, options: Record<string, unknown>): FilesTarget {
   const session = deps.sessionFor(group.engine);
   const project = projectsOf(session).find((candidate) => candidate.name === group.project);
-  const files = project?.configFiles ?? [];
-  const apiOnly = 'Its group actions (Start, Stop, Restart, Remove, Logs) work without them, through the engine';
-  if (files.length === 0) throw new ComposeFileError(`The containers of ${group.project} do not say which compose files made them. ${apiOnly}`, 'missing');
-  const gone = files.filter((file) => !existsSync(file));
-  if (gone.length > 0) throw new ComposeFileError(`The compose files of ${group.project} no longer exist: ${gone.join(', ')}. ${apiOnly}`, 'missing', gone[0]);
+  const files = projectFiles(project ?? { name: group.project, configFiles: [] });
   return { files, session, projectName: group.project, cwd: project?.workingDir, options };
 }

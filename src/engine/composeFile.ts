@@ -4,6 +4,7 @@
  * to the including file, cycles cut). Every error names the file, and a YAML error its line and column, so a bad
  * file is refused before any compose process starts. Plain Node.
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
@@ -140,4 +141,18 @@ export function profilesForServices(model: ComposeModel, services: readonly stri
   const profiles = new Set<string>();
   for (const service of model.services) if (chosen.has(service.name) && service.profiles[0] !== undefined) profiles.add(service.profiles[0]);
   return [...profiles].sort();
+}
+
+/** What the group actions still offer when a project's files are gone; said in every such message. */
+const API_ONLY = 'Its group actions (Start, Stop, Restart, Remove, Logs) work without them, through the engine';
+
+/**
+ * The compose files a project's labels name, refused when they say none or some no longer exist: a Compose command
+ * needs them, the API group actions do not.
+ */
+export function projectFiles(project: { readonly name: string; readonly configFiles: readonly string[] }, exists: (path: string) => boolean = existsSync): readonly string[] {
+  if (project.configFiles.length === 0) throw new ComposeFileError(`The containers of ${project.name} do not say which compose files made them. ${API_ONLY}`, 'missing');
+  const gone = project.configFiles.filter((file) => !exists(file));
+  if (gone.length > 0) throw new ComposeFileError(`The compose files of ${project.name} no longer exist: ${gone.join(', ')}. ${API_ONLY}`, 'missing', gone[0]);
+  return project.configFiles;
 }

@@ -5,6 +5,7 @@
 // `message` is EngineError.message exactly: what the CLI prints after `berth: ` and the extension shows. Values that
 // differ per run are written as <placeholders> and filled in by the tests. Rows of kind 'outcome' are inputs that
 // are not errors; `message` then says what happens instead.
+import { COMPOSE_BAD_INPUT_CASES } from './bad-input-compose-cases';
 import { FILE_CASES } from './bad-input-files-cases';
 
 export type BadInputCategory =
@@ -23,7 +24,8 @@ export type BadInputCategory =
   | 'TLS and remote engines'
   | 'The CLI around a run'
   | 'Volumes, networks and prune'
-  | 'Files in containers';
+  | 'Files in containers'
+  | 'Compose';
 
 export interface BadInputCase {
   readonly id: string;
@@ -457,7 +459,7 @@ const CORE_CASES: readonly BadInputCase[] = [
   ...STORAGE_BAD_INPUT_CASES,
 ];
 
-export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES];
+export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...COMPOSE_BAD_INPUT_CASES];
 
 export function badInputCase(id: string): BadInputCase {
   const found = BAD_INPUT_CASES.find((candidate) => candidate.id === id);
