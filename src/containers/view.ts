@@ -76,7 +76,7 @@ export class ContainersView extends EngineTreeView<ContainerTreeNode, ContainerT
     if (node.kind === 'group') {
       const tree = this.forest.tree(session.id);
       const counts = tree ? tree.groupCounts(node) : { running: 0, total: 0 };
-      return toTreeItem(this.itemId(`group:${node.project}`, node.engine), presentGroup(node.project, counts), vscode.TreeItemCollapsibleState.Expanded);
+      return toTreeItem(this.itemId(`group:${node.project}`, node.engine), presentGroup(node.project, counts), vscode.TreeItemCollapsibleState.Expanded, 'on hover');
     }
     const now = Date.now();
     let cached = this.itemCache.get(node.record);
