@@ -97,7 +97,7 @@ describe('Compose', () => {
       const document = () => vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === opened.uri);
       await eventually('both services in the document, prefixed', () => {
         const text = document()?.getText() ?? '';
-        return /^web \| web \d+$/m.test(text) && /^db  \| db \d+$/m.test(text) ? true : undefined;
+        return /^web \| web \d+$/m.test(text) && /^db {2}\| db \d+$/m.test(text) ? true : undefined;
       });
       const web = (await projectContainers(client, project)).find((container) => container.service === 'web');
       assert.ok(web);
