@@ -4,7 +4,7 @@
  * (start, stop, restart, remove every container of a project) done through the Engine API, several at a time.
  * No compose CLI is needed for any of this. Plain Node: the CLI, the extension and the benches share it.
  */
-import { forEachBounded } from '../common/bounded';
+import { DEFAULT_CONCURRENCY, forEachBounded } from '../common/concurrency';
 import { errorMessage } from '../common/errors';
 import type { EngineClient } from './client';
 import { EngineError } from './errors';
@@ -20,7 +20,7 @@ export const COMPOSE_LABELS = {
 } as const;
 
 /** How many engine calls a group action makes at once: the same bound as stopping all containers. */
-export const GROUP_CONCURRENCY = 8;
+export const GROUP_CONCURRENCY = DEFAULT_CONCURRENCY;
 
 export interface ComposeMember {
   readonly id: string;
@@ -153,7 +153,7 @@ export async function actOnMembers(client: EngineClient, action: GroupAction, me
     if (failure) result.failed.push({ member, error: failure });
     else result.done.push(member);
     options.onSettled?.(member, failure);
-  });
+  }, signal);
   if (signal?.aborted) throw new EngineError('cancelled', `Cancelled after ${result.done.length + result.failed.length} of ${members.length} containers`);
   return result;
 }

@@ -1,5 +1,5 @@
 /** Stopping containers: several at a time, each failure on its own, in the order the caller gave them. */
-import { forEachBounded } from '../common/bounded';
+import { DEFAULT_CONCURRENCY, forEachBounded } from '../common/concurrency';
 import { errorMessage } from '../common/errors';
 import type { EngineClient } from './client';
 import { EngineError } from './errors';
@@ -8,8 +8,8 @@ import type { CallOptions, ContainerSummary, ListFilters } from './types';
 /** The states `docker ps` lists by default, and so the ones `docker stop $(docker ps -q)` stops. */
 const STOPPABLE_STATES = ['running', 'paused', 'restarting'];
 
-/** How many stops run at once: enough that slow stops overlap, few enough not to flood the engine. */
-const STOP_CONCURRENCY = 8;
+/** How many stops run at once: the shared bound of every multi-action. */
+const STOP_CONCURRENCY = DEFAULT_CONCURRENCY;
 
 export interface ListRunningOptions extends CallOptions {
   /** Further filters (e.g. a label) to narrow "all running". */
