@@ -10,6 +10,24 @@ const timeFlag = valueFlag('time', 't', 'SECONDS', 'Seconds to wait before killi
 const groupDetails = (verb: string): string =>
   `${verb} every container of the project, several at a time, and prints each name as it is done. A failure gets its own line on stderr (exit 1); the others go on.`;
 
+/** start / stop / restart: the same shape, `-t` where a stop is involved. */
+function groupCommand(action: 'start' | 'stop' | 'restart', summary: string, verb: string, timed: boolean) {
+  return declareCommand({
+    usage: `berth compose ${action}${timed ? ' [OPTIONS]' : ''} PROJECT`,
+    summary,
+    details: groupDetails(verb),
+    positionals: { min: 1, max: 1 },
+    flags: timed ? { time: timeFlag } : {},
+    build: (flags: { time?: string | undefined }, positionals: readonly string[]) => ({
+      project: positionals[0] as string,
+      action,
+      timeoutSeconds: parseSeconds(flags.time),
+      force: false,
+    }),
+    run: async (options, deps): Promise<number> => (await load()).composeGroup(options, deps),
+  });
+}
+
 export const composeCommands = {
   'compose ls': declareCommand({
     usage: 'berth compose ls [OPTIONS]',
@@ -34,33 +52,9 @@ export const composeCommands = {
     build: (flags, positionals) => ({ project: positionals[0] as string, services: positionals.slice(1), follow: flags.follow, tail: parseTail(flags.tail) ?? 'all', noColor: flags.noColor }),
     run: async (options, deps): Promise<number> => (await load()).composeLogs(options, deps),
   }),
-  'compose start': declareCommand({
-    usage: 'berth compose start PROJECT',
-    summary: 'Start the stopped containers of a Compose project',
-    details: groupDetails('Starts'),
-    positionals: { min: 1, max: 1 },
-    flags: {},
-    build: (_flags, positionals) => ({ project: positionals[0] as string, action: 'start' as const, timeoutSeconds: undefined, force: false }),
-    run: async (options, deps): Promise<number> => (await load()).composeGroup(options, deps),
-  }),
-  'compose stop': declareCommand({
-    usage: 'berth compose stop [OPTIONS] PROJECT',
-    summary: 'Stop the running containers of a Compose project',
-    details: groupDetails('Stops'),
-    positionals: { min: 1, max: 1 },
-    flags: { time: timeFlag },
-    build: (flags, positionals) => ({ project: positionals[0] as string, action: 'stop' as const, timeoutSeconds: parseSeconds(flags.time), force: false }),
-    run: async (options, deps): Promise<number> => (await load()).composeGroup(options, deps),
-  }),
-  'compose restart': declareCommand({
-    usage: 'berth compose restart [OPTIONS] PROJECT',
-    summary: 'Restart every container of a Compose project',
-    details: groupDetails('Restarts'),
-    positionals: { min: 1, max: 1 },
-    flags: { time: timeFlag },
-    build: (flags, positionals) => ({ project: positionals[0] as string, action: 'restart' as const, timeoutSeconds: parseSeconds(flags.time), force: false }),
-    run: async (options, deps): Promise<number> => (await load()).composeGroup(options, deps),
-  }),
+  'compose start': groupCommand('start', 'Start the stopped containers of a Compose project', 'Starts', false),
+  'compose stop': groupCommand('stop', 'Stop the running containers of a Compose project', 'Stops', true),
+  'compose restart': groupCommand('restart', 'Restart every container of a Compose project', 'Restarts', true),
   'compose rm': declareCommand({
     usage: 'berth compose rm [OPTIONS] PROJECT',
     summary: 'Remove the containers of a Compose project',
