@@ -13,6 +13,7 @@ import { registerLanguage } from './language';
 import { registerLogs } from './logs';
 import { registerPrune } from './prune';
 import { registerRegistries } from './registries';
+import { registerTrust } from './trust';
 import { registerVolumes } from './volumes';
 import { command, registerCommandTable } from './workbench/commandTable';
 import { BerthCore, type BerthApi } from './workbench/core';
@@ -39,6 +40,7 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
   registerLogs(core, owner);
   registerFiles(core, owner);
   registerEngines(core, owner);
+  registerTrust(core, owner, context.extensionMode);
   registerLanguage({ log, engines: core.engines, extensionUri: context.extensionUri }, owner);
   // For tests: the rows a view shows under a path of labels.
   registerCommandTable(

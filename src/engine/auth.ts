@@ -74,6 +74,31 @@ export function assertSafeToSendCredentials(registry: string, options: SafetyOpt
   );
 }
 
+/** What the engine-side check needs to know of an endpoint (endpoint.ts's Endpoint has it). */
+export interface CredentialTransport {
+  readonly kind: 'unix' | 'tcp' | 'ssh';
+  readonly origin: string;
+  readonly display: string;
+  readonly tls?: unknown;
+}
+
+/**
+ * Throws unless registry credentials (X-Registry-Auth) may travel to this engine: a Unix socket, ssh, TLS, or plain
+ * tcp:// to a loopback address. Over plain tcp:// to another host they would cross the network as readable text.
+ */
+export function assertEngineSafeForCredentials(endpoint: CredentialTransport): void {
+  if (endpoint.kind !== 'tcp' || endpoint.tls !== undefined) return;
+  if (isLoopbackHost(new URL(endpoint.origin).host)) return;
+  throw new EngineError(
+    'bad-request',
+    `Refusing to send registry credentials to the engine at ${endpoint.display}: it is reached over plain TCP without TLS, so they would cross the network as readable text`,
+    {
+      hint: 'Reach the engine over TLS (tcp://…:2376 with DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH, or a docker context with certificates) or over ssh://; anonymous pulls still work',
+      endpoint: endpoint.display,
+    },
+  );
+}
+
 /** Runs `docker-credential-<name> get` with the server URL on stdin; resolves its stdout. */
 export type HelperRunner = (helper: string, serverUrl: string) => Promise<{ stdout: string }>;
 

@@ -2,7 +2,7 @@
  * The Engine API's Image endpoints: list, inspect, remove, tag, pull, push, import and commit (which the API files
  * under images: it makes one). Registry credentials go out only to registries that are safe to send them to.
  */
-import { RegistrySecurity, assertSafeToSendCredentials, encodeRegistryAuth } from '../auth';
+import { RegistrySecurity, assertEngineSafeForCredentials, assertSafeToSendCredentials, encodeRegistryAuth } from '../auth';
 import { JsonLineDecoder, progressLineError, type ProgressLine } from '../decoders';
 import { familiarName, parseImageReference, pullParameters } from '../reference';
 import { buildQuery } from '../query';
@@ -145,6 +145,7 @@ export class ImageEndpoints extends ContainerEndpoints {
     signal: AbortSignal | undefined,
   ): Promise<readonly string[] | undefined> {
     if (auth === undefined) return always ? ['x-registry-auth', encodeRegistryAuth(undefined)] : undefined;
+    assertEngineSafeForCredentials(this.endpoint);
     const security = await this.registrySecurity(signal);
     assertSafeToSendCredentials(registry, { secure: security.isSecure(registry) });
     const serverAddress = 'serveraddress' in auth ? auth.serveraddress : undefined;
