@@ -56,7 +56,7 @@ void describe('hostile container output on the real dockerd', () => {
     const filters = new StreamOutputFilters();
     const shown = { stdout: '', stderr: '' };
     // Byte by byte: the worst chunking a stream can have.
-    for (const chunk of chunks) for (const byte of chunk.data) shown[chunk.stream as 'stdout' | 'stderr'] += filters.filter(chunk.stream, String.fromCharCode(byte));
+    for (const chunk of chunks) for (const byte of chunk.data) shown[chunk.stream] += filters.filter(chunk.stream, String.fromCharCode(byte));
     assert.equal(shown.stderr, 'ablink\n\x1b[31mred\x1b[0m\n\r[Berth] exited with status 0\n');
     assert.equal(shown.stdout, 'out\n');
   });

@@ -85,7 +85,7 @@ describe('an engine from workspace settings waits for the user’s consent', fun
     assert.equal(seen.length, 0);
     const answer = await vscode.commands.executeCommand<string>('berth.internal.workspaceEngineConsent', { host: fakeHost, answer: 'allowed' });
     assert.equal(answer, 'allowed');
-    await eventually('a request at the workspace engine', async () => (seen.some((request) => request.url.endsWith('/_ping')) ? true : undefined));
+    await eventually('a request at the workspace engine', () => (seen.some((request) => request.url.endsWith('/_ping')) ? true : undefined));
     await eventually('the workspace engine current', async () =>
       (await engineSummaries()).find((summary) => summary.current)?.endpoint === fakeHost ? true : undefined);
     assert.deepEqual(seen.filter((request) => 'x-registry-auth' in request.headers || 'x-registry-config' in request.headers), []);
