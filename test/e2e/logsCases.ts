@@ -66,6 +66,12 @@ async function createContainer(setup: LogsCaseSetup, prefix: string, script: str
   return { id: Id, name };
 }
 
+/** The markup of the active terminal's row that shows exactly `text`, with the text replaced by `*` ('' when none). */
+async function rowMarkup(workbench: Workbench, text: string): Promise<string> {
+  const row = workbench.page.locator('.terminal-wrapper.active .xterm-rows > div', { hasText: new RegExp(`^${text}\\s*$`) }).first();
+  return (await row.count()) > 0 ? (await row.innerHTML()).replace(text, '*') : '';
+}
+
 export async function logsCases(setup: LogsCaseSetup): Promise<void> {
   const { runner, workbench, driver, client, evidence } = setup;
   await workbench.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(workbench.url).origin });
@@ -89,7 +95,8 @@ export async function logsCases(setup: LogsCaseSetup): Promise<void> {
       lines.indexOf('RED-LINE') >= 0 && lines.indexOf('FAKE-OVERWRITE') === lines.indexOf('RED-LINE') + 1 ? '' : 'RED-LINE was overwritten',
       (await workbench.page.locator('body').innerText()).includes('OWNED-TITLE') ? 'the title sequence shows' : '',
       (await workbench.page.locator('.xterm-rows a, .xterm-rows [style*="underline"]').count()) === 0 ? '' : 'a link is drawn',
-      (await workbench.page.locator('.xterm-rows span.xterm-fg-1', { hasText: 'RED-LINE' }).count()) > 0 ? '' : 'RED-LINE is not red',
+      // An SGR colour is markup around the cell's text; a plain row has none.
+      (await rowMarkup(workbench, 'RED-LINE')) !== (await rowMarkup(workbench, 'END')) ? '' : 'RED-LINE is drawn like plain text',
     ].filter((problem) => problem !== '');
     await driver.screenshot('logs-hostile-output');
     if (problems.length > 0) throw new Error(`${problems.join('; ')}:\n${text}`);
