@@ -1,10 +1,9 @@
 /**
  * Workspace trust, for tests: `berth.internal.workspaceEngineConsent` answers the consent prompt for an engine that
- * workspace settings name (workbench/workspaceConsent.ts), as the prompt's buttons do. Registered only outside
- * Production: an installed Berth grants that consent through the prompt alone, never through a command another
- * extension could run.
+ * workspace settings name (workbench/workspaceConsent.ts), as the prompt's buttons do. Like every berth.internal.*
+ * command it is registered only outside Production (commandTable.ts): an installed Berth grants that consent through
+ * the prompt alone, never through a command another extension could run.
  */
-import * as vscode from 'vscode';
 import type { DisposableStore } from '../common/lifecycle';
 import { command, registerCommandTable } from '../workbench/commandTable';
 import type { ReportDeps } from '../workbench/feedback';
@@ -19,8 +18,7 @@ function isAnswer(value: unknown): value is { host: string; answer: ConsentAnswe
   return typeof record['host'] === 'string' && (record['answer'] === 'allowed' || record['answer'] === 'refused');
 }
 
-export function registerTrust(deps: TrustDeps, owner: DisposableStore, mode: vscode.ExtensionMode): void {
-  if (mode === vscode.ExtensionMode.Production) return;
+export function registerTrust(deps: TrustDeps, owner: DisposableStore): void {
   registerCommandTable<TrustDeps>(
     [
       command('berth.internal.workspaceEngineConsent', 'Recording consent', (trust: TrustDeps) => async (answer?: unknown) => {
