@@ -3,6 +3,7 @@
  * under images: it makes one). Registry credentials go out only to registries that are safe to send them to.
  */
 import { RegistrySecurity, assertEngineSafeForCredentials, assertSafeToSendCredentials, encodeRegistryAuth } from '../auth';
+import { EngineError } from '../errors';
 import { JsonLineDecoder, progressLineError, type ProgressLine } from '../decoders';
 import { familiarName, parseImageReference, pullParameters } from '../reference';
 import { buildQuery } from '../query';
@@ -174,5 +175,11 @@ function checkProgress(line: ProgressLine, operation: 'pull' | 'push', credentia
 
 /** Image names go into the path as they are (slashes included); only characters unsafe in a path are escaped. */
 function encodeImageName(name: string): string {
+  // A "." or ".." segment would be resolved in the request path and reach another endpoint (/images/../containers/…).
+  if (name.split('/').some((segment) => segment === '.' || segment === '..')) {
+    throw new EngineError('bad-request', `Invalid image name "${name}": "." and ".." are not parts of an image name`, {
+      hint: 'Give the image by its name (repository[:tag]) or its id',
+    });
+  }
   return encodeURI(name).replace(/[?#]/g, encodeURIComponent);
 }
