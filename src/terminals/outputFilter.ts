@@ -11,13 +11,8 @@
  * Attach Shell is an interactive session and stays a raw TTY: it does not use this. No `vscode` here.
  */
 
-const ESC = 0x1b;
-const BEL = 0x07;
-const CAN = 0x18;
-const SUB = 0x1a;
-/** C1 controls (U+0080..U+009F), as xterm.js reads them from decoded text. */
-const C1_CSI = 0x9b;
-const C1_ST = 0x9c;
+/** The controls the state machine acts on; C1 ones (U+0080..U+009F) as xterm.js reads them from decoded text. */
+const CONTROL = { esc: 0x1b, bel: 0x07, can: 0x18, sub: 0x1a, c1Csi: 0x9b, c1St: 0x9c } as const;
 const C1_STRING_INTRODUCERS = new Set([0x90 /* DCS */, 0x98 /* SOS */, 0x9d /* OSC */, 0x9e /* PM */, 0x9f /* APC */]);
 /** The C0 controls container output keeps: backspace, TAB, LF, CR. */
 const KEPT_CONTROLS = new Set([0x08, 0x09, 0x0a, 0x0d]);
@@ -56,11 +51,11 @@ export class TerminalOutputFilter {
   /** One character outside a run of plain text; returns what to emit for it (often nothing). */
   private step(code: number, char: string): string {
     // Anywhere: CAN and SUB cancel a sequence, ESC starts a new one (and ends a string: ESC \ is ST).
-    if (code === CAN || code === SUB) return this.enter('ground');
-    if (code === ESC) return this.enter('escape');
-    if (code === C1_CSI) return this.enter('csi');
+    if (code === CONTROL.can || code === CONTROL.sub) return this.enter('ground');
+    if (code === CONTROL.esc) return this.enter('escape');
+    if (code === CONTROL.c1Csi) return this.enter('csi');
     if (C1_STRING_INTRODUCERS.has(code)) return this.enter('string');
-    if (code === C1_ST) return this.enter('ground');
+    if (code === CONTROL.c1St) return this.enter('ground');
     switch (this.state) {
       case 'ground':
         return KEPT_CONTROLS.has(code) ? char : '';
@@ -70,7 +65,7 @@ export class TerminalOutputFilter {
         return this.inCsi(code, char);
       case 'string':
         // OSC may end with BEL as well as ST; everything in a string is dropped.
-        return code === BEL ? this.enter('ground') : '';
+        return code === CONTROL.bel ? this.enter('ground') : '';
     }
   }
 

@@ -3,23 +3,15 @@
 // colours. (The workspace's engine is a workbench matter: test/integration/suite/workspace-trust.test.ts.)
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EngineClient, EngineError, parseHost, runContainer, type OutputChunk } from '../../../src/engine';
+import { EngineError, runContainer, type OutputChunk } from '../../../src/engine';
+import { clientThatMustNotConnect } from '../../support/refusingClient';
 import { StreamOutputFilters } from '../../../src/terminals/outputFilter';
 import { useEngineSuite } from '../../support/engineSuite';
 import { expectedMessage } from './bad-input-cases';
 
 void describe('credentials and plain tcp://', () => {
   void it('a signed-in pull through an engine on plain non-loopback tcp:// is refused before any connection', async () => {
-    const attempts: string[] = [];
-    const client = new EngineClient({
-      endpoint: parseHost('tcp://192.0.2.10:2375', {}),
-      transport: {
-        connector: (options, callback) => {
-          attempts.push(String(options.hostname));
-          callback(new Error('no connection may be opened'), null);
-        },
-      },
-    });
+    const { client, attempts } = clientThatMustNotConnect('tcp://192.0.2.10:2375');
     try {
       const auth = { username: 'berth', password: 'not-sent', serveraddress: '127.0.0.1:5000' };
       const pulling = (async () => {

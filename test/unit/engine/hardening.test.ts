@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { DockerConfigCredentials, EngineClient, EngineError, isLoopbackHost, parseHost } from '../../../src/engine';
+import { DockerConfigCredentials, EngineError, isLoopbackHost, parseHost } from '../../../src/engine';
+import { clientThatMustNotConnect } from '../../support/refusingClient';
 
 const refusal = (pattern: RegExp) => (error: unknown): boolean => error instanceof EngineError && error.kind === 'bad-request' && pattern.test(error.message);
 
@@ -53,16 +54,7 @@ void describe('loopback', () => {
 void describe('image names with "." or ".." segments', () => {
   for (const name of ['../containers/json', 'app/../../containers/x', './app', 'a/./b']) {
     void it(`refuses ${name} before any request`, async () => {
-      const attempts: string[] = [];
-      const client = new EngineClient({
-        endpoint: parseHost('unix:///nonexistent/berth.sock', {}),
-        transport: {
-          connector: (options, callback) => {
-            attempts.push(String(options.hostname));
-            callback(new Error('no connection may be opened'), null);
-          },
-        },
-      });
+      const { client, attempts } = clientThatMustNotConnect('unix:///nonexistent/berth.sock');
       try {
         await assert.rejects(async () => client.inspectImage(name), refusal(/"\." and "\.\." are not parts of an image name/));
         await assert.rejects(async () => client.removeImage(name), refusal(/"\." and "\.\." are not parts of an image name/));
