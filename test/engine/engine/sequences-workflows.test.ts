@@ -162,9 +162,15 @@ for (const target of engineTargets(engines)) {
       assert.deepEqual(running.map((container) => container.Id).sort(), [first.id, second.id].sort());
       assert.ok(running.some((container) => container.Names.includes(`/seq-${marker}`)));
 
-      const chunks: OutputChunk[] = [];
-      await printLogs(client, second.id, { onOutput: (chunk) => chunks.push(chunk) });
-      assert.equal(joined(chunks, 'stderr'), 'started-2\n');
+      // The shell prints after the start has returned: read the logs again until its line is there (bounded).
+      let logged = '';
+      for (let attempt = 0; attempt < 50 && logged === ''; attempt++) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+        const chunks: OutputChunk[] = [];
+        await printLogs(client, second.id, { onOutput: (chunk) => chunks.push(chunk) });
+        logged = joined(chunks, 'stderr');
+      }
+      assert.equal(logged, 'started-2\n');
 
       const stopped: string[] = [];
       const result = await stopAllRunning(client, { filters: mine, timeoutSeconds: 0, onStopped: (id) => stopped.push(id) });
