@@ -7,6 +7,7 @@
 // are not errors; `message` then says what happens instead.
 import { COMPOSE_BAD_INPUT_CASES } from './bad-input-compose-cases';
 import { FILE_CASES } from './bad-input-files-cases';
+import { SECURITY_CASES } from './bad-input-security-cases';
 
 export type BadInputCategory =
   | 'Bad image references'
@@ -25,6 +26,7 @@ export type BadInputCategory =
   | 'The CLI around a run'
   | 'Volumes, networks and prune'
   | 'Files in containers'
+  | 'Untrusted settings, transports and output'
   | 'Compose';
 
 export interface BadInputCase {
@@ -468,7 +470,7 @@ const CORE_CASES: readonly BadInputCase[] = [
   ...STORAGE_BAD_INPUT_CASES,
 ];
 
-export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...COMPOSE_BAD_INPUT_CASES];
+export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...SECURITY_CASES, ...COMPOSE_BAD_INPUT_CASES];
 
 export function badInputCase(id: string): BadInputCase {
   const found = BAD_INPUT_CASES.find((candidate) => candidate.id === id);
