@@ -21,6 +21,11 @@ export class EngineSessions extends Disposable {
   private preferredId: string | undefined;
   private _current: EngineSession | undefined;
   private started = false;
+  /**
+   * Remote (ssh) engines wait for a Berth view to be shown or a command to need them: opening a Dockerfile
+   * activates Berth for its language features, and that must not dial out to other machines.
+   */
+  private remoteWanted = false;
   private readonly create: (descriptor: EngineDescriptor) => EngineSession;
   private readonly _onDidChangeEngines = this._register(new Emitter<void>());
   private readonly _onDidChangeCurrent = this._register(new Emitter<EngineSession>());
@@ -92,14 +97,30 @@ export class EngineSessions extends Disposable {
     this.sessions = next;
     this.selectCurrent();
     for (const gone of previous.values()) gone.dispose();
-    if (this.started) for (const session of created) session.model.start();
+    if (this.started) for (const session of created) this.startIfWanted(session);
     if (changed) this._onDidChangeEngines.fire();
   }
 
-  /** Starts every model's connect/follow loop (after activation has returned). */
+  /** Starts the connect/follow loop of every local engine's model (after activation has returned). */
   start(): void {
     this.started = true;
-    for (const session of this.sessions) session.model.start();
+    for (const session of this.sessions) this.startIfWanted(session);
+  }
+
+  /** A Berth view is shown: remote engines start following too, now and when they are added later. */
+  wakeRemote(): void {
+    if (this.remoteWanted) return;
+    this.remoteWanted = true;
+    if (this.started) for (const session of this.sessions) session.model.start();
+  }
+
+  /** A command needs this engine: its model starts following even if it is remote and no view was shown. */
+  wake(session: EngineSession): void {
+    if (this.started) session.model.start();
+  }
+
+  private startIfWanted(session: EngineSession): void {
+    if (this.remoteWanted || !isRemote(session)) session.model.start();
   }
 
   private selectCurrent(): void {
@@ -109,6 +130,11 @@ export class EngineSessions extends Disposable {
     this._current = current;
     if (current) this._onDidChangeCurrent.fire(current);
   }
+}
+
+/** Engines reached through another process (ssh) rather than a socket or a TCP connection of our own. */
+export function isRemote(session: EngineSession): boolean {
+  return session.descriptor.endpoint?.kind === 'ssh';
 }
 
 /** Whether a session made for `a` serves `b` as it is: same name, endpoint, TLS files, error and aliases. */

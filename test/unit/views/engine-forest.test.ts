@@ -174,6 +174,28 @@ void describe('EngineSessions', () => {
   });
 });
 
+void describe('remote engines wait', () => {
+  void it('an ssh engine lists nothing until a view is shown; a command wakes only its own engine', async () => {
+    const engines = new Map([['local', new MemoryEngine()], ['settings:far', new MemoryEngine()], ['settings:farther', new MemoryEngine()]]);
+    const { sessions } = sessionsOver(engines);
+    sessions.update([descriptor('local', 'unix:///d.sock'), descriptor('settings:far', 'ssh://me@far', 'far'), descriptor('settings:farther', 'ssh://me@farther', 'farther')]);
+    sessions.start();
+    await until(() => sessions.find('local')?.state === 'connected', 'the local engine connected');
+    assert.deepEqual(engines.get('settings:far')!.calls, [], 'no call to the ssh engine at start');
+
+    sessions.wake(sessions.find('far')!);
+    await until(() => sessions.find('far')?.state === 'connected', 'the engine a command needs connected');
+    assert.deepEqual(engines.get('settings:farther')!.calls, [], 'the other ssh engine still waits');
+
+    sessions.wakeRemote();
+    await until(() => sessions.find('farther')?.state === 'connected', 'a shown view starts the rest');
+    // Added after a view was shown: it starts at once.
+    sessions.update([...sessions.all.map((session) => session.descriptor), descriptor('settings:later', 'ssh://me@later', 'later')]);
+    await until(() => sessions.find('later')?.state === 'connected', 'a later ssh engine follows at once');
+    sessions.dispose();
+  });
+});
+
 void describe('engine status', () => {
   void it('an unreachable engine says why, on its row and in its context value', async () => {
     const engine = new MemoryEngine();
