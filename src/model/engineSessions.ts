@@ -22,10 +22,10 @@ export class EngineSessions extends Disposable {
   private _current: EngineSession | undefined;
   private started = false;
   /**
-   * Remote (ssh) engines wait for a Berth view to be shown or a command to need them: opening a Dockerfile
-   * activates Berth for its language features, and that must not dial out to other machines.
+   * The Berth views shown right now. Remote (ssh) engines wait for one of them, or for a command that needs them:
+   * opening a Dockerfile activates Berth for its language features, and that must not dial out to other machines.
    */
-  private remoteWanted = false;
+  private readonly shownViews = new Set<string>();
   private readonly create: (descriptor: EngineDescriptor) => EngineSession;
   private readonly _onDidChangeEngines = this._register(new Emitter<void>());
   private readonly _onDidChangeCurrent = this._register(new Emitter<EngineSession>());
@@ -107,10 +107,13 @@ export class EngineSessions extends Disposable {
     for (const session of this.sessions) this.startIfWanted(session);
   }
 
-  /** A Berth view is shown: remote engines start following too, now and when they are added later. */
-  wakeRemote(): void {
-    if (this.remoteWanted) return;
-    this.remoteWanted = true;
+  /** A Berth view was shown or hidden. While one is shown, remote engines start following (and then keep on). */
+  setViewShown(viewId: string, shown: boolean): void {
+    if (!shown) {
+      this.shownViews.delete(viewId);
+      return;
+    }
+    this.shownViews.add(viewId);
     if (this.started) for (const session of this.sessions) session.model.start();
   }
 
@@ -120,7 +123,7 @@ export class EngineSessions extends Disposable {
   }
 
   private startIfWanted(session: EngineSession): void {
-    if (this.remoteWanted || !isRemote(session)) session.model.start();
+    if (this.shownViews.size > 0 || !isRemote(session)) session.model.start();
   }
 
   private selectCurrent(): void {

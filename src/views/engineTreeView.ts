@@ -53,11 +53,11 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
     this.forest = new EngineForest<N, T>((engine) => this.createTree(engine));
     this.view = this._register(vscode.window.createTreeView(viewId, { treeDataProvider: this, ...options }));
     this.rowClock.setVisible(this.view.visible);
-    if (this.view.visible) deps.engines.wakeRemote();
+    deps.engines.setViewShown(viewId, this.view.visible);
     this._register(
       this.view.onDidChangeVisibility((event) => {
         this.rowClock.setVisible(event.visible);
-        if (event.visible) deps.engines.wakeRemote();
+        deps.engines.setViewShown(viewId, event.visible);
       }),
     );
   }

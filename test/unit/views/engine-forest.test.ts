@@ -187,11 +187,16 @@ void describe('remote engines wait', () => {
     await until(() => sessions.find('far')?.state === 'connected', 'the engine a command needs connected');
     assert.deepEqual(engines.get('settings:farther')!.calls, [], 'the other ssh engine still waits');
 
-    sessions.wakeRemote();
+    sessions.setViewShown('berth.containers', true);
     await until(() => sessions.find('farther')?.state === 'connected', 'a shown view starts the rest');
-    // Added after a view was shown: it starts at once.
+    // Added while a view is shown: it starts at once. Added while none is: it waits.
     sessions.update([...sessions.all.map((session) => session.descriptor), descriptor('settings:later', 'ssh://me@later', 'later')]);
     await until(() => sessions.find('later')?.state === 'connected', 'a later ssh engine follows at once');
+    sessions.setViewShown('berth.containers', false);
+    engines.set('settings:latest', new MemoryEngine());
+    sessions.update([...sessions.all.map((session) => session.descriptor), descriptor('settings:latest', 'ssh://me@latest', 'latest')]);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // a started model would have listed by now
+    assert.deepEqual(engines.get('settings:latest')!.calls, [], 'added with every view hidden: it waits');
     sessions.dispose();
   });
 });
