@@ -119,5 +119,5 @@ class ChildProcessStream extends Duplex {
 }
 
 function isBrokenPipe(error: Error | null | undefined): boolean {
-  return (error as NodeJS.ErrnoException | null | undefined)?.code === 'EPIPE';
+  return error !== null && error !== undefined && 'code' in error && error.code === 'EPIPE';
 }
