@@ -88,7 +88,8 @@ export class LanguageFeatures extends Disposable {
       return client;
     } catch (error) {
       this.#log.error(`${spec.name} failed to start: ${errorMessage(error)}`);
-      void vscode.window.showWarningMessage(`Berth: the ${spec.languageId} language server did not start. See the Berth log for why.`, 'Show Log').then((choice) => {
+      const showLog = vscode.l10n.t('Show Log');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Berth: the {0} language server did not start. See the Berth log for why.', spec.languageId), showLog).then((choice) => {
         if (choice) this.#log.show();
       });
       return undefined;
