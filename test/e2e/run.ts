@@ -303,6 +303,18 @@ async function vsixCases(runner: CaseRunner, engines: TestEngines, stopwatch: St
       await driver.screenshot('welcome');
       await publish('welcome');
     }, evidence);
+    await runner.run('the walkthrough step for the unreachable engine shows the welcome view\'s reason', async () => {
+      const welcome = (await driver.pane('Containers').locator('.welcome-view-content').innerText()).split('\n')[0]?.trim() ?? '';
+      if (welcome === '') throw new Error('the welcome view shows no reason');
+      await driver.runFromPalette('Welcome: Open Walkthrough...');
+      await driver.answerQuickInput('walkthrough', 'Get started with Berth');
+      const walkthrough = page.locator('.gettingStartedContainer');
+      const text = await driver.waitForText(() => walkthrough.innerText(), 'Connect to an engine', 'the Berth walkthrough');
+      if (!text.includes(welcome)) throw new Error(`the step does not show the welcome view's reason "${welcome}"; it shows:\n${text.slice(0, 1500)}`);
+      await page.locator('.getting-started-step', { hasText: 'Connect to an engine' }).first().click();
+      await page.waitForTimeout(800);
+      await driver.screenshot('walkthrough-unreachable');
+    }, evidence);
   } finally {
     await workbench?.close();
     await rm(root, { recursive: true, force: true });

@@ -52,6 +52,33 @@ void describe('package.json for the Marketplace', () => {
   });
 });
 
+void describe('the walkthrough', () => {
+  interface Step { id: string; when?: string; description: string; completionEvents?: string[] }
+  const contributes = manifest.contributes as unknown as {
+    walkthroughs: { id: string; steps: Step[] }[];
+    viewsWelcome: { view: string; when?: string; contents: string }[];
+  };
+  const steps = contributes.walkthroughs.flatMap((walkthrough) => walkthrough.steps);
+
+  void it('an engine that is not connected shows, in its step, the same reason and fixes as the welcome view', () => {
+    const reasons = contributes.viewsWelcome.filter((welcome) => welcome.view === 'berth.containers' && welcome.when !== 'berth.engineState == connected');
+    assert.ok(reasons.length >= 6, 'connecting and the five unreachable reasons');
+    for (const welcome of reasons) {
+      const step = steps.find((candidate) => candidate.when === welcome.when);
+      assert.ok(step, `no step for ${welcome.when}`);
+      assert.equal(step.description, welcome.contents, `${step.id}: the welcome view's own text (one key, one translation)`);
+    }
+  });
+
+  void it('has steps to connect, run a container, see its logs and sign in to a registry, each completed by doing it', () => {
+    const byId = new Map(steps.map((step) => [step.id, step]));
+    assert.deepEqual(byId.get('connect')?.completionEvents, ['onContext:berth.engineState == connected']);
+    assert.ok(byId.get('run')?.completionEvents?.includes('onCommand:berth.runContainer'));
+    assert.ok(byId.get('logs')?.completionEvents?.includes('onCommand:berth.showLogs'));
+    assert.ok(byId.get('registry')?.completionEvents?.includes('onCommand:berth.registries.signIn'));
+  });
+});
+
 void describe('package contents', () => {
   void it('`vsce ls` lists only what a user needs', async () => {
     assert.ok(existsSync(join(ROOT, 'dist', 'extension.js')), 'build first (npm run build): the bundles are what is packaged');
