@@ -120,7 +120,11 @@ function settingTexts(schema: unknown, key: string, path: string, add: (owner: J
     const entries = schema[list];
     if (!Array.isArray(entries)) continue;
     const values = asArray(schema['enum']);
-    entries.forEach((_text, index) => add(entries, index, `${path}.${list}[${index}]`, `${key}.${list}.${slug(String(values[index] ?? index))}`));
+    entries.forEach((_text, index) => {
+      const value = values[index];
+      const name = typeof value === 'string' || typeof value === 'number' ? String(value) : String(index);
+      add(entries, index, `${path}.${list}[${index}]`, `${key}.${list}.${slug(name)}`);
+    });
   }
   settingTexts(schema['items'], `${key}.items`, `${path}.items`, add);
   const properties = isObject(schema['properties']) ? schema['properties'] : {};
