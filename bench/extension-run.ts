@@ -125,10 +125,13 @@ async function measureInVscode(staged: StagedExtension, engine: BenchEngine): Pr
     const last = launch === ACTIVATION_LAUNCHES;
     const what = `code-server launch ${launch}/${ACTIVATION_LAUNCHES}`;
     log(`${what}: activation${last ? ', idle timers' : ''}`);
-    const plan: HostPlan = { ...basePlan, phases: last ? ['activation', 'idle'] : ['activation'] };
+    const plan: HostPlan = { ...basePlan, phases: last && !ACTIVATION_ONLY ? ['activation', 'idle'] : ['activation'] };
     const outcome = await launchWithRetry({ extensionDir: staged.dir, hostModule, plan, settings, deadlineMs: last ? FULL_LAUNCH_DEADLINE_MS : ACTIVATION_LAUNCH_DEADLINE_MS }, what);
     for (const result of outcome.results) {
-      if (result.kind === 'activation') figures.activation.push({ launch, sample: result, vscodeActivationMs: vscodeActivationMs(outcome.runtimeRow) });
+      if (result.kind === 'activation') {
+        figures.activation.push({ launch, sample: result, vscodeActivationMs: vscodeActivationMs(outcome.runtimeRow) });
+        log(`${what}: activated in ${result.activatedMs?.toFixed(1) ?? '?'} ms`);
+      }
       else if (result.kind === 'idle') figures.idle = result;
     }
   }
