@@ -45,6 +45,10 @@ export function localisableTexts(manifest: Json): LocalisableText[] {
 
   add(manifest, 'displayName', 'displayName', 'displayName');
   add(manifest, 'description', 'description', 'description');
+  const capabilities = isObject(manifest['capabilities']) ? manifest['capabilities'] : {};
+  for (const [name, capability] of Object.entries(capabilities)) {
+    if (isObject(capability)) add(capability, 'description', `capabilities.${name}.description`, `capabilities.${name}.description`);
+  }
   const contributes = isObject(manifest['contributes']) ? manifest['contributes'] : {};
 
   asArray(contributes['commands']).forEach((command, index) => {
