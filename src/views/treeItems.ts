@@ -2,6 +2,16 @@
 import * as vscode from 'vscode';
 import type { ItemPresentation } from './presentation';
 
+/** One row as tests read it (`berth.internal.viewChildren`). */
+export interface RowSummary {
+  readonly id: string | undefined;
+  readonly label: string;
+  readonly description: string | undefined;
+  readonly contextValue: string | undefined;
+  readonly tooltip: string | undefined;
+  readonly collapsible: boolean;
+}
+
 export function toTreeItem(
   id: string,
   presentation: ItemPresentation,
@@ -50,4 +60,17 @@ export async function rowsUnder<N>(tree: WalkableTree<N>, path: readonly string[
   }
   const children = (await tree.getChildren(parent)) ?? [];
   return children.map((node) => ({ node, item: tree.getTreeItem(node) }));
+}
+
+/** `rowsUnder` as the tests' `berth.internal.viewChildren` returns it: plain data, the tooltip as text. */
+export async function rowSummariesUnder<N>(tree: WalkableTree<N>, path: readonly string[], view: string): Promise<RowSummary[]> {
+  const rows = await rowsUnder(tree, path, view);
+  return rows.map(({ item }) => ({
+    id: item.id,
+    label: labelOf(item),
+    description: typeof item.description === 'string' ? item.description : undefined,
+    contextValue: item.contextValue,
+    tooltip: item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : item.tooltip,
+    collapsible: item.collapsibleState !== undefined && item.collapsibleState !== vscode.TreeItemCollapsibleState.None,
+  }));
 }

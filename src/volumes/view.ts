@@ -9,7 +9,7 @@ import { errorMessage } from '../common/errors';
 import type { ContainerSummary } from '../engine';
 import type { EngineSession } from '../model/session';
 import type { RowSummary } from '../views/engineTreeView';
-import { labelOf, rowsUnder, toTreeItem } from '../views/treeItems';
+import { rowSummariesUnder, toTreeItem } from '../views/treeItems';
 import type { LogDeps, SessionsDeps } from '../workbench/deps';
 import { presentDiskUsage, presentVolume, presentVolumeUser } from './presentation';
 import { DISK_USAGE_MAX_AGE_MS, VolumeStore, type VolumeChange, type VolumeSource } from './store';
@@ -120,15 +120,7 @@ export class VolumesView extends Disposable implements vscode.TreeDataProvider<V
 
   /** The rows under a path of labels (`[]` = the roots), for tests. */
   async rowsAt(path: readonly string[]): Promise<RowSummary[]> {
-    const rows = await rowsUnder(this, path, 'The Volumes view');
-    return rows.map(({ item }) => ({
-      id: item.id,
-      label: labelOf(item),
-      description: typeof item.description === 'string' ? item.description : undefined,
-      contextValue: item.contextValue,
-      tooltip: item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : item.tooltip,
-      collapsible: item.collapsibleState !== undefined && item.collapsibleState !== vscode.TreeItemCollapsibleState.None,
-    }));
+    return rowSummariesUnder(this, path, 'The Volumes view');
   }
 
   private bind(session: EngineSession): void {
