@@ -93,22 +93,21 @@ export class NetworkStore extends Disposable {
     if (since) this.lastSince = since;
     if (event.Type !== 'network') return;
     const action = event.Action ?? '';
-    if (action === 'prune') return this.list(signal);
-    // Podman may name the network only in the attributes.
-    const id = event.Actor?.ID || event.Actor?.Attributes?.['name'];
-    if (id === undefined || id === '') return;
-    const known = this.byId.get(id) ?? [...this.byId.values()].find((network) => network.Name === id);
+    // Podman's connect/disconnect events name the container, not the network (and Podman 4 sends none for create
+    // or remove): an event about no network we know lists them all again, which is cheap for a handful of networks.
+    const id = event.Actor?.ID ?? '';
+    const known = this.byId.get(id) ?? [...this.byId.values()].find((network) => network.Name === event.Actor?.Attributes?.['name']);
+    if (action === 'prune' || known === undefined) return this.list(signal);
     if (action === 'destroy' || action === 'remove') {
-      if (known && this.byId.delete(known.Id)) this._onDidChange.fire();
-      return;
-    }
-    try {
-      const network = await this.source.inspectNetwork(known?.Id ?? id, { signal });
-      this.byId.set(network.Id, network);
-    } catch (error) {
-      // Removed again before we asked: its destroy event follows.
-      if (!isEngineError(error, 'not-found')) throw error;
-      return;
+      this.byId.delete(known.Id);
+    } else {
+      try {
+        this.byId.set(known.Id, await this.source.inspectNetwork(known.Id, { signal }));
+      } catch (error) {
+        // Removed again before we asked: its destroy event follows.
+        if (!isEngineError(error, 'not-found')) throw error;
+        return;
+      }
     }
     this._onDidChange.fire();
   }
