@@ -6,11 +6,9 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { after, before } from 'node:test';
 import { EngineClient, isEngineError, type CreateNetworkBody } from '../../src/engine';
 import { containerSpec } from './containerSpec';
-import type { EngineSuite } from './engineSuite';
-import { cleanupLabel, uniqueName } from './engines';
+import { cleanupLabel, uniqueName, type TestEngines } from './engines';
 
 const run = promisify(execFile);
 
@@ -25,61 +23,69 @@ export async function hostInterfaces(): Promise<string[]> {
 }
 
 export interface NetworkGuard {
-  /** Creates an internal network on the Podman of SUITE (refused on any other engine); removed when the suite ends. */
+  /** Creates an internal network (Podman only, see above); removed when the guard ends. */
   createNetwork(extra?: Partial<CreateNetworkBody>): Promise<string>;
   /**
    * Creates a container that is never started, on NETWORK (Podman cannot connect a container whose mode is `none`),
-   * with the suite's labels; the guard checks at the end that it never ran.
+   * with the cleanup label; the guard checks at the end that it never ran, and removes it.
    */
   createIdleContainer(network: string): Promise<string>;
-  /** Records a container some other path (a command, the CLI) attached, so the end check covers it too. */
-  watch(containerId: string): void;
+  /** Records a network or a container some other path (a command, the CLI) made, so the end covers it too. */
+  watch(what: { network?: string; container?: string }): void;
+  /** Records the host's interfaces; refuses any engine but the private Podman. */
+  begin(): Promise<void>;
+  /** Asserts that no container it knows ever started and that no interface appeared; removes what it made. */
+  end(): Promise<void>;
 }
 
-export function useNetworkGuard(suite: EngineSuite): NetworkGuard {
-  const networks: string[] = [];
+/**
+ * The guard for HOST (which must be engines.json's podmanHost), with a client of its own: a suite's own end may
+ * remove its containers and close its client first, and this end must still see whether its containers started.
+ */
+export function networkGuard(host: string, engines: TestEngines): NetworkGuard {
+  const networks = new Set<string>();
   const watched = new Set<string>();
   let interfacesBefore: string[] = [];
-  // A client of its own, and containers without the suite's marker: the suite's own end removes its containers and
-  // closes its client before this end runs, and this end must still see whether its containers ever started.
-  const client = EngineClient.fromEnvironment({ host: suite.host });
-  before(async () => {
-    assert.equal(suite.host, suite.engines.podmanHost, 'networks are created only on the private Podman, never on dockerd');
-    interfacesBefore = await hostInterfaces();
-  });
-  after(async () => {
-    try {
-      await endChecks();
-    } finally {
-      await client.close();
-    }
-  });
+  const client = EngineClient.fromEnvironment({ host });
+  const ignoreGone = (error: unknown): undefined | Promise<never> => (isEngineError(error, 'not-found') ? undefined : Promise.reject(error));
   const endChecks = async (): Promise<void> => {
     for (const id of watched) {
-      const inspected = await client.inspectContainer(id).catch((error: unknown) => (isEngineError(error, 'not-found') ? undefined : Promise.reject(error)));
+      const inspected = await client.inspectContainer(id).catch(ignoreGone);
       if (inspected) assert.ok(inspected.State.StartedAt.startsWith('0001-'), `container ${id} on a test network was started (${inspected.State.StartedAt})`);
     }
-    for (const id of watched) await client.removeContainer(id, { force: true }).catch(() => undefined);
-    for (const name of networks) await client.removeNetwork(name).catch((error: unknown) => (isEngineError(error, 'not-found') ? undefined : Promise.reject(error)));
+    for (const id of watched) await client.removeContainer(id, { force: true }).catch(ignoreGone);
+    for (const name of networks) await client.removeNetwork(name).catch(ignoreGone);
     assert.deepEqual(await hostInterfaces(), interfacesBefore, 'no network interface may appear on the host');
   };
   return {
+    async begin() {
+      assert.equal(host, engines.podmanHost, 'networks are created only on the private Podman, never on dockerd');
+      interfacesBefore = await hostInterfaces();
+    },
+    async end() {
+      try {
+        await endChecks();
+      } finally {
+        await client.close();
+      }
+    },
     async createNetwork(extra = {}) {
       const name = extra.Name ?? uniqueName('berth-net');
+      networks.add(name);
       await client.createNetwork({ ...extra, Name: name, Internal: true, Labels: { ...extra.Labels, ...cleanupLabel } });
-      networks.push(name);
       return name;
     },
     async createIdleContainer(network) {
-      const spec = containerSpec(suite.engines.image, ['true']);
+      const spec = containerSpec(engines.image, ['true']);
       // The one place a test container gets a mode other than `none`: an internal Podman network, and it never starts.
       const body = { ...spec, HostConfig: { ...spec.HostConfig, NetworkMode: network } };
       const { Id } = await client.createContainer(body, { name: uniqueName('idle') });
       watched.add(Id);
       return Id;
     },
-    watch(containerId) {
-      watched.add(containerId);
+    watch(what) {
+      if (what.network !== undefined) networks.add(what.network);
+      if (what.container !== undefined) watched.add(what.container);
     },
   };
 }

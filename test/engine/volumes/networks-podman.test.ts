@@ -8,9 +8,8 @@ import { removeNetworkNamingEndpoints } from '../../../src/engine';
 import { NetworkStore } from '../../../src/networks/store';
 import { attachmentsOf, presentNetwork, subnetsOf } from '../../../src/networks/presentation';
 import { failureOf } from '../../support/assertions';
-import { useEngineSuite } from '../../support/engineSuite';
+import { useEngineSuite, useNetworkGuard } from '../../support/engineSuite';
 import { loadTestEngines, startCommand } from '../../support/engines';
-import { useNetworkGuard } from '../../support/networkGuard';
 import { expectedMessage } from '../engine/bad-input-cases';
 import { eventually } from '../cli/support';
 
