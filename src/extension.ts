@@ -39,7 +39,8 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
   const networks = registerNetworks(extendDeps(core, { revealContainer: (id: string, engine: string) => containers.view.reveal(id, engine) }), owner);
   registerPrune(core, owner);
   registerLogs(core, owner);
-  registerFiles(core, owner);
+  const files = registerFiles(core, owner);
+  owner.add(containers.view.setChildRows(files.rows));
   registerEngines(core, owner);
   registerLanguage({ log, engines: core.engines, extensionUri: context.extensionUri }, owner);
   // For tests: the rows a view shows under a path of labels.

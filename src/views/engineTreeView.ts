@@ -39,7 +39,7 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   protected constructor(
     protected readonly deps: SessionsDeps,
     viewId: string,
-    options: { canSelectMany: boolean; showCollapseAll: boolean },
+    options: { canSelectMany: boolean; showCollapseAll: boolean; dragAndDropController?: vscode.TreeDragAndDropController<N | EngineRootNode> },
   ) {
     super();
     this.forest = new EngineForest<N, T>((engine) => this.createTree(engine));
