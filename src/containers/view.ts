@@ -94,7 +94,9 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
 
   override getParent(node: ContainerRowNode | EngineRootNode): ContainerRowNode | EngineRootNode | undefined {
     if (node.kind !== 'child') return super.getParent(node);
-    return node.parent.kind === 'container' ? this.node(node.parent.id, node.engine) : node.parent;
+    const parent = node.parent;
+    if (parent.kind === 'child') return parent;
+    return parent.kind === 'container' ? this.node(parent.id, node.engine) : undefined;
   }
 
   async reveal(id: string, engine: string = this.deps.session.id): Promise<void> {

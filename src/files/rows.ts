@@ -7,9 +7,10 @@ import * as vscode from 'vscode';
 import { Disposable } from '../common/lifecycle';
 import { errorMessage } from '../common/errors';
 import type { ChildRow, ContainerChildRows } from '../views/childRows';
-import type { LogDeps } from '../workbench/deps';
+import type { LogDeps, SessionsDeps } from '../workbench/deps';
 import { uploadInto } from './transfer';
 import { containerUri } from './uri';
+import { VOLUME_MOUNT_PATH, VolumeHelpers } from './volumeHelpers';
 
 export interface FileRow extends ChildRow {
   /** Absolute path in the container; `/` for the "Files" row. */
@@ -36,17 +37,24 @@ export class FileRows extends Disposable implements ContainerChildRows {
   /** One "Files" row per container, so the row keeps its expansion across refreshes. */
   private readonly roots = new Map<string, FileRow>();
 
-  constructor(private readonly deps: LogDeps) {
+  private readonly helpers: VolumeHelpers;
+
+  constructor(private readonly deps: LogDeps & Pick<SessionsDeps, 'sessionFor'>) {
     super();
+    this.helpers = this._register(new VolumeHelpers(deps));
   }
 
   async children(parent: ChildRow['parent']): Promise<ChildRow[]> {
-    if (parent.kind === 'container') return [this.rootOf(parent.engine, parent.id, parent)];
+    if (parent.kind === 'container') return [this.rootOf(parent.engine, parent.id, parent, '/')];
+    // A volume's "Files" row is only a promise: its helper container is made when the row is expanded (or dropped on).
+    if (parent.kind === 'volume') return [this.rootOf(parent.engine, `volume:${parent.name}`, parent, VOLUME_MOUNT_PATH)];
     const row = parent as FileRow;
     if ((row.type & vscode.FileType.Directory) === 0) return [];
     let entries: Array<[string, vscode.FileType]>;
+    let folder: FileRow;
     try {
-      entries = await vscode.workspace.fs.readDirectory(row.uri);
+      folder = await this.resolved(row);
+      entries = await vscode.workspace.fs.readDirectory(folder.uri);
     } catch (error) {
       // The tree has no place for an error: it goes to the log and a notification, and the folder shows empty.
       this.deps.log.warn(`Listing ${row.path} in ${row.containerId.slice(0, 12)}: ${errorMessage(error)}`);
@@ -57,7 +65,7 @@ export class FileRows extends Disposable implements ContainerChildRows {
     entries.sort(([a, typeA], [b, typeB]) => Number(isDirectory(typeB)) - Number(isDirectory(typeA)) || a.localeCompare(b));
     return entries.map(([name, type]) => {
       const path = row.path === '/' ? `/${name}` : `${row.path}/${name}`;
-      return { kind: 'child', engine: row.engine, containerId: row.containerId, parent: row, path, name, type, uri: containerUri(row.engine, row.containerId, path) };
+      return { kind: 'child', engine: row.engine, containerId: folder.containerId, parent: row, path, name, type, uri: containerUri(row.engine, folder.containerId, path) };
     });
   }
 
@@ -65,13 +73,13 @@ export class FileRows extends Disposable implements ContainerChildRows {
     const row = child as FileRow;
     const directory = (row.type & vscode.FileType.Directory) !== 0;
     const collapsed = vscode.TreeItemCollapsibleState.Collapsed;
-    if (row.parent.kind === 'container') {
+    if (row.parent.kind !== 'child') {
       const item = new vscode.TreeItem('Files', collapsed);
-      item.id = `files:${row.engine}/${row.containerId}`;
+      item.id = row.parent.kind === 'volume' ? `files:${row.engine}/volume:${row.parent.name}` : `files:${row.engine}/${row.containerId}`;
       item.iconPath = new vscode.ThemeIcon('files');
       item.tooltip = 'The container\'s files, through the Engine API (works on stopped containers and those without a shell too). Drop host files on a folder to upload them.';
-      item.contextValue = 'berth:files:folder';
-      item.resourceUri = row.uri;
+      // A volume's row has no container until it is expanded: Download/Upload are offered on the rows below it.
+      item.contextValue = row.parent.kind === 'volume' ? 'berth:files:volume' : 'berth:files:folder';
       return item;
     }
     const item = new vscode.TreeItem(row.uri, directory ? collapsed : vscode.TreeItemCollapsibleState.None);
@@ -89,7 +97,7 @@ export class FileRows extends Disposable implements ContainerChildRows {
     const sources = hostFilesOf((await data.get('text/uri-list')?.asString()) ?? '');
     if (sources.length === 0 || token.isCancellationRequested) return;
     try {
-      await uploadInto(this.deps, folder.uri, sources);
+      await uploadInto(this.deps, (await this.resolved(folder)).uri, sources);
     } catch (error) {
       void vscode.window.showErrorMessage(`Uploading into ${folder.path} failed: ${errorMessage(error)}`);
       return;
@@ -97,11 +105,22 @@ export class FileRows extends Disposable implements ContainerChildRows {
     this._onDidChangeRows.fire(folder);
   }
 
-  private rootOf(engine: string, containerId: string, parent: ChildRow['parent']): FileRow {
+  async releaseVolumes(): Promise<void> {
+    await this.helpers.removeAll();
+  }
+
+  /** ROW itself, or for a volume's "Files" row the same row in its helper container (made now if need be). */
+  private async resolved(row: FileRow): Promise<FileRow> {
+    if (row.parent.kind !== 'volume') return row;
+    const containerId = await this.helpers.helperFor(row.engine, row.parent.name);
+    return { ...row, containerId, uri: containerUri(row.engine, containerId, row.path) };
+  }
+
+  private rootOf(engine: string, containerId: string, parent: ChildRow['parent'], path: string): FileRow {
     const key = `${engine}/${containerId}`;
     let root = this.roots.get(key);
     if (!root) {
-      root = { kind: 'child', engine, containerId, parent, path: '/', name: 'Files', type: vscode.FileType.Directory, uri: containerUri(engine, containerId, '/') };
+      root = { kind: 'child', engine, containerId, parent, path, name: 'Files', type: vscode.FileType.Directory, uri: containerUri(engine, containerId, path) };
       this.roots.set(key, root);
     }
     return root;

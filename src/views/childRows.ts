@@ -5,16 +5,21 @@
  */
 import type * as vscode from 'vscode';
 
+/** The row of a container or of a volume that child rows hang under. */
+export type ChildRowOwner =
+  | { readonly kind: 'container'; readonly engine: string; readonly id: string }
+  | { readonly kind: 'volume'; readonly engine: string; readonly name: string };
+
 export interface ChildRow {
   readonly kind: 'child';
   readonly engine: string;
   readonly containerId: string;
-  /** Its container's row, or the child row it sits under. */
-  readonly parent: { readonly kind: 'container'; readonly engine: string; readonly id: string } | ChildRow;
+  /** Its container's row, its volume's row (the Volumes view), or the child row it sits under. */
+  readonly parent: ChildRowOwner | ChildRow;
 }
 
 export interface ContainerChildRows {
-  /** The rows under a container's row (`parent` is the container) or under one of the provider's rows. */
+  /** The rows under a container's or a volume's row, or under one of the provider's rows. */
   children(parent: ChildRow['parent']): ChildRow[] | Promise<ChildRow[]>;
   item(row: ChildRow): vscode.TreeItem;
   /** Fired with the rows whose children changed (after an upload or a drop). */
@@ -22,4 +27,6 @@ export interface ContainerChildRows {
   /** What the rows accept when dropped on (e.g. `text/uri-list`), and the drop itself. */
   readonly dropMimeTypes: readonly string[];
   handleDrop(target: ChildRow, data: vscode.DataTransfer, token: vscode.CancellationToken): Promise<void>;
+  /** The view that showed volume rows was hidden: what was made to show them (helper containers) can go. */
+  releaseVolumes(): Promise<void>;
 }

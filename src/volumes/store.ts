@@ -7,7 +7,7 @@
 import { Emitter } from '../common/emitter';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { errorMessage } from '../common/errors';
-import { isEngineError, type ContainerSummary, type DiskUsage, type EngineEvent, type ListFilters, type Volume } from '../engine';
+import { isEngineError, VOLUME_HELPER_LABEL, type ContainerSummary, type DiskUsage, type EngineEvent, type ListFilters, type Volume } from '../engine';
 import { backoffDelay, sinceBefore, sinceFromEvent } from '../model/reconnect';
 
 /** The slice of the engine client the store uses; tests may pass an in-memory one. */
@@ -134,6 +134,8 @@ export class VolumeStore extends Disposable {
   private recomputeUsers(): void {
     const users = new Map<string, VolumeUser[]>();
     for (const container of this.containers()) {
+      // Berth's own helper for browsing the volume's files is not a user of it.
+      if (container.Labels?.[VOLUME_HELPER_LABEL] !== undefined) continue;
       for (const mount of (container.Mounts ?? []) as Array<{ Type?: unknown; Name?: unknown }>) {
         if (mount.Type !== 'volume' || typeof mount.Name !== 'string') continue;
         const list = users.get(mount.Name) ?? [];

@@ -7,10 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { readContainerFile } from '../../../src/engine/containerFiles';
-import { execOutput, setBerthSetting, useConnectedSuite, viewRows, viewShows } from '../support/fixtures';
+import { containerSpec } from '../../support/containerSpec';
+import { eventually, execOutput, setBerthSetting, uniqueName, useConnectedSuite, viewRows, viewShows } from '../support/fixtures';
 
 describe('files row in the containers view', () => {
-  const { client, containers } = useConnectedSuite();
+  const { client, containers, engines } = useConnectedSuite();
   let engineId = '';
   let running = { id: '', name: '' };
 
@@ -61,6 +62,36 @@ describe('files row in the containers view', () => {
       await viewShows('containers', [running.name, 'Files', 'srv', 'app'], 'the dropped file', (rows) => rows.find((each) => each.label === 'dropped ✓.txt'));
     } finally {
       rmSync(host, { recursive: true, force: true });
+    }
+  });
+
+  it("a volume's Files row browses it through a helper container (created, never started, no network) that goes when the view is hidden", async () => {
+    const volume = uniqueName('it-files-vol');
+    await client.createVolume({ Name: volume, Labels: { 'berth.test': '1' } });
+    try {
+      const writer = await client.createContainer(containerSpec(engines.image, ['sh', '-c', 'mkdir -p /v/data && printf "in the volume" > /v/data/note.txt'], { HostConfig: { Binds: [`${volume}:/v`] } }));
+      containers.track(writer.Id);
+      await client.startContainer(writer.Id);
+      await (await client.waitContainer(writer.Id, { condition: 'not-running' })).result;
+      await vscode.commands.executeCommand('berth.volumes.focus');
+      await viewShows('volumes', [], `row of ${volume}`, (rows) => rows.find((each) => each.label === volume));
+      const files = await viewRows('volumes', [volume, 'Files']);
+      assert.deepEqual(files.map((each) => each.label), ['data']);
+      assert.deepEqual((await viewRows('volumes', [volume, 'Files', 'data'])).map((each) => each.label), ['note.txt']);
+      const helpers = await client.listContainers({ all: true, filters: { label: [`berth.volume-helper=${volume}`] } });
+      assert.equal(helpers.length, 1);
+      const helper = await client.inspectContainer(helpers[0]?.Id ?? '');
+      assert.equal(helper.State.Status, 'created');
+      assert.equal(helper.HostConfig.NetworkMode, 'none');
+      // Another view container hides every Berth view.
+      await vscode.commands.executeCommand('workbench.view.explorer');
+      await eventually('the helper is removed once the Volumes view is hidden', async () => {
+        const left = await client.listContainers({ all: true, filters: { label: [`berth.volume-helper=${volume}`] } });
+        return left.length === 0 ? true : undefined;
+      });
+    } finally {
+      await vscode.commands.executeCommand('berth.containers.focus');
+      await client.removeVolume(volume, { force: true }).catch(() => undefined);
     }
   });
 
