@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { Disposable, DisposableStore, MutableDisposable } from '../common/lifecycle';
 import type { EngineSession } from '../model/session';
 import type { RowSummary } from '../views/engineTreeView';
-import { rowSummariesUnder, toTreeItem } from '../views/treeItems';
+import { rowSummariesUnder, sessionTreeView, toTreeItem } from '../views/treeItems';
 import type { LogDeps, SessionsDeps } from '../workbench/deps';
 import { attachmentsOf, presentAttachment, presentNetwork } from './presentation';
 import { NetworkStore } from './store';
@@ -20,7 +20,7 @@ type NetworkNode = Extract<NetworkTreeNode, { kind: 'network' }>;
 
 class Binding extends Disposable {
   readonly networks: NetworkStore;
-  constructor(readonly session: EngineSession, log: vscode.LogOutputChannel) {
+  constructor(readonly session: EngineSession, log: vscode.LogOutputChannel, onDidChange: () => void) {
     super();
     // The client is asked for on each call: an engine with an invalid configuration throws from `client`, and that
     // must surface in the view's own work, not in the session switch that made this binding.
@@ -34,12 +34,12 @@ class Binding extends Disposable {
         (level, message) => log[level](message),
       ),
     );
+    this._register(this.networks.onDidChange(onDidChange));
   }
 }
 
 export class NetworksView extends Disposable implements vscode.TreeDataProvider<NetworkTreeNode> {
   private readonly binding = this._register(new MutableDisposable<Binding>());
-  private readonly bindingListeners = this._register(new MutableDisposable<DisposableStore>());
   private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<NetworkTreeNode | undefined>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   readonly view: vscode.TreeView<NetworkTreeNode>;
@@ -47,10 +47,9 @@ export class NetworksView extends Disposable implements vscode.TreeDataProvider<
 
   constructor(private readonly deps: SessionsDeps & LogDeps) {
     super();
-    this.view = this._register(vscode.window.createTreeView('berth.networks', { treeDataProvider: this, canSelectMany: true, showCollapseAll: true }));
-    this.bind(deps.session);
-    this._register(deps.onDidChangeSession((session) => this.bind(session)));
-    this._register(this.view.onDidChangeVisibility(() => this.followVisibility()));
+    const handlers = { bind: (session: EngineSession) => this.bind(session), visibilityChanged: () => this.followVisibility() };
+    this.view = sessionTreeView('berth.networks', this, deps, handlers, this._register(new DisposableStore()));
+    handlers.bind(deps.session);
   }
 
   get networks(): NetworkStore | undefined {
@@ -96,11 +95,7 @@ export class NetworksView extends Disposable implements vscode.TreeDataProvider<
 
   private bind(session: EngineSession): void {
     if (this.binding.value?.session === session) return;
-    const binding = new Binding(session, this.deps.log);
-    this.binding.value = binding;
-    const listeners = new DisposableStore();
-    listeners.add(binding.networks.onDidChange(() => this._onDidChangeTreeData.fire(undefined)));
-    this.bindingListeners.value = listeners;
+    this.binding.value = new Binding(session, this.deps.log, () => this._onDidChangeTreeData.fire(undefined));
     this._onDidChangeTreeData.fire(undefined);
     this.followVisibility();
   }

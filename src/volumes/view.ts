@@ -10,7 +10,7 @@ import type { ContainerSummary } from '../engine';
 import type { EngineSession } from '../model/session';
 import type { ChildRow, ContainerChildRows } from '../views/childRows';
 import type { RowSummary } from '../views/engineTreeView';
-import { rowSummariesUnder, toTreeItem } from '../views/treeItems';
+import { rowSummariesUnder, sessionTreeView, toTreeItem } from '../views/treeItems';
 import type { LogDeps, SessionsDeps } from '../workbench/deps';
 import { presentDiskUsage, presentVolume, presentVolumeUser } from './presentation';
 import { DISK_USAGE_MAX_AGE_MS, VolumeStore, type VolumeChange, type VolumeSource } from './store';
@@ -66,10 +66,9 @@ export class VolumesView extends Disposable implements vscode.TreeDataProvider<V
 
   constructor(private readonly deps: VolumesViewDeps) {
     super();
-    this.view = this._register(vscode.window.createTreeView('berth.volumes', { treeDataProvider: this, canSelectMany: true, showCollapseAll: true }));
+    const owner = this._register(new DisposableStore());
+    this.view = sessionTreeView('berth.volumes', this, deps, { bind: (session) => this.bind(session), visibilityChanged: () => this.followVisibility() }, owner);
     this.bind(deps.session);
-    this._register(deps.onDidChangeSession((session) => this.bind(session)));
-    this._register(this.view.onDidChangeVisibility(() => this.followVisibility()));
   }
 
   get volumes(): VolumeStore | undefined {
