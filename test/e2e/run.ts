@@ -18,7 +18,6 @@ import { CaseRunner } from './cases';
 import { WorkbenchDriver } from './driver';
 import { logsCases } from './logsCases';
 import { MULTI_ENGINE_CASE, multiEngineExplorer } from './multiEngine';
-import { FILES_TREE_CASE, filesTree } from './filesTree';
 import { VOLUMES_CASE, volumesPrune } from './volumes';
 import { AGING_ROW_CASE, agingRow } from './agingRow';
 import { SCREENSHOTS, publish, resetPublishable } from './screenshots';
@@ -211,8 +210,6 @@ async function devWorkbenchCases(
     }, evidence);
 
     await runner.run(VOLUMES_CASE, () => volumesPrune(workbench, driver, client, publish), evidence);
-
-    await runner.run(FILES_TREE_CASE, () => filesTree({ workbench, driver, client, containerId: web.Id, containerName: webName }, publish), evidence);
 
     await runner.run(AGING_ROW_CASE, () =>
       agingRow({ driver, client, image: engines.image, dockerHost: engines.dockerHost, cleanup }, async () => {
