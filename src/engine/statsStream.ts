@@ -1,6 +1,6 @@
 /**
  * Follows a container's stats stream for as long as the caller wants it: every sample goes to `onSample`; a stream
- * that sends nothing for `stallMs` (the engine sends one a second) is dropped and opened again quietly, and so is
+ * that sends nothing for `stallMs` (dockerd sends one a second, Podman 4 one every 5 s) is dropped and opened again quietly, and so is
  * one the engine ends or breaks, after a short pause that grows while it keeps failing. It stops for good when the
  * signal aborts, or when the engine says the container is gone. While stopped it holds no timer and no connection.
  */
@@ -14,7 +14,7 @@ export interface FollowStatsOptions {
   readonly onSample: (sample: StatsSample) => void;
   /** A stream ended, stalled or failed and is about to be opened again (for the log). */
   readonly onReconnect?: ((reason: string) => void) | undefined;
-  /** No sample for this long: the stream is dropped and opened again. Default 5 s. */
+  /** No sample for this long: the stream is dropped and opened again. Default STATS_STALL_MS. */
   readonly stallMs?: number | undefined;
   /** The first pause before opening again; it doubles up to 8× while failures go on. Default 1 s. */
   readonly retryMs?: number | undefined;
@@ -22,7 +22,8 @@ export interface FollowStatsOptions {
 
 export type FollowStatsEnd = 'aborted' | 'gone';
 
-export const STATS_STALL_MS = 5_000;
+/** dockerd sends a sample a second, Podman 4 one every 5 s: three of Podman's intervals with nothing is a stall. */
+export const STATS_STALL_MS = 15_000;
 
 export async function followStats(client: Pick<StatsEndpoints, 'containerStats'>, id: string, options: FollowStatsOptions): Promise<FollowStatsEnd> {
   const stallMs = options.stallMs ?? STATS_STALL_MS;
