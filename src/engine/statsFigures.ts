@@ -61,7 +61,7 @@ export function statsFigures(sample: StatsSample): StatsFigures {
   // No networks (NetworkMode none) is no network I/O: docker prints 0B there too.
   const networks = Object.values(sample.networks ?? {});
   const blkio = sample.blkio_stats?.io_service_bytes_recursive;
-  const readAt = running ? Date.parse(sample.read as string) : undefined;
+  const readAt = running ? Date.parse(sample.read) : undefined;
   return {
     running,
     readAt: Number.isFinite(readAt) ? readAt : undefined,

@@ -24,6 +24,9 @@ function follow(client: EngineClient, id: string): { samples: StatsFigures[]; re
   return { samples, reconnects, stop: () => controller.abort(), ended };
 }
 
+/** `eventually` for a check that reads what is already collected. */
+const until = (what: string, check: () => boolean, attempts?: number): Promise<void> => eventually(what, () => Promise.resolve(check()), attempts);
+
 if (!engines.podmanHost) {
   void it('stats on Podman', (t) => t.skip('engines.json has no podmanHost: Podman cannot run containers on this machine'));
 }
@@ -44,8 +47,8 @@ for (const target of engineTargets(engines)) {
       const filling = follow(client, filler);
       try {
         // CPU % needs a sample with a cpu delta (a first sample's precpu may be empty; Podman 4 samples every 5 s).
-        await eventually('the busy loop to show CPU use', async () => (hot.samples.at(-1)?.cpuPercent ?? 0) > 5, 400);
-        await eventually('samples of the others', async () => cold.samples.length >= 2 && filling.samples.length >= 1, 400);
+        await until('the busy loop to show CPU use', () => (hot.samples.at(-1)?.cpuPercent ?? 0) > 5, 400);
+        await until('samples of the others', () => cold.samples.length >= 2 && filling.samples.length >= 1, 400);
         const hotCpu = hot.samples.at(-1)?.cpuPercent ?? Number.NaN;
         const coldCpu = cold.samples.at(-1)?.cpuPercent ?? Number.NaN;
         assert.ok(hotCpu > coldCpu, `burning ${hotCpu}% should be above idle ${coldCpu}%`);
@@ -54,7 +57,7 @@ for (const target of engineTargets(engines)) {
         const exec = await client.createExec(filler, { cmd: ['touch', '/tmp/go'] });
         const socket = await client.startExecAttached(exec.Id, { tty: false });
         socket.resume();
-        await eventually('memory to grow by the 48 MiB written to /dev/shm', async () => {
+        await until('memory to grow by the 48 MiB written to /dev/shm', () => {
           const now = filling.samples.at(-1)?.memoryUsage ?? 0;
           return now - before >= 40 * MiB;
         }, 400);
@@ -74,13 +77,13 @@ for (const target of engineTargets(engines)) {
       const id = await suite.createContainer(['sleep', '600']);
       await client.startContainer(id);
       const followed = follow(client, id);
-      await eventually('a first sample', async () => followed.samples.length > 0, 400);
+      await until('a first sample', () => followed.samples.length > 0, 400);
       assert.equal(followed.samples[0]?.running, true);
       await client.stopContainer(id, { timeoutSeconds: 0 });
       await client.removeContainer(id, { force: true });
       // dockerd goes on sending zeroed samples until the container is gone; Podman ends the stream. Either way the
       // follow ends as 'gone' once the engine no longer knows the container, never with an error.
-      const end = await Promise.race([followed.ended, eventually('the follow to end', async () => false, 400).then(() => 'still following')]);
+      const end = await Promise.race([followed.ended, until('the follow to end', () => false, 400).then(() => 'still following')]);
       followed.stop();
       assert.equal(end, 'gone');
       const after = followed.samples.slice(1).filter((figures) => !figures.running);

@@ -14,6 +14,9 @@ const FAKE_ID = 'feed5'.padEnd(64, '0');
 const NO_MEMORY = 'bad0'.padEnd(64, '0');
 const STALLING = 'deadbeef'.padEnd(64, '0');
 
+/** `eventually` for a check that reads what is already collected. */
+const until = (what: string, check: () => boolean, attempts?: number): Promise<void> => eventually(what, () => Promise.resolve(check()), attempts);
+
 void describe('stats on the same sample as the docker CLI', () => {
   let harness: CliHarness;
   let fake: FakeEngine;
@@ -99,13 +102,13 @@ void describe('stats on the same sample as the docker CLI', () => {
       onSample: () => samples++,
       onReconnect: (reason) => reasons.push(reason),
     });
-    await eventually('two reconnects after stalls', async () => reasons.length >= 2);
+    await until('two reconnects after stalls', () => reasons.length >= 2);
     controller.abort();
     assert.equal(await ended, 'aborted');
     assert.deepEqual(reasons.slice(0, 2), ['no sample for 300 ms', 'no sample for 300 ms']);
     assert.ok(samples >= 3, `each opening delivers its first sample: ${samples}`);
     const opened = fake.seen.filter((line) => line === `GET /containers/${STALLING}/stats`).length - before;
     assert.ok(opened >= 3, `the stream was opened again: ${opened}`);
-    await eventually('the stalled responses to be closed', async () => fake.stalledCount === 0);
+    await until('the stalled responses to be closed', () => fake.stalledCount === 0);
   });
 });
