@@ -13,6 +13,7 @@ import { registerLanguage } from './language';
 import { registerLogs } from './logs';
 import { registerPrune } from './prune';
 import { registerRegistries } from './registries';
+import { registerStats } from './stats';
 import { registerVolumes } from './volumes';
 import { command, registerCommandTable } from './workbench/commandTable';
 import { BerthCore, type BerthApi } from './workbench/core';
@@ -35,6 +36,7 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
     owner,
   );
   const volumes = registerVolumes(extendDeps(core, { revealContainer: (id: string, engine: string) => containers.view.reveal(id, engine) }), owner);
+  registerStats(extendDeps(core, { containersView: containers.view, extensionUri: context.extensionUri }), owner);
   registerPrune(core, owner);
   registerLogs(core, owner);
   registerFiles(core, owner);

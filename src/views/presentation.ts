@@ -3,7 +3,7 @@
  * without `vscode` so it is unit-testable. Providers turn it into TreeItems.
  */
 import { formatBytes, plural, shortId } from '../common/format';
-import type { ContainerRecord, ImageRecord } from '../model/records';
+import { containerHealth, type ContainerRecord, type ImageRecord } from '../model/records';
 import { clockChangesAt, createdClock, renderClock, type StatusClock } from '../model/statusClock';
 
 export interface IconSpec {
@@ -37,8 +37,16 @@ export function containerIcon(record: ContainerRecord): IconSpec {
   const status = record.summary.Status ?? '';
   switch (record.state) {
     case 'running':
-      if (status.includes('(unhealthy)')) return { id: 'vm-running', color: 'charts.yellow' };
-      return { id: 'vm-running', color: 'charts.green' };
+      switch (containerHealth(record)) {
+        case 'unhealthy':
+          return { id: 'error', color: 'charts.red' };
+        case 'starting':
+          return { id: 'watch', color: 'charts.yellow' };
+        case 'healthy':
+          return { id: 'pass', color: 'charts.green' };
+        default:
+          return { id: 'vm-running', color: 'charts.green' };
+      }
     case 'paused':
       return { id: 'debug-pause', color: 'charts.yellow' };
     case 'restarting':
