@@ -23,7 +23,8 @@ export type BadInputCategory =
   | 'TLS and remote engines'
   | 'The CLI around a run'
   | 'Volumes, networks and prune'
-  | 'Files in containers';
+  | 'Files in containers'
+  | 'Live stats';
 
 export interface BadInputCase {
   readonly id: string;
@@ -47,6 +48,7 @@ const sshHint = (login: string): string =>
   `Check that \`ssh ${login} docker version\` works in a terminal: it must log in without a password prompt and find docker on the far side`;
 
 import { CLI_BAD_INPUT_CASES } from './bad-input-cli-cases';
+import { STATS_BAD_INPUT_CASES } from './bad-input-stats-cases';
 import { STORAGE_BAD_INPUT_CASES } from './bad-input-storage-cases';
 
 const CORE_CASES: readonly BadInputCase[] = [
@@ -455,6 +457,7 @@ const CORE_CASES: readonly BadInputCase[] = [
   },
   ...CLI_BAD_INPUT_CASES,
   ...STORAGE_BAD_INPUT_CASES,
+  ...STATS_BAD_INPUT_CASES,
 ];
 
 export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES];
