@@ -55,12 +55,13 @@ function build(): void {
   host.textContent = '';
   const foreground = themeColour('--vscode-foreground', '#888');
   const grid = themeColour('--vscode-editorWidget-border', 'rgba(128,128,128,0.3)');
-  const width = Math.max(320, Math.min(host.clientWidth || 640, 900));
   charts = SPECS.map((spec) => {
     const box = document.createElement('section');
     box.className = 'chart';
     box.dataset['chart'] = spec.key;
     host.appendChild(box);
+    // As wide as its grid cell, less the cell's padding.
+    const width = Math.max(300, box.clientWidth - 10);
     const options: uPlot.Options = {
       title: spec.title,
       width,
