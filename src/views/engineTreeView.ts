@@ -45,7 +45,13 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
     this.forest = new EngineForest<N, T>((engine) => this.createTree(engine));
     this.view = this._register(vscode.window.createTreeView(viewId, { treeDataProvider: this, ...options }));
     this.rowClock.setVisible(this.view.visible);
-    this._register(this.view.onDidChangeVisibility((event) => this.rowClock.setVisible(event.visible)));
+    deps.engines.setViewShown(viewId, this.view.visible);
+    this._register(
+      this.view.onDidChangeVisibility((event) => {
+        this.rowClock.setVisible(event.visible);
+        deps.engines.setViewShown(viewId, event.visible);
+      }),
+    );
   }
 
   /** Call at the end of the subclass constructor, once its own fields exist. */
