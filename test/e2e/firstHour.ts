@@ -2,6 +2,8 @@
 // (its name prompt refusing a taken name as it is typed, its options unticked by default), the clicked row of a
 // multi-selection, and an engine that went away named as unreachable with Retry.
 import type { EngineClient } from '../../src/engine';
+import { shortId } from '../../src/common/format';
+import { rowPattern, workbenchMessage } from '../engine/engine/bad-input-workbench-cases';
 import { uniqueName } from '../support/engines';
 import type { Workbench } from '../vscode/launch';
 import type { PrivateEngine } from '../vscode/privateEngine';
@@ -34,7 +36,9 @@ export async function firstHourCases(setup: FirstHourSetup): Promise<void> {
     await driver.answerQuickInput('Command for', 'sh');
     await driver.waitForText(() => widget.innerText(), 'Container name', 'the name prompt');
     await driver.quickInputBox().fill(setup.names[0]);
-    await driver.waitForText(() => widget.innerText(), 'is already used by container', 'the name-in-use message while typing', 15_000);
+    const holder = await client.inspectContainer(setup.names[0]);
+    const refusal = workbenchMessage('run-name-in-use-typed', { name: setup.names[0], 'short id': shortId(holder.Id), state: holder.State.Status });
+    await driver.waitForText(() => widget.innerText(), refusal, 'the name-in-use message while typing', 15_000);
     await driver.quickInputBox().fill(runName);
     await page.waitForTimeout(300);
     await page.keyboard.press('Enter');
@@ -80,6 +84,7 @@ export async function firstHourCases(setup: FirstHourSetup): Promise<void> {
       const toast = page.locator('.notification-toast', { hasText: /is unreachable/ }).first();
       await toast.waitFor({ timeout: 30_000 });
       const message = await toast.innerText();
+      if (!rowPattern('picker-engine-gone').test(message)) throw new Error(`not the bad-input row's words: ${message}`);
       if (!message.includes(setup.engine.host.replace(/^unix:\/\//, ''))) throw new Error(`the message does not name the endpoint: ${message}`);
       if ((await toast.locator('.monaco-button', { hasText: 'Retry' }).count()) === 0) throw new Error(`no Retry on: ${message}`);
       if ((await widget.isVisible()) && (await widget.innerText()).includes('Container whose logs')) throw new Error('a picker over the gone engine opened');

@@ -8,6 +8,7 @@ import {
   testEngines,
 } from '../support/fixtures';
 import { PrivateEngine } from '../../vscode/privateEngine';
+import { rowPattern } from '../../engine/engine/bad-input-workbench-cases';
 
 describe('a second engine: Stop All, engine down and back up', function () {
   this.timeout(180_000);
@@ -107,7 +108,7 @@ describe('a second engine: Stop All, engine down and back up', function () {
       // The log line carries the stack: `<activity> failed: EngineError: The engine … is unreachable: <reason>`.
       const line = await eventually(`the log to say ${activity} failed: unreachable`, async () =>
         (await berthLogText()).split('\n').find((entry) => entry.includes(`${activity} failed:`) && entry.includes('The engine')), 10_000);
-      assert.match(line, / is unreachable: \S/, 'the message names the engine, says it is unreachable, and gives the reason');
+      assert.match(line, rowPattern('picker-engine-gone'), 'the bad-input row\'s words: the engine, its endpoint, unreachable, the reason');
     }
     await engine.start();
     await modelState('connected', 90_000);
