@@ -5,23 +5,11 @@ import type { EngineClient } from '../../src/engine';
 import { shortId } from '../../src/common/format';
 import { rowPattern, workbenchMessage } from '../engine/engine/bad-input-workbench-cases';
 import { uniqueName } from '../support/engines';
-import type { Workbench } from '../vscode/launch';
-import type { PrivateEngine } from '../vscode/privateEngine';
-import type { CaseRunner } from './cases';
-import type { WorkbenchDriver } from './driver';
+import type { LogsCaseSetup } from './logsCases';
 
-export interface FirstHourSetup {
-  runner: CaseRunner;
-  workbench: Workbench;
-  driver: WorkbenchDriver;
-  client: EngineClient;
-  engine: PrivateEngine;
-  image: string;
+export interface FirstHourSetup extends LogsCaseSetup {
   /** Two containers of the run, by name: the first one's name is "taken" for the name prompt. */
   names: readonly [string, string];
-  cleanup: string[];
-  evidence: (name: string) => Promise<void>;
-  picture: (name: string) => Promise<void>;
 }
 
 export async function firstHourCases(setup: FirstHourSetup): Promise<void> {
