@@ -1,7 +1,6 @@
 // What a new user meets in the first hour (issue 20), in the real workbench: an interactive TTY run from the palette
 // (its name prompt refusing a taken name as it is typed, its options unticked by default), the clicked row of a
 // multi-selection, and an engine that went away named as unreachable with Retry.
-import type { EngineClient } from '../../src/engine';
 import { shortId } from '../../src/common/format';
 import { rowPattern, workbenchMessage } from '../engine/engine/bad-input-workbench-cases';
 import { uniqueName } from '../support/engines';
