@@ -54,8 +54,8 @@ export async function firstHourCases(setup: FirstHourSetup): Promise<void> {
 
   await runner.run('a right-click on the second of two selected rows: Copy Name copies the clicked row', async () => {
     await driver.openViewContainer('Berth');
-    // Two rows the list has rendered (a long list renders only what is in view): the first word of a row is its name.
-    const rendered = (await driver.rowTexts('Containers')).map((text) => text.split(' ')[0] ?? '').filter((name) => name.startsWith('berth-'));
+    // Two rows the list has rendered (a long list renders only what is in view): each row's label is its name.
+    const rendered = (await driver.treeRows('Containers').locator('.label-name').allInnerTexts()).map((text) => text.trim()).filter((name) => name.startsWith('berth-'));
     const [first, second] = rendered;
     if (!first || !second) throw new Error(`fewer than two container rows are shown: ${rendered.join(', ')}`);
     await driver.treeRow('Containers', first).click();
