@@ -19,6 +19,7 @@ import { WorkbenchDriver } from './driver';
 import { firstHourCases } from './firstHour';
 import { logsCases } from './logsCases';
 import { MULTI_ENGINE_CASE, multiEngineExplorer } from './multiEngine';
+import { STATS_CASE, statsPanel } from './stats';
 import { VOLUMES_CASE, volumesPrune } from './volumes';
 import { AGING_ROW_CASE, agingRow } from './agingRow';
 import { SCREENSHOTS, publish, resetPublishable } from './screenshots';
@@ -222,6 +223,8 @@ async function devWorkbenchCases(
     }, evidence);
 
     await runner.run(VOLUMES_CASE, () => volumesPrune(workbench, driver, client, publish), evidence);
+
+    await runner.run(STATS_CASE, () => statsPanel(workbench, driver, client, engines.image, publish), evidence);
 
     await runner.run(AGING_ROW_CASE, () =>
       agingRow({ driver, client, image: engines.image, dockerHost: engines.dockerHost, cleanup }, async () => {

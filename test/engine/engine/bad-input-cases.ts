@@ -25,6 +25,7 @@ export type BadInputCategory =
   | 'The CLI around a run'
   | 'Volumes, networks and prune'
   | 'Files in containers'
+  | 'Live stats'
   | 'Untrusted settings, transports and output'
   | 'The workbench';
 
@@ -50,6 +51,7 @@ const sshHint = (login: string): string =>
   `Check that \`ssh ${login} docker version\` works in a terminal: it must log in without a password prompt and find docker on the far side`;
 
 import { CLI_BAD_INPUT_CASES } from './bad-input-cli-cases';
+import { STATS_BAD_INPUT_CASES } from './bad-input-stats-cases';
 import { STORAGE_BAD_INPUT_CASES } from './bad-input-storage-cases';
 import { WORKBENCH_BAD_INPUT_CASES } from './bad-input-workbench-cases';
 
@@ -478,6 +480,7 @@ const CORE_CASES: readonly BadInputCase[] = [
   },
   ...CLI_BAD_INPUT_CASES,
   ...STORAGE_BAD_INPUT_CASES,
+  ...STATS_BAD_INPUT_CASES,
   ...WORKBENCH_BAD_INPUT_CASES,
 ];
 
