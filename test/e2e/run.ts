@@ -16,6 +16,7 @@ import { PrivateEngine } from '../vscode/privateEngine';
 import { Stopwatch } from '../vscode/stopwatch';
 import { CaseRunner } from './cases';
 import { WorkbenchDriver } from './driver';
+import { firstHourCases } from './firstHour';
 import { logsCases } from './logsCases';
 import { MULTI_ENGINE_CASE, multiEngineExplorer } from './multiEngine';
 import { STATS_CASE, statsPanel } from './stats';
@@ -194,6 +195,16 @@ async function devWorkbenchCases(
       },
     });
     // The outage above stopped every container; the cases below want the running one back.
+    await client.startContainer(web.Id).catch(() => undefined);
+
+    await firstHourCases({
+      runner, workbench, driver, client, engine, image: engines.image, names: [webName, doneName], cleanup, evidence,
+      picture: async (name) => {
+        await driver.screenshot(name);
+        await publish(name);
+      },
+    });
+    // The engine-down case stopped every container again.
     await client.startContainer(web.Id).catch(() => undefined);
 
     await runner.run('Pull Image without credentials shows the registry\'s message', async () => {

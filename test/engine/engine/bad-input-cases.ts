@@ -26,7 +26,8 @@ export type BadInputCategory =
   | 'Volumes, networks and prune'
   | 'Files in containers'
   | 'Live stats'
-  | 'Untrusted settings, transports and output';
+  | 'Untrusted settings, transports and output'
+  | 'The workbench';
 
 export interface BadInputCase {
   readonly id: string;
@@ -52,6 +53,7 @@ const sshHint = (login: string): string =>
 import { CLI_BAD_INPUT_CASES } from './bad-input-cli-cases';
 import { STATS_BAD_INPUT_CASES } from './bad-input-stats-cases';
 import { STORAGE_BAD_INPUT_CASES } from './bad-input-storage-cases';
+import { WORKBENCH_BAD_INPUT_CASES } from './bad-input-workbench-cases';
 
 const CORE_CASES: readonly BadInputCase[] = [
   {
@@ -479,6 +481,7 @@ const CORE_CASES: readonly BadInputCase[] = [
   ...CLI_BAD_INPUT_CASES,
   ...STORAGE_BAD_INPUT_CASES,
   ...STATS_BAD_INPUT_CASES,
+  ...WORKBENCH_BAD_INPUT_CASES,
 ];
 
 export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...SECURITY_CASES];
