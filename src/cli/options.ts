@@ -62,3 +62,14 @@ export interface CommitCommandOptions {
 export interface WaitOptions {
   ids: string[];
 }
+
+export interface StatsCommandOptions {
+  ids: string[];
+  all: boolean;
+  noStream: boolean;
+}
+
+export interface TopCommandOptions {
+  id: string;
+  psArgs: string | undefined;
+}

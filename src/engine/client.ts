@@ -2,12 +2,12 @@
  * EngineClient: the typed Engine API over one transport. It is built in layers, one file per endpoint group of the
  * Engine API, each extending the one below: api/connection.ts (negotiation and plumbing), api/system.ts,
  * api/containers.ts, api/images.ts, api/exec.ts, api/archive.ts, api/volumes.ts (with disk usage and prune),
- * api/networks.ts. The API version is negotiated lazily from the first ping (min of the client's highest and the
+ * api/networks.ts, api/stats.ts (stats and top). The API version is negotiated lazily from the first ping (min of the client's highest and the
  * daemon's), or fixed. Every path carries the version prefix; JSON bodies carry their content type; query booleans
  * are 1/0 and `filters` is JSON.
  */
 import { resolveEndpoint } from './endpoint';
-import { NetworkEndpoints } from './api/networks';
+import { StatsEndpoints } from './api/stats';
 import type { LogFunction } from './api/connection';
 
 export type { PruneTarget } from './api/volumes';
@@ -23,7 +23,7 @@ export interface FromEnvironmentOptions {
   readonly log?: LogFunction | undefined;
 }
 
-export class EngineClient extends NetworkEndpoints {
+export class EngineClient extends StatsEndpoints {
   /** Resolves the engine like the docker CLI (explicit host, DOCKER_HOST, contexts, default sockets). */
   static fromEnvironment(options: FromEnvironmentOptions = {}): EngineClient {
     const endpoint = resolveEndpoint({ host: options.host, env: options.env, homeDir: options.homeDir });

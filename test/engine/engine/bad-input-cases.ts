@@ -26,7 +26,9 @@ export type BadInputCategory =
   | 'The CLI around a run'
   | 'Volumes, networks and prune'
   | 'Files in containers'
+  | 'Live stats'
   | 'Untrusted settings, transports and output'
+  | 'The workbench'
   | 'Compose';
 
 export interface BadInputCase {
@@ -51,7 +53,9 @@ const sshHint = (login: string): string =>
   `Check that \`ssh ${login} docker version\` works in a terminal: it must log in without a password prompt and find docker on the far side`;
 
 import { CLI_BAD_INPUT_CASES } from './bad-input-cli-cases';
+import { STATS_BAD_INPUT_CASES } from './bad-input-stats-cases';
 import { STORAGE_BAD_INPUT_CASES } from './bad-input-storage-cases';
+import { WORKBENCH_BAD_INPUT_CASES } from './bad-input-workbench-cases';
 
 const CORE_CASES: readonly BadInputCase[] = [
   {
@@ -478,6 +482,8 @@ const CORE_CASES: readonly BadInputCase[] = [
   },
   ...CLI_BAD_INPUT_CASES,
   ...STORAGE_BAD_INPUT_CASES,
+  ...STATS_BAD_INPUT_CASES,
+  ...WORKBENCH_BAD_INPUT_CASES,
 ];
 
 export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...SECURITY_CASES, ...COMPOSE_BAD_INPUT_CASES];
