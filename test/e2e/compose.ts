@@ -15,7 +15,6 @@ export async function composeUpFromExplorer(
   driver: WorkbenchDriver,
   client: EngineClient,
   setup: { image: string; dockerHost: string },
-  publish: (name: string) => Promise<void>,
 ): Promise<void> {
   const dir = workbench.server.workspaceDir;
   const file = join(dir, 'compose.yaml');
@@ -42,7 +41,6 @@ export async function composeUpFromExplorer(
     await driver.treeRow('Containers', `${project}_web_1`).waitFor({ timeout: 30_000 });
     await workbench.page.waitForTimeout(800);
     await driver.screenshot('compose-grouped');
-    await publish('compose-grouped');
   } finally {
     await runProgram('docker-compose', ['-f', file, 'down', '-t', '0'], { ...process.env, DOCKER_HOST: setup.dockerHost, DOCKER_CONTEXT: '' }, dir).catch(() => undefined);
     await rm(file, { force: true });

@@ -55,7 +55,7 @@ export async function multiEngineExplorer(setup: MultiEngineSetup, screenshot: (
     await writeFile(
       machineSettings,
       JSON.stringify(
-        { ...setup.settings, 'berth.engines': [{ name: PODMAN_ENGINE_NAME, host: podmanHost }], 'berth.containers.showAll': false },
+        { ...setup.settings, 'berth.engines': [{ name: PODMAN_ENGINE_NAME, host: podmanHost }], 'berth.containers.showAll': false, 'berth.containers.groupBy': 'none' },
         null,
         2,
       ),

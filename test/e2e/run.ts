@@ -233,7 +233,7 @@ async function devWorkbenchCases(
         await publish('aging-row');
       }), evidence);
 
-    await runner.run(COMPOSE_CASE, () => composeUpFromExplorer(workbench, driver, client, { image: engines.image, dockerHost: engines.dockerHost }, publish), evidence);
+    await runner.run(COMPOSE_CASE, () => composeUpFromExplorer(workbench, driver, client, { image: engines.image, dockerHost: engines.dockerHost }), evidence);
 
     const podmanHost = engines.podmanHost;
     if (podmanHost) {

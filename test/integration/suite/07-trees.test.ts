@@ -115,9 +115,13 @@ describe('the trees as rendered', () => {
     assert.deepEqual(members.map((row) => row.label), [job.name, web.name]);
     assert.deepEqual(members.map((row) => row.contextValue), ['berth:container:exited', 'berth:container:running']);
 
-    await setBerthSetting('containers.groupBy', undefined);
-    await viewShows('containers', [], 'the flat list again', (rows) =>
+    await setBerthSetting('containers.groupBy', 'none');
+    await viewShows('containers', [], 'the flat list with grouping off', (rows) =>
       rowLabelled(rows, web.name) && !rowLabelled(rows, project) ? true : undefined);
+    // Grouping by project is the default (issue 11): with the setting unset, the group is back.
+    await setBerthSetting('containers.groupBy', undefined);
+    await viewShows('containers', [], 'the groups again by default', (rows) =>
+      rowLabelled(rows, project) && !rowLabelled(rows, web.name) ? true : undefined);
   });
 
   it('image rows: one per tag, "<size> · <age> · N containers", tagged and untagged context values', async () => {
