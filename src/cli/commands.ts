@@ -16,6 +16,7 @@ import type {
   WaitOptions,
 } from './options';
 import { booleanFlag, declareCommand, listFlag, valueFlag, type DeclaredCommand, type FlagTable } from './spec';
+import { buildCommands } from './buildCommands';
 import { storageCommands } from './storageCommands';
 import { checkEnvEntry, nonEmpty, parseCopyArguments, parseFilters, parseKeyValues, parseSeconds, parseTail, splitRepositoryTag } from './values';
 
@@ -201,7 +202,7 @@ const version = declareCommand({
 });
 
 /** Every command, in the order `berth help` and the README list them. */
-export const commandTable = { run, ps, stop, 'stop-all': stopAll, logs, images, pull, commit, wait, cp, version, ...storageCommands } as const;
+export const commandTable = { run, ps, stop, 'stop-all': stopAll, logs, images, pull, commit, wait, cp, version, ...buildCommands, ...storageCommands } as const;
 
 type Table = typeof commandTable;
 export type CommandName = keyof Table;

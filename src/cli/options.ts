@@ -62,3 +62,15 @@ export interface CommitCommandOptions {
 export interface WaitOptions {
   ids: string[];
 }
+
+export interface BuildCommandOptions {
+  context: string;
+  dockerfile: string | undefined;
+  tags: string[];
+  /** `K=V`, or `K` alone, which takes its value from berth's environment (and is left out when unset). */
+  buildArgs: string[];
+  target: string | undefined;
+  noCache: boolean;
+  network: string | undefined;
+  quiet: boolean;
+}

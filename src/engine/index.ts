@@ -17,3 +17,6 @@ export * from './usage';
 export { sshArguments, sshConnector } from './ssh';
 export * from './registry';
 export * from './contexts';
+export * from './build';
+export * from './buildContext';
+export * from './dockerfile';
