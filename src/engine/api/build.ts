@@ -63,6 +63,8 @@ export class BuildEndpoints extends NetworkEndpoints {
       q: options.quiet ? true : undefined,
       labels: options.labels && Object.keys(options.labels).length > 0 ? JSON.stringify(options.labels) : undefined,
       rm: true,
+      // A failed step's container goes too (docker build keeps it unless --force-rm): nothing is left behind in the engine.
+      forcerm: true,
     });
     const headers = [...TAR_HEADERS, ...(await this.registryConfigHeader(options.registryConfig, options.signal))];
     const credentialsSent = options.registryConfig !== undefined && Object.keys(options.registryConfig).length > 0;
