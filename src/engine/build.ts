@@ -63,7 +63,7 @@ export async function buildImage(client: EngineClient, request: BuildRequest): P
       const found = imageIdOf(message);
       if (found !== undefined && (imageId === undefined || found.startsWith('sha256:'))) imageId = found;
       const stream = message.stream?.trim();
-      if (stream?.startsWith('Step ')) step = stream;
+      if (stream !== undefined && /^step \d+\/\d+\s*:/i.test(stream)) step = stream;
       request.onMessage?.(message);
     }
   } catch (error) {
