@@ -4,6 +4,7 @@
  * Where things go: docs/architecture.md.
  */
 import * as vscode from 'vscode';
+import { registerBuild } from './build';
 import { DisposableStore } from './common/lifecycle';
 import { registerContainers } from './containers';
 import { registerEngines } from './engines';
@@ -35,6 +36,7 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
     owner,
   );
   const volumes = registerVolumes(extendDeps(core, { revealContainer: (id: string, engine: string) => containers.view.reveal(id, engine) }), owner);
+  registerBuild(extendDeps(core, { registries, revealImage: (key: string, engine: string) => images.view.reveal(key, engine), workspaceState: context.workspaceState }), owner);
   registerPrune(core, owner);
   registerLogs(core, owner);
   registerFiles(core, owner);

@@ -27,6 +27,8 @@ export interface BuildRequest extends BuildContextOptions {
   readonly signal?: AbortSignal | undefined;
   /** Each line of the engine's answer, as it arrives. */
   readonly onMessage?: ((message: BuildMessage) => void) | undefined;
+  /** A context already prepared (to measure it first); prepared from the options above when absent. */
+  readonly prepared?: BuildContext | undefined;
   /** Called once the context is prepared, before the first byte is sent. */
   readonly onContext?: ((context: BuildContext) => void) | undefined;
 }
@@ -39,7 +41,7 @@ export interface BuildResult {
 
 /** Builds an image as `docker build` does with the classic builder; cancelling `signal` stops the engine's build. */
 export async function buildImage(client: EngineClient, request: BuildRequest): Promise<BuildResult> {
-  const context = await prepareBuildContext(request);
+  const context = request.prepared ?? (await prepareBuildContext(request));
   const dockerfileText = context.externalDockerfile?.toString('utf8') ?? (await readFile(context.dockerfilePath, 'utf8'));
   request.onContext?.(context);
   const registryConfig = await baseImageCredentials(dockerfileText, request);

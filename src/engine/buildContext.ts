@@ -208,7 +208,7 @@ async function addEntry(tar: Pack, entry: ContextEntry, signal: AbortSignal | un
       sink.destroy(error);
       reject(error);
     });
-    source.pipe(sink as unknown as NodeJS.WritableStream);
+    source.pipe(sink);
   });
 }
 

@@ -70,7 +70,7 @@ void describe('build workflow on the private engines', () => {
       assert.match(lines.join(''), /^mounted$/m);
       assert.ok(result.imageId, 'the build named its image');
       const inspected = await podman.inspectImage(tag);
-      assert.ok(inspected.Id.includes((result.imageId as string).replace(/^sha256:/, '')), `${inspected.Id} is ${String(result.imageId)}`);
+      assert.ok(inspected.Id.includes((result.imageId).replace(/^sha256:/, '')), `${inspected.Id} is ${String(result.imageId)}`);
     } finally {
       await podman.removeImage(tag, { force: true }).catch(() => undefined);
       await podman.close();
