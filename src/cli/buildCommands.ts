@@ -1,12 +1,35 @@
 /**
- * `berth build`, with docker build's syntax and exit statuses: one context folder, `-t` repeatable, `-f` relative to
+ * `berth build`, and the run options `berth run` shares with docker run (ports, mounts, env files, …). `berth build` has docker build's syntax and exit statuses: one context folder, `-t` repeatable, `-f` relative to
  * the current folder, `--build-arg KEY` alone taking its value from berth's environment, `-q` printing only the id.
  */
 import { parseImageReference } from '../engine/reference';
 import { UsageError } from './args';
-import type { BuildCommandOptions } from './options';
-import { booleanFlag, declareCommand, listFlag, valueFlag } from './spec';
+import type { BuildCommandOptions, RunOptions } from './options';
+import { booleanFlag, declareCommand, listFlag, valueFlag, type FlagValues } from './spec';
 import { nonEmpty } from './values';
+
+/** The flags `berth run` shares with docker run for ports, mounts, env files and the rest of the run options. */
+export const runOptionFlags = {
+  publish: listFlag('publish', 'p', '[IP:][HOST_PORT:]PORT[/PROTO]', 'Publish a container port on the host, e.g. 8080:80 or 127.0.0.1::80 (repeatable)'),
+  volume: listFlag('volume', 'v', 'SOURCE:TARGET[:ro]', 'Bind-mount a host path or mount a named volume (repeatable)'),
+  envFile: listFlag('env-file', undefined, 'FILE', 'Read environment variables from a file of KEY=VALUE lines (repeatable)'),
+  workdir: valueFlag('workdir', 'w', 'DIR', 'Working directory inside the container (absolute)'),
+  entrypoint: valueFlag('entrypoint', undefined, 'COMMAND', "Override the image's entrypoint (one word; empty clears it)"),
+  user: valueFlag('user', 'u', 'USER[:GROUP]', 'Run as this user (name or UID)'),
+  restart: valueFlag('restart', undefined, 'POLICY', 'Restart policy: no, always, unless-stopped, on-failure[:N]'),
+};
+
+export function runOptionValues(flags: FlagValues<typeof runOptionFlags>): Pick<RunOptions, 'ports' | 'volumes' | 'envFiles' | 'workdir' | 'entrypoint' | 'user' | 'restart'> {
+  return {
+    ports: flags.publish,
+    volumes: flags.volume,
+    envFiles: flags.envFile,
+    workdir: nonEmpty(flags.workdir, '--workdir'),
+    entrypoint: flags.entrypoint,
+    user: nonEmpty(flags.user, '--user'),
+    restart: nonEmpty(flags.restart, '--restart'),
+  };
+}
 
 export const buildCommands = {
   build: declareCommand({

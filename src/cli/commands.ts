@@ -16,7 +16,7 @@ import type {
   WaitOptions,
 } from './options';
 import { booleanFlag, declareCommand, listFlag, valueFlag, type DeclaredCommand, type FlagTable } from './spec';
-import { buildCommands } from './buildCommands';
+import { buildCommands, runOptionFlags, runOptionValues } from './buildCommands';
 import { storageCommands } from './storageCommands';
 import { checkEnvEntry, nonEmpty, parseCopyArguments, parseFilters, parseKeyValues, parseSeconds, parseTail, splitRepositoryTag } from './values';
 
@@ -56,6 +56,7 @@ const run = declareCommand({
     network: valueFlag('network', undefined, 'MODE', "Network mode, e.g. none or host (default: the engine's)"),
     env: listFlag('env', 'e', 'KEY=VALUE', 'Set an environment variable (repeatable); KEY alone takes its value from here'),
     label: listFlag('label', 'l', 'KEY=VALUE', 'Set a label on the container (repeatable)'),
+    ...runOptionFlags,
   },
   build: (flags, positionals): RunOptions => {
     const [image, ...cmd] = positionals as [string, ...string[]];
@@ -70,6 +71,7 @@ const run = declareCommand({
       network: nonEmpty(flags.network, '--network'),
       env: flags.env.map(checkEnvEntry),
       labels: parseKeyValues(flags.label, '--label'),
+      ...runOptionValues(flags),
     };
   },
   run: async (options, deps): Promise<number> => (await import('./actions/run.js')).runCommand(options, deps),

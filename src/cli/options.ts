@@ -13,6 +13,14 @@ export interface RunOptions {
   network: string | undefined;
   env: string[];
   labels: Record<string, string>;
+  /** -p, -v, --env-file, -w, --entrypoint, -u, --restart (checked by engine/runOptions.ts when the run starts). */
+  ports: string[];
+  volumes: string[];
+  envFiles: string[];
+  workdir: string | undefined;
+  entrypoint: string | undefined;
+  user: string | undefined;
+  restart: string | undefined;
 }
 
 export interface PsOptions {

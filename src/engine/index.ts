@@ -20,3 +20,4 @@ export * from './contexts';
 export * from './build';
 export * from './buildContext';
 export * from './dockerfile';
+export * from './runOptions';
