@@ -49,19 +49,14 @@ void describe('berth run options compared with docker create', () => {
     const ours = await harness.client.inspectContainer(berth.stdout.trim());
     const theirs = await harness.client.inspectContainer(dockerId);
     await harness.client.removeContainer(dockerId, { force: true, volumes: true });
-    const pick = (inspected: typeof ours): unknown => ({
-      PortBindings: inspected.HostConfig['PortBindings'],
-      Binds: inspected.HostConfig['Binds'],
-      RestartPolicy: inspected.HostConfig['RestartPolicy'],
-      ExposedPorts: inspected.Config['ExposedPorts'],
-      Volumes: inspected.Config['Volumes'],
-      Env: inspected.Config.Env,
-      WorkingDir: inspected.Config['WorkingDir'],
-      User: inspected.Config['User'],
-      Entrypoint: inspected.Config['Entrypoint'],
-    });
+    const pick = (inspected: typeof ours): unknown => {
+      const host = inspected.HostConfig as Record<string, unknown>;
+      const config = inspected.Config as Record<string, unknown>;
+      const fields = { host: ['PortBindings', 'Binds', 'RestartPolicy'], config: ['ExposedPorts', 'Volumes', 'Env', 'WorkingDir', 'User', 'Entrypoint'] };
+      return [...fields.host.map((key) => host[key]), ...fields.config.map((key) => config[key])];
+    };
     assert.deepEqual(pick(ours), pick(theirs));
-    assert.deepEqual(ours.HostConfig['PortBindings'], {
+    assert.deepEqual((ours.HostConfig as Record<string, unknown>).PortBindings, {
       '80/tcp': [{ HostIp: '127.0.0.1', HostPort: '18081' }],
       '9090/tcp': [{ HostIp: '', HostPort: '' }],
       '53/udp': [{ HostIp: '', HostPort: '18082' }],
