@@ -50,13 +50,13 @@ void describe('berth run options compared with docker create', () => {
     const theirs = await harness.client.inspectContainer(dockerId);
     await harness.client.removeContainer(dockerId, { force: true, volumes: true });
     const pick = (inspected: typeof ours): unknown => {
-      const host = inspected.HostConfig as Record<string, unknown>;
+      const host = inspected.HostConfig;
       const config = inspected.Config as Record<string, unknown>;
       const fields = { host: ['PortBindings', 'Binds', 'RestartPolicy'], config: ['ExposedPorts', 'Volumes', 'Env', 'WorkingDir', 'User', 'Entrypoint'] };
       return [...fields.host.map((key) => host[key]), ...fields.config.map((key) => config[key])];
     };
     assert.deepEqual(pick(ours), pick(theirs));
-    assert.deepEqual((ours.HostConfig as Record<string, unknown>).PortBindings, {
+    assert.deepEqual((ours.HostConfig).PortBindings, {
       '80/tcp': [{ HostIp: '127.0.0.1', HostPort: '18081' }],
       '9090/tcp': [{ HostIp: '', HostPort: '' }],
       '53/udp': [{ HostIp: '', HostPort: '18082' }],
