@@ -1,5 +1,6 @@
 /**
- * The Build feature: Build Image… on Dockerfiles (Explorer, editor title, palette). extension.ts calls
+ * The Build feature: Build Image… on Dockerfiles (Explorer, editor title, palette), and the `berth-build` and
+ * `berth-run` task types. extension.ts calls
  * `registerBuild` once; the image is revealed through the Images view part it hands over.
  */
 import type { DisposableStore } from '../common/lifecycle';
@@ -7,6 +8,7 @@ import { command, registerCommandTable } from '../workbench/commandTable';
 import { askBuildOptions, dockerfileOfTarget, pickDockerfile, remember, runBuild } from './buildImage';
 import { isBuildOptions } from './buildInput';
 import type { BuildDeps } from './deps';
+import { BerthTaskProvider } from './tasks';
 
 export type { BuildDeps } from './deps';
 
@@ -31,4 +33,5 @@ export function registerBuild(deps: BuildDeps, owner: DisposableStore): void {
     deps,
     owner,
   );
+  owner.add(new BerthTaskProvider(deps));
 }

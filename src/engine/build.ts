@@ -88,6 +88,7 @@ export function imageIdOf(message: BuildMessage): string | undefined {
 /** The failure with the step it happened in, and what the user can do about BuildKit-only syntax. */
 function explainBuildFailure(error: unknown, step: string | undefined, dockerfileText: string): unknown {
   if (!(error instanceof BuildError)) return error;
+  error.step = step;
   const message = error.engineMessage ?? error.message;
   const buildKit = /requires BuildKit|buildkit/i.test(message) ? buildKitOnlySyntax(dockerfileText) ?? 'BuildKit-only syntax' : undefined;
   if (buildKit !== undefined) {
@@ -100,7 +101,9 @@ function explainBuildFailure(error: unknown, step: string | undefined, dockerfil
 }
 
 function withText(error: BuildError, message: string, hint: string): BuildError {
-  return new BuildError(error.kind, message, { engineMessage: error.engineMessage, hint }, error.exitCode);
+  const explained = new BuildError(error.kind, message, { engineMessage: error.engineMessage, hint }, error.exitCode);
+  explained.step = error.step;
+  return explained;
 }
 
 /** X-Registry-Config for the base images whose registries have credentials; undefined when none has. */

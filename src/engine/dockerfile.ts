@@ -73,6 +73,17 @@ export function baseImages(text: string, buildArgs: Readonly<Record<string, stri
   return [...new Set(images)];
 }
 
+/**
+ * The Dockerfile line a build failure points at: `Dockerfile parse error line N`, else the line of the instruction
+ * the failing `Step N/M` names (the classic builder and Buildah count every instruction, comments and blanks not).
+ */
+export function failureLine(text: string, message: string, step: string | undefined): number | undefined {
+  const parse = /parse error (?:on )?line (\d+)/i.exec(message);
+  if (parse) return Number(parse[1]);
+  const number = step === undefined ? undefined : /^step (\d+)\/\d+/i.exec(step)?.[1];
+  return number === undefined ? undefined : instructions(text)[Number(number) - 1]?.line;
+}
+
 /** The first BuildKit-only construct in the Dockerfile (the classic builder refuses these), for a plain message. */
 export function buildKitOnlySyntax(text: string): string | undefined {
   const firstLine = text.split(/\r?\n/, 1)[0] ?? '';

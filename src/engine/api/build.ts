@@ -40,6 +40,8 @@ export interface BuildMessage extends ProgressLine {
 export class BuildError extends EngineError {
   /** The failing `RUN`'s exit status (errorDetail.code), or 1 as docker build exits otherwise. */
   readonly exitCode: number;
+  /** The `Step N/M : …` line the build failed in, when known. */
+  step: string | undefined;
 
   constructor(kind: EngineErrorKind, message: string, options: EngineErrorOptions, exitCode: number) {
     super(kind, message, options);

@@ -109,7 +109,7 @@ async function filesUnderCtx(client: EngineClient, image: string): Promise<strin
       extract.on('error', reject);
     });
     for await (const chunk of archive.body) extract.write(chunk);
-    extract.end();
+    extract.end(Buffer.alloc(0));
     await done;
     return names.sort();
   } finally {
