@@ -94,6 +94,9 @@ function explainBuildFailure(error: unknown, step: string | undefined, dockerfil
   if (buildKit !== undefined) {
     return withText(error, message, `The engine's classic builder does not understand ${buildKit}. Build with BuildKit (docker buildx build), or on Podman, whose builder (Buildah) accepts it`);
   }
+  if (error.hint === undefined && step !== undefined && /^step \d+\/\d+\s*:\s*FROM\s/i.test(step)) {
+    return withText(error, `${message} (in ${step})`, 'The base image could not be pulled: check its name and that its registry answers, and sign in if it is private');
+  }
   if (step !== undefined && /returned a non-zero code/.test(message)) {
     return withText(error, `${message} (in ${step})`, 'Fix the command in that step, then build again');
   }

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { createCliHarness, type CliHarness } from '../cli/support';
 import { uniqueName } from '../../support/engines';
 import { dockerBuild, scratchFolder, stepLines, writeTree } from './support';
+import { expectedMessage } from '../engine/bad-input-cases';
 
 void describe('berth build compared with docker build (classic builder)', () => {
   let harness: CliHarness;
@@ -89,25 +90,23 @@ void describe('berth build compared with docker build (classic builder)', () => 
     assert.equal(docker.code, 7);
     assert.equal(berth.code, 7);
     assert.match(berth.stdout, /^about to fail$/m);
-    assert.equal(
-      berth.stderr,
-      "berth: The command '/bin/sh -c echo about to fail && exit 7' returned a non-zero code: 7 (in Step 2/2 : RUN echo about to fail && exit 7). Fix the command in that step, then build again\n",
-    );
+    assert.equal(berth.stderr, `berth: ${expectedMessage('build-run-fails')}\n`);
   });
 
   void it('a missing context or Dockerfile exits 1 and a bad tag 125, as docker does', async () => {
     const missing = join(folder.path, 'nowhere');
-    const cases: Array<{ args: string[]; code: number; message: RegExp }> = [
-      { args: [missing], code: 1, message: /^berth: unable to prepare context: path ".*nowhere" not found\. Give the folder/ },
-      { args: ['-f', join(folder.path, 'no.Dockerfile'), app()], code: 1, message: /^berth: Cannot locate specified Dockerfile: .*no\.Dockerfile\. Check the path given with -f/ },
-      { args: ['-t', 'Bad:1', app()], code: 125, message: /^berth: invalid argument "Bad:1" for "-t, --tag" flag: invalid reference format: the repository name must be lowercase/ },
+    const noDockerfile = join(folder.path, 'no.Dockerfile');
+    const cases: Array<{ args: string[]; code: number; message: string }> = [
+      { args: [missing], code: 1, message: `berth: ${expectedMessage('build-context-missing', { path: missing })}\n` },
+      { args: ['-f', noDockerfile, app()], code: 1, message: `berth: ${expectedMessage('build-dockerfile-missing', { path: noDockerfile })}\n` },
+      { args: ['-t', 'Bad:1', app()], code: 125, message: 'berth: invalid argument "Bad:1" for "-t, --tag" flag: invalid reference format: the repository name must be lowercase\n' },
     ];
     for (const each of cases) {
       const berth = await harness.berth(['build', ...each.args]);
       const docker = await dockerBuild(harness.engines.dockerHost, each.args, folder.path);
       assert.equal(berth.code, each.code, berth.stderr);
       assert.equal(docker.code, each.code, docker.stderr);
-      assert.match(berth.stderr, each.message);
+      assert.equal(berth.stderr, each.message);
     }
   });
 

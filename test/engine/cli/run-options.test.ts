@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createCliHarness, type CliHarness } from './support';
 import { scratchFolder } from '../build/support';
+import { expectedMessage } from '../engine/bad-input-cases';
+import { isEngineError, resolveRunOptions } from '../../../src/engine';
 
 function dockerCreate(host: string, args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -72,22 +74,32 @@ void describe('berth run options compared with docker create', () => {
     const takenPort = (taken.address() as { port: number }).port;
     try {
       const cases: Array<[string[], string]> = [
-        [['-p', '70000:80'], 'berth: port 70000 is out of range. Ports go from 1 to 65535\n'],
-        [['-p', `127.0.0.1:${takenPort}:80`], `berth: port ${takenPort} is already in use on this machine. Stop what listens there, or publish another host port (or leave it out for a random one)\n`],
-        [['-v', '/no/such/dir:/x'], 'berth: /no/such/dir does not exist on this machine. Create it first, or fix the path of the bind mount (a named volume is written without a leading / or .)\n'],
-        [['-w', 'relative'], 'berth: the working directory "relative" is not an absolute path. Give an absolute path in the container, e.g. /app\n'],
-        [['--restart', 'sometimes'], 'berth: invalid restart policy "sometimes". Use no, always, unless-stopped or on-failure[:MAX_RETRIES]\n'],
-        [['--rm', '--restart', 'always'], 'berth: a restart policy (always) and remove-when-done contradict each other. Choose one of them\n'],
+        [['-p', '70000:80'], expectedMessage('run-port-out-of-range')],
+        [['-p', `127.0.0.1:${takenPort}:80`], expectedMessage('run-port-taken', { port: String(takenPort) })],
+        [['-v', '/no/such/dir:/x'], expectedMessage('run-bind-missing')],
+        [['-w', 'relative'], expectedMessage('run-workdir-relative')],
+        [['--restart', 'sometimes'], expectedMessage('run-restart-invalid')],
+        [['--rm', '--restart', 'always'], expectedMessage('run-restart-with-rm')],
       ];
       const before = (await harness.client.listContainers({ all: true, filters: { label: [harness.labelFilter] } })).length;
       for (const [flags, message] of cases) {
         const result = await harness.berth(['run', '--network', 'none', ...harness.labelArgs, ...flags, harness.engines.image, 'true']);
-        assert.equal(result.stderr, message);
+        assert.equal(result.stderr, `berth: ${message}\n`);
         assert.equal(result.code, 125);
       }
       assert.equal((await harness.client.listContainers({ all: true, filters: { label: [harness.labelFilter] } })).length, before);
     } finally {
       taken.close();
     }
+  });
+
+  // Node 20 itself reads `--env-file` anywhere on its command line and exits 9 when the file is missing, before berth
+  // runs; so the unreadable env file is checked here, through the code `berth run` and the options step share.
+  void it('an env file that cannot be read is refused with its path', async () => {
+    const missing = join(folder.path, 'missing.env');
+    await assert.rejects(
+      resolveRunOptions({ envFiles: [missing] }, { cwd: folder.path, environment: {}, engineIsLocal: true }),
+      (error: unknown) => isEngineError(error, 'bad-request') && error.message === expectedMessage('run-env-file-unreadable', { path: missing }),
+    );
   });
 });

@@ -23,7 +23,8 @@ export type BadInputCategory =
   | 'TLS and remote engines'
   | 'The CLI around a run'
   | 'Volumes, networks and prune'
-  | 'Files in containers';
+  | 'Files in containers'
+  | 'Builds and run options';
 
 export interface BadInputCase {
   readonly id: string;
@@ -48,6 +49,7 @@ const sshHint = (login: string): string =>
 
 import { CLI_BAD_INPUT_CASES } from './bad-input-cli-cases';
 import { STORAGE_BAD_INPUT_CASES } from './bad-input-storage-cases';
+import { BUILD_BAD_INPUT_CASES } from './bad-input-build-cases';
 
 const CORE_CASES: readonly BadInputCase[] = [
   {
@@ -455,6 +457,7 @@ const CORE_CASES: readonly BadInputCase[] = [
   },
   ...CLI_BAD_INPUT_CASES,
   ...STORAGE_BAD_INPUT_CASES,
+  ...BUILD_BAD_INPUT_CASES,
 ];
 
 export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES];
