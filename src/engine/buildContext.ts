@@ -196,11 +196,21 @@ async function readDockerignore(contextDir: string): Promise<string[]> {
   }
 }
 
+/** Files up to this size are read whole into their entry; bigger ones are piped through. */
+const SMALL_FILE_BYTES = 256 * 1024;
+
 async function addEntry(tar: Pack, entry: ContextEntry, signal: AbortSignal | undefined): Promise<void> {
   const { stat } = entry;
   const header = { name: entry.name, mode: stat.mode & 0o7777, mtime: stat.mtime, uid: 0, gid: 0 };
   if (stat.isDirectory()) return addHeaderOnly(tar, { ...header, type: 'directory' });
   if (stat.isSymbolicLink()) return addHeaderOnly(tar, { ...header, type: 'symlink', linkname: await readlink(entry.absolutePath) });
+  if (stat.size <= SMALL_FILE_BYTES) {
+    // Most files of a context are small: one read and one entry cost less than a stream each, and stay bounded.
+    const content = await readFile(entry.absolutePath, { signal });
+    return new Promise<void>((resolveEntry, reject) =>
+      tar.entry({ ...header, type: 'file', size: content.length }, content, (error) => (error ? reject(error) : resolveEntry())),
+    );
+  }
   await new Promise<void>((resolveEntry, reject) => {
     const sink = tar.entry({ ...header, type: 'file', size: stat.size }, (error) => (error ? reject(error) : resolveEntry()));
     const source = createReadStream(entry.absolutePath, { signal });
