@@ -1,4 +1,5 @@
 /** Stopping containers: several at a time, each failure on its own, in the order the caller gave them. */
+import { DEFAULT_CONCURRENCY, forEachBounded } from '../common/concurrency';
 import { errorMessage } from '../common/errors';
 import type { EngineClient } from './client';
 import { EngineError } from './errors';
@@ -7,8 +8,8 @@ import type { CallOptions, ContainerSummary, ListFilters } from './types';
 /** The states `docker ps` lists by default, and so the ones `docker stop $(docker ps -q)` stops. */
 const STOPPABLE_STATES = ['running', 'paused', 'restarting'];
 
-/** How many stops run at once: enough that slow stops overlap, few enough not to flood the engine. */
-const STOP_CONCURRENCY = 8;
+/** How many stops run at once: the shared bound of every multi-action. */
+const STOP_CONCURRENCY = DEFAULT_CONCURRENCY;
 
 export interface ListRunningOptions extends CallOptions {
   /** Further filters (e.g. a label) to narrow "all running". */
@@ -89,15 +90,6 @@ export async function stopContainers(
     },
   );
   return results as Array<{ id: string; error: EngineError | undefined }>;
-}
-
-/** Runs `work` on each item with at most `limit` at once. `work` must not throw. */
-async function forEachBounded<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await work(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 function asEngineError(error: unknown): EngineError {

@@ -1,0 +1,29 @@
+/**
+ * Bounded concurrency: the one helper every multi-action uses (stop several, stop all, a Compose group's actions),
+ * so slow operations overlap without flooding the engine with one request per selected item.
+ */
+
+/** How many operations run at once by default: enough that slow stops overlap, few enough not to flood the engine. */
+export const DEFAULT_CONCURRENCY = 8;
+
+/**
+ * Runs `work` on each item with at most `limit` at once, starting them in the order given. `work` must not throw
+ * (report each failure inside it): one failure must not leave the other items undone. Stops starting new items once
+ * `signal` is aborted; the ones under way finish on their own signal.
+ */
+export async function forEachBounded<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<void>,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`concurrency limit must be a positive integer, got ${limit}`);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length && !signal?.aborted) {
+      const index = next++;
+      await work(items[index] as T, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
