@@ -14,14 +14,9 @@ import { baseImages, buildKitOnlySyntax } from './dockerfile';
 import { isEngineError } from './errors';
 import type { RegistryCredential } from './types';
 
-export interface BuildRequest extends BuildContextOptions {
-  readonly tags?: readonly string[] | undefined;
-  readonly buildArgs?: Readonly<Record<string, string>> | undefined;
-  readonly target?: string | undefined;
-  readonly noCache?: boolean | undefined;
-  readonly networkMode?: string | undefined;
-  readonly quiet?: boolean | undefined;
-  readonly labels?: Readonly<Record<string, string>> | undefined;
+export interface BuildRequest
+  extends BuildContextOptions,
+    Pick<BuildImageOptions, 'tags' | 'buildArgs' | 'target' | 'noCache' | 'networkMode' | 'quiet' | 'labels' | 'signal'> {
   /** Where credentials for private base images come from; none are sent without it. */
   readonly credentials?: CredentialLookup | undefined;
   readonly signal?: AbortSignal | undefined;
