@@ -55,7 +55,9 @@ void describe('berth run options compared with docker create', () => {
       const host = inspected.HostConfig;
       const config = inspected.Config as Record<string, unknown>;
       const fields = { host: ['PortBindings', 'Binds', 'RestartPolicy'], config: ['ExposedPorts', 'Volumes', 'Env', 'WorkingDir', 'User', 'Entrypoint'] };
-      return [...fields.host.map((key) => host[key]), ...fields.config.map((key) => config[key])];
+      // The docker CLI keeps -v values in a map, so its Binds come in no fixed order: compare them sorted.
+      const binds = [...((host.Binds as string[] | null) ?? [])].sort();
+      return [binds, ...fields.host.map((key) => (key === 'Binds' ? undefined : host[key])), ...fields.config.map((key) => config[key])];
     };
     assert.deepEqual(pick(ours), pick(theirs));
     assert.deepEqual((ours.HostConfig).PortBindings, {
