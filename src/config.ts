@@ -19,15 +19,43 @@ export interface BerthSettings {
   readonly logsMaxLines: number;
   readonly stopTimeoutSeconds: number;
   readonly runNetwork: string;
+  /** Engines the workspace's settings name that are not used until the user agrees (workspaceConsent.ts). */
+  readonly withheld: readonly WithheldEngine[];
 }
 
-export function readSettings(): BerthSettings {
+/** An engine host from workspace settings that is held back: no request reaches it, it is never made current. */
+export interface WithheldEngine {
+  readonly setting: 'berth.engine.host' | 'berth.engines';
+  readonly host: string;
+  /** The settings file that names it, as shown to the user. */
+  readonly file: string;
+}
+
+/**
+ * Reads the settings. Engine hosts set by the workspace (`.vscode/settings.json`, a `.code-workspace`) are used only
+ * when `allowWorkspaceHost` says the user agreed to that host in this workspace; the others are left out (the user's
+ * own value applies) and listed in `withheld`. A cloned repository must not choose the engine that gets credentials.
+ */
+export function readSettings(allowWorkspaceHost: (host: string) => boolean = () => true): BerthSettings {
   const config = vscode.workspace.getConfiguration(CONFIG_SECTION);
   const groupBy = config.get<string>('containers.groupBy', 'none');
+  const withheld: WithheldEngine[] = [];
+  const file = workspaceSettingsFile();
+  let engineHost = config.get<string>('engine.host', '').trim();
+  const hostInspected = config.inspect<string>('engine.host');
+  const workspaceHost = (hostInspected?.workspaceFolderValue ?? hostInspected?.workspaceValue)?.trim();
+  if (workspaceHost && workspaceHost === engineHost && !allowWorkspaceHost(workspaceHost)) {
+    withheld.push({ setting: 'berth.engine.host', host: workspaceHost, file });
+    engineHost = (hostInspected?.globalValue ?? '').trim();
+  }
+  const enginesInspected = config.inspect<unknown>('engines');
+  const workspaceEngines = parseConfiguredEngines(enginesInspected?.workspaceFolderValue ?? enginesInspected?.workspaceValue).engines;
   const engines = parseConfiguredEngines(config.get<unknown>('engines', []));
+  const fromWorkspace = new Set(workspaceEngines.filter((engine) => !allowWorkspaceHost(engine.host)).map((engine) => engine.host));
+  for (const host of fromWorkspace) withheld.push({ setting: 'berth.engines', host, file });
   return {
-    engineHost: config.get<string>('engine.host', '').trim(),
-    engines: engines.engines,
+    engineHost,
+    engines: engines.engines.filter((engine) => !fromWorkspace.has(engine.host)),
     engineProblems: engines.problems,
     showAll: config.get<boolean>('containers.showAll', true),
     groupBy: groupBy === 'composeProject' ? 'composeProject' : 'none',
@@ -35,7 +63,16 @@ export function readSettings(): BerthSettings {
     logsMaxLines: Math.max(100, nonNegativeInteger(config.get<number>('logs.maxLines', 100_000), 100_000)),
     stopTimeoutSeconds: nonNegativeInteger(config.get<number>('stop.timeoutSeconds', 10), 10),
     runNetwork: config.get<string>('run.network', '').trim(),
+    withheld,
   };
+}
+
+/** The file workspace-level settings live in: the .code-workspace file, or the first folder's .vscode/settings.json. */
+function workspaceSettingsFile(): string {
+  const workspaceFile = vscode.workspace.workspaceFile;
+  if (workspaceFile?.scheme === 'file') return workspaceFile.fsPath;
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  return folder ? vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json').fsPath : '.vscode/settings.json';
 }
 
 /** Writes the show-all toggle where the user has it (workspace if set there, else user settings). */

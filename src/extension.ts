@@ -14,13 +14,15 @@ import { registerLanguage } from './language';
 import { registerLogs } from './logs';
 import { registerPrune } from './prune';
 import { registerRegistries } from './registries';
+import { registerTrust } from './trust';
 import { registerVolumes } from './volumes';
-import { command, registerCommandTable } from './workbench/commandTable';
+import { command, registerCommandTable, registerInternalCommands } from './workbench/commandTable';
 import { BerthCore, type BerthApi } from './workbench/core';
 import { extendDeps } from './workbench/deps';
 
 export function activate(context: vscode.ExtensionContext): BerthApi {
   const started = performance.now();
+  registerInternalCommands(context.extensionMode !== vscode.ExtensionMode.Production);
   const owner = new DisposableStore();
   context.subscriptions.push(owner);
   const log = owner.add(vscode.window.createOutputChannel('Berth', { log: true }));
@@ -41,6 +43,7 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
   registerLogs(core, owner);
   registerFiles(core, owner);
   registerEngines(core, owner);
+  registerTrust(core, owner);
   registerLanguage({ log, engines: core.engines, extensionUri: context.extensionUri }, owner);
   // For tests: the rows a view shows under a path of labels.
   registerCommandTable(

@@ -48,7 +48,8 @@ export function isLoopbackHost(host: string): boolean {
   let name = host.toLowerCase();
   if (name.startsWith('[')) name = name.slice(1, name.indexOf(']'));
   else if (name.includes(':') && name.indexOf(':') === name.lastIndexOf(':')) name = name.slice(0, name.indexOf(':'));
-  return name === 'localhost' || name.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(name) || name === '::1';
+  // Not `*.localhost`: only the resolver decides where such a name goes, and it may not be this machine.
+  return name === 'localhost' || /^127\.\d+\.\d+\.\d+$/.test(name) || name === '::1';
 }
 
 export interface SafetyOptions {
@@ -71,6 +72,31 @@ export function assertSafeToSendCredentials(registry: string, options: SafetyOpt
     'bad-request',
     `Refusing to send credentials to ${host}: it is reached over plain HTTP, so the password would cross the network as clear text`,
     { hint: 'Serve the registry over HTTPS (remove it from the engine\'s insecure-registries), or use it anonymously' },
+  );
+}
+
+/** What the engine-side check needs to know of an endpoint (endpoint.ts's Endpoint has it). */
+export interface CredentialTransport {
+  readonly kind: 'unix' | 'tcp' | 'ssh';
+  readonly origin: string;
+  readonly display: string;
+  readonly tls?: unknown;
+}
+
+/**
+ * Throws unless registry credentials (X-Registry-Auth) may travel to this engine: a Unix socket, ssh, TLS, or plain
+ * tcp:// to a loopback address. Over plain tcp:// to another host they would cross the network as readable text.
+ */
+export function assertEngineSafeForCredentials(endpoint: CredentialTransport): void {
+  if (endpoint.kind !== 'tcp' || endpoint.tls !== undefined) return;
+  if (isLoopbackHost(new URL(endpoint.origin).host)) return;
+  throw new EngineError(
+    'bad-request',
+    `Refusing to send registry credentials to the engine at ${endpoint.display}: it is reached over plain TCP without TLS, so they would cross the network as readable text`,
+    {
+      hint: 'Reach the engine over TLS (tcp://…:2376 with DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH, or a docker context with certificates) or over ssh://; anonymous pulls still work',
+      endpoint: endpoint.display,
+    },
   );
 }
 
@@ -154,7 +180,8 @@ export class DockerConfigCredentials {
       const parsed: unknown = JSON.parse(text);
       return typeof parsed === 'object' && parsed !== null ? (parsed) : undefined;
     } catch (error) {
-      throw new EngineError('bad-request', `${this.configPath} is not valid JSON (${(error as Error).message})`, {
+      // Not V8's message: it quotes the text around the error, which may be part of a base64 credential.
+      throw new EngineError('bad-request', `${this.configPath} is not valid JSON (${jsonErrorPlace(text, error)})`, {
         hint: 'Fix or remove the file, then sign in again',
       });
     }
@@ -263,4 +290,14 @@ function ipv4InCidr(ip: string, cidr: string): boolean {
   const toNumber = (address: string): number => address.split('.').reduce((sum, part) => sum * 256 + Number(part), 0);
   const mask = bits === 0 ? 0 : 2 ** 32 - 2 ** (32 - bits);
   return (toNumber(ip) & mask) >>> 0 === (toNumber(base) & mask) >>> 0;
+}
+
+/** Where JSON.parse failed, as `line L, column C` (from V8's `position N`), without quoting any of the text. */
+export function jsonErrorPlace(text: string, error: unknown): string {
+  const position = /position (\d+)/.exec(error instanceof Error ? error.message : '');
+  if (!position) return text.trim() === '' ? 'the file is empty' : 'the text ends too early or has a syntax error';
+  const before = text.slice(0, Number(position[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return `syntax error at line ${line}, column ${column}`;
 }

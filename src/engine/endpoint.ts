@@ -149,6 +149,9 @@ function assertCaPresent(endpoint: Endpoint, dir: string, env: NodeJS.ProcessEnv
   });
 }
 
+const SAFE_SSH_USER = /^[A-Za-z0-9._][A-Za-z0-9._-]*$/;
+const SAFE_SSH_HOST = /^[A-Za-z0-9.:_][A-Za-z0-9.:_-]*$/;
+
 function parseHostWithTls(
   host: string,
   tls: EndpointTls | undefined,
@@ -187,13 +190,17 @@ function parseHostWithTls(
       if (url.pathname !== '' && url.pathname !== '/') bad('an ssh host takes no path');
       const user = url.username !== '' ? decodeURIComponent(url.username) : undefined;
       const port = url.port !== '' ? Number(url.port) : undefined;
+      // ssh gets the user and host as arguments: nothing it could read as an option or a shell could read as syntax.
+      const sshHost = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+      if (user !== undefined && !SAFE_SSH_USER.test(user)) bad('the ssh user may hold only letters, digits, ".", "_" and "-", and must not start with "-"');
+      if (!SAFE_SSH_HOST.test(sshHost)) bad('the ssh host may hold only letters, digits, ".", "-" and ":" (IPv6), and must not start with "-"');
       const shown = `ssh://${user !== undefined ? `${user}@` : ''}${url.hostname}${port !== undefined ? `:${port}` : ''}`;
       return {
         kind: 'ssh',
         host: shown,
         display: shown,
         origin: 'http://localhost',
-        ssh: { user, host: url.hostname, port },
+        ssh: { user, host: sshHost, port },
         source,
         context,
       };

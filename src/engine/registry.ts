@@ -202,7 +202,11 @@ export class RegistryClient {
     } catch (error) {
       throw new RegistryError('protocol', this.address.key, `The registry's token realm is not a URL`, { cause: error });
     }
-    const problem = insecureCredentialTransport(realmUrl);
+    // A registry on HTTPS that sends its token request to http:// (even on loopback) is downgrading the credentials.
+    const downgrade = this.address.scheme === 'https' && realmUrl.protocol !== 'https:';
+    const problem = downgrade
+      ? `Refusing to send credentials to the token realm ${realmUrl.host} over plain ${realmUrl.protocol.replace(':', '').toUpperCase()}: the registry itself is on HTTPS`
+      : insecureCredentialTransport(realmUrl);
     if (problem) throw new RegistryError('insecure', this.address.key, problem, { hint: "Ask the registry's operator to serve its token endpoint over HTTPS" });
     const scopes = [challenge.params.scope ?? scope].filter((entry) => entry !== '');
     const auth = this.#auth;

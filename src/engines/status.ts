@@ -10,6 +10,7 @@ import type { EngineSession } from '../model/session';
 import { classifyUnreachable, type UnreachableReason } from '../model/unreachable';
 import { ContextKey } from '../workbench/contextKey';
 import type { CoreDeps } from '../workbench/deps';
+import { transportWarning } from './transport';
 
 /** The context keys the welcome content, menus and the palette read. */
 export const EngineContext = {
@@ -22,6 +23,8 @@ export class EngineStatus extends Disposable {
   private readonly item: vscode.StatusBarItem;
   /** The listeners on the current session: replaced when another session becomes current. */
   private readonly currentSessionBinding = this._register(new MutableDisposable<DisposableStore>());
+  /** Engines whose transport warning is in the log already (once per engine and window). */
+  private readonly warned = new Set<string>();
 
   constructor(private readonly deps: CoreDeps) {
     super();
@@ -83,6 +86,12 @@ export class EngineStatus extends Disposable {
       }
     }
     if (state !== 'unreachable') EngineContext.unreachableReason.reset();
+    const warning = transportWarning(session.descriptor.endpoint);
+    if (warning !== undefined) {
+      this.item.tooltip = `${typeof this.item.tooltip === 'string' ? this.item.tooltip : ''}\n\n${warning}`;
+      if (!this.warned.has(session.id)) this.deps.log.warn(`Engine ${session.name}: ${warning}`);
+      this.warned.add(session.id);
+    }
     this.item.show();
   }
 

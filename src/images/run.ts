@@ -12,6 +12,7 @@ import { LayerProgress } from '../common/layerProgress';
 import { runContainer, runInBackground, validateContainerName, validateImageReference, type RunOptionsInput } from '../engine';
 import type { EngineSession } from '../model/session';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
+import { StreamOutputFilters } from '../terminals/outputFilter';
 import { ANSI, StreamDecoders, toTerminalText } from '../terminals/terminalText';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import { reportError, withCancellableProgress } from '../workbench/feedback';
@@ -147,6 +148,7 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     const name = `Run: ${options.image}`;
     vscode.window.createTerminal({ name, pty: terminal, iconPath: new vscode.ThemeIcon('play') }).show();
     const decoders = new StreamDecoders();
+    const filters = new StreamOutputFilters();
     const tracker = new LayerProgress();
     // The pull progress line is rewritten in place; whatever comes next starts on a line of its own.
     let progressLineOpen = false;
@@ -171,13 +173,17 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
         },
         onOutput: (chunk) => {
           endProgressLine();
-          const text = decoders.decode(chunk.stream, chunk.data);
+          // Container output is untrusted: colours pass, terminal control does not (terminals/outputFilter.ts).
+          const text = filters.filter(chunk.stream, decoders.decode(chunk.stream, chunk.data));
           // A TTY sends CRLF already; plain streams need it.
           const shown = options.tty ? text : toTerminalText(text);
           terminal.write(chunk.stream === 'stderr' ? ANSI.red(shown) : shown);
         },
       });
-      for (const [, rest] of decoders.flush()) terminal.write(options.tty ? rest : toTerminalText(rest));
+      for (const [stream, flushed] of decoders.flush()) {
+        const rest = filters.filter(stream, flushed);
+        terminal.write(options.tty ? rest : toTerminalText(rest));
+      }
       endProgressLine();
       terminal.writeLine('');
       terminal.writeLine(ANSI.bold(`[Berth] exited with status ${result.exitCode}`));

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
+import { StreamOutputFilters } from '../terminals/outputFilter';
 import { ANSI, toTerminalText } from '../terminals/terminalText';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import type { CoreDeps } from '../workbench/deps';
@@ -18,9 +19,11 @@ export const logCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
     const terminal = new BufferedPseudoterminal();
     const terminalName = `Logs: ${ref.name}`;
     vscode.window.createTerminal({ name: terminalName, pty: terminal, iconPath: new vscode.ThemeIcon('output') }).show();
+    // Container output is untrusted: colours pass, terminal control does not (terminals/outputFilter.ts).
+    const filters = new StreamOutputFilters();
     const sink = {
       output: (stream: 'stdout' | 'stderr', text: string) => {
-        const shown = toTerminalText(text);
+        const shown = toTerminalText(filters.filter(stream, text));
         terminal.write(stream === 'stderr' ? ANSI.red(shown) : shown);
       },
       notice: (text: string) => terminal.writeLine(ANSI.dim(`[Berth] ${text}`)),

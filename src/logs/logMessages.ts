@@ -62,9 +62,16 @@ class StreamState {
   skip = 0;
   /** Content bytes shown in the newest second. */
   shownInNewestSecond = 0;
-  /** Content of the finished messages of the unfinished line. */
+  /** Content of the finished messages of the unfinished line, and its size. */
   line: Buffer[] = [];
+  lineBytes = 0;
 }
+
+/**
+ * An unfinished line is handed on once it holds this much (cut at a character boundary), so a container that writes
+ * without newlines costs bounded memory; the sink shows the pieces back to back, as one line.
+ */
+export const MAX_HELD_LINE_BYTES = 64 * 1024;
 
 export class LogMessageReader {
   private readonly streams = new Map<Stream, StreamState>();
@@ -256,10 +263,27 @@ export class LogMessageReader {
     if (state.messageBytes > 0) {
       this.countShown(state, state.stamp, state.messageBytes);
       for (const part of state.message) state.line.push(part);
+      state.lineBytes += state.messageBytes;
     }
     state.message = [];
     state.messageBytes = 0;
     if (endsLine && state.line.length > 0) this.emitLine(stream, state);
+    else if (state.lineBytes >= MAX_HELD_LINE_BYTES) this.emitHeldLine(stream, state);
+  }
+
+  /** Hands on a long unfinished line up to its last whole UTF-8 character; the rest stays for what follows. */
+  private emitHeldLine(stream: Stream, state: StreamState): void {
+    const held = Buffer.concat(state.line);
+    let cut = held.length;
+    // Back over continuation bytes (10xxxxxx) to the lead byte of the last character; keep it if it is incomplete.
+    let lead = cut - 1;
+    while (lead > 0 && lead > cut - 4 && ((held[lead] as number) & 0xc0) === 0x80) lead--;
+    const first = held[lead] as number;
+    const needed = first >= 0xf0 ? 4 : first >= 0xe0 ? 3 : first >= 0xc0 ? 2 : 1;
+    if (cut - lead < needed) cut = lead;
+    state.line = cut < held.length ? [held.subarray(cut)] : [];
+    state.lineBytes = held.length - cut;
+    if (cut > 0) this.output(stream, held.toString('utf8', 0, cut));
   }
 
   private countShown(state: StreamState, stamp: string | undefined, bytes: number): void {
@@ -290,6 +314,7 @@ export class LogMessageReader {
   private emitLine(stream: Stream, state: StreamState): void {
     const parts = state.line;
     state.line = [];
+    state.lineBytes = 0;
     const text = parts.length === 1 ? (parts[0] as Buffer).toString('utf8') : Buffer.concat(parts).toString('utf8');
     if (text !== '') this.output(stream, text);
   }

@@ -31,8 +31,21 @@ export function command<D>(
   return options.rejectsWhen ? { id, activity, handler, rejectsWhen: options.rejectsWhen } : { id, activity, handler };
 }
 
+/** Commands that serve Berth's own tests (reading views, the model, the log file); not in the manifest. */
+const INTERNAL_PREFIX = 'berth.internal.';
+let internalCommandsRegistered = true;
+
+/**
+ * Whether `berth.internal.*` commands are registered: not when the extension runs in Production, so another
+ * extension cannot read Berth's model or log through them. extension.ts sets it first thing in activate().
+ */
+export function registerInternalCommands(enabled: boolean): void {
+  internalCommandsRegistered = enabled;
+}
+
 export function registerCommandTable<D extends ReportDeps>(table: readonly CommandEntry<D>[], deps: D, owner: DisposableStore): void {
   for (const entry of table) {
+    if (!internalCommandsRegistered && entry.id.startsWith(INTERNAL_PREFIX)) continue;
     const handler = entry.handler(deps) as (...args: unknown[]) => unknown;
     owner.add(
       vscode.commands.registerCommand(entry.id, async (...args: unknown[]) => {

@@ -12,6 +12,7 @@ import { EngineSessions } from '../model/engineSessions';
 import { discoverEngines, LOCAL_ENGINE_ID } from '../model/engineList';
 import type { LogLevel, ModelSnapshot } from '../model/engineModel';
 import type { CoreDeps } from './deps';
+import { WorkspaceEngineConsent } from './workspaceConsent';
 
 /** Workspace state key of the engine the user made current (an id, never a host: hosts stay out of storage). */
 const CURRENT_ENGINE_KEY = 'berth.currentEngine';
@@ -57,13 +58,18 @@ export class BerthCore extends Disposable implements CoreDeps {
   /** Fired after engines were added, removed or replaced. */
   readonly onDidChangeEngines = this._onDidChangeEngines.event;
   readonly onDidChangeSettings = this._onDidChangeSettings.event;
+  /** Engines named by workspace settings wait for the user's consent (workspaceConsent.ts). */
+  readonly consent: WorkspaceEngineConsent;
 
   constructor(
     readonly log: vscode.LogOutputChannel,
     private readonly workspaceState: vscode.Memento,
   ) {
     super();
-    this._settings = readSettings();
+    this.consent = new WorkspaceEngineConsent(workspaceState, log, () => this.rediscoverEngines());
+    this._settings = readSettings(this.consent.allows);
+    this.consent.askAbout(this._settings.withheld);
+    this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.rediscoverEngines()));
     this.engines = this._register(new EngineSessions({ log: (level, message) => this.logLine(level, message) }));
     this._register(this.engines.onDidChangeCurrent((session) => this._onDidChangeSession.fire(session)));
     this._register(this.engines.onDidChangeEngines(() => this._onDidChangeEngines.fire()));
@@ -171,7 +177,8 @@ export class BerthCore extends Disposable implements CoreDeps {
   /** Reads the settings; when something changed, applies it and returns whether the engine list was updated. */
   private applySettings(): boolean {
     const previous = this._settings;
-    const next = readSettings();
+    const next = readSettings(this.consent.allows);
+    this.consent.askAbout(next.withheld);
     if (JSON.stringify(previous) === JSON.stringify(next)) return false;
     this._settings = next;
     const hostChanged = previous.engineHost !== next.engineHost;

@@ -6,6 +6,7 @@ import { containerSpec } from '../support/containerSpec';
 import { uniqueName } from '../support/engines';
 import type { Workbench } from '../vscode/launch';
 import type { PrivateEngine } from '../vscode/privateEngine';
+import type { Locator } from 'playwright-core';
 import type { CaseRunner } from './cases';
 import type { WorkbenchDriver } from './driver';
 
@@ -66,21 +67,51 @@ async function createContainer(setup: LogsCaseSetup, prefix: string, script: str
   return { id: Id, name };
 }
 
+/** The markup of the active terminal's row that shows exactly `text`, with the text replaced by `*` ('' when none). */
+async function rowMarkup(workbench: Workbench, text: string): Promise<string> {
+  const row = workbench.page.locator('.terminal-wrapper.active .xterm-rows > div', { hasText: new RegExp(`^${text}\\s*$`) }).first();
+  return (await row.count()) > 0 ? (await row.innerHTML()).replace(text, '*') : '';
+}
+
+/** Runs `script` in a new container to its end, then Show Logs on its row; resolves once the terminal shows END. */
+async function logsOfExited(setup: LogsCaseSetup, prefix: string, script: string): Promise<{ name: string; row: Locator; text: string }> {
+  const { client, driver } = setup;
+  const { id, name } = await createContainer(setup, prefix, script);
+  const { result } = await client.waitContainer(id, { condition: 'next-exit' });
+  await client.startContainer(id);
+  await result;
+  await driver.openViewContainer('Berth');
+  const row = driver.treeRow('Containers', name);
+  await row.waitFor({ timeout: 30_000 });
+  await driver.contextMenu(row, 'Show Logs');
+  const text = await driver.waitForText(() => driver.terminalText(), 'END', 'the logs terminal');
+  return { name, row, text };
+}
+
 export async function logsCases(setup: LogsCaseSetup): Promise<void> {
   const { runner, workbench, driver, client, evidence } = setup;
   await workbench.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(workbench.url).origin });
 
-  await runner.run(`a ${LINE_BYTES.toLocaleString('en')}-byte line arrives whole in the logs terminal and the logs editor`, async () => {
-    const { id, name } = await createContainer(setup, 'berth-e2e-long', `echo start; head -c ${LINE_BYTES} /dev/zero | tr '\\0' x; echo; echo END`);
-    const { result } = await client.waitContainer(id, { condition: 'next-exit' });
-    await client.startContainer(id);
-    await result;
-    await driver.openViewContainer('Berth');
-    const row = driver.treeRow('Containers', name);
-    await row.waitFor({ timeout: 30_000 });
+  await runner.run('hostile container output in the logs terminal: colours show, links, titles and cursor moves do not', async () => {
+    // A title (OSC 0), an OSC 8 link to a vscode:// URI, a red line, then cursor-up + erase to overwrite it.
+    const hostile = String.raw`printf 'hostile-start\n\033]0;OWNED-TITLE\007\033]8;;vscode://evil.x/run\007LINK-TEXT\033]8;;\007\n\033[31mRED-LINE\033[0m\n\033[1A\033[2K\rFAKE-OVERWRITE\n'; echo END`;
+    const { text } = await logsOfExited(setup, 'berth-e2e-hostile', hostile);
+    const lines = text.split('\n').map((line) => line.trimEnd());
+    const problems = [
+      lines.includes('LINK-TEXT') ? '' : 'the link text is not a plain line of its own',
+      // Without the filter, cursor-up and erase-line wipe RED-LINE and FAKE-OVERWRITE takes its place.
+      lines.indexOf('RED-LINE') >= 0 && lines.indexOf('FAKE-OVERWRITE') === lines.indexOf('RED-LINE') + 1 ? '' : 'RED-LINE was overwritten',
+      (await workbench.page.locator('body').innerText()).includes('OWNED-TITLE') ? 'the title sequence shows' : '',
+      (await workbench.page.locator('.xterm-rows a, .xterm-rows [style*="underline"]').count()) === 0 ? '' : 'a link is drawn',
+      // An SGR colour is markup around the cell's text; a plain row has none.
+      (await rowMarkup(workbench, 'RED-LINE')) !== (await rowMarkup(workbench, 'END')) ? '' : 'RED-LINE is drawn like plain text',
+    ].filter((problem) => problem !== '');
+    await driver.screenshot('logs-hostile-output');
+    if (problems.length > 0) throw new Error(`${problems.join('; ')}:\n${text}`);
+  }, evidence);
 
-    await driver.contextMenu(row, 'Show Logs');
-    await driver.waitForText(() => driver.terminalText(), 'END', 'the logs terminal');
+  await runner.run(`a ${LINE_BYTES.toLocaleString('en')}-byte line arrives whole in the logs terminal and the logs editor`, async () => {
+    const { name, row } = await logsOfExited(setup, 'berth-e2e-long', `echo start; head -c ${LINE_BYTES} /dev/zero | tr '\\0' x; echo; echo END`);
     const terminal = await copyTerminal(workbench, driver);
     const terminalLine = terminal.split(/\r?\n/).find((line) => line.startsWith('xxx')) ?? '';
     if (terminalLine.length !== LINE_BYTES || count(terminalLine, 'x') !== LINE_BYTES) {

@@ -14,6 +14,8 @@ export interface EngineSuiteOptions {
   readonly host?: string | undefined;
   /** Names the suite's marker label, to find its containers by hand. */
   readonly name?: string | undefined;
+  /** The target's skip reason (engineTargets): its cases are skipped, so the hooks leave the engine alone too. */
+  readonly skip?: string | undefined;
 }
 
 export interface EngineSuite {
@@ -52,12 +54,14 @@ export function useEngineSuite(options: EngineSuiteOptions = {}): EngineSuite {
     containerSpec(extra.Image ?? engines.image, cmd, { ...extra, Labels: { ...labels, ...extra.Labels } });
 
   before(async () => {
+    if (options.skip !== undefined) return;
     // A raw ping, not the client's: the client under test stays untouched (no negotiation, no pingInfo) until a test uses it.
     if (!(await pingEngine(host))) throw new Error(`The test engine at ${host} does not answer. Run: ${startCommand}`);
   });
 
   after(async () => {
     try {
+      if (options.skip !== undefined) return;
       for (const container of await client.listContainers({ all: true, filters })) created.add(container.Id);
       for (const id of created) {
         try {

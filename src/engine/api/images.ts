@@ -2,7 +2,8 @@
  * The Engine API's Image endpoints: list, inspect, remove, tag, pull, push, import and commit (which the API files
  * under images: it makes one). Registry credentials go out only to registries that are safe to send them to.
  */
-import { RegistrySecurity, assertSafeToSendCredentials, encodeRegistryAuth } from '../auth';
+import { RegistrySecurity, assertEngineSafeForCredentials, assertSafeToSendCredentials, encodeRegistryAuth } from '../auth';
+import { EngineError } from '../errors';
 import { JsonLineDecoder, progressLineError, type ProgressLine } from '../decoders';
 import { familiarName, parseImageReference, pullParameters } from '../reference';
 import { buildQuery } from '../query';
@@ -145,6 +146,7 @@ export class ImageEndpoints extends ContainerEndpoints {
     signal: AbortSignal | undefined,
   ): Promise<readonly string[] | undefined> {
     if (auth === undefined) return always ? ['x-registry-auth', encodeRegistryAuth(undefined)] : undefined;
+    assertEngineSafeForCredentials(this.endpoint);
     const security = await this.registrySecurity(signal);
     assertSafeToSendCredentials(registry, { secure: security.isSecure(registry) });
     const serverAddress = 'serveraddress' in auth ? auth.serveraddress : undefined;
@@ -173,5 +175,11 @@ function checkProgress(line: ProgressLine, operation: 'pull' | 'push', credentia
 
 /** Image names go into the path as they are (slashes included); only characters unsafe in a path are escaped. */
 function encodeImageName(name: string): string {
+  // A "." or ".." segment would be resolved in the request path and reach another endpoint (/images/../containers/…).
+  if (name.split('/').some((segment) => segment === '.' || segment === '..')) {
+    throw new EngineError('bad-request', `Invalid image name "${name}": "." and ".." are not parts of an image name`, {
+      hint: 'Give the image by its name (repository[:tag]) or its id',
+    });
+  }
   return encodeURI(name).replace(/[?#]/g, encodeURIComponent);
 }

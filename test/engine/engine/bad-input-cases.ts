@@ -6,6 +6,7 @@
 // differ per run are written as <placeholders> and filled in by the tests. Rows of kind 'outcome' are inputs that
 // are not errors; `message` then says what happens instead.
 import { FILE_CASES } from './bad-input-files-cases';
+import { SECURITY_CASES } from './bad-input-security-cases';
 
 export type BadInputCategory =
   | 'Bad image references'
@@ -24,6 +25,7 @@ export type BadInputCategory =
   | 'The CLI around a run'
   | 'Volumes, networks and prune'
   | 'Files in containers'
+  | 'Untrusted settings, transports and output'
   | 'Builds and run options';
 
 export interface BadInputCase {
@@ -469,7 +471,7 @@ const CORE_CASES: readonly BadInputCase[] = [
   ...BUILD_BAD_INPUT_CASES,
 ];
 
-export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES];
+export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...SECURITY_CASES];
 
 export function badInputCase(id: string): BadInputCase {
   const found = BAD_INPUT_CASES.find((candidate) => candidate.id === id);

@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import { describe, it } from 'node:test';
 import { EngineClient, EngineError, encodeRegistryAuth, parseHost, sshConnector, type EngineEvent } from '../../../src/engine';
 import { useEngineSuite } from '../../support/engineSuite';
-import { unixSocketPath, uniqueName } from '../../support/engines';
+import { engineTargets, unixSocketPath, uniqueName } from '../../support/engines';
 import { failureOf } from '../../support/assertions';
 
 const suite = useEngineSuite({ name: 'client-engine' });
@@ -213,12 +213,9 @@ void describe('engine on dockerd', () => {
 });
 
 void describe('exec on Podman', () => {
-  void it('exec with a TTY over the hijacked connection on Podman too', async (t) => {
-    if (!engines.podmanHost) {
-      t.skip('engines.json has no podmanHost: Podman cannot run containers on this machine');
-      return;
-    }
-    const podman = EngineClient.fromEnvironment({ host: engines.podmanHost });
+  const podmanTarget = engineTargets(engines)[1];
+  void it('exec with a TTY over the hijacked connection on Podman too', { skip: podmanTarget?.skip }, async () => {
+    const podman = EngineClient.fromEnvironment({ host: podmanTarget?.host });
     try {
       await execTtyRoundTrip(podman);
     } finally {

@@ -58,8 +58,9 @@ after(async () => {
 });
 
 /**
- * Kills the daemon once `pending` is in flight, expects it to reject with an EngineError, restarts the daemon and
- * times the first call of the same client that succeeds.
+ * Kills the daemon once `pending` is in flight, restarts it whatever `pending` did (an operation that finished before
+ * the kill must not leave the daemon dead for the next case), then expects an EngineError and times the first call
+ * of the same client that succeeds.
  */
 async function killAndRecover(scenario: string, pending: Promise<unknown>): Promise<EngineError> {
   const outcome = pending.then(
@@ -67,12 +68,19 @@ async function killAndRecover(scenario: string, pending: Promise<unknown>): Prom
     (error: unknown) => error,
   );
   const killedAt = performance.now();
-  await daemon.kill();
-  const error = await outcome;
-  const errorAt = performance.now();
+  let error: unknown;
+  let errorAt = killedAt;
+  let restartedAt = killedAt;
+  let readyAt = killedAt;
+  try {
+    await daemon.kill();
+    error = await outcome;
+    errorAt = performance.now();
+  } finally {
+    restartedAt = performance.now();
+    readyAt = await daemon.start();
+  }
   assert.ok(error instanceof EngineError, `${scenario}: expected an EngineError after SIGKILL, got ${String(error)}`);
-  const restartedAt = performance.now();
-  const readyAt = await daemon.start();
   let failed = 0;
   for (;;) {
     try {

@@ -53,6 +53,7 @@ for (const target of engineTargets(engines)) {
     };
 
     after(async () => {
+      if (target.skip) return;
       const client = fresh();
       for (const container of await client.listContainers({ all: true, filters: { label: [`berth.test.marker=${marker}`] } })) {
         await client.removeContainer(container.Id, { force: true }).catch(() => undefined);
@@ -60,7 +61,7 @@ for (const target of engineTargets(engines)) {
       for (const each of clients) await each.close();
     });
 
-    void it('1 MiB of short lines (seq) arrives whole and in order, five runs in a row on a fresh client', async () => {
+    void it('1 MiB of short lines (seq) arrives whole and in order, five runs in a row on a fresh client', { skip: target.skip }, async () => {
       // Following logs after the start lost the tail here: dockerd ends a lagging follow when the container exits.
       const count = 170_000;
       const expected = seqOutput(count);
@@ -74,7 +75,7 @@ for (const target of engineTargets(engines)) {
       }
     });
 
-    void it('20 MB of random bytes arrive byte-exact, checked against the container’s own sha256, twice in a row', async () => {
+    void it('20 MB of random bytes arrive byte-exact, checked against the container’s own sha256, twice in a row', { skip: target.skip }, async () => {
       const size = 20_000_000;
       const script = `head -c ${size} /dev/urandom > /random; sha256sum /random >&2; cat /random`;
       const client = fresh();
@@ -86,14 +87,14 @@ for (const target of engineTargets(engines)) {
       }
     });
 
-    void it('a binary (busybox itself) arrives byte for byte, invalid UTF-8 included', async () => {
+    void it('a binary (busybox itself) arrives byte for byte, invalid UTF-8 included', { skip: target.skip }, async () => {
       const { exitCode, stdout, stderr } = await capture(fresh(), { cmd: ['sh', '-c', 'sha256sum /bin/busybox >&2; cat /bin/busybox'] });
       assert.equal(exitCode, 0);
       assert.equal(sha256(stdout), stderr.toString('utf8').trim().split(/\s+/)[0]);
       assert.notEqual(Buffer.from(stdout.toString('utf8'), 'utf8').length, stdout.length, 'the binary should not be valid UTF-8');
     });
 
-    void it('stdout and stderr interleaved at speed stay apart and complete', async () => {
+    void it('stdout and stderr interleaved at speed stay apart and complete', { skip: target.skip }, async () => {
       const { exitCode, stdout, stderr } = await capture(fresh(), {
         cmd: ['sh', '-c', 'i=0; while [ $i -lt 3000 ]; do i=$((i+1)); echo out-$i; echo err-$i >&2; done; exit 7'],
       });
@@ -103,7 +104,7 @@ for (const target of engineTargets(engines)) {
       assert.equal(stderr.toString('utf8'), lines('err'));
     });
 
-    void it('an onOutput that returns a promise is awaited before the next chunk (backpressure), and nothing is lost', async () => {
+    void it('an onOutput that returns a promise is awaited before the next chunk (backpressure), and nothing is lost', { skip: target.skip }, async () => {
       let inFlight = 0;
       let most = 0;
       let calls = 0;
@@ -131,7 +132,7 @@ for (const target of engineTargets(engines)) {
       assert.ok(Buffer.concat(received).equals(seqOutput(count)));
     });
 
-    void it('a start that fails closes the attachment and shows the engine’s reason; autoRemove leaves nothing', async () => {
+    void it('a start that fails closes the attachment and shows the engine’s reason; autoRemove leaves nothing', { skip: target.skip }, async () => {
       const client = fresh();
       let failure: unknown;
       try {
@@ -145,7 +146,7 @@ for (const target of engineTargets(engines)) {
       assert.deepEqual(left.filter((container) => container.Command.includes('/no/such/program')), []);
     });
 
-    void it('a TTY run streams the terminal’s bytes raw through the attachment', async () => {
+    void it('a TTY run streams the terminal’s bytes raw through the attachment', { skip: target.skip }, async () => {
       const { exitCode, stdout, stderr } = await capture(fresh(), { tty: true, cmd: ['sh', '-c', 'printf "a\\377b\\n"; echo err >&2; exit 4'] });
       assert.equal(exitCode, 4);
       assert.deepEqual(stdout, Buffer.from('a\xffb\r\nerr\r\n', 'latin1'));

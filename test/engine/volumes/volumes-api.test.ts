@@ -27,7 +27,7 @@ async function refusal(work: Promise<unknown>): Promise<Error> {
 
 for (const target of engineTargets(loadTestEngines())) {
   void describe(`volumes and prune on ${target.name}`, () => {
-    const suite = useEngineSuite({ host: target.host, name: `volumes-${target.name}` });
+    const suite = useEngineSuite({ host: target.host, skip: target.skip, name: `volumes-${target.name}` });
     const labelFilter = { label: [`berth.test.marker=${suite.marker}`] };
     suite.cleanup(async () => {
       for (const volume of await suite.client.listVolumes({ filters: labelFilter })) await suite.client.removeVolume(volume.Name, { force: true });
@@ -43,7 +43,7 @@ for (const target of engineTargets(loadTestEngines())) {
       return { labels: { 'berth.test.case': value }, filters: { label: [`berth.test.case=${value}`] } };
     };
 
-    void it('creates, lists, inspects and removes a local volume', async () => {
+    void it('creates, lists, inspects and removes a local volume', { skip: target.skip }, async () => {
       const name = await newVolume();
       const listed = await suite.client.listVolumes({ filters: labelFilter });
       assert.deepEqual(listed.map((volume) => volume.Name), [name]);
@@ -55,7 +55,7 @@ for (const target of engineTargets(loadTestEngines())) {
       assert.ok(isEngineError(gone, 'not-found'), String(gone));
     });
 
-    void it('refuses to remove a volume in use and names the container that uses it', async () => {
+    void it('refuses to remove a volume in use and names the container that uses it', { skip: target.skip }, async () => {
       const name = await newVolume();
       const containerName = uniqueName('user');
       await suite.createContainer(['true'], { HostConfig: { Binds: [`${name}:/data`] } }, containerName);
@@ -66,13 +66,13 @@ for (const target of engineTargets(loadTestEngines())) {
       assert.equal((await suite.client.inspectVolume(name)).Name, name, 'the volume is still there');
     });
 
-    void it("gives the engine's reason for a volume name it refuses", async () => {
+    void it("gives the engine's reason for a volume name it refuses", { skip: target.skip }, async () => {
       const error = await refusal(suite.client.createVolume({ Name: 'bad/name' }));
       assert.ok(isEngineError(error, 'bad-request') || isEngineError(error, 'server'), String(error));
       assert.match(error.message, /bad\/name.*invalid characters|names must match/);
     });
 
-    void it('plans a volume prune (what goes, what is kept in use), prunes it, and reports the engine\'s figures', async () => {
+    void it('plans a volume prune (what goes, what is kept in use), prunes it, and reports the engine\'s figures', { skip: target.skip }, async () => {
       const own = caseLabel();
       const unused = await newVolume(own.labels);
       const used = await newVolume(own.labels);
@@ -88,12 +88,12 @@ for (const target of engineTargets(loadTestEngines())) {
       assert.deepEqual((await suite.client.listVolumes({ filters: own.filters })).map((volume) => volume.Name), [used]);
     });
 
-    void it('says nothing is to be removed when the filters match nothing unused', async () => {
+    void it('says nothing is to be removed when the filters match nothing unused', { skip: target.skip }, async () => {
       const plan = await planPrune(suite.client, ['volumes', 'containers'], { label: [`berth.test.marker=${suite.marker}-none`] });
       assert.equal(planIsEmpty(plan), true);
     });
 
-    void it('prunes stopped containers of this suite only, keeping its running ones', async () => {
+    void it('prunes stopped containers of this suite only, keeping its running ones', { skip: target.skip }, async () => {
       const own = caseLabel();
       const stopped = await suite.createContainer(['true'], { Labels: own.labels }, uniqueName('stopped'));
       const running = await suite.createContainer(['sleep', '600'], { Labels: own.labels }, uniqueName('running'));
@@ -106,7 +106,7 @@ for (const target of engineTargets(loadTestEngines())) {
       assert.deepEqual((await suite.client.listContainers({ all: true, filters: own.filters })).map((each) => each.Id), [running]);
     });
 
-    void it('two clients pruning the same volumes at once both succeed, and each volume goes once', async () => {
+    void it('two clients pruning the same volumes at once both succeed, and each volume goes once', { skip: target.skip }, async () => {
       const own = caseLabel();
       const names = await Promise.all(Array.from({ length: 6 }, () => newVolume(own.labels)));
       const other = suite.otherClient({ host: target.host });
@@ -124,7 +124,7 @@ for (const target of engineTargets(loadTestEngines())) {
       assert.deepEqual(await suite.client.listVolumes({ filters: own.filters }), []);
     });
 
-    void it('reads disk usage with volume sizes and reference counts', async () => {
+    void it('reads disk usage with volume sizes and reference counts', { skip: target.skip }, async () => {
       const name = await newVolume();
       const usage = await suite.client.diskUsage();
       const volume = (usage.Volumes ?? []).find((each) => each.Name === name);
@@ -133,7 +133,7 @@ for (const target of engineTargets(loadTestEngines())) {
       assert.ok(Array.isArray(usage.Images));
     });
 
-    void it('names the engine and the endpoint when the engine lacks it', async () => {
+    void it('names the engine and the endpoint when the engine lacks it', { skip: target.skip }, async () => {
       if (target.name === 'podman') {
         // Podman 4's compat API has no POST /build/prune.
         const error = await refusal(suite.client.prune('build'));
@@ -146,7 +146,7 @@ for (const target of engineTargets(loadTestEngines())) {
       }
     });
 
-    void it('lists the predefined networks, inspects one, and refuses to remove it with the engine\'s words', async () => {
+    void it('lists the predefined networks, inspects one, and refuses to remove it with the engine\'s words', { skip: target.skip }, async () => {
       const networks = await suite.client.listNetworks();
       const names = networks.map((network) => network.Name);
       // Podman's compat API shows its default network `podman` as `bridge`.

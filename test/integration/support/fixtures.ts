@@ -216,8 +216,13 @@ export async function execRunning(client: EngineClient, id: string, program: str
   }, timeoutMs);
 }
 
+/** Settings a workspace may not choose without the user's consent (workbench/workspaceConsent.ts): the user's own. */
+const ENGINE_SETTINGS = new Set(['engine.host', 'engines']);
+
+/** Writes a `berth.*` setting as a user would: engine hosts in the user's settings, the rest in the workspace's. */
 export async function setBerthSetting(key: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration('berth').update(key, value, vscode.ConfigurationTarget.Workspace);
+  const target = ENGINE_SETTINGS.has(key) ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace;
+  await vscode.workspace.getConfiguration('berth').update(key, value, target);
 }
 
 /** Removes an image, ignoring "not found" (cleanup). */

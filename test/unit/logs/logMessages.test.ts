@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { OutputChunk } from '../../../src/engine';
-import { compareStamps, LogMessageReader } from '../../../src/logs/logMessages';
+import { compareStamps, LogMessageReader, MAX_HELD_LINE_BYTES } from '../../../src/logs/logMessages';
 
 const T1 = '2026-11-23T10:38:35.913673355Z';
 const T2 = '2026-11-23T10:38:35.914946193Z';
@@ -130,4 +130,23 @@ void test('stamps compare by instant across shapes', () => {
   assert.equal(compareStamps(T1, T2), -1);
   assert.equal(compareStamps('2026-11-23T10:38:35Z', '2026-11-23T11:38:35+01:00'), 0);
   assert.equal(compareStamps('2026-11-23T10:38:36Z', T1), 1);
+});
+
+void test('a line without a newline is handed on in pieces of at most 64 KiB, cut between characters, nothing lost', () => {
+  // 300,000 characters of 1, 2, 3 and 4 bytes, in dockerd's 16 KiB partial messages (cut anywhere, even mid-character).
+  const text = 'aé€😀'.repeat(30_000);
+  const bytes = Buffer.from(text, 'utf8');
+  const pieces: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += 16_384) pieces.push(bytes.subarray(at, at + 16_384));
+  const { reader, lines } = collector();
+  for (const piece of pieces) {
+    reader.push({ stream: 'stdout', data: Buffer.concat([Buffer.from(`${T1} `), piece]), frameEnd: true }, true);
+  }
+  reader.end(true);
+  assert.ok(lines.length > 1, 'the unfinished line was handed on before its end');
+  for (const line of lines) {
+    assert.ok(Buffer.byteLength(line) <= MAX_HELD_LINE_BYTES + 16_384 + 'stdout: '.length, `a piece of ${Buffer.byteLength(line)} bytes`);
+    assert.ok(!line.includes('\uFFFD'), 'a character was cut in two');
+  }
+  assert.equal(lines.map((line) => line.slice('stdout: '.length)).join(''), text);
 });

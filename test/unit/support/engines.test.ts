@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-import { engineTargets, loadTestEngines, parseTestEngines, uniqueName, unixSocketPath } from '../../support/engines';
+import {
+  engineTargets,
+  loadTestEngines,
+  missingPodmanHost,
+  parseTestEngines,
+  podmanMissingReason,
+  uniqueName,
+  unixSocketPath,
+} from '../../support/engines';
 
 const engineNameRule = /^\/?[a-zA-Z0-9][a-zA-Z0-9_.-]+$/;
 
@@ -43,10 +51,19 @@ void describe('parseTestEngines', () => {
     );
   });
 
-  void it('leaves Podman out of the targets when engines.json has no podmanHost', () => {
+  void it('keeps Podman in the targets, skipped with the reason, when engines.json has no podmanHost', () => {
     const engines = parseTestEngines(JSON.stringify(enginesDocument({ podmanHost: undefined })), 'engines.json');
     assert.equal(engines.podmanHost, undefined);
-    assert.deepEqual(engineTargets(engines), [{ name: 'docker', host: 'unix:///tmp/berth-state/docker.sock' }]);
+    assert.deepEqual(engineTargets(engines, {}), [
+      { name: 'docker', host: 'unix:///tmp/berth-state/docker.sock' },
+      { name: 'podman', host: missingPodmanHost, skip: podmanMissingReason },
+    ]);
+  });
+
+  void it('does not skip the Podman cases under CI=true: they run against a socket that does not exist, and fail', () => {
+    const engines = parseTestEngines(JSON.stringify(enginesDocument({ podmanHost: undefined })), 'engines.json');
+    const podman = engineTargets(engines, { CI: 'true' })[1];
+    assert.deepEqual(podman, { name: 'podman', host: missingPodmanHost });
   });
 
   void it('names the file, the bad field and the command to run', () => {
