@@ -132,7 +132,8 @@ export async function runBuild(deps: BuildDeps, session: EngineSession, options:
     terminal.writeLine(ANSI.bold(`[Berth] built ${options.tag}${result.imageId ? ` (${shortId(result.imageId)})` : ''}`));
     deps.log.info(`Built ${options.tag} (${result.imageId ?? 'id unknown'}) on ${session.name}`);
     const record = await session.model.refetchImage(result.imageId ?? options.tag);
-    if (record) await deps.revealImage(record.key, session.id);
+    // Revealing needs the Images view resolved; a hidden view must not turn a good build into a failure.
+    if (record) await deps.revealImage(record.key, session.id).catch((error: unknown) => deps.log.info(`Built ${options.tag}; not revealed: ${errorMessage(error)}`));
     void vscode.window.showInformationMessage(`Built ${options.tag}.`, 'Run').then((choice) => {
       if (choice === 'Run') void vscode.commands.executeCommand('berth.runContainer', { image: options.tag, engine: session.id });
     });
