@@ -1,6 +1,7 @@
 // Bundles the extension and the CLI. `vscode` stays external; type checking is `npm run typecheck`.
 const esbuild = require('esbuild');
 const path = require('node:path');
+const { renderIcon } = require('./scripts/lib/icon.js');
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -43,6 +44,8 @@ const builds = cliOutdir !== undefined ? [{ ...cli(cliOutdir), logLevel: 'warnin
 ];
 
 async function main() {
+  // The Marketplace icon is made from media/berth.svg by every extension build (scripts/lib/icon.js).
+  if (cliOutdir === undefined) await renderIcon(__dirname, path.join(__dirname, 'dist', 'icon.png'));
   if (watch) {
     for (const options of builds) await (await esbuild.context(options)).watch();
     return;

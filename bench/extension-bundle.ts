@@ -40,8 +40,8 @@ const BUNDLES: ReadonlyArray<{ file: string; loaded: string }> = [
 export async function stageProductionBuild(repoRoot: string): Promise<StagedExtension> {
   const dir = mkdtempSync(join(tmpdir(), 'berth-bench-ext-'));
   try {
-    for (const linked of ['src', 'node_modules', 'media', 'syntaxes']) symlinkSync(join(repoRoot, linked), join(dir, linked));
-    for (const copied of ['package.json', 'tsconfig.json', 'README.md']) copyFileSync(join(repoRoot, copied), join(dir, copied));
+    for (const linked of ['src', 'node_modules', 'media', 'l10n']) symlinkSync(join(repoRoot, linked), join(dir, linked));
+    for (const copied of ['package.json', 'package.nls.json', 'tsconfig.json', 'README.md']) copyFileSync(join(repoRoot, copied), join(dir, copied));
     const started = performance.now();
     await execFileAsync(process.execPath, [join(repoRoot, 'esbuild.js'), '--production'], { cwd: dir, maxBuffer: 16 << 20 });
     const buildMs = performance.now() - started;

@@ -8,6 +8,7 @@
  *   6. Timers while idle, in the real extension host.
  *   7. The workbench as a user meets it: idle CPU against an extension host with no extension, and open/change
  *      latency against VS Code's own floor (bench/extension-ui-run.ts; `BERTH_BENCH_ONLY=ui` runs it alone).
+ * `BERTH_BENCH_ONLY=activation` runs part 1 (without the black-hole launch) and prints the bundle sizes.
  * Prints markdown tables and writes bench/extension-results.md and .json. It asserts nothing about time.
  *
  * Everything that needs an engine uses a scratch dockerd of its own (bench/extension-engine.ts), removed at the end.
@@ -32,6 +33,8 @@ import { targetsTable } from './report';
 import type { Summary } from './stats';
 
 const ACTIVATION_LAUNCHES = 5;
+/** `BERTH_BENCH_ONLY=activation`: the activation launches and bundle sizes alone, printed, nothing written. */
+const ACTIVATION_ONLY = process.env.BERTH_BENCH_ONLY === 'activation';
 const LAUNCH_ATTEMPTS = 2;
 const ACTIVATION_LAUNCH_DEADLINE_MS = 120_000;
 const FULL_LAUNCH_DEADLINE_MS = 180_000;
@@ -122,13 +125,17 @@ async function measureInVscode(staged: StagedExtension, engine: BenchEngine): Pr
     const last = launch === ACTIVATION_LAUNCHES;
     const what = `code-server launch ${launch}/${ACTIVATION_LAUNCHES}`;
     log(`${what}: activation${last ? ', idle timers' : ''}`);
-    const plan: HostPlan = { ...basePlan, phases: last ? ['activation', 'idle'] : ['activation'] };
+    const plan: HostPlan = { ...basePlan, phases: last && !ACTIVATION_ONLY ? ['activation', 'idle'] : ['activation'] };
     const outcome = await launchWithRetry({ extensionDir: staged.dir, hostModule, plan, settings, deadlineMs: last ? FULL_LAUNCH_DEADLINE_MS : ACTIVATION_LAUNCH_DEADLINE_MS }, what);
     for (const result of outcome.results) {
-      if (result.kind === 'activation') figures.activation.push({ launch, sample: result, vscodeActivationMs: vscodeActivationMs(outcome.runtimeRow) });
+      if (result.kind === 'activation') {
+        figures.activation.push({ launch, sample: result, vscodeActivationMs: vscodeActivationMs(outcome.runtimeRow) });
+        log(`${what}: activated in ${result.activatedMs?.toFixed(1) ?? '?'} ms`);
+      }
       else if (result.kind === 'idle') figures.idle = result;
     }
   }
+  if (ACTIVATION_ONLY) return figures;
   // The logs document in a launch of its own: a broken workbench connection there must not cost the other figures.
   log('code-server launch: 1,000,000-line logs document');
   try {
@@ -262,6 +269,11 @@ async function main(): Promise<void> {
       return;
     }
     const vscodeFigures = await measureInVscode(staged, engine);
+    if (ACTIVATION_ONLY) {
+      // Printed only: the results files keep the last full run's figures.
+      process.stdout.write(`${activationTable(vscodeFigures.activation, undefined)}\n\n${bundleTable(staged.sizes)}\n`);
+      return;
+    }
     // A launch that broke mid-way never ran its own cleanup.
     const leftovers = await engine.client.listContainers({ all: true, filters: { label: [HOST_CONTAINER_LABEL] } });
     for (const container of leftovers) await engine.client.removeContainer(container.Id, { force: true });
@@ -303,7 +315,7 @@ async function main(): Promise<void> {
       targets: targets(partial),
       notes: [
         'Activation: each launch is a fresh code-server (own user-data dir), so the extension host loads the bundle cold. "Activated in" and "Views ready" are the lines src/extension.ts logs (activate() start → return; → the first full listing applied). VS Code\'s "Activation" is what its Running Extensions editor shows for the same activation (bundle loading + the activate() call). The last column is `await extension.activate()` timed by the benchmark inside the host.',
-        'The extension loaded is the production build, staged in a temporary folder with the same package.json, media and syntaxes (the .vsix contents).',
+        'The extension loaded is the production build, staged in a temporary folder with the same package.json, package.nls.json, l10n bundles and media (the .vsix contents).',
         'Tree updates: the real src/model (EngineModel, ContainerTree, presentation) in plain Node, with a stand-in for the vscode half of ContainersView that renders what VS Code asks for after a refresh (getTreeItem of each refreshed node; on a full refresh getChildren of the root and getTreeItem of every row, with the same per-record item cache). The time is from the engine\'s event timestamp (`timeNano`; same host clock) to that row being rendered; in memory, from the moment the event is sent. Containers are created, never started, NetworkMode none; one probe container (busybox `sleep`) is started and killed from another client.',
         'In VS Code the extension host also serialises the refreshed items to the workbench; that part is not in the plain-Node figures. A full refresh (create/destroy rows) makes VS Code fetch every root row again.',
         `Peers are modelled, not run: Microsoft's extension debounces events for ${MICROSOFT_DEBOUNCE_MS} ms and then re-lists everything with the docker CLI (the "full refresh" row measured here at that container count); Podman Desktop debounces ${PODMAN_DESKTOP_DEBOUNCE_MS / 1000} s and re-lists over the API (the Berth API listing measured here stands in as a lower bound). The debounce figures are those given in issue 3.`,

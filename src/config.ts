@@ -44,14 +44,19 @@ export function readSettings(allowWorkspaceHost: (host: string) => boolean = () 
   let engineHost = config.get<string>('engine.host', '').trim();
   const hostInspected = config.inspect<string>('engine.host');
   const workspaceHost = (hostInspected?.workspaceFolderValue ?? hostInspected?.workspaceValue)?.trim();
-  if (workspaceHost && workspaceHost === engineHost && !allowWorkspaceHost(workspaceHost)) {
+  const userHost = (hostInspected?.globalValue ?? '').trim();
+  // A workspace that names the engine the user's own settings name chooses nothing: no prompt for it.
+  if (workspaceHost && workspaceHost === engineHost && workspaceHost !== userHost && !allowWorkspaceHost(workspaceHost)) {
     withheld.push({ setting: 'berth.engine.host', host: workspaceHost, file });
-    engineHost = (hostInspected?.globalValue ?? '').trim();
+    engineHost = userHost;
   }
   const enginesInspected = config.inspect<unknown>('engines');
   const workspaceEngines = parseConfiguredEngines(enginesInspected?.workspaceFolderValue ?? enginesInspected?.workspaceValue).engines;
+  const userHosts = new Set(parseConfiguredEngines(enginesInspected?.globalValue).engines.map((engine) => engine.host));
   const engines = parseConfiguredEngines(config.get<unknown>('engines', []));
-  const fromWorkspace = new Set(workspaceEngines.filter((engine) => !allowWorkspaceHost(engine.host)).map((engine) => engine.host));
+  const fromWorkspace = new Set(
+    workspaceEngines.filter((engine) => !userHosts.has(engine.host) && !allowWorkspaceHost(engine.host)).map((engine) => engine.host),
+  );
   for (const host of fromWorkspace) withheld.push({ setting: 'berth.engines', host, file });
   return {
     engineHost,

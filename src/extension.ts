@@ -12,6 +12,7 @@ import { registerFiles } from './files';
 import { registerImages } from './images';
 import { registerLanguage } from './language';
 import { registerLogs } from './logs';
+import { registerNetworks } from './networks';
 import { registerPrune } from './prune';
 import { registerRegistries } from './registries';
 import { registerTrust } from './trust';
@@ -39,9 +40,12 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
   );
   const volumes = registerVolumes(extendDeps(core, { revealContainer: (id: string, engine: string) => containers.view.reveal(id, engine) }), owner);
   registerBuild(extendDeps(core, { registries, revealImage: (key: string, engine: string) => images.view.reveal(key, engine), workspaceState: context.workspaceState }), owner);
+  const networks = registerNetworks(extendDeps(core, { revealContainer: (id: string, engine: string) => containers.view.reveal(id, engine) }), owner);
   registerPrune(core, owner);
   registerLogs(core, owner);
-  registerFiles(core, owner);
+  const files = registerFiles(core, owner);
+  owner.add(containers.view.setChildRows(files.rows));
+  owner.add(volumes.view.setChildRows(files.rows));
   registerEngines(core, owner);
   registerTrust(core, owner);
   registerLanguage({ log, engines: core.engines, extensionUri: context.extensionUri }, owner);
@@ -51,6 +55,7 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
       command('berth.internal.viewChildren', 'Reading a view', () => (view?: unknown, path?: unknown) => {
         const labels = Array.isArray(path) ? path.map(String) : [];
         if (view === 'volumes') return volumes.view.rowsAt(labels);
+        if (view === 'networks') return networks.view.rowsAt(labels);
         return view === 'images' ? images.view.rowsAt(labels) : containers.view.rowsAt(labels);
       }),
     ],

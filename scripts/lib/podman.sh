@@ -1,6 +1,9 @@
 # Podman as a second engine: `podman system service` on a private socket, with private storage,
 # a private containers.conf (ulimits this machine allows, cgroupfs, no bridge networking) and a
-# private registries.conf (only the loopback registry, no short-name search).
+# private registries.conf (only the loopback registry, no short-name search). Networks use netavark with a
+# private config dir: `network create` only writes a JSON file there (listed by `network ls`); netavark would
+# touch the host only when a container on such a network starts, which the tests never do
+# (test/support/networkGuard.ts).
 
 PODMAN_DIR=$STATE/podman
 PODMAN_SOCK=$STATE/podman.sock
@@ -22,7 +25,7 @@ podman_driver() { cat "$PODMAN_DIR/storage-driver" 2>/dev/null || echo overlay; 
 
 podman_write_config() {
   local driver=$1
-  mkdir -p "$PODMAN_DIR/tmp" "$PODMAN_DIR/net" "$PODMAN_DIR/no-cni-plugins" "$PODMAN_DIR/volumes"
+  mkdir -p "$PODMAN_DIR/tmp" "$PODMAN_DIR/net" "$PODMAN_DIR/volumes"
   echo "$driver" >"$PODMAN_DIR/storage-driver"
   cat >"$PODMAN_DIR/storage.conf" <<EOF
 [storage]
@@ -32,16 +35,14 @@ runroot = "$PODMAN_DIR/runroot"
 EOF
   # nofile soft = hard: Podman 4.3's compat API swaps soft and hard of default_ulimits, so unequal
   # values make runc fail with "error setting rlimit type 7". Hard limits here are 20000 / below
-  # Podman's own defaults. CNI with an empty plugin dir: a container asking for a bridge fails
-  # instead of touching the host's interfaces or iptables.
+  # Podman's own defaults. netns "none" by default: a container only gets an interface when it asks for one.
   cat >"$PODMAN_DIR/containers.conf" <<EOF
 [containers]
 default_ulimits = ["nofile=20000:20000", "nproc=1000:1000"]
 netns = "none"
 [network]
-network_backend = "cni"
+network_backend = "netavark"
 network_config_dir = "$PODMAN_DIR/net"
-cni_plugin_dirs = ["$PODMAN_DIR/no-cni-plugins"]
 [engine]
 cgroup_manager = "cgroupfs"
 events_logger = "file"

@@ -7,6 +7,7 @@ import { SortedList } from '../common/sortedList';
 import type { GroupBy } from '../config';
 import type { ModelChange } from '../model/modelChange';
 import { isRunningState, type ContainerRecord } from '../model/records';
+import type { ChildRow } from '../views/childRows';
 
 export type { GroupBy };
 
@@ -34,6 +35,9 @@ export interface GroupNode {
 }
 
 export type ContainerTreeNode = ContainerNode | GroupNode;
+
+/** A row of the view: the tree's, or one under a container that another feature fills (views/childRows.ts). */
+export type ContainerRowNode = ContainerTreeNode | ChildRow;
 
 /** What the view must refresh: everything, or just these nodes. */
 export interface RefreshPlan {

@@ -3,30 +3,54 @@
  * provider only turns nodes into cached TreeItems and forwards each tree's refresh plan, so one event refreshes one row.
  */
 import * as vscode from 'vscode';
+import { toDisposable, type IDisposable } from '../common/lifecycle';
 import type { EngineModel } from '../model/engineModel';
 import type { ModelChange } from '../model/modelChange';
 import type { ContainerRecord } from '../model/records';
 import type { EngineSession } from '../model/session';
+import type { ContainerChildRows } from '../views/childRows';
+import type { EngineRootNode } from '../views/engineForest';
 import { EngineTreeView, type RefreshPlanLike } from '../views/engineTreeView';
 import { containerTooltip, presentContainer, presentGroup } from '../views/presentation';
 import { toTreeItem } from '../views/treeItems';
 import { ContextKey } from '../workbench/contextKey';
 import type { SessionsDeps, SettingsDeps } from '../workbench/deps';
-import { ContainerTree, type ContainerNode, type ContainerTreeNode, type ContainerTreeOptions } from './tree';
+import { ContainerTree, type ContainerNode, type ContainerRowNode, type ContainerTreeOptions } from './tree';
+
+/**
+ * The view's drag and drop: made before the view (VS Code reads the accepted types once), it hands drops on child
+ * rows to their provider once one is set; the view accepts nothing else.
+ */
+class ChildRowDrops implements vscode.TreeDragAndDropController<ContainerRowNode | EngineRootNode> {
+  readonly dragMimeTypes: readonly string[] = [];
+  readonly dropMimeTypes: readonly string[] = ['text/uri-list'];
+  provider: ContainerChildRows | undefined;
+
+  async handleDrop(target: ContainerRowNode | EngineRootNode | undefined, data: vscode.DataTransfer, token: vscode.CancellationToken): Promise<void> {
+    if (target?.kind === 'child') await this.provider?.handleDrop(target, data, token);
+  }
+}
 
 /** Which of Show All / Show Running the palette and the view's title offer. */
 const showAllContext = new ContextKey<boolean>('berth.containers.showAll');
 
-export class ContainersView extends EngineTreeView<ContainerTreeNode, ContainerTree> {
+export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTree> {
   /**
    * Items per record object: a record is replaced when its container changes, and an item whose relative time
    * moved on (`changesAt` passed) is made again, so the cache never goes stale.
    */
   private itemCache = new WeakMap<ContainerRecord, { readonly item: vscode.TreeItem; readonly changesAt: number | undefined }>();
   private options: ContainerTreeOptions;
+  /** The rows under each container row (Files), handed over by extension.ts; none until then. */
+  private childRows: ContainerChildRows | undefined;
+  private readonly drops: ChildRowDrops;
 
-  constructor(protected override readonly deps: SessionsDeps & SettingsDeps) {
-    super(deps, 'berth.containers', { canSelectMany: true, showCollapseAll: true });
+  constructor(
+    protected override readonly deps: SessionsDeps & SettingsDeps,
+    drops = new ChildRowDrops(),
+  ) {
+    super(deps, 'berth.containers', { canSelectMany: true, showCollapseAll: true, dragAndDropController: drops });
+    this.drops = drops;
     this.options = { showAll: deps.settings.showAll, groupBy: deps.settings.groupBy };
     showAllContext.set(this.options.showAll);
     this.start();
@@ -48,6 +72,33 @@ export class ContainersView extends EngineTreeView<ContainerTreeNode, ContainerT
     return this.forest.tree(engine)?.node(id);
   }
 
+  /** Hangs PROVIDER's rows under every container row (the Files feature's "Files"); disposing takes them away. */
+  setChildRows(provider: ContainerChildRows): IDisposable {
+    this.childRows = provider;
+    this.drops.provider = provider;
+    const listener = provider.onDidChangeRows((row) => this.fire([row]));
+    this.onLayoutChanged();
+    this.fire(undefined);
+    return toDisposable(() => {
+      listener.dispose();
+      if (this.childRows !== provider) return;
+      this.childRows = undefined;
+      this.drops.provider = undefined;
+    });
+  }
+
+  override getChildren(node?: ContainerRowNode | EngineRootNode): vscode.ProviderResult<Array<ContainerRowNode | EngineRootNode>> {
+    if ((node?.kind === 'container' || node?.kind === 'child') && this.childRows) return this.childRows.children(node);
+    return super.getChildren(node);
+  }
+
+  override getParent(node: ContainerRowNode | EngineRootNode): ContainerRowNode | EngineRootNode | undefined {
+    if (node.kind !== 'child') return super.getParent(node);
+    const parent = node.parent;
+    if (parent.kind === 'child') return parent;
+    return parent.kind === 'container' ? this.node(parent.id, node.engine) : undefined;
+  }
+
   async reveal(id: string, engine: string = this.deps.session.id): Promise<void> {
     const node = this.node(id, engine);
     if (node?.visible) await this.view.reveal(node, { select: true, focus: false });
@@ -61,11 +112,12 @@ export class ContainersView extends EngineTreeView<ContainerTreeNode, ContainerT
     tree.reset(model.containers(), this.options);
   }
 
-  protected applyChange(tree: ContainerTree, change: ModelChange, model: EngineModel): RefreshPlanLike<ContainerTreeNode> {
+  protected applyChange(tree: ContainerTree, change: ModelChange, model: EngineModel): RefreshPlanLike<ContainerRowNode> {
     return tree.apply(change, () => model.containers());
   }
 
-  protected itemFor(node: ContainerTreeNode, session: EngineSession): vscode.TreeItem {
+  protected itemFor(node: ContainerRowNode, session: EngineSession): vscode.TreeItem {
+    if (node.kind === 'child') return this.childRows?.item(node) ?? new vscode.TreeItem('');
     if (node.kind === 'group') {
       const tree = this.forest.tree(session.id);
       const counts = tree ? tree.groupCounts(node) : { running: 0, total: 0 };
@@ -75,7 +127,8 @@ export class ContainersView extends EngineTreeView<ContainerTreeNode, ContainerT
     let cached = this.itemCache.get(node.record);
     if (!cached || (cached.changesAt !== undefined && cached.changesAt <= now)) {
       const presentation = presentContainer(node.record, now);
-      const item = toTreeItem(this.itemId(`container:${node.id}`, node.engine), presentation, vscode.TreeItemCollapsibleState.None, 'on hover');
+      const collapsible = this.childRows ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None;
+      const item = toTreeItem(this.itemId(`container:${node.id}`, node.engine), presentation, collapsible, 'on hover');
       cached = { item, changesAt: presentation.changesAt };
       this.itemCache.set(node.record, cached);
     }
@@ -83,8 +136,9 @@ export class ContainersView extends EngineTreeView<ContainerTreeNode, ContainerT
     return cached.item;
   }
 
-  protected tooltipFor(node: ContainerTreeNode, session: EngineSession): string {
+  protected tooltipFor(node: ContainerRowNode, session: EngineSession): string {
     if (node.kind === 'container') return containerTooltip(node.record, Date.now());
+    if (node.kind === 'child') return '';
     const counts = this.forest.tree(session.id)?.groupCounts(node) ?? { running: 0, total: 0 };
     return presentGroup(node.project, counts).tooltip;
   }

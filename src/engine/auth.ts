@@ -77,15 +77,15 @@ export function assertSafeToSendCredentials(registry: string, options: SafetyOpt
 
 /** What the engine-side check needs to know of an endpoint (endpoint.ts's Endpoint has it). */
 export interface CredentialTransport {
-  readonly kind: 'unix' | 'tcp' | 'ssh';
+  readonly kind: 'unix' | 'npipe' | 'tcp' | 'ssh';
   readonly origin: string;
   readonly display: string;
   readonly tls?: unknown;
 }
 
 /**
- * Throws unless registry credentials (X-Registry-Auth) may travel to this engine: a Unix socket, ssh, TLS, or plain
- * tcp:// to a loopback address. Over plain tcp:// to another host they would cross the network as readable text.
+ * Throws unless registry credentials (X-Registry-Auth) may travel to this engine: a Unix socket, a named pipe, ssh,
+ * TLS, or plain tcp:// to a loopback address. Over plain tcp:// to another host they would cross the network as readable text.
  */
 export function assertEngineSafeForCredentials(endpoint: CredentialTransport): void {
   if (endpoint.kind !== 'tcp' || endpoint.tls !== undefined) return;

@@ -9,9 +9,14 @@ import { EngineError } from './errors';
 import { sshConnector } from './ssh';
 import type { Connector } from './transport-types';
 
-export function connectorFor(endpoint: Endpoint): Connector {
+/** `platform` is the machine's (process.platform); tests pass another to connect a pipe's path as Windows would. */
+export function connectorFor(endpoint: Endpoint, platform: NodeJS.Platform = process.platform): Connector {
   switch (endpoint.kind) {
     case 'unix':
+      return buildConnector({ socketPath: endpoint.socketPath });
+    case 'npipe':
+      // Node opens a named pipe through the same `path` option as a Unix socket, and undici passes socketPath on.
+      if (platform !== 'win32') throw notOnWindows(endpoint, platform);
       return buildConnector({ socketPath: endpoint.socketPath });
     case 'ssh':
       return sshConnector(endpoint);
@@ -27,6 +32,13 @@ export function connectorFor(endpoint: Endpoint): Connector {
       });
     }
   }
+}
+
+function notOnWindows(endpoint: Endpoint, platform: NodeJS.Platform): EngineError {
+  return new EngineError('bad-request', `Cannot reach the engine at ${endpoint.display}: it is a Windows named pipe, and this machine runs ${platform}, which has none`, {
+    endpoint: endpoint.display,
+    hint: 'On this machine use the engine\'s socket (unix:///var/run/docker.sock, or leave the host empty to find it), tcp://host:port or ssh://user@host',
+  });
 }
 
 function readTlsFile(endpoint: Endpoint, path: string): Buffer {

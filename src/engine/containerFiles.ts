@@ -340,6 +340,12 @@ export function execRefusal(error: unknown, outcome: ExecOutcome | undefined, ve
       engineMessage: words,
     });
   }
+  if (/permission denied|operation not permitted/i.test(words)) {
+    return new EngineError('unauthorized', `Permission denied: the container's user may not ${verb} this (the container said "${words.trim()}")`, {
+      hint: "Run the container as a user allowed to, or change the file's permissions in the image",
+      engineMessage: words,
+    });
+  }
   return new EngineError('server', `Could not ${verb} in the container: ${words || `exit status ${String(outcome?.exitCode)}`}`, {
     hint: 'Check the path and the permissions in the container',
     engineMessage: words,

@@ -9,7 +9,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { EngineError } from './errors';
 
-export type EndpointKind = 'unix' | 'tcp' | 'ssh';
+/** `npipe`: a Windows named pipe (`npipe:////./pipe/docker_engine`), reached like a socket through its path. */
+export type EndpointKind = 'unix' | 'npipe' | 'tcp' | 'ssh';
 
 /** How the endpoint was found, for messages ("set by DOCKER_HOST"). */
 export type EndpointSource = 'explicit' | 'DOCKER_HOST' | 'DOCKER_CONTEXT' | 'config-context' | 'default';
@@ -36,6 +37,7 @@ export interface Endpoint {
   readonly display: string;
   /** The HTTP origin requests go to: `http://localhost` over a Unix socket or ssh, else `http(s)://host:port`. */
   readonly origin: string;
+  /** A Unix socket's path, or a named pipe's (`\\.\pipe\docker_engine`). */
   readonly socketPath?: string | undefined;
   readonly tls?: EndpointTls | undefined;
   readonly ssh?: SshTarget | undefined;
@@ -68,6 +70,8 @@ export interface ResolveEndpointOptions {
   readonly env?: NodeJS.ProcessEnv | undefined;
   readonly homeDir?: string | undefined;
   readonly fs?: EndpointFs | undefined;
+  /** The machine's platform (process.platform): on Windows the defaults are named pipes. */
+  readonly platform?: NodeJS.Platform | undefined;
 }
 
 export const DEFAULT_DOCKER_SOCKET = '/var/run/docker.sock';
@@ -101,21 +105,70 @@ export function resolveEndpoint(options: ResolveEndpointOptions = {}): Endpoint 
       return contextEndpoint(current, configDir, fs, 'config-context');
     }
   }
-  return defaultEndpoint(env, homeDir, fs);
+  return defaultEndpoint(env, homeDir, fs, options.platform ?? process.platform);
 }
 
-/** The first default socket that exists: Docker, Docker Desktop, rootless Podman, rootful Podman. */
-export function defaultSocketCandidates(env: NodeJS.ProcessEnv, homeDir: string): string[] {
-  const candidates = [DEFAULT_DOCKER_SOCKET, join(homeDir, '.docker', 'run', 'docker.sock')];
-  const runtimeDir = env['XDG_RUNTIME_DIR'];
-  if (runtimeDir !== undefined && runtimeDir !== '') candidates.push(join(runtimeDir, 'podman', 'podman.sock'));
-  candidates.push('/run/podman/podman.sock');
-  return candidates;
+/** A place a local engine listens by default, and the product that puts it there. */
+export interface KnownSocket {
+  readonly product: string;
+  /** A Unix socket's path, or a named pipe's on Windows. */
+  readonly path: string;
 }
 
-function defaultEndpoint(env: NodeJS.ProcessEnv, homeDir: string, fs: EndpointFs): Endpoint {
-  const socketPath = defaultSocketCandidates(env, homeDir).find((candidate) => fs.exists(candidate)) ?? DEFAULT_DOCKER_SOCKET;
-  return unixEndpoint(socketPath, 'default', undefined);
+/**
+ * Where local engines listen by default, in the order the fallback tries them: Docker, Docker Desktop, OrbStack,
+ * Colima, Rancher Desktop, rootless and rootful Podman, and `podman machine` (macOS); on Windows, Docker Desktop's
+ * and podman machine's named pipes.
+ */
+export function knownSockets(env: NodeJS.ProcessEnv, homeDir: string, platform: NodeJS.Platform = process.platform): KnownSocket[] {
+  if (platform === 'win32') {
+    return [
+      { product: 'Docker Desktop', path: '\\\\.\\pipe\\docker_engine' },
+      { product: 'Docker Desktop (Linux engine)', path: '\\\\.\\pipe\\dockerDesktopLinuxEngine' },
+      { product: 'Podman machine', path: '\\\\.\\pipe\\podman-machine-default' },
+    ];
+  }
+  const home = (...parts: string[]): string => join(homeDir, ...parts);
+  const sockets: KnownSocket[] = [
+    { product: 'Docker', path: DEFAULT_DOCKER_SOCKET },
+    { product: 'Docker Desktop', path: home('.docker', 'run', 'docker.sock') },
+    { product: 'OrbStack', path: home('.orbstack', 'run', 'docker.sock') },
+    { product: 'Colima', path: join(nonEmpty(env['COLIMA_HOME']) ?? home('.colima'), 'default', 'docker.sock') },
+    { product: 'Rancher Desktop', path: home('.rd', 'docker.sock') },
+  ];
+  const runtimeDir = nonEmpty(env['XDG_RUNTIME_DIR']);
+  if (runtimeDir !== undefined) sockets.push({ product: 'Podman', path: join(runtimeDir, 'podman', 'podman.sock') });
+  sockets.push({ product: 'Podman', path: '/run/podman/podman.sock' });
+  if (platform === 'darwin') {
+    // podman machine forwards its API socket here (Podman 4 under qemu/, Podman 5 without).
+    sockets.push({ product: 'Podman machine', path: home('.local', 'share', 'containers', 'podman', 'machine', 'podman.sock') });
+    sockets.push({ product: 'Podman machine', path: home('.local', 'share', 'containers', 'podman', 'machine', 'qemu', 'podman.sock') });
+  }
+  return sockets;
+}
+
+/** The default sockets' paths, in the order the fallback tries them (see knownSockets). */
+export function defaultSocketCandidates(env: NodeJS.ProcessEnv, homeDir: string, platform: NodeJS.Platform = process.platform): string[] {
+  return knownSockets(env, homeDir, platform).map((socket) => socket.path);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value !== undefined && value !== '' ? value : undefined;
+}
+
+function defaultEndpoint(env: NodeJS.ProcessEnv, homeDir: string, fs: EndpointFs, platform: NodeJS.Platform): Endpoint {
+  const candidates = defaultSocketCandidates(env, homeDir, platform);
+  const found = candidates.find((candidate) => fs.exists(candidate)) ?? candidates[0] ?? DEFAULT_DOCKER_SOCKET;
+  return socketEndpoint(found, 'default', undefined);
+}
+
+/** The endpoint of a socket's path: a Unix socket, or a named pipe (`\\.\pipe\name`). */
+export function socketEndpoint(path: string, source: EndpointSource, context: string | undefined): Endpoint {
+  if (path.startsWith('\\\\')) {
+    const pipe = npipeEndpoint(path, source, context);
+    if (pipe) return pipe;
+  }
+  return unixEndpoint(path, source, context);
 }
 
 export interface ParseHostOptions {
@@ -206,10 +259,23 @@ function parseHostWithTls(
       };
     }
     case 'npipe':
-      return bad('named pipes exist only on Windows');
+      return npipeEndpoint(rest, source, context) ?? bad('a named pipe is written npipe:////./pipe/<name>');
     default:
       return bad(`the scheme "${scheme}" is not supported`);
   }
+}
+
+/**
+ * `npipe:////./pipe/docker_engine` (the docker CLI's form; forward or back slashes) as the pipe path Windows opens,
+ * `\\.\pipe\docker_engine`. Parsed on every platform, so contexts copied from Windows read the same; only
+ * connecting needs Windows (connectors.ts says so elsewhere).
+ */
+function npipeEndpoint(rest: string, source: EndpointSource, context: string | undefined): Endpoint | undefined {
+  const match = /^[/\\]{2}([^/\\]+)[/\\]pipe[/\\]([^/\\]+)$/i.exec(rest);
+  if (!match) return undefined;
+  const [, server = '.', name = ''] = match;
+  const host = `npipe:////${server}/pipe/${name}`;
+  return { kind: 'npipe', host, display: host, origin: 'http://localhost', socketPath: `\\\\${server}\\pipe\\${name}`, source, context };
 }
 
 function unixEndpoint(socketPath: string, source: EndpointSource, context: string | undefined): Endpoint {

@@ -64,6 +64,9 @@ class ChildProcessStream extends Duplex {
       // Kept for the error message; ssh's stderr never carries the HTTP traffic.
       if (this.stderr.length < 4096) this.stderr += chunk.toString('utf8');
     });
+    // An ssh that exits at once (a refused connection, an unknown host) closes its stdin under a pending write. The
+    // broken pipe says nothing: finish() reports ssh's exit status and its own words instead.
+    child.stdin.on('error', () => undefined);
     // 'close', not 'exit': by then stderr has been read to its end, so the message is complete.
     child.on('close', (code) => {
       this.exitCode = code;
@@ -92,7 +95,7 @@ class ChildProcessStream extends Duplex {
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.child.stdin.write(chunk, callback);
+    this.child.stdin.write(chunk, (error) => callback(isBrokenPipe(error) ? null : error));
   }
 
   override _final(callback: (error?: Error | null) => void): void {
@@ -113,4 +116,8 @@ class ChildProcessStream extends Duplex {
     this.child.unref();
     return this;
   }
+}
+
+function isBrokenPipe(error: Error | null | undefined): boolean {
+  return error !== null && error !== undefined && 'code' in error && error.code === 'EPIPE';
 }

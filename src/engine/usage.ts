@@ -95,3 +95,9 @@ export async function removeNetworkNamingEndpoints(client: EngineClient, name: s
     });
   }
 }
+
+/**
+ * The label of the helper containers Berth creates (never starts) to browse a volume's files: the Volumes view does
+ * not count them as users of the volume.
+ */
+export const VOLUME_HELPER_LABEL = 'berth.volume-helper';

@@ -111,6 +111,8 @@ function notRemovable(session: EngineSession): string {
     }
     case 'podman':
       return `"${session.name}" is Podman's socket, which Berth finds by itself while the Podman service runs.`;
+    case 'socket':
+      return `"${session.name}" is the default socket of ${session.name}, which Berth finds by itself while it runs.`;
     default:
       return `"${session.name}" is the default engine (${session.descriptor.sourceText}); it cannot be removed. Point berth.engine.host elsewhere to change it.`;
   }

@@ -29,7 +29,7 @@ export class EngineStatus extends Disposable {
   constructor(private readonly deps: CoreDeps) {
     super();
     this.item = this._register(vscode.window.createStatusBarItem('berth.engine', vscode.StatusBarAlignment.Left, 10));
-    this.item.name = 'Berth Engine';
+    this.item.name = vscode.l10n.t('Berth Engine');
     this.bind(deps.session);
     this._register(deps.onDidChangeSession((session) => this.bind(session)));
     this._register(
@@ -55,20 +55,20 @@ export class EngineStatus extends Disposable {
     // With several engines the item says which one palette commands act on.
     const multi = this.deps.engines.isMulti;
     const name = multi ? `${session.name}: ` : '';
-    const switchHint = multi ? '\n\nClick to switch the current engine.' : '';
+    const switchHint = multi ? `\n\n${vscode.l10n.t('Click to switch the current engine.')}` : '';
     switch (state) {
       case 'connecting':
         this.item.text = `$(sync~spin) ${multi ? `Berth ${session.name}` : 'Berth'}`;
-        this.item.tooltip = `Connecting to ${endpoint}…`;
-        this.item.command = multi ? { command: 'berth.switchContext', title: 'Switch Context' } : undefined;
+        this.item.tooltip = vscode.l10n.t('Connecting to {0}…', endpoint);
+        this.item.command = multi ? { command: 'berth.switchContext', title: vscode.l10n.t('Switch Context') } : undefined;
         this.item.backgroundColor = undefined;
         break;
       case 'unreachable': {
         const reason = errorMessage(session.model.lastError);
         EngineContext.unreachableReason.set(classifyUnreachable(session.model.lastError));
-        this.item.text = `$(debug-disconnect) Berth: ${multi ? `${session.name} unreachable` : 'engine unreachable'}`;
-        this.item.tooltip = `Cannot reach the engine at ${endpoint}: ${reason}\n\nClick to retry.`;
-        this.item.command = { command: 'berth.retry', title: 'Retry' };
+        this.item.text = `$(debug-disconnect) Berth: ${multi ? vscode.l10n.t('{0} unreachable', session.name) : vscode.l10n.t('engine unreachable')}`;
+        this.item.tooltip = `${vscode.l10n.t('Cannot reach the engine at {0}: {1}', endpoint, reason)}\n\n${vscode.l10n.t('Click to retry.')}`;
+        this.item.command = { command: 'berth.retry', title: vscode.l10n.t('Retry') };
         this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
         break;
       }
@@ -76,11 +76,11 @@ export class EngineStatus extends Disposable {
         const info = session.info;
         this.item.text = info ? `$(vm) ${name}${info.product} ${info.version} · API ${info.apiVersion}` : `$(vm) ${multi ? session.name : 'Berth'}`;
         this.item.tooltip = info
-          ? `${info.product} ${info.version}, API ${info.apiVersion}, at ${endpoint}${switchHint}`
-          : `Connected to ${endpoint}${switchHint}`;
+          ? `${vscode.l10n.t('{0} {1}, API {2}, at {3}', info.product, info.version, info.apiVersion, endpoint)}${switchHint}`
+          : `${vscode.l10n.t('Connected to {0}', endpoint)}${switchHint}`;
         this.item.command = multi
-          ? { command: 'berth.switchContext', title: 'Switch Context' }
-          : { command: 'berth.containers.focus', title: 'Show Containers' };
+          ? { command: 'berth.switchContext', title: vscode.l10n.t('Switch Context') }
+          : { command: 'berth.containers.focus', title: vscode.l10n.t('Show Containers') };
         this.item.backgroundColor = undefined;
         break;
       }

@@ -21,6 +21,7 @@ import {
   type FileEntry,
 } from '../engine/containerFiles';
 import type { LogDeps, SessionsDeps } from '../workbench/deps';
+import { LargeFileGate } from './largeFiles';
 import { locationOf, type ContainerLocation } from './uri';
 
 export type FilesProviderDeps = LogDeps & Pick<SessionsDeps, 'sessionFor'>;
@@ -39,6 +40,7 @@ export class ContainerFileSystemProvider extends Disposable implements vscode.Fi
   private readonly _onDidChangeFile = this._register(new vscode.EventEmitter<vscode.FileChangeEvent[]>());
   readonly onDidChangeFile = this._onDidChangeFile.event;
   private readonly facts = new Map<string, Promise<ContainerFacts>>();
+  private readonly largeFiles = new LargeFileGate();
 
   constructor(private readonly deps: FilesProviderDeps) {
     super();
@@ -88,7 +90,11 @@ export class ContainerFileSystemProvider extends Disposable implements vscode.Fi
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     const { client, location } = await this.open(uri);
-    return this.guard(uri, client, location, () => readContainerFile(client, location.containerId, location.path));
+    return this.guard(uri, client, location, async () => {
+      const { stat } = await statFollowing(client, location.containerId, location.path);
+      await this.largeFiles.check(uri, location.path, stat.size, Date.parse(stat.mtime));
+      return readContainerFile(client, location.containerId, location.path);
+    });
   }
 
   async writeFile(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {

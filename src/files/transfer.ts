@@ -17,6 +17,9 @@ interface TransferOptions {
 
 function containerTarget(value: unknown): vscode.Uri {
   if (value instanceof vscode.Uri && value.scheme === CONTAINER_SCHEME) return value;
+  // A row of the Containers view's Files tree carries its URI.
+  const rowUri = typeof value === 'object' && value !== null ? (value as { uri?: unknown }).uri : undefined;
+  if (rowUri instanceof vscode.Uri && rowUri.scheme === CONTAINER_SCHEME) return rowUri;
   if (typeof value === 'string' && value.startsWith(`${CONTAINER_SCHEME}:`)) return vscode.Uri.parse(value);
   throw new Error('Choose a file or folder of a container (in a folder opened with Open Folder in Workspace)');
 }
@@ -48,6 +51,11 @@ async function upload(deps: LogDeps, target: unknown, options: TransferOptions =
     options.sources?.map((path) => vscode.Uri.file(path)) ??
     (await vscode.window.showOpenDialog({ title: `Upload into ${locationOf(folder).path}`, openLabel: 'Upload', canSelectFiles: true, canSelectFolders: true, canSelectMany: true }));
   if (sources === undefined || sources.length === 0) return undefined;
+  return uploadInto(deps, folder, sources);
+}
+
+/** Copies host files or folders into a container folder (the Upload command and drops on the Files tree). */
+export async function uploadInto(deps: LogDeps, folder: vscode.Uri, sources: readonly vscode.Uri[]): Promise<string[]> {
   const written: string[] = [];
   for (const source of sources) {
     const name = source.path.slice(source.path.lastIndexOf('/') + 1);

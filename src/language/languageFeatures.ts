@@ -17,8 +17,6 @@ export interface LanguageServerSpec {
   readonly serverPath: string;
 }
 
-/** Extensions that run these same servers: with one of them installed, Berth's would only duplicate every result. */
-const PEER_EXTENSIONS = ['ms-azuretools.vscode-docker', 'ms-azuretools.vscode-containers'];
 
 export const LANGUAGE_SERVERS: readonly LanguageServerSpec[] = [
   { id: 'berth.dockerfile', name: 'Berth Dockerfile Language Server', languageId: 'dockerfile', serverPath: 'dist/server/dockerfile-language-server.js' },
@@ -69,11 +67,6 @@ export class LanguageFeatures extends Disposable {
   }
 
   async #start(spec: LanguageServerSpec): Promise<LanguageClient | undefined> {
-    const peer = PEER_EXTENSIONS.find((id) => vscode.extensions.getExtension(id) !== undefined);
-    if (peer) {
-      this.#log.info(`Not starting ${spec.name}: ${peer} already provides ${spec.languageId} language features`);
-      return undefined;
-    }
     const module = vscode.Uri.joinPath(this.#extensionUri, spec.serverPath).fsPath;
     const serverOptions: ServerOptions = {
       run: { module, transport: TransportKind.ipc },
@@ -95,7 +88,8 @@ export class LanguageFeatures extends Disposable {
       return client;
     } catch (error) {
       this.#log.error(`${spec.name} failed to start: ${errorMessage(error)}`);
-      void vscode.window.showWarningMessage(`Berth: the ${spec.languageId} language server did not start. See the Berth log for why.`, 'Show Log').then((choice) => {
+      const showLog = vscode.l10n.t('Show Log');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Berth: the {0} language server did not start. See the Berth log for why.', spec.languageId), showLog).then((choice) => {
         if (choice) this.#log.show();
       });
       return undefined;

@@ -1,16 +1,15 @@
 /**
  * Which engines Berth shows: the default one (resolved like the CLI: `berth.engine.host`, DOCKER_HOST,
- * DOCKER_CONTEXT, the current context, the default sockets), every docker context in the store, Podman's
- * default sockets that exist, and the hosts of the `berth.engines` setting. Two sources that reach the same
+ * DOCKER_CONTEXT, the current context, the default sockets), every docker context in the store, the default
+ * sockets of Docker Desktop, OrbStack, Colima, Rancher Desktop and Podman that exist, and the hosts of the `berth.engines` setting. Two sources that reach the same
  * endpoint are one engine. Pure over an environment, a home directory and a file-system probe. No `vscode` here.
  */
 import { errorMessage, toError } from '../common/errors';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { EngineError, parseHost, resolveEndpoint, type Endpoint } from '../engine';
+import { DEFAULT_DOCKER_SOCKET, EngineError, knownSockets, parseHost, resolveEndpoint, socketEndpoint, type Endpoint, type KnownSocket } from '../engine';
 import { listDockerContexts, nodeContextStoreFs, type ContextStoreFs } from '../engine/contexts';
 
-export type EngineOrigin = 'local' | 'context' | 'podman' | 'settings';
+export type EngineOrigin = 'local' | 'context' | 'podman' | 'socket' | 'settings';
 
 /** One entry of the `berth.engines` setting. */
 export interface ConfiguredEngine {
@@ -19,7 +18,7 @@ export interface ConfiguredEngine {
 }
 
 export interface EngineDescriptor {
-  /** Stable: `local`, `context:<name>`, `podman:<socket path>`, `settings:<name>`. */
+  /** Stable: `local`, `context:<name>`, `podman:<socket path>`, `socket:<path>` (Docker Desktop, Colima, …), `settings:<name>`. */
   readonly id: string;
   readonly name: string;
   readonly origin: EngineOrigin;
@@ -51,13 +50,12 @@ export function endpointKey(endpoint: Endpoint): string {
   return endpoint.host;
 }
 
-/** The Podman sockets of a rootless and a rootful service, when they exist. */
-export function podmanSockets(env: NodeJS.ProcessEnv, fs: Pick<ContextStoreFs, 'exists'>): string[] {
-  const candidates: string[] = [];
-  const runtimeDir = env['XDG_RUNTIME_DIR'];
-  if (runtimeDir !== undefined && runtimeDir !== '') candidates.push(join(runtimeDir, 'podman', 'podman.sock'));
-  candidates.push('/run/podman/podman.sock');
-  return candidates.filter((path) => fs.exists(path));
+/**
+ * The default sockets that exist, besides plain Docker's (that one is only the fallback of the local engine):
+ * Docker Desktop, OrbStack, Colima, Rancher Desktop, rootless and rootful Podman, podman machine.
+ */
+export function knownEngineSockets(env: NodeJS.ProcessEnv, homeDir: string, fs: Pick<ContextStoreFs, 'exists'>, platform: NodeJS.Platform = process.platform): KnownSocket[] {
+  return knownSockets(env, homeDir, platform).filter((socket) => socket.path !== DEFAULT_DOCKER_SOCKET && fs.exists(socket.path));
 }
 
 export function discoverEngines(options: DiscoverEnginesOptions): EngineDescriptor[] {
@@ -70,10 +68,11 @@ export function discoverEngines(options: DiscoverEnginesOptions): EngineDescript
       descriptor(`context:${context.name}`, context.name, 'context', context.endpoint, context.error, `docker context "${context.name}"${context.description ? ` (${context.description})` : ''}`),
     );
   }
-  for (const socket of podmanSockets(env, fs)) {
-    const rootful = socket === '/run/podman/podman.sock';
+  for (const { product, path } of knownEngineSockets(env, homeDir, fs)) {
+    const isPodman = product.startsWith('Podman');
+    const name = path === '/run/podman/podman.sock' ? 'Podman (rootful)' : product;
     others.push(
-      descriptor(`podman:${socket}`, rootful ? 'Podman (rootful)' : 'Podman', 'podman', unixEndpoint(socket), undefined, 'Podman default socket'),
+      descriptor(`${isPodman ? 'podman' : 'socket'}:${path}`, name, isPodman ? 'podman' : 'socket', socketEndpoint(path, 'default', undefined), undefined, `${product} default socket`),
     );
   }
   for (const engine of options.configured) others.push(configuredEngine(engine, env, homeDir, fs));
@@ -161,10 +160,6 @@ function descriptor(
 ): EngineDescriptor {
   const configError = error === undefined ? undefined : typeof error === 'string' ? new EngineError('bad-request', error) : error;
   return { id, name, origin, aliases: [], endpoint, configError, display: endpoint?.display ?? name, sourceText };
-}
-
-function unixEndpoint(socketPath: string): Endpoint {
-  return parseHost(`unix://${socketPath}`, {}, { source: 'default' });
 }
 
 function describeError(error: unknown): Error {

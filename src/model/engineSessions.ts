@@ -21,6 +21,11 @@ export class EngineSessions extends Disposable {
   private preferredId: string | undefined;
   private _current: EngineSession | undefined;
   private started = false;
+  /**
+   * The Berth views shown right now. Remote (ssh) engines wait for one of them, or for a command that needs them:
+   * opening a Dockerfile activates Berth for its language features, and that must not dial out to other machines.
+   */
+  private readonly shownViews = new Set<string>();
   private readonly create: (descriptor: EngineDescriptor) => EngineSession;
   private readonly _onDidChangeEngines = this._register(new Emitter<void>());
   private readonly _onDidChangeCurrent = this._register(new Emitter<EngineSession>());
@@ -92,14 +97,33 @@ export class EngineSessions extends Disposable {
     this.sessions = next;
     this.selectCurrent();
     for (const gone of previous.values()) gone.dispose();
-    if (this.started) for (const session of created) session.model.start();
+    if (this.started) for (const session of created) this.startIfWanted(session);
     if (changed) this._onDidChangeEngines.fire();
   }
 
-  /** Starts every model's connect/follow loop (after activation has returned). */
+  /** Starts the connect/follow loop of every local engine's model (after activation has returned). */
   start(): void {
     this.started = true;
-    for (const session of this.sessions) session.model.start();
+    for (const session of this.sessions) this.startIfWanted(session);
+  }
+
+  /** A Berth view was shown or hidden. While one is shown, remote engines start following (and then keep on). */
+  setViewShown(viewId: string, shown: boolean): void {
+    if (!shown) {
+      this.shownViews.delete(viewId);
+      return;
+    }
+    this.shownViews.add(viewId);
+    if (this.started) for (const session of this.sessions) session.model.start();
+  }
+
+  /** A command needs this engine: its model starts following even if it is remote and no view was shown. */
+  wake(session: EngineSession): void {
+    if (this.started) session.model.start();
+  }
+
+  private startIfWanted(session: EngineSession): void {
+    if (this.shownViews.size > 0 || !isRemote(session)) session.model.start();
   }
 
   private selectCurrent(): void {
@@ -109,6 +133,11 @@ export class EngineSessions extends Disposable {
     this._current = current;
     if (current) this._onDidChangeCurrent.fire(current);
   }
+}
+
+/** Engines reached through another process (ssh) rather than a socket or a TCP connection of our own. */
+export function isRemote(session: EngineSession): boolean {
+  return session.descriptor.endpoint?.kind === 'ssh';
 }
 
 /** Whether a session made for `a` serves `b` as it is: same name, endpoint, TLS files, error and aliases. */

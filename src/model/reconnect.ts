@@ -1,4 +1,4 @@
-/** Reconnection arithmetic: the `since` of the events query and the backoff between attempts. */
+/** Reconnection arithmetic: the `since` of the events query and the backoff between attempts; one follow loop. */
 
 /**
  * `since` for `GET /events` as `SEC.NANOS`. JSON numbers lose the last digits of `timeNano`
@@ -37,4 +37,55 @@ export const DEFAULT_BACKOFF: BackoffPolicy = { initialMs: 250, maxMs: 1500 };
 export function backoffDelay(attempt: number, policy: BackoffPolicy = DEFAULT_BACKOFF): number {
   const exponent = Math.min(Math.max(attempt, 0), 30);
   return Math.min(policy.maxMs, policy.initialMs * 2 ** exponent);
+}
+
+/** What `followEvents` does in each round: open the event stream, list, then answer each event. */
+export interface FollowSteps<E> {
+  /** Opens the event stream (from the last event seen); its first read is started before the listing. */
+  events(): AsyncIterator<E>;
+  list(): Promise<void>;
+  onEvent(event: E): Promise<void>;
+  /** A round failed (not because SIGNAL was aborted); the next one starts after a backoff. */
+  onFailure(error: unknown): void;
+}
+
+/**
+ * Subscribes, lists, then follows the events until SIGNAL aborts; any failure starts over (list again, resume
+ * from the last event) after a backoff. The subscription is opened before the listing, so no event between the two
+ * is lost.
+ */
+export async function followEvents<E>(signal: AbortSignal, steps: FollowSteps<E>, policy: BackoffPolicy = DEFAULT_BACKOFF): Promise<void> {
+  for (let failures = 0; !signal.aborted; ) {
+    try {
+      const events = steps.events();
+      const first = events.next();
+      first.catch(() => undefined);
+      await steps.list();
+      failures = 0;
+      for (let next = await first; !next.done; next = await events.next()) await steps.onEvent(next.value);
+    } catch (error) {
+      if (signal.aborted) return;
+      failures++;
+      steps.onFailure(error);
+      await new Promise((resolve) => setTimeout(resolve, backoffDelay(failures - 1, policy)));
+    }
+  }
+}
+
+/** At most one follow loop: `start` while one runs does nothing, `stop` aborts it (a view was hidden). */
+export class FollowSwitch {
+  private controller: AbortController | undefined;
+
+  constructor(private readonly run: (signal: AbortSignal) => Promise<void>) {}
+
+  start(): void {
+    if (this.controller) return;
+    this.controller = new AbortController();
+    void this.run(this.controller.signal);
+  }
+
+  stop(): void {
+    this.controller?.abort();
+    this.controller = undefined;
+  }
 }

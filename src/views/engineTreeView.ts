@@ -12,17 +12,9 @@ import type { SessionsDeps } from '../workbench/deps';
 import { EngineForest, isEngineRoot, type EngineRootNode, type PerEngineTree } from './engineForest';
 import { presentEngine } from './presentation';
 import { RowRefreshScheduler } from './rowRefreshScheduler';
-import { labelOf, markdownTooltip, rowsUnder, toTreeItem } from './treeItems';
+import { labelOf, markdownTooltip, rowsUnder, toTreeItem, type RowSummary } from './treeItems';
 
-/** One row as tests read it (`berth.internal.viewChildren`). */
-export interface RowSummary {
-  readonly id: string | undefined;
-  readonly label: string;
-  readonly description: string | undefined;
-  readonly contextValue: string | undefined;
-  readonly tooltip: string | undefined;
-  readonly collapsible: boolean;
-}
+export type { RowSummary } from './treeItems';
 
 export interface RefreshPlanLike<N> {
   readonly all: boolean;
@@ -47,13 +39,19 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   protected constructor(
     protected readonly deps: SessionsDeps,
     viewId: string,
-    options: { canSelectMany: boolean; showCollapseAll: boolean },
+    options: { canSelectMany: boolean; showCollapseAll: boolean; dragAndDropController?: vscode.TreeDragAndDropController<N | EngineRootNode> },
   ) {
     super();
     this.forest = new EngineForest<N, T>((engine) => this.createTree(engine));
     this.view = this._register(vscode.window.createTreeView(viewId, { treeDataProvider: this, ...options }));
     this.rowClock.setVisible(this.view.visible);
-    this._register(this.view.onDidChangeVisibility((event) => this.rowClock.setVisible(event.visible)));
+    deps.engines.setViewShown(viewId, this.view.visible);
+    this._register(
+      this.view.onDidChangeVisibility((event) => {
+        this.rowClock.setVisible(event.visible);
+        deps.engines.setViewShown(viewId, event.visible);
+      }),
+    );
   }
 
   /** Call at the end of the subclass constructor, once its own fields exist. */

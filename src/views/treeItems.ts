@@ -1,6 +1,17 @@
 /** Turns a vscode-free presentation into a TreeItem. */
 import * as vscode from 'vscode';
+import type { EngineSession } from '../model/session';
 import type { ItemPresentation } from './presentation';
+
+/** One row as tests read it (`berth.internal.viewChildren`). */
+export interface RowSummary {
+  readonly id: string | undefined;
+  readonly label: string;
+  readonly description: string | undefined;
+  readonly contextValue: string | undefined;
+  readonly tooltip: string | undefined;
+  readonly collapsible: boolean;
+}
 
 export function toTreeItem(
   id: string,
@@ -50,4 +61,34 @@ export async function rowsUnder<N>(tree: WalkableTree<N>, path: readonly string[
   }
   const children = (await tree.getChildren(parent)) ?? [];
   return children.map((node) => ({ node, item: tree.getTreeItem(node) }));
+}
+
+/** `rowsUnder` as the tests' `berth.internal.viewChildren` returns it: plain data, the tooltip as text. */
+export async function rowSummariesUnder<N>(tree: WalkableTree<N>, path: readonly string[], view: string): Promise<RowSummary[]> {
+  const rows = await rowsUnder(tree, path, view);
+  return rows.map(({ item }) => ({
+    id: item.id,
+    label: labelOf(item),
+    description: typeof item.description === 'string' ? item.description : undefined,
+    contextValue: item.contextValue,
+    tooltip: item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : item.tooltip,
+    collapsible: item.collapsibleState !== undefined && item.collapsibleState !== vscode.TreeItemCollapsibleState.None,
+  }));
+}
+
+/**
+ * A tree view of the current engine's session: made, bound to the current session, bound again on each switch, and
+ * told when it is shown or hidden (work only while visible). What it registers goes on OWNER.
+ */
+export function sessionTreeView<T>(
+  viewId: string,
+  provider: vscode.TreeDataProvider<T>,
+  deps: { readonly session: EngineSession; readonly onDidChangeSession: vscode.Event<EngineSession> },
+  handlers: { bind(session: EngineSession): void; visibilityChanged(): void },
+  owner: { add<D extends vscode.Disposable>(item: D): D },
+): vscode.TreeView<T> {
+  const view = owner.add(vscode.window.createTreeView(viewId, { treeDataProvider: provider, canSelectMany: true, showCollapseAll: true }));
+  owner.add(deps.onDidChangeSession((session) => handlers.bind(session)));
+  owner.add(view.onDidChangeVisibility(() => handlers.visibilityChanged()));
+  return view;
 }

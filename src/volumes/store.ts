@@ -5,10 +5,8 @@
  * the view is shown and the figures are older than a minute, never on the idle path. No `vscode` here.
  */
 import { Emitter } from '../common/emitter';
-import { Disposable, toDisposable } from '../common/lifecycle';
-import { errorMessage } from '../common/errors';
-import { isEngineError, type ContainerSummary, type DiskUsage, type EngineEvent, type ListFilters, type Volume } from '../engine';
-import { backoffDelay, sinceBefore, sinceFromEvent } from '../model/reconnect';
+import { isEngineError, VOLUME_HELPER_LABEL, type ContainerSummary, type DiskUsage, type EngineEvent, type ListFilters, type Volume } from '../engine';
+import { FollowedStore, type StoreLog } from '../model/followedStore';
 
 /** The slice of the engine client the store uses; tests may pass an in-memory one. */
 export interface VolumeSource {
@@ -32,14 +30,12 @@ export interface VolumeUser {
 /** How old disk-usage figures may be before showing the view fetches them again. */
 export const DISK_USAGE_MAX_AGE_MS = 60_000;
 
-export class VolumeStore extends Disposable {
+export class VolumeStore extends FollowedStore {
   private readonly byName = new Map<string, Volume>();
   private users = new Map<string, VolumeUser[]>();
   private sizes = new Map<string, { size: number; refCount: number }>();
   private _diskUsage: { usage: DiskUsage; at: number } | undefined;
   private diskUsageRequest: Promise<DiskUsage> | undefined;
-  private following: AbortController | undefined;
-  private lastSince: string | undefined;
   private _listed = false;
   private readonly _onDidChange = this._register(new Emitter<VolumeChange>());
   readonly onDidChange = this._onDidChange.event;
@@ -49,11 +45,10 @@ export class VolumeStore extends Disposable {
   constructor(
     private readonly source: VolumeSource,
     private readonly containers: () => Iterable<ContainerSummary>,
-    private readonly log: (level: 'debug' | 'warn', message: string) => void,
-    private readonly now: () => number = Date.now,
+    log: StoreLog,
+    now: () => number = Date.now,
   ) {
-    super();
-    this._register(toDisposable(() => this.stop()));
+    super({ type: 'volume', name: 'Volumes', events: (options) => source.events(options) }, log, now);
     this.recomputeUsers();
   }
 
@@ -85,20 +80,6 @@ export class VolumeStore extends Disposable {
   /** Bytes and reference count from the last disk-usage figures, if any. */
   usageOf(name: string): { size: number; refCount: number } | undefined {
     return this.sizes.get(name);
-  }
-
-  /** Lists and follows the events; a second call while following does nothing. */
-  start(): void {
-    if (this.following || this.isDisposed) return;
-    const controller = new AbortController();
-    this.following = controller;
-    void this.follow(controller.signal);
-  }
-
-  /** Stops following (the view was hidden). The next start lists again, then resumes from the last event seen. */
-  stop(): void {
-    this.following?.abort();
-    this.following = undefined;
   }
 
   /** The containers changed (the engine model said so): who uses which volume may have changed too. */
@@ -134,6 +115,8 @@ export class VolumeStore extends Disposable {
   private recomputeUsers(): void {
     const users = new Map<string, VolumeUser[]>();
     for (const container of this.containers()) {
+      // Berth's own helper for browsing the volume's files is not a user of it.
+      if (container.Labels?.[VOLUME_HELPER_LABEL] !== undefined) continue;
       for (const mount of (container.Mounts ?? []) as Array<{ Type?: unknown; Name?: unknown }>) {
         if (mount.Type !== 'volume' || typeof mount.Name !== 'string') continue;
         const list = users.get(mount.Name) ?? [];
@@ -144,26 +127,7 @@ export class VolumeStore extends Disposable {
     this.users = users;
   }
 
-  private async follow(signal: AbortSignal): Promise<void> {
-    for (let failures = 0; !signal.aborted; ) {
-      try {
-        const since = this.lastSince ?? sinceBefore(this.now(), 1000);
-        const events = this.source.events({ since, filters: { type: ['volume'] }, signal })[Symbol.asyncIterator]();
-        const first = events.next();
-        first.catch(() => undefined);
-        await this.list(signal);
-        failures = 0;
-        for (let next = await first; !next.done; next = await events.next()) await this.onEvent(next.value, signal);
-      } catch (error) {
-        if (signal.aborted) return;
-        failures++;
-        if (!isEngineError(error, 'cancelled')) this.log('warn', `Volumes: ${errorMessage(error)}; trying again`);
-        await new Promise((resolve) => setTimeout(resolve, backoffDelay(failures - 1)));
-      }
-    }
-  }
-
-  private async list(signal: AbortSignal): Promise<void> {
+  protected async list(signal: AbortSignal): Promise<void> {
     const volumes = await this.source.listVolumes({ signal });
     this.byName.clear();
     for (const volume of volumes) this.byName.set(volume.Name, volume);
@@ -173,10 +137,7 @@ export class VolumeStore extends Disposable {
     this._onDidChange.fire({ all: true, names: [] });
   }
 
-  private async onEvent(event: EngineEvent, signal: AbortSignal): Promise<void> {
-    const since = sinceFromEvent(event.timeNano, event.time);
-    if (since) this.lastSince = since;
-    if (event.Type !== 'volume') return;
+  protected async answer(event: EngineEvent, signal: AbortSignal): Promise<void> {
     const action = event.Action ?? '';
     // A prune removes its volumes without one destroy event each (dockerd logs a single `prune`): list again.
     if (action === 'prune') {

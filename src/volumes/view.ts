@@ -4,17 +4,19 @@
  * is shown with disk-usage figures older than a minute it asks for new ones (sizes come only from `/system/df`).
  */
 import * as vscode from 'vscode';
-import { Disposable, DisposableStore, MutableDisposable } from '../common/lifecycle';
+import { Disposable, DisposableStore, MutableDisposable, toDisposable, type IDisposable } from '../common/lifecycle';
 import { errorMessage } from '../common/errors';
 import type { ContainerSummary } from '../engine';
 import type { EngineSession } from '../model/session';
+import type { ChildRow, ContainerChildRows } from '../views/childRows';
 import type { RowSummary } from '../views/engineTreeView';
-import { labelOf, rowsUnder, toTreeItem } from '../views/treeItems';
+import { rowSummariesUnder, sessionTreeView, toTreeItem } from '../views/treeItems';
 import type { LogDeps, SessionsDeps } from '../workbench/deps';
 import { presentDiskUsage, presentVolume, presentVolumeUser } from './presentation';
 import { DISK_USAGE_MAX_AGE_MS, VolumeStore, type VolumeChange, type VolumeSource } from './store';
 
 export type VolumeTreeNode =
+  | ChildRow
   | { readonly kind: 'diskUsage' }
   | { readonly kind: 'volume'; readonly name: string }
   | { readonly kind: 'volumeUser'; readonly volume: string; readonly id: string; readonly name: string };
@@ -56,16 +58,17 @@ export class VolumesView extends Disposable implements vscode.TreeDataProvider<V
   readonly view: vscode.TreeView<VolumeTreeNode>;
   /** One node object per volume, so a change refreshes exactly its row. */
   private nodes = new Map<string, VolumeNode>();
+  /** The Files row under each volume (from the Files feature, through extension.ts); none until then. */
+  private childRows: ContainerChildRows | undefined;
   private readonly _onDidChangeRows = this._register(new vscode.EventEmitter<VolumeChange>());
   /** For tests and benches: the rows changed (after the tree was told). */
   readonly onDidChangeRows = this._onDidChangeRows.event;
 
   constructor(private readonly deps: VolumesViewDeps) {
     super();
-    this.view = this._register(vscode.window.createTreeView('berth.volumes', { treeDataProvider: this, canSelectMany: true, showCollapseAll: true }));
+    const owner = this._register(new DisposableStore());
+    this.view = sessionTreeView('berth.volumes', this, deps, { bind: (session) => this.bind(session), visibilityChanged: () => this.followVisibility() }, owner);
     this.bind(deps.session);
-    this._register(deps.onDidChangeSession((session) => this.bind(session)));
-    this._register(this.view.onDidChangeVisibility(() => this.followVisibility()));
   }
 
   get volumes(): VolumeStore | undefined {
@@ -76,12 +79,23 @@ export class VolumesView extends Disposable implements vscode.TreeDataProvider<V
     return this.binding.value?.session;
   }
 
+  /** Hangs PROVIDER's "Files" row under every volume row; disposing takes it away. */
+  setChildRows(provider: ContainerChildRows): IDisposable {
+    this.childRows = provider;
+    this._onDidChangeTreeData.fire(undefined);
+    return toDisposable(() => {
+      if (this.childRows === provider) this.childRows = undefined;
+      void provider.releaseVolumes();
+    });
+  }
+
   /** Fetches disk usage now (the user asked), or only when the figures are older than `maxAgeMs`. */
   async refreshDiskUsage(maxAgeMs = 0, signal?: AbortSignal): Promise<void> {
     await this.volumes?.diskUsage(maxAgeMs, signal);
   }
 
   getTreeItem(node: VolumeTreeNode): vscode.TreeItem {
+    if (node.kind === 'child') return this.childRows?.item(node) ?? new vscode.TreeItem('');
     const store = this.volumes;
     const now = Date.now();
     if (node.kind === 'diskUsage') {
@@ -97,11 +111,21 @@ export class VolumesView extends Disposable implements vscode.TreeDataProvider<V
     const volume = store?.volume(node.name);
     if (!store || !volume) return new vscode.TreeItem(node.name);
     const users = store.usersOf(node.name);
-    const collapsible = users.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None;
+    const collapsible = users.length > 0 || this.childRows ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None;
     return toTreeItem(`volume:${node.name}`, presentVolume(volume, users, store.usageOf(node.name), now), collapsible);
   }
 
-  getChildren(node?: VolumeTreeNode): VolumeTreeNode[] {
+  async getChildren(node?: VolumeTreeNode): Promise<VolumeTreeNode[]> {
+    const session = this.session;
+    if (node?.kind === 'child') return (await this.childRows?.children(node)) ?? [];
+    if (node?.kind === 'volume' && this.childRows && session) {
+      const files = await this.childRows.children({ kind: 'volume', engine: session.id, name: node.name });
+      return [...files, ...this.childrenOf(node)];
+    }
+    return this.childrenOf(node);
+  }
+
+  private childrenOf(node?: VolumeTreeNode): VolumeTreeNode[] {
     const store = this.volumes;
     if (!store) return [];
     if (node === undefined) {
@@ -115,20 +139,13 @@ export class VolumesView extends Disposable implements vscode.TreeDataProvider<V
   }
 
   getParent(node: VolumeTreeNode): VolumeTreeNode | undefined {
+    if (node.kind === 'child') return node.parent.kind === 'child' ? node.parent : node.parent.kind === 'volume' ? this.nodes.get(node.parent.name) : undefined;
     return node.kind === 'volumeUser' ? this.nodes.get(node.volume) : undefined;
   }
 
   /** The rows under a path of labels (`[]` = the roots), for tests. */
   async rowsAt(path: readonly string[]): Promise<RowSummary[]> {
-    const rows = await rowsUnder(this, path, 'The Volumes view');
-    return rows.map(({ item }) => ({
-      id: item.id,
-      label: labelOf(item),
-      description: typeof item.description === 'string' ? item.description : undefined,
-      contextValue: item.contextValue,
-      tooltip: item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : item.tooltip,
-      collapsible: item.collapsibleState !== undefined && item.collapsibleState !== vscode.TreeItemCollapsibleState.None,
-    }));
+    return rowSummariesUnder(this, path, 'The Volumes view');
   }
 
   private bind(session: EngineSession): void {
@@ -159,6 +176,8 @@ export class VolumesView extends Disposable implements vscode.TreeDataProvider<V
     if (!store) return;
     if (!this.view.visible) {
       store.stop();
+      // The helper containers that served the volumes' files go with the view.
+      void this.childRows?.releaseVolumes().then(() => this._onDidChangeTreeData.fire(undefined));
       return;
     }
     store.start();

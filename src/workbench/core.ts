@@ -101,9 +101,10 @@ export class BerthCore extends Disposable implements CoreDeps {
 
   /** The session of an engine by id (or alias, or name); the current one when `engine` is undefined. Throws when it is gone. */
   sessionFor(engine: string | undefined): EngineSession {
-    if (engine === undefined || engine === '') return this.session;
-    const session = this.engines.find(engine);
+    const session = engine === undefined || engine === '' ? this.session : this.engines.find(engine);
     if (!session) throw new Error(`Berth has no engine "${engine}" (any more). Run "Berth: Switch Context…" to see the engines.`);
+    // A command needs it: a remote engine left asleep at activation starts following now.
+    this.engines.wake(session);
     return session;
   }
 

@@ -3,7 +3,7 @@
 // a fresh code-server and checks it activates (and shows the welcome view when the engine is gone).
 // Screenshots: test-output/screenshots/; the ones the docs use also go to test-output/screenshots/docs/, and
 // `npm run screenshots` copies those into docs/screenshots/ (the run itself never writes tracked files).
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EngineClient } from '../../src/engine';
 import { uniqueName, type TestEngines } from '../support/engines';
@@ -23,6 +23,7 @@ import { AGING_ROW_CASE, agingRow } from './agingRow';
 import { SCREENSHOTS, publish, resetPublishable } from './screenshots';
 import { errorMessage } from '../../src/common/errors';
 import { containerSpec } from '../support/containerSpec';
+import { checkPackageFiles, extensionFilesOfVsix, VSIX_SIZE_LIMIT_BYTES, zipEntryNames } from '../support/packageContents';
 
 const OVERALL_TIMEOUT_MS = Number(process.env.BERTH_E2E_TIMEOUT_MS ?? 15 * 60_000);
 const KNOWN_OUTPUT = 'héllo wörld ✓ 日本';
@@ -235,9 +236,19 @@ async function devWorkbenchCases(
 
 async function vsixCases(runner: CaseRunner, engines: TestEngines, stopwatch: Stopwatch): Promise<void> {
   let vsix: string | undefined;
-  await runner.run('npm run package builds dist/berth.vsix (vsce 3.x, --no-dependencies)', async () => {
+  await runner.run('npm run package builds dist/berth.vsix (vsce 3.x, no flags)', async () => {
     vsix = await packageVsix();
   });
+  if (vsix) {
+    const built = vsix;
+    await runner.run('the .vsix holds only what a user needs and stays under 1.5 MB', async () => {
+      const { unexpected, missing } = checkPackageFiles(extensionFilesOfVsix(await zipEntryNames(built)));
+      if (unexpected.length > 0 || missing.length > 0) throw new Error(`unexpected: ${unexpected.join(', ') || 'none'}; missing: ${missing.join(', ') || 'none'}`);
+      const size = (await stat(built)).size;
+      console.log(`vsix size: ${(size / 1024).toFixed(1)} KiB`);
+      if (size >= VSIX_SIZE_LIMIT_BYTES) throw new Error(`the .vsix is ${size} bytes, over the ${VSIX_SIZE_LIMIT_BYTES} limit`);
+    });
+  }
   if (!vsix) {
     runner.skip('the .vsix installs into code-server and activates', 'packaging failed');
     runner.skip('with the engine gone the welcome view names the problem', 'packaging failed');
@@ -291,6 +302,18 @@ async function vsixCases(runner: CaseRunner, engines: TestEngines, stopwatch: St
       await page.waitForTimeout(800);
       await driver.screenshot('welcome');
       await publish('welcome');
+    }, evidence);
+    await runner.run('the walkthrough step for the unreachable engine shows the welcome view\'s reason', async () => {
+      const welcome = (await driver.pane('Containers').locator('.welcome-view-content').innerText()).split('\n')[0]?.trim() ?? '';
+      if (welcome === '') throw new Error('the welcome view shows no reason');
+      await driver.runFromPalette('Welcome: Open Walkthrough...');
+      await driver.answerQuickInput('walkthrough', 'Get started with Berth');
+      const walkthrough = page.locator('.gettingStartedContainer');
+      const text = await driver.waitForText(() => walkthrough.innerText(), 'Connect to an engine', 'the Berth walkthrough');
+      if (!text.includes(welcome)) throw new Error(`the step does not show the welcome view's reason "${welcome}"; it shows:\n${text.slice(0, 1500)}`);
+      await page.locator('.getting-started-step', { hasText: 'Connect to an engine' }).first().click();
+      await page.waitForTimeout(800);
+      await driver.screenshot('walkthrough-unreachable');
     }, evidence);
   } finally {
     await workbench?.close();

@@ -7,6 +7,7 @@ import { after, before } from 'node:test';
 import { EngineClient, isEngineError, type ContainerCreateBody, type FromEnvironmentOptions } from '../../src/engine';
 import { containerSpec, type ContainerSpecExtra } from './containerSpec';
 import { pingEngine } from './cleanup';
+import { networkGuard, type NetworkGuard } from './networkGuard';
 import { cleanupLabel, loadTestEngines, startCommand, uniqueName, type TestEngines } from './engines';
 
 export interface EngineSuiteOptions {
@@ -99,4 +100,12 @@ export function useEngineSuite(options: EngineSuiteOptions = {}): EngineSuite {
       steps.push(step);
     },
   };
+}
+
+/** networkGuard (test/support/networkGuard.ts) for an engine suite on the private Podman: begins in its `before`, ends in its `after`. */
+export function useNetworkGuard(suite: EngineSuite): NetworkGuard {
+  const guard = networkGuard(suite.host, suite.engines);
+  before(() => guard.begin());
+  after(() => guard.end());
+  return guard;
 }

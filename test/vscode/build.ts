@@ -51,7 +51,7 @@ export function buildIntegrationSuite(outName = 'integration'): Promise<string> 
   return buildSuite('integration', outName);
 }
 
-/** `npm run package`: production bundle + vsce 3.x with --no-dependencies, to dist/berth.vsix. */
+/** `npm run package`: vsce 3.x (its prepublish makes the production bundle and the icon), to dist/berth.vsix. */
 export async function packageVsix(): Promise<string> {
   await rm(VSIX_PATH, { force: true });
   await execFileAsync('npm', ['run', 'package'], {

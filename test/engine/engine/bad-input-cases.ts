@@ -362,6 +362,16 @@ const CORE_CASES: readonly BadInputCase[] = [
     message: 'Invalid engine host "tcp//127.0.0.1:2375": it has no scheme. Use unix:///path/to/socket, tcp://host:port or ssh://user@host',
   },
   {
+    id: 'npipe-on-linux',
+    category: 'The engine gone',
+    action: 'any command, on Linux or macOS',
+    input: '--host npipe:////./pipe/docker_engine',
+    kind: 'error',
+    errorKind: 'bad-request',
+    message:
+      "Cannot reach the engine at npipe:////./pipe/docker_engine: it is a Windows named pipe, and this machine runs linux, which has none. On this machine use the engine's socket (unix:///var/run/docker.sock, or leave the host empty to find it), tcp://host:port or ssh://user@host",
+  },
+  {
     id: 'socket-permission',
     category: 'A socket without permission',
     action: 'any command, as a user outside the docker group',

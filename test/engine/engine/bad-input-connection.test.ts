@@ -48,6 +48,9 @@ void describe('the engine gone', () => {
   void it('engine-tcp-refused: nothing listens on the port', () => assertCase('engine-tcp-refused', () => clientFor('tcp://127.0.0.1:1').ping()));
 
   void it('bad-host: a host without "://"', () => assertCase('bad-host', () => Promise.resolve(clientFor('tcp//127.0.0.1:2375'))));
+
+  void it('npipe-on-linux: a Windows named pipe on this machine', { skip: process.platform !== 'linux' && 'the row is worded for Linux' }, () =>
+    assertCase('npipe-on-linux', () => Promise.resolve(clientFor('npipe:////./pipe/docker_engine'))));
 });
 
 void describe('a socket without permission', () => {

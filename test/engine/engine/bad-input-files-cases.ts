@@ -51,6 +51,33 @@ export const FILE_CASES: readonly BadInputCase[] = [
       'The container is not running, so Berth cannot delete files in it (the engine said "Container <id> is not running"). Start the container, or copy the files out and back with Download and Upload',
   },
   {
+    id: 'files-permission-denied',
+    category: 'Files in containers',
+    action: 'delete / rename',
+    input: '/etc/passwd in a container running as user 1000',
+    kind: 'error',
+    errorKind: 'unauthorized',
+    message:
+      'Permission denied: the container\'s user may not delete this (the container said "rm: can\'t remove \'/etc/passwd\': Permission denied"). Run the container as a user allowed to, or change the file\'s permissions in the image',
+  },
+  {
+    id: 'files-permission-read',
+    category: 'Files in containers',
+    action: 'open',
+    input: 'a 0600 root file in a container running as user 1000',
+    kind: 'outcome',
+    message: 'Opens: the archive API reads as the engine (root), not as the container\'s user, so no permission is denied; only changes made through exec (delete, rename) run as the container\'s user',
+  },
+  {
+    id: 'files-too-large',
+    category: 'Files in containers',
+    action: 'open',
+    input: 'a file over berth.files.maxOpenMB, and the user declines',
+    kind: 'error',
+    errorKind: 'unavailable',
+    message: '/tmp/big.bin is 2.1MB, over berth.files.maxOpenMB (1 MB), and was not opened. Download it instead, or raise the setting',
+  },
+  {
     id: 'files-read-only-root',
     category: 'Files in containers',
     action: 'save',

@@ -22,6 +22,16 @@ export const STORAGE_BAD_INPUT_CASES: readonly BadInputCase[] = [
     message: 'none is a pre-defined network and cannot be removed. The engine keeps its predefined networks; remove only networks you created',
   },
   {
+    id: 'network-endpoints',
+    category: 'Volumes, networks and prune',
+    action: 'network rm / Remove Network (Podman)',
+    input: 'an internal network a created container is connected to',
+    kind: 'error',
+    errorKind: 'conflict',
+    message:
+      'Network <network> has endpoints: container <container> (the engine said ""<network>" has associated containers with it. Use -f to forcibly delete containers and pods: network is being used"). Disconnect those containers (or remove them) first, then remove the network',
+  },
+  {
     id: 'prune-nothing',
     category: 'Volumes, networks and prune',
     action: 'volume prune / container prune',

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   listByArchive, listByExec, makeContainerDirectory, readContainerFile, runFileCommand, statFollowing, writeContainerFile,
-  execCapture, kindOfStat,
+  execCapture, kindOfStat, tarOf,
 } from '../../../src/engine/containerFiles';
 import { useEngineSuite } from '../../support/engineSuite';
 import { engineTargets, loadTestEngines, uniqueName } from '../../support/engines';
@@ -81,6 +81,20 @@ for (const { name: kind, host, skip } of engineTargets(engines)) {
       } else {
         await assert.rejects(runFileCommand(client, id, ['rm', '-f', '--', '/app/config.txt'], 'delete'), /This container has no shell/);
       }
+    });
+
+    void it("a container user's permissions: reading a root-only file works (the archive reads as the engine), deleting is refused with the container's words", { skip }, async () => {
+      const id = await suite.createContainer(['sleep', '600'], { User: '1000' });
+      await client.startContainer(id);
+      await client.putArchive(id, '/tmp', await tarOf([{ header: { name: 'secret.txt', type: 'file', mode: 0o600, uid: 0, gid: 0, mtime: new Date() }, data: Buffer.from('root only\n') }]));
+      const denied = await execCapture(client, id, ['cat', '/tmp/secret.txt']);
+      assert.match(denied.stderr, /Permission denied/, 'the container user itself cannot read it');
+      assert.equal((await readContainerFile(client, id, '/tmp/secret.txt')).toString('utf8'), 'root only\n');
+      if (kind === 'podman') {
+        await assert.rejects(runFileCommand(client, id, ['rm', '-f', '--', '/etc/passwd'], 'delete'), { kind: 'unauthorized' });
+        return;
+      }
+      await assertCase('files-permission-denied', () => runFileCommand(client, id, ['rm', '-f', '--', '/etc/passwd'], 'delete'));
     });
 
     void it('refuses clearly: a missing path, a directory read as a file, a stopped container, a read-only root, a removed container', { skip }, async () => {

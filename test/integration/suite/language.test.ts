@@ -1,7 +1,8 @@
 // Dockerfile and Compose language support in the real extension host: the bundled servers start only when such a
 // file opens, then give diagnostics, completion and hover through vscode-languageclient.
 import * as assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { delimiter } from 'node:path';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -107,5 +108,80 @@ describe('language support', () => {
     assert.ok(labels.some((label) => label.startsWith('networks')));
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(0, 2));
     assert.match(hoverText(hovers), /services/i);
+  });
+});
+
+describe('living next to other setups', () => {
+  let dir: string;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'berth-lang-next-'));
+  });
+
+  after(async () => {
+    await vscode.workspace.getConfiguration('berth').update('languageFeatures.enabled', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it("uses VS Code's own Compose language, and composer.yaml is not Compose", async () => {
+    assert.equal((await open(dir, 'compose.override.yaml', 'services: {}\n')).languageId, 'dockercompose');
+    assert.equal((await open(dir, 'composer.yaml', 'name: php-package\n')).languageId, 'yaml');
+  });
+
+  it('berth.languageFeatures.enabled off stops the servers, and none starts for a new Dockerfile; on starts them again', async () => {
+    await open(dir, 'Dockerfile', 'FROM busybox\n');
+    await eventually('the Dockerfile server', async () => ((await servers()).some((state) => state.languageId === 'dockerfile' && state.running) ? true : undefined));
+    await vscode.workspace.getConfiguration('berth').update('languageFeatures.enabled', false, vscode.ConfigurationTarget.Global);
+    await eventually('the servers stopped', async () => ((await servers()).length === 0 ? true : undefined));
+    const other = await open(dir, 'other.dockerfile', 'FROM busybox\nEXPOSE abc\n');
+    assert.equal(other.languageId, 'dockerfile');
+    assert.deepEqual(await servers(), [], 'no server for a Dockerfile opened while off');
+    await vscode.workspace.getConfiguration('berth').update('languageFeatures.enabled', true, vscode.ConfigurationTarget.Global);
+    await eventually('the server running again', async () => ((await servers()).some((state) => state.languageId === 'dockerfile' && state.running) ? true : undefined));
+  });
+});
+
+describe('laziness: remote engines', () => {
+  const settingName = 'engines';
+  let saved: unknown;
+  let savedPath: string | undefined;
+  let dir: string;
+  let marker: string;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'berth-lazy-'));
+    marker = join(dir, 'ssh-was-run');
+    // A stand-in ssh first on PATH: it records that it ran and refuses, as ssh does when it cannot connect.
+    await mkdir(join(dir, 'bin'));
+    await writeFile(join(dir, 'bin', 'ssh'), `#!/bin/sh\necho "$@" >> '${marker}'\necho 'ssh: connect to host far.invalid port 22: Connection refused' >&2\nexit 255\n`);
+    await chmod(join(dir, 'bin', 'ssh'), 0o755);
+    savedPath = process.env.PATH;
+    process.env.PATH = `${join(dir, 'bin')}${delimiter}${savedPath ?? ''}`;
+    saved = vscode.workspace.getConfiguration('berth').inspect(settingName)?.globalValue;
+  });
+
+  after(async () => {
+    await vscode.workspace.getConfiguration('berth').update(settingName, saved, vscode.ConfigurationTarget.Global);
+    process.env.PATH = savedPath;
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('opening a Dockerfile spawns no ssh; a command that needs the ssh engine does', async () => {
+    // No Berth view is shown: the explorer takes the side bar.
+    await vscode.commands.executeCommand('workbench.view.explorer');
+    const engines = Array.isArray(saved) ? (saved as unknown[]) : [];
+    await vscode.workspace.getConfiguration('berth').update(settingName, [...engines, { name: 'far-away', host: 'ssh://berth@far.invalid' }], vscode.ConfigurationTarget.Global);
+    await eventually('the ssh engine listed', async () => {
+      const listed = (await vscode.commands.executeCommand<{ name: string }[]>('berth.internal.engines')) ?? [];
+      return listed.some((engine) => engine.name === 'far-away') ? true : undefined;
+    });
+    await open(dir, 'Dockerfile', 'FROM busybox\n');
+    await eventually('the Dockerfile server', async () => ((await servers()).some((state) => state.languageId === 'dockerfile' && state.running) ? true : undefined));
+    await assert.rejects(readFile(marker, 'utf8'), { code: 'ENOENT' }, 'ssh ran although no view was shown and no command needed it');
+
+    // The control: the stand-in is found and run once something needs that engine.
+    await vscode.commands.executeCommand('berth.internal.modelSnapshot', { engine: 'far-away' });
+    const ran = await eventually('ssh run for the command', async () => readFile(marker, 'utf8').catch(() => undefined));
+    assert.match(ran, /far\.invalid/);
   });
 });

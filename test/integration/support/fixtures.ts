@@ -258,7 +258,7 @@ export interface TreeRow {
   collapsible: boolean;
 }
 
-export type BerthView = 'containers' | 'images' | 'volumes';
+export type BerthView = 'containers' | 'images' | 'volumes' | 'networks';
 
 /** The rows under `path` (labels from the root; `[]` = the roots) of the Containers or Images view. */
 export async function viewRows(view: BerthView, path: readonly string[] = []): Promise<TreeRow[]> {

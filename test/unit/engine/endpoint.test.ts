@@ -113,7 +113,7 @@ void describe('parseHost', () => {
     const cases: Array<[string, RegExp]> = [
       ['docker.example.com:2375', /Invalid engine host "docker\.example\.com:2375": it has no scheme/],
       ['unix://relative/path', /the socket path must be absolute/],
-      ['npipe:////./pipe/docker_engine', /named pipes exist only on Windows/],
+      ['npipe:////./docker_engine', /a named pipe is written npipe:\/\/\/\/\.\/pipe\/<name>/],
       ['fd://3', /the scheme "fd" is not supported/],
       ['tcp://', /not a valid address|the host name is missing/],
     ];

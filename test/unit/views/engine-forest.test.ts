@@ -174,6 +174,33 @@ void describe('EngineSessions', () => {
   });
 });
 
+void describe('remote engines wait', () => {
+  void it('an ssh engine lists nothing until a view is shown; a command wakes only its own engine', async () => {
+    const engines = new Map([['local', new MemoryEngine()], ['settings:far', new MemoryEngine()], ['settings:farther', new MemoryEngine()]]);
+    const { sessions } = sessionsOver(engines);
+    sessions.update([descriptor('local', 'unix:///d.sock'), descriptor('settings:far', 'ssh://me@far', 'far'), descriptor('settings:farther', 'ssh://me@farther', 'farther')]);
+    sessions.start();
+    await until(() => sessions.find('local')?.state === 'connected', 'the local engine connected');
+    assert.deepEqual(engines.get('settings:far')!.calls, [], 'no call to the ssh engine at start');
+
+    sessions.wake(sessions.find('far')!);
+    await until(() => sessions.find('far')?.state === 'connected', 'the engine a command needs connected');
+    assert.deepEqual(engines.get('settings:farther')!.calls, [], 'the other ssh engine still waits');
+
+    sessions.setViewShown('berth.containers', true);
+    await until(() => sessions.find('farther')?.state === 'connected', 'a shown view starts the rest');
+    // Added while a view is shown: it starts at once. Added while none is: it waits.
+    sessions.update([...sessions.all.map((session) => session.descriptor), descriptor('settings:later', 'ssh://me@later', 'later')]);
+    await until(() => sessions.find('later')?.state === 'connected', 'a later ssh engine follows at once');
+    sessions.setViewShown('berth.containers', false);
+    engines.set('settings:latest', new MemoryEngine());
+    sessions.update([...sessions.all.map((session) => session.descriptor), descriptor('settings:latest', 'ssh://me@latest', 'latest')]);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // a started model would have listed by now
+    assert.deepEqual(engines.get('settings:latest')!.calls, [], 'added with every view hidden: it waits');
+    sessions.dispose();
+  });
+});
+
 void describe('engine status', () => {
   void it('an unreachable engine says why, on its row and in its context value', async () => {
     const engine = new MemoryEngine();

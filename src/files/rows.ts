@@ -1,0 +1,128 @@
+/**
+ * The "Files" row under each container row and the folders below it, one directory at a time (each expansion is one
+ * readDirectory of the berth-container provider, so a container without a shell lists through the archive API). A
+ * file row opens in a normal editor; host files dropped on a folder row (or on "Files") are uploaded into it.
+ */
+import * as vscode from 'vscode';
+import { Disposable } from '../common/lifecycle';
+import { errorMessage } from '../common/errors';
+import type { ChildRow, ContainerChildRows } from '../views/childRows';
+import type { LogDeps, SessionsDeps } from '../workbench/deps';
+import { uploadInto } from './transfer';
+import { containerUri } from './uri';
+import { VOLUME_MOUNT_PATH, VolumeHelpers } from './volumeHelpers';
+
+export interface FileRow extends ChildRow {
+  /** Absolute path in the container; `/` for the "Files" row. */
+  readonly path: string;
+  readonly name: string;
+  readonly type: vscode.FileType;
+  readonly uri: vscode.Uri;
+}
+
+/** Host files from a drop's `text/uri-list` (one URI a line, `#` lines are comments); only `file:` URIs. */
+export function hostFilesOf(uriList: string): vscode.Uri[] {
+  return uriList
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .map((line) => vscode.Uri.parse(line, true))
+    .filter((uri) => uri.scheme === 'file');
+}
+
+export class FileRows extends Disposable implements ContainerChildRows {
+  readonly dropMimeTypes = ['text/uri-list'];
+  private readonly _onDidChangeRows = this._register(new vscode.EventEmitter<ChildRow>());
+  readonly onDidChangeRows = this._onDidChangeRows.event;
+  /** One "Files" row per container, so the row keeps its expansion across refreshes. */
+  private readonly roots = new Map<string, FileRow>();
+
+  private readonly helpers: VolumeHelpers;
+
+  constructor(private readonly deps: LogDeps & Pick<SessionsDeps, 'sessionFor'>) {
+    super();
+    this.helpers = this._register(new VolumeHelpers(deps));
+  }
+
+  async children(parent: ChildRow['parent']): Promise<ChildRow[]> {
+    if (parent.kind === 'container') return [this.rootOf(parent.engine, parent.id, parent, '/')];
+    // A volume's "Files" row is only a promise: its helper container is made when the row is expanded (or dropped on).
+    if (parent.kind === 'volume') return [this.rootOf(parent.engine, `volume:${parent.name}`, parent, VOLUME_MOUNT_PATH)];
+    const row = parent as FileRow;
+    if ((row.type & vscode.FileType.Directory) === 0) return [];
+    let entries: Array<[string, vscode.FileType]>;
+    let folder: FileRow;
+    try {
+      folder = await this.resolved(row);
+      entries = await vscode.workspace.fs.readDirectory(folder.uri);
+    } catch (error) {
+      // The tree has no place for an error: it goes to the log and a notification, and the folder shows empty.
+      this.deps.log.warn(`Listing ${row.path} in ${row.containerId.slice(0, 12)}: ${errorMessage(error)}`);
+      void vscode.window.showWarningMessage(`Cannot list ${row.path}: ${errorMessage(error)}`);
+      return [];
+    }
+    const isDirectory = (type: vscode.FileType): boolean => (type & vscode.FileType.Directory) !== 0;
+    entries.sort(([a, typeA], [b, typeB]) => Number(isDirectory(typeB)) - Number(isDirectory(typeA)) || a.localeCompare(b));
+    return entries.map(([name, type]) => {
+      const path = row.path === '/' ? `/${name}` : `${row.path}/${name}`;
+      return { kind: 'child', engine: row.engine, containerId: folder.containerId, parent: row, path, name, type, uri: containerUri(row.engine, folder.containerId, path) };
+    });
+  }
+
+  item(child: ChildRow): vscode.TreeItem {
+    const row = child as FileRow;
+    const directory = (row.type & vscode.FileType.Directory) !== 0;
+    const collapsed = vscode.TreeItemCollapsibleState.Collapsed;
+    if (row.parent.kind !== 'child') {
+      const item = new vscode.TreeItem('Files', collapsed);
+      item.id = row.parent.kind === 'volume' ? `files:${row.engine}/volume:${row.parent.name}` : `files:${row.engine}/${row.containerId}`;
+      item.iconPath = new vscode.ThemeIcon('files');
+      item.tooltip = 'The container\'s files, through the Engine API (works on stopped containers and those without a shell too). Drop host files on a folder to upload them.';
+      // A volume's row has no container until it is expanded: Download/Upload are offered on the rows below it.
+      item.contextValue = row.parent.kind === 'volume' ? 'berth:files:volume' : 'berth:files:folder';
+      return item;
+    }
+    const item = new vscode.TreeItem(row.uri, directory ? collapsed : vscode.TreeItemCollapsibleState.None);
+    item.id = `files:${row.engine}/${row.containerId}${row.path}`;
+    item.label = row.name;
+    item.tooltip = row.path;
+    item.contextValue = directory ? 'berth:files:folder' : 'berth:files:file';
+    if (!directory) item.command = { command: 'vscode.open', title: 'Open', arguments: [row.uri] };
+    return item;
+  }
+
+  async handleDrop(target: ChildRow, data: vscode.DataTransfer, token: vscode.CancellationToken): Promise<void> {
+    const row = target as FileRow;
+    const folder = (row.type & vscode.FileType.Directory) !== 0 ? row : (row.parent as FileRow);
+    const sources = hostFilesOf((await data.get('text/uri-list')?.asString()) ?? '');
+    if (sources.length === 0 || token.isCancellationRequested) return;
+    try {
+      await uploadInto(this.deps, (await this.resolved(folder)).uri, sources);
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Uploading into ${folder.path} failed: ${errorMessage(error)}`);
+      return;
+    }
+    this._onDidChangeRows.fire(folder);
+  }
+
+  async releaseVolumes(): Promise<void> {
+    await this.helpers.removeAll();
+  }
+
+  /** ROW itself, or for a volume's "Files" row the same row in its helper container (made now if need be). */
+  private async resolved(row: FileRow): Promise<FileRow> {
+    if (row.parent.kind !== 'volume') return row;
+    const containerId = await this.helpers.helperFor(row.engine, row.parent.name);
+    return { ...row, containerId, uri: containerUri(row.engine, containerId, row.path) };
+  }
+
+  private rootOf(engine: string, containerId: string, parent: ChildRow['parent'], path: string): FileRow {
+    const key = `${engine}/${containerId}`;
+    let root = this.roots.get(key);
+    if (!root) {
+      root = { kind: 'child', engine, containerId, parent, path, name: 'Files', type: vscode.FileType.Directory, uri: containerUri(engine, containerId, path) };
+      this.roots.set(key, root);
+    }
+    return root;
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * The network commands: Create Network… (name, driver, internal, optional subnet), Remove (the multi-selection; the
+ * engine's own words when it refuses a predefined network, the attached containers named when it has endpoints),
+ * Inspect (the engine's JSON in an editor), Connect/Disconnect a container picked from a quick pick, and a click on
+ * an attached container reveals it. Automation passes names (strings) and option objects (`{ confirmed }`,
+ * `{ network, container }`).
+ */
+import * as vscode from 'vscode';
+import { errorMessage } from '../common/errors';
+import { plural } from '../common/format';
+import { removeNetworkNamingEndpoints, type CreateNetworkBody } from '../engine';
+import { command, type CommandEntry } from '../workbench/commandTable';
+import { confirm, withCancellableProgress } from '../workbench/feedback';
+import { splitArgs } from '../workbench/targets';
+import type { NetworksDeps } from './deps';
+import { attachmentsOf } from './presentation';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** A network row's or an attached container row's network, a name string, or `{ network }`. */
+function networkOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (!isObject(value)) return undefined;
+  if (value['kind'] === 'network' && typeof value['name'] === 'string') return value['name'];
+  return typeof value['network'] === 'string' ? value['network'] : undefined;
+}
+
+async function pickNetwork(deps: NetworksDeps, canPickMany: boolean): Promise<string[]> {
+  const networks = await deps.session.client.listNetworks({});
+  const items = networks.map((network) => ({ label: network.Name, description: `${network.Driver} · ${network.Scope}` }));
+  const picked = await vscode.window.showQuickPick(items, { canPickMany, placeHolder: 'Network' } as vscode.QuickPickOptions & { canPickMany: boolean });
+  if (picked === undefined) return [];
+  return (Array.isArray(picked) ? (picked as typeof items) : [picked]).map((item) => item.label);
+}
+
+/** `10.89.7.0/24`, or empty; anything else gets a reason before the engine is asked. */
+export function subnetProblem(text: string): string | undefined {
+  const subnet = text.trim();
+  if (subnet === '') return undefined;
+  if (!/^([0-9.]+|[0-9a-fA-F:]+)\/\d{1,3}$/.test(subnet)) return `"${subnet}" is not a subnet in CIDR form, e.g. 10.89.7.0/24`;
+  return undefined;
+}
+
+async function askCreateBody(): Promise<CreateNetworkBody | undefined> {
+  const name = await vscode.window.showInputBox({ title: 'Create Network (1/4)', prompt: 'Name', placeHolder: 'my-net', validateInput: (text) => (text.trim() === '' ? 'A network needs a name' : undefined) });
+  if (name === undefined) return undefined;
+  const driver = await vscode.window.showInputBox({ title: 'Create Network (2/4)', prompt: 'Driver', value: 'bridge' });
+  if (driver === undefined) return undefined;
+  const internal = await vscode.window.showQuickPick(
+    [
+      { label: 'Internal', description: 'no route to the outside', internal: true },
+      { label: 'Not internal', description: 'containers can reach the outside', internal: false },
+    ],
+    { title: 'Create Network (3/4)' },
+  );
+  if (internal === undefined) return undefined;
+  const subnet = await vscode.window.showInputBox({ title: 'Create Network (4/4)', prompt: 'Subnet (optional), e.g. 10.89.7.0/24', validateInput: subnetProblem });
+  if (subnet === undefined) return undefined;
+  return {
+    Name: name.trim(),
+    Driver: driver.trim() || 'bridge',
+    Internal: internal.internal,
+    ...(subnet.trim() !== '' ? { IPAM: { Config: [{ Subnet: subnet.trim() }] } } : {}),
+  };
+}
+
+/** The container for Connect: given, or picked among the engine's containers not attached yet. */
+async function containerToConnect(deps: NetworksDeps, network: string, given: unknown): Promise<string | undefined> {
+  if (typeof given === 'string') return given;
+  const attached = new Set(attachmentsOf(await deps.session.client.inspectNetwork(network)).map((attachment) => attachment.id));
+  const items = [...deps.session.model.containers()]
+    .filter((record) => !attached.has(record.id))
+    .map((record) => ({ label: record.summary.Names[0]?.replace(/^\//, '') ?? record.id.slice(0, 12), description: record.summary.State, id: record.id }));
+  if (items.length === 0) throw new Error(`Every container on this engine is already attached to ${network}`);
+  return (await vscode.window.showQuickPick(items, { placeHolder: `Container to connect to ${network}` }))?.id;
+}
+
+/** The container for Disconnect: an attached container's row, given, or picked among the attached ones. */
+async function containerToDisconnect(deps: NetworksDeps, network: string, target: unknown, given: unknown): Promise<string | undefined> {
+  if (typeof given === 'string') return given;
+  if (isObject(target) && target['kind'] === 'networkContainer' && typeof target['id'] === 'string') return target['id'];
+  const items = attachmentsOf(await deps.session.client.inspectNetwork(network)).map((attachment) => ({ label: attachment.name, description: attachment.address, id: attachment.id }));
+  if (items.length === 0) throw new Error(`No container is attached to ${network}`);
+  return (await vscode.window.showQuickPick(items, { placeHolder: `Container to disconnect from ${network}` }))?.id;
+}
+
+/** Automation passes a name or an options object; rows pass nodes (they have a `kind`). */
+const isAutomation = (first?: unknown): boolean => typeof first === 'string' || (isObject(first) && !('kind' in first));
+
+/** `(row or { network, container })`: the network and the container, asking for what is missing. */
+async function networkAndContainer(
+  deps: NetworksDeps,
+  target: unknown,
+  pickContainer: (network: string, given: unknown) => Promise<string | undefined>,
+): Promise<{ network: string; container: string } | undefined> {
+  const network = networkOf(target) ?? (await pickNetwork(deps, false))[0];
+  if (network === undefined) return undefined;
+  const container = await pickContainer(network, isObject(target) ? target['container'] : undefined);
+  return container === undefined ? undefined : { network, container };
+}
+
+export const networkCommands: ReadonlyArray<CommandEntry<NetworksDeps>> = [
+  command(
+    'berth.networks.create',
+    'Creating the network',
+    (deps) => async (spec?: unknown) => {
+      const body = isObject(spec) ? (spec as unknown as CreateNetworkBody) : await askCreateBody();
+      if (!body) return undefined;
+      const created = await deps.session.client.createNetwork(body);
+      deps.log.info(`Created network ${body.Name} (${created.Id.slice(0, 12)})${created.Warning ? `: ${created.Warning}` : ''}`);
+      await deps.refreshNetworks();
+      return body.Name;
+    },
+    { rejectsWhen: isAutomation },
+  ),
+  command(
+    'berth.networks.remove',
+    'Removing the network',
+    (deps) =>
+      async (...args: unknown[]) => {
+        const { target, selection, options } = splitArgs(args);
+        const given = (selection.length > 0 ? selection : target === undefined ? [] : [target]).map(networkOf).filter((name): name is string => name !== undefined);
+        const names = given.length > 0 ? [...new Set(given)] : await pickNetwork(deps, true);
+        if (names.length === 0) return undefined;
+        const what = names.length === 1 ? `network ${names[0] ?? ''}` : plural(names.length, 'network');
+        if (!(await confirm(`Remove ${what}?`, 'Remove', options.confirmed, names.join('\n')))) return undefined;
+        const client = deps.session.client;
+        const failures: string[] = [];
+        await withCancellableProgress(`Removing ${what}`, (signal) =>
+          Promise.all(names.map((name) => removeNetworkNamingEndpoints(client, name, signal).catch((error: unknown) => void failures.push(errorMessage(error))))),
+        );
+        await deps.refreshNetworks();
+        if (failures.length > 0) throw new Error(failures.join('; '));
+        return names;
+      },
+    { rejectsWhen: isAutomation },
+  ),
+  command('berth.networks.inspect', 'Inspecting the network', (deps) => async (target?: unknown) => {
+    const name = networkOf(target) ?? (await pickNetwork(deps, false))[0];
+    if (name === undefined) return;
+    const inspected = await deps.session.client.inspectNetwork(name);
+    const document = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(inspected, null, 2) });
+    await vscode.window.showTextDocument(document, { preview: true });
+  }),
+  command(
+    'berth.networks.connect',
+    'Connecting the container',
+    (deps) => async (target?: unknown) => {
+      const pair = await networkAndContainer(deps, target, (network, given) => containerToConnect(deps, network, given));
+      if (!pair) return undefined;
+      await deps.session.client.connectNetwork(pair.network, pair.container);
+      await deps.refreshNetworks();
+      return pair;
+    },
+    { rejectsWhen: isAutomation },
+  ),
+  command(
+    'berth.networks.disconnect',
+    'Disconnecting the container',
+    (deps) => async (target?: unknown) => {
+      const pair = await networkAndContainer(deps, target, (network, given) => containerToDisconnect(deps, network, target, given));
+      if (!pair) return undefined;
+      await deps.session.client.disconnectNetwork(pair.network, pair.container);
+      await deps.refreshNetworks();
+      return pair;
+    },
+    { rejectsWhen: isAutomation },
+  ),
+  command('berth.networks.revealContainer', 'Showing the container', (deps) => async (node?: unknown) => {
+    if (!isObject(node) || typeof node['id'] !== 'string') return;
+    await vscode.commands.executeCommand('berth.containers.focus');
+    await deps.revealContainer(node['id'], deps.session.id);
+  }),
+];
