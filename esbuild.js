@@ -41,6 +41,9 @@ const builds = cliOutdir !== undefined ? [{ ...cli(cliOutdir), logLevel: 'warnin
   // Language servers: separate processes, bundled so the extension works offline.
   { ...common, entryPoints: ['src/language/dockerfileServer.ts'], outfile: 'dist/server/dockerfile-language-server.js' },
   { ...common, entryPoints: ['src/language/composeServer.ts'], outfile: 'dist/server/compose-language-server.js' },
+  // The Container Stats page: uPlot and its stylesheet bundled in, so the webview loads nothing from the network.
+  { ...common, platform: 'browser', target: 'chrome114', format: 'iife', entryPoints: ['src/stats/webview/main.ts'], outfile: 'dist/stats-webview.js' },
+  { ...common, platform: 'browser', entryPoints: ['src/stats/webview/bundle.css'], outfile: 'dist/stats-webview.css', sourcemap: false },
 ];
 
 async function main() {

@@ -15,6 +15,10 @@ export interface BerthSettings {
   readonly engineProblems: readonly string[];
   readonly showAll: boolean;
   readonly groupBy: GroupBy;
+  /** `berth.containers.showStats`: CPU and memory on running rows while the view shows them. */
+  readonly showStats: boolean;
+  /** `berth.containers.onlyUnhealthy`: the view lists only containers whose healthcheck fails. */
+  readonly onlyUnhealthy: boolean;
   readonly logsTail: number;
   readonly logsMaxLines: number;
   readonly stopTimeoutSeconds: number;
@@ -64,6 +68,8 @@ export function readSettings(allowWorkspaceHost: (host: string) => boolean = () 
     engineProblems: engines.problems,
     showAll: config.get<boolean>('containers.showAll', true),
     groupBy: groupBy === 'composeProject' ? 'composeProject' : 'none',
+    showStats: config.get<boolean>('containers.showStats', true),
+    onlyUnhealthy: config.get<boolean>('containers.onlyUnhealthy', false),
     logsTail: nonNegativeInteger(config.get<number>('logs.tail', 1000), 1000),
     logsMaxLines: Math.max(100, nonNegativeInteger(config.get<number>('logs.maxLines', 100_000), 100_000)),
     stopTimeoutSeconds: nonNegativeInteger(config.get<number>('stop.timeoutSeconds', 10), 10),

@@ -15,6 +15,7 @@ import { registerLogs } from './logs';
 import { registerNetworks } from './networks';
 import { registerPrune } from './prune';
 import { registerRegistries } from './registries';
+import { registerStats } from './stats';
 import { registerTrust } from './trust';
 import { registerVolumes } from './volumes';
 import { command, registerCommandTable, registerInternalCommands } from './workbench/commandTable';
@@ -40,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
   );
   const volumes = registerVolumes(extendDeps(core, { revealContainer: (id: string, engine: string) => containers.view.reveal(id, engine) }), owner);
   registerBuild(extendDeps(core, { registries, revealImage: (key: string, engine: string) => images.view.reveal(key, engine), workspaceState: context.workspaceState }), owner);
+  registerStats(extendDeps(core, { containersView: containers.view, extensionUri: context.extensionUri }), owner);
   const networks = registerNetworks(extendDeps(core, { revealContainer: (id: string, engine: string) => containers.view.reveal(id, engine) }), owner);
   registerPrune(core, owner);
   registerLogs(core, owner);

@@ -6,13 +6,13 @@ import type { ContainerSummary, ImageSummary } from '../engine/types';
 export { humanDuration, shortId };
 
 /**
- * Left-aligned columns as docker's tabwriter prints them (minimum width 10, padding 3): each column but the last is
+ * Left-aligned columns as docker's tabwriter prints them (minimum width 10 unless given, padding 3): each column but the last is
  * as wide as its widest cell plus three spaces, and at least 10. Widths count terminal columns, so CJK text (two
  * columns a character) lines up.
  */
-export function renderTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+export function renderTable(headers: readonly string[], rows: readonly (readonly string[])[], minWidth = MIN_COLUMN_WIDTH): string {
   const widths = headers.map((header, column) =>
-    Math.max(MIN_COLUMN_WIDTH, PADDING + Math.max(displayWidth(header), ...rows.map((row) => displayWidth(row[column] ?? '')))),
+    Math.max(minWidth, PADDING + Math.max(displayWidth(header), ...rows.map((row) => displayWidth(row[column] ?? '')))),
   );
   const line = (cells: readonly string[]): string =>
     cells

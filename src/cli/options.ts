@@ -82,3 +82,14 @@ export interface BuildCommandOptions {
   network: string | undefined;
   quiet: boolean;
 }
+
+export interface StatsCommandOptions {
+  ids: string[];
+  all: boolean;
+  noStream: boolean;
+}
+
+export interface TopCommandOptions {
+  id: string;
+  psArgs: string | undefined;
+}

@@ -1,6 +1,7 @@
 /** Lifecycle commands on containers: start, stop, restart, remove, stop all, wait, copy id/name, the show-all toggle. */
 import * as vscode from 'vscode';
 import { setShowAll } from '../config';
+import { DEFAULT_CONCURRENCY, forEachBounded } from '../common/concurrency';
 import { plural, shortId } from '../common/format';
 import { stopAllRunning } from '../engine';
 import { isRunningState, isSwarmManaged, SWARM_LABEL_PREFIX } from '../model/records';
@@ -14,27 +15,36 @@ const notRunning = (record: { state: string }): boolean => !isRunningState(recor
 const running = (record: { state: string }): boolean => isRunningState(record.state);
 const any = (): boolean => true;
 
-/** Runs `act` on each container under one cancellable notification; reports failures, returns the successes. */
+/**
+ * Runs `act` on the containers a few at a time (the shared bound of every multi-action) under one cancellable
+ * notification; reports each failure on its own, returns the successes in the order given.
+ */
 async function forEach(
   deps: CoreDeps,
   title: string,
   refs: readonly ContainerRef[],
   act: (ref: ContainerRef, signal: AbortSignal) => Promise<void>,
 ): Promise<string[]> {
-  const done: string[] = [];
+  const succeeded = refs.map(() => false);
   await withCancellableProgress(title, async (signal, progress) => {
-    for (const ref of refs) {
-      if (signal.aborted) break;
-      progress.report({ message: ref.name });
-      try {
-        await act(ref, signal);
-        done.push(ref.id);
-      } catch (error) {
-        reportError(deps, `${title} ${ref.name}`, error);
-        if (signal.aborted) break;
-      }
-    }
+    let settled = 0;
+    await forEachBounded(
+      refs,
+      DEFAULT_CONCURRENCY,
+      async (ref, index) => {
+        try {
+          await act(ref, signal);
+          succeeded[index] = true;
+        } catch (error) {
+          reportError(deps, `${title} ${ref.name}`, error);
+        }
+        settled += 1;
+        progress.report({ message: refs.length > 1 ? `${ref.name} (${settled} of ${refs.length})` : ref.name });
+      },
+      signal,
+    );
   });
+  const done = refs.filter((_, index) => succeeded[index]).map((ref) => ref.id);
   // Events will say the same a moment later; fetching now makes the tree current when the command returns.
   for (const [session, group] of byEngine(refs)) {
     await session.model.refetchContainers(group.map((ref) => ref.id)).catch((error: unknown) => reportError(deps, 'Refreshing containers', error));
@@ -135,11 +145,25 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
   }),
 
   command('berth.waitForExit', 'Waiting for exit', (deps) => async (...args: unknown[]) => {
-    const target = await resolveContainers(deps, args, { placeHolder: 'Container to wait for', eligible: any, many: false });
+    const target = await resolveContainers(deps, args, { placeHolder: 'Container to wait for (running ones first)', eligible: any, many: false });
     const ref = target?.refs[0];
     if (!ref) return undefined;
+    // A container that never started has no exit status: waiting for "not running" would answer 0 at once.
+    const inspected = await ref.session.client.inspectContainer(ref.id);
+    const notStarted = inspected.State.Status === 'created';
+    if (notStarted) {
+      const start = await confirm(
+        `${ref.name} has not started, so it has no exit status to wait for.`,
+        'Start and Wait',
+        target.options.confirmed,
+        'Start it now and wait for it to exit, or pick a running container.',
+      );
+      if (!start) return { id: ref.id, notStarted: true };
+    }
     const exitCode = await withCancellableProgress(`Waiting for ${ref.name} to exit`, async (signal) => {
-      const wait = await ref.session.client.waitContainer(ref.id, { condition: 'not-running', signal });
+      // Registered before the start, so an exit right after it is not missed.
+      const wait = await ref.session.client.waitContainer(ref.id, { condition: notStarted ? 'next-exit' : 'not-running', signal });
+      if (notStarted) await ref.session.client.startContainer(ref.id, { signal });
       const result = await wait.result;
       if (result.Error?.Message) deps.log.warn(`Waiting for ${ref.name}: ${result.Error.Message}`);
       return result.StatusCode;

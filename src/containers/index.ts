@@ -11,6 +11,9 @@ import { InspectDocumentProvider } from './inspectDocument';
 import { shellCommands } from './shell';
 import { ContainersView } from './view';
 
+export type { ContainerNode, ContainerTreeNode } from './tree';
+export type { ContainerRowDecoration, ContainerRowDecorator, ContainersView } from './view';
+
 export type ContainersDeps = CoreDeps;
 
 /** What other features may use. */

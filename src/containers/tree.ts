@@ -6,7 +6,7 @@
 import { SortedList } from '../common/sortedList';
 import type { GroupBy } from '../config';
 import type { ModelChange } from '../model/modelChange';
-import { isRunningState, type ContainerRecord } from '../model/records';
+import { containerHealth, isRunningState, type ContainerRecord } from '../model/records';
 import type { ChildRow } from '../views/childRows';
 
 export type { GroupBy };
@@ -14,6 +14,8 @@ export type { GroupBy };
 export interface ContainerTreeOptions {
   readonly showAll: boolean;
   readonly groupBy: GroupBy;
+  /** Only containers whose healthcheck fails (default false). */
+  readonly onlyUnhealthy?: boolean | undefined;
 }
 
 export interface ContainerNode {
@@ -174,6 +176,7 @@ export class ContainerTree {
   }
 
   private isVisible(record: ContainerRecord): boolean {
+    if (this.options.onlyUnhealthy === true) return containerHealth(record) === 'unhealthy';
     return this.options.showAll || isRunningState(record.state);
   }
 

@@ -15,7 +15,7 @@ import { containerTooltip, presentContainer, presentGroup } from '../views/prese
 import { toTreeItem } from '../views/treeItems';
 import { ContextKey } from '../workbench/contextKey';
 import type { SessionsDeps, SettingsDeps } from '../workbench/deps';
-import { ContainerTree, type ContainerNode, type ContainerRowNode, type ContainerTreeOptions } from './tree';
+import { ContainerTree, type ContainerNode, type ContainerRowNode, type ContainerTreeNode, type ContainerTreeOptions } from './tree';
 
 /**
  * The view's drag and drop: made before the view (VS Code reads the accepted types once), it hands drops on child
@@ -31,6 +31,15 @@ class ChildRowDrops implements vscode.TreeDragAndDropController<ContainerRowNode
   }
 }
 
+/** What a feature adds to a container row as it is drawn (live stats, the last health output). */
+export interface ContainerRowDecoration {
+  /** Appended to the description after ` · `. */
+  readonly description?: string | undefined;
+  /** Markdown appended to the tooltip. */
+  readonly tooltip?: string | undefined;
+}
+export type ContainerRowDecorator = (node: ContainerNode) => ContainerRowDecoration | undefined;
+
 /** Which of Show All / Show Running the palette and the view's title offer. */
 const showAllContext = new ContextKey<boolean>('berth.containers.showAll');
 
@@ -41,6 +50,12 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
    */
   private itemCache = new WeakMap<ContainerRecord, { readonly item: vscode.TreeItem; readonly changesAt: number | undefined }>();
   private options: ContainerTreeOptions;
+  private decorator: ContainerRowDecorator | undefined;
+  /** Compose groups the user collapsed: their members are not on screen. */
+  private readonly collapsedGroups = new Set<string>();
+  private readonly _onDidChangeRows = this._register(new vscode.EventEmitter<void>());
+  /** The rows on screen may have changed: the view was shown or hidden, a group folded, the tree changed. */
+  readonly onDidChangeRows = this._onDidChangeRows.event;
   /** The rows under each container row (Files), handed over by extension.ts; none until then. */
   private childRows: ContainerChildRows | undefined;
   private readonly drops: ChildRowDrops;
@@ -51,14 +66,27 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
   ) {
     super(deps, 'berth.containers', { canSelectMany: true, showCollapseAll: true, dragAndDropController: drops });
     this.drops = drops;
-    this.options = { showAll: deps.settings.showAll, groupBy: deps.settings.groupBy };
+    this.options = optionsOf(deps.settings);
     showAllContext.set(this.options.showAll);
     this.start();
+    this._register(this.view.onDidChangeVisibility(() => this._onDidChangeRows.fire()));
+    this._register(this.onDidChangeTreeData(() => this._onDidChangeRows.fire()));
+    const fold = (node: unknown, collapsed: boolean): void => {
+      if (typeof node !== 'object' || node === null || (node as ContainerTreeNode).kind !== 'group') return;
+      const group = node as Extract<ContainerTreeNode, { kind: 'group' }>;
+      const key = `${group.engine}/${group.project}`;
+      if (collapsed) this.collapsedGroups.add(key);
+      else this.collapsedGroups.delete(key);
+      this._onDidChangeRows.fire();
+    };
+    this._register(this.view.onDidCollapseElement((event) => fold(event.element, true)));
+    this._register(this.view.onDidExpandElement((event) => fold(event.element, false)));
     this._register(
       deps.onDidChangeSettings((settings) => {
         showAllContext.set(settings.showAll);
-        if (settings.showAll === this.options.showAll && settings.groupBy === this.options.groupBy) return;
-        this.options = { showAll: settings.showAll, groupBy: settings.groupBy };
+        const next = optionsOf(settings);
+        if (next.showAll === this.options.showAll && next.groupBy === this.options.groupBy && next.onlyUnhealthy === this.options.onlyUnhealthy) return;
+        this.options = next;
         for (const session of this.deps.engines.all) {
           this.forest.tree(session.id)?.reset(session.model.containers(), this.options);
         }
@@ -70,6 +98,37 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
   /** A container's node in an engine's tree (the current engine's by default). */
   node(id: string, engine: string = this.deps.session.id): ContainerNode | undefined {
     return this.forest.tree(engine)?.node(id);
+  }
+
+  /** The container rows on screen: none while the view is hidden, none inside a folded group. */
+  rowsOnScreen(): ContainerNode[] {
+    if (!this.view.visible) return [];
+    const rows: ContainerNode[] = [];
+    for (const session of this.deps.engines.all) {
+      const tree = this.forest.tree(session.id);
+      if (!tree) continue;
+      for (const child of tree.children(undefined)) {
+        if (child.kind === 'container') rows.push(child);
+        else if (!this.collapsedGroups.has(`${child.engine}/${child.project}`)) rows.push(...(tree.children(child) as ContainerNode[]));
+      }
+    }
+    return rows;
+  }
+
+  /** One decorator (the stats feature); its rows are drawn again when it says so with `redraw`. */
+  setDecorator(decorator: ContainerRowDecorator): IDisposable {
+    this.decorator = decorator;
+    this.fire(undefined);
+    return toDisposable(() => {
+      if (this.decorator !== decorator) return;
+      this.decorator = undefined;
+      this.fire(undefined);
+    });
+  }
+
+  /** Draws these rows again, in one refresh. */
+  redraw(rows: readonly ContainerNode[]): void {
+    if (rows.length > 0) this.fire([...rows]);
   }
 
   /** Hangs PROVIDER's rows under every container row (the Files feature's "Files"); disposing takes them away. */
@@ -133,11 +192,20 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
       this.itemCache.set(node.record, cached);
     }
     this.rowClock.track(node, cached.changesAt);
-    return cached.item;
+    const decoration = this.decorator?.(node);
+    if (decoration?.description === undefined) return cached.item;
+    // The cached item stays as the record made it; the live part goes on a copy.
+    const decorated = Object.assign(new vscode.TreeItem(cached.item.label ?? ''), cached.item);
+    decorated.description = `${typeof cached.item.description === 'string' ? cached.item.description : ''} · ${decoration.description}`;
+    return decorated;
   }
 
   protected tooltipFor(node: ContainerRowNode, session: EngineSession): string {
-    if (node.kind === 'container') return containerTooltip(node.record, Date.now());
+    if (node.kind === 'container') {
+      const extra = this.decorator?.(node)?.tooltip;
+      const base = containerTooltip(node.record, Date.now());
+      return extra === undefined ? base : `${base}\n\n${extra}`;
+    }
     if (node.kind === 'child') return '';
     const counts = this.forest.tree(session.id)?.groupCounts(node) ?? { running: 0, total: 0 };
     return presentGroup(node.project, counts).tooltip;
@@ -146,4 +214,8 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
   protected onLayoutChanged(): void {
     this.itemCache = new WeakMap();
   }
+}
+
+function optionsOf(settings: SettingsDeps['settings']): ContainerTreeOptions {
+  return { showAll: settings.showAll, groupBy: settings.groupBy, onlyUnhealthy: settings.onlyUnhealthy };
 }

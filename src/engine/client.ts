@@ -2,7 +2,7 @@
  * EngineClient: the typed Engine API over one transport. It is built in layers, one file per endpoint group of the
  * Engine API, each extending the one below: api/connection.ts (negotiation and plumbing), api/system.ts,
  * api/containers.ts, api/images.ts, api/exec.ts, api/archive.ts, api/volumes.ts (with disk usage and prune),
- * api/networks.ts, api/build.ts. The API version is negotiated lazily from the first ping (min of the client's highest and the
+ * api/networks.ts, api/stats.ts (stats and top), api/build.ts. The API version is negotiated lazily from the first ping (min of the client's highest and the
  * daemon's), or fixed. Every path carries the version prefix; JSON bodies carry their content type; query booleans
  * are 1/0 and `filters` is JSON.
  */

@@ -30,6 +30,11 @@ export interface ContainerSpec {
   autoRemove?: boolean | undefined;
   /** Keep the container's stdin open for the run's `stdin` (docker run -i). */
   interactive?: boolean | undefined;
+  /**
+   * With `interactive`: the container's stdin stays open when the attached client goes away (no StdinOnce), so a
+   * shell left running after a `detach` keeps running instead of reading end-of-file.
+   */
+  keepStdinOpen?: boolean | undefined;
   env?: string[] | undefined;
   labels?: Record<string, string> | undefined;
   /** HostConfig.NetworkMode; the engine's default when unset. */
@@ -62,6 +67,11 @@ export interface RunOptions extends ContainerSpec {
    * and keeps streaming what the container prints while it shuts down, to its exit. The result then says so.
    */
   interrupt?: AbortSignal | undefined;
+  /**
+   * Ends the run without stopping the container: the attached streams close, the container runs on (and with
+   * autoRemove the engine removes it once it exits). The run then throws a cancellation, as with `signal`.
+   */
+  detach?: AbortSignal | undefined;
   /** With `interactive`: written to the container's stdin over the attach connection; its end closes that stdin. */
   stdin?: NodeJS.ReadableStream | undefined;
   /** Called once the container runs, with its id (to pass signals on, or to size its TTY). */
@@ -93,7 +103,7 @@ export async function runContainer(client: EngineClient, options: RunOptions): P
   const id = await createContainer(client, { ...options, signal: beforeStart }, autoRemove);
   // The wait and the attached stream live on their own signal so they are closed when the run fails early.
   const runController = new AbortController();
-  const runSignal = signal ? AbortSignal.any([signal, runController.signal]) : runController.signal;
+  const runSignal = anySignal(signal, options.detach, runController.signal) ?? runController.signal;
   let started = false;
   let stopping: Promise<void> | undefined;
   const onInterrupt = (): void => {
@@ -137,7 +147,8 @@ export async function runContainer(client: EngineClient, options: RunOptions): P
     runController.abort();
     await stopping;
     // Started: the engine removes it once it exits. Never started (a failed or cancelled start): nothing will.
-    if (autoRemove) await (started ? awaitRemoval(client, id) : removeQuietly(client, id));
+    // Detached: the container runs on, and its removal is the engine's business.
+    if (autoRemove && !(started && options.detach?.aborted)) await (started ? awaitRemoval(client, id) : removeQuietly(client, id));
   }
 }
 
@@ -253,7 +264,7 @@ async function createContainer(client: EngineClient, spec: ContainerSpec, autoRe
     Tty: tty,
     OpenStdin: spec.interactive ?? false,
     // docker run -i: the container's stdin closes when the attached client closes its side.
-    ...(spec.interactive ? { StdinOnce: true, AttachStdin: true } : {}),
+    ...(spec.interactive ? { StdinOnce: !(spec.keepStdinOpen ?? false), AttachStdin: true } : {}),
     AttachStdout: true,
     AttachStderr: true,
     HostConfig: {

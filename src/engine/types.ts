@@ -31,7 +31,8 @@ export interface ContainerInspect {
     ExitCode: number;
     StartedAt: string;
     FinishedAt: string;
-    Health?: { Status: string };
+    /** `Log`: the last checks (dockerd keeps 5), newest last. */
+    Health?: { Status: string; Log?: Array<{ Output?: string; ExitCode?: number; End?: string }> | null };
   };
   Config: {
     Tty: boolean;

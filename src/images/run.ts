@@ -15,6 +15,7 @@ import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
 import { StreamOutputFilters } from '../terminals/outputFilter';
 import { ANSI, StreamDecoders, toTerminalText } from '../terminals/terminalText';
 import { command, type CommandEntry } from '../workbench/commandTable';
+import { RunTerminalControls, type WhenClosed } from './runTerminal';
 import { reportError, withCancellableProgress } from '../workbench/feedback';
 import type { ImagesCommandDeps } from './deps';
 import { askRunOptions, resolveChosenOptions } from './runOptionsStep';
@@ -24,7 +25,11 @@ export interface RunArgs {
   cmd?: string[];
   name?: string;
   tty?: boolean;
+  /** Keep stdin open and send the terminal's keys to it (docker run -i); TTY runs are always interactive. */
+  interactive?: boolean;
   autoRemove?: boolean;
+  /** For automation: what closing the Run terminal mid-run does, instead of asking. */
+  whenClosed?: WhenClosed;
   /** The engine (id or name) to run on; default the current one. */
   engine?: string;
   /** Ports, env, mounts and the rest (the options step, or a profile). */
@@ -81,6 +86,13 @@ function imageOfNode(value: unknown): string | undefined {
   return node.kind === 'image' && typeof node.tag === 'string' ? node.tag : undefined;
 }
 
+/** A name the engine would refuse as taken, said while the name is typed instead of after the last prompt. */
+function nameInUse(session: EngineSession, name: string): string | undefined {
+  const holder = [...session.model.containers()].find((record) => record.name === name);
+  if (!holder) return undefined;
+  return `The name "${name}" is already used by container ${shortId(holder.id)} (${holder.state}). Choose another name, or remove that container first.`;
+}
+
 async function askRunArgs(session: EngineSession, title: string, foreground: boolean, preset?: string): Promise<RunArgs | undefined> {
   const image = preset ?? (await pickImage(session, title));
   if (!image) return undefined;
@@ -100,14 +112,21 @@ async function askRunArgs(session: EngineSession, title: string, foreground: boo
   const name = await vscode.window.showInputBox({
     title,
     prompt: 'Container name (optional)',
-    validateInput: (value) => (value.trim() === '' ? undefined : validateContainerName(value.trim())),
+    validateInput: (value) => (value.trim() === '' ? undefined : (validateContainerName(value.trim()) ?? nameInUse(session, value.trim()))),
   });
   if (name === undefined) return undefined;
   const flags = [
-    { label: 'TTY', description: 'allocate a pseudo-terminal', picked: false, key: 'tty' as const },
-    { label: 'Remove when done', description: 'remove the container after it exits', picked: foreground, key: 'autoRemove' as const },
+    { label: 'TTY', description: 'interactive pseudo-terminal: type into it, like docker run -it', picked: false, key: 'tty' as const },
+    ...(foreground
+      ? [{ label: 'Interactive', description: 'keep stdin open and send what you type (without a TTY), like docker run -i', picked: false, key: 'interactive' as const }]
+      : []),
+    { label: 'Remove when done', description: 'remove the container after it exits (off: it stays, with its logs)', picked: false, key: 'autoRemove' as const },
   ];
-  const chosen = await vscode.window.showQuickPick(flags, { title, canPickMany: true, placeHolder: 'Options' });
+  const chosen = await vscode.window.showQuickPick(flags, {
+    title,
+    canPickMany: true,
+    placeHolder: 'Options (none ticked: no TTY, no stdin, and the container is kept after it exits)',
+  });
   if (!chosen) return undefined;
   const runOptions = await askRunOptions(image, title);
   if (!runOptions) return undefined;
@@ -117,6 +136,7 @@ async function askRunArgs(session: EngineSession, title: string, foreground: boo
     cmd: cmd.length > 0 ? cmd : undefined,
     name: name.trim() || undefined,
     tty: chosen.some((flag) => flag.key === 'tty'),
+    interactive: chosen.some((flag) => flag.key === 'interactive' || (foreground && flag.key === 'tty')),
     autoRemove: chosen.some((flag) => flag.key === 'autoRemove'),
     options: runOptions,
   };
@@ -147,6 +167,14 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     const terminal = new BufferedPseudoterminal();
     const name = `Run: ${options.image}`;
     vscode.window.createTerminal({ name, pty: terminal, iconPath: new vscode.ThemeIcon('play') }).show();
+    const tty = options.tty ?? false;
+    const controls = new RunTerminalControls(terminal, {
+      tty,
+      interactive: tty || (options.interactive ?? false),
+      stopTimeoutSeconds: deps.settings.stopTimeoutSeconds,
+      whenClosed: options.whenClosed,
+      log: deps.log,
+    });
     const decoders = new StreamDecoders();
     const filters = new StreamOutputFilters();
     const tracker = new LayerProgress();
@@ -159,7 +187,15 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     try {
       const result = await runContainer(session.client, {
         ...(await commonRunOptions(deps, session, options)),
-        signal: terminal.signal,
+        signal: controls.signal,
+        interrupt: controls.interrupt,
+        detach: controls.detach,
+        stopTimeoutSeconds: deps.settings.stopTimeoutSeconds,
+        interactive: controls.stdin !== undefined,
+        // A shell left running when its terminal closes must not read end-of-file.
+        keepStdinOpen: tty,
+        stdin: controls.stdin,
+        onStarted: (id) => controls.started(session.client, id, options.name ?? session.model.container(id)?.name ?? shortId(id)),
         // The exit status arrives as the result's number: the terminal ends with its own `[Berth] exited with status N`.
         onStatus: (text: string) => {
           endProgressLine();
@@ -186,16 +222,24 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
       }
       endProgressLine();
       terminal.writeLine('');
-      terminal.writeLine(ANSI.bold(`[Berth] exited with status ${result.exitCode}`));
+      const how = result.interrupted ? 'stopped (Ctrl+C); ' : '';
+      terminal.writeLine(ANSI.bold(`[Berth] ${how}exited with status ${result.exitCode}`));
       deps.log.info(`${options.image} (${shortId(result.id)}) exited with status ${result.exitCode}`);
       await session.model.refetchContainers([result.id]);
       return { id: result.id, exitCode: result.exitCode };
     } catch (error) {
+      if (controls.detached) {
+        deps.log.info(`${options.image}: the Run terminal was closed; the container runs on`);
+        return undefined;
+      }
       const message = errorMessage(error);
       endProgressLine();
       terminal.writeLine(ANSI.red(`[Berth] ${message}`));
       reportError(deps, `Running ${options.image}`, error);
       return undefined;
+    } finally {
+      controls.finish();
+      controls.dispose();
     }
   }),
 

@@ -40,6 +40,15 @@ export function isRunningState(state: string): boolean {
   return RUNNING_STATES.has(state);
 }
 
+export type ContainerHealth = 'healthy' | 'unhealthy' | 'starting';
+
+/** From the status the engines word after each health_status event: `Up 5 minutes (unhealthy)`, `(health: starting)`. */
+export function containerHealth(record: ContainerRecord): ContainerHealth | undefined {
+  const match = /\((healthy|unhealthy|health: starting)\)/.exec(record.summary.Status ?? '');
+  if (!match || !isRunningState(record.state)) return undefined;
+  return match[1] === 'health: starting' ? 'starting' : (match[1] as ContainerHealth);
+}
+
 export function imageKey(id: string): string {
   return id.startsWith('sha256:') ? id.slice('sha256:'.length) : id;
 }

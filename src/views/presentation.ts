@@ -3,7 +3,7 @@
  * without `vscode` so it is unit-testable. Providers turn it into TreeItems.
  */
 import { formatBytes, plural, shortId } from '../common/format';
-import type { ContainerRecord, ImageRecord } from '../model/records';
+import { containerHealth, type ContainerHealth, type ContainerRecord, type ImageRecord } from '../model/records';
 import { clockChangesAt, createdClock, renderClock, type StatusClock } from '../model/statusClock';
 
 export interface IconSpec {
@@ -33,12 +33,20 @@ export function containerContextValue(state: string): string {
   return `berth:container:${state}`;
 }
 
+/** A running container with a healthcheck: its icon says how the last checks went. */
+const HEALTH_ICONS: Readonly<Record<ContainerHealth, IconSpec>> = {
+  healthy: { id: 'pass', color: 'charts.green' },
+  starting: { id: 'watch', color: 'charts.yellow' },
+  unhealthy: { id: 'error', color: 'charts.red' },
+};
+
 export function containerIcon(record: ContainerRecord): IconSpec {
   const status = record.summary.Status ?? '';
   switch (record.state) {
-    case 'running':
-      if (status.includes('(unhealthy)')) return { id: 'vm-running', color: 'charts.yellow' };
-      return { id: 'vm-running', color: 'charts.green' };
+    case 'running': {
+      const health = containerHealth(record);
+      return health ? HEALTH_ICONS[health] : { id: 'vm-running', color: 'charts.green' };
+    }
     case 'paused':
       return { id: 'debug-pause', color: 'charts.yellow' };
     case 'restarting':

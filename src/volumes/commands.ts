@@ -9,6 +9,7 @@ import { plural } from '../common/format';
 import { removeVolumeNamingUsers, type CreateVolumeBody } from '../engine';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import { confirm, withCancellableProgress } from '../workbench/feedback';
+import { pickMany } from '../workbench/multiPick';
 import { splitArgs } from '../workbench/targets';
 import type { VolumesDeps } from './deps';
 import { volumeLabel } from './presentation';
@@ -25,7 +26,10 @@ function volumeNames(args: unknown[]): { names: string[]; confirmed: boolean | u
     if (isObject(value) && typeof value['name'] === 'string' && (value['kind'] === 'volume' || value['kind'] === undefined)) return value['name'];
     return undefined;
   };
-  const picked = selection.length > 0 ? selection : target === undefined ? [] : [target];
+  // VS Code's convention: the clicked row plus the selection when it is part of it, else the clicked row alone.
+  const clicked = nameOf(target);
+  const inSelection = clicked === undefined || selection.some((item) => nameOf(item) === clicked);
+  const picked = selection.length > 0 && inSelection ? selection : target === undefined ? [] : [target];
   const names = picked.map(nameOf).filter((name): name is string => name !== undefined);
   return { names: [...new Set(names)], confirmed: options.confirmed };
 }
@@ -34,9 +38,9 @@ async function pickVolumes(deps: VolumesDeps, canPickMany: boolean): Promise<str
   const volumes = await deps.session.client.listVolumes({});
   if (volumes.length === 0) throw new Error('There are no volumes on this engine');
   const items = volumes.map((volume) => ({ label: volumeLabel(volume.Name), description: volume.Driver, name: volume.Name }));
-  const picked = await vscode.window.showQuickPick(items, { canPickMany, placeHolder: 'Volume' } as vscode.QuickPickOptions & { canPickMany: boolean });
+  const picked = canPickMany ? await pickMany(items, { placeHolder: 'Volumes' }) : await vscode.window.showQuickPick(items, { placeHolder: 'Volume' });
   if (picked === undefined) return [];
-  return (Array.isArray(picked) ? (picked as typeof items) : [picked]).map((item) => item.name);
+  return (Array.isArray(picked) ? picked : [picked]).map((item) => item.name);
 }
 
 /** `a=b, c=d` into labels; throws with the offending entry. */

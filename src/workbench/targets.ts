@@ -4,9 +4,11 @@
  */
 import * as vscode from 'vscode';
 import { shortId } from '../common/format';
-import type { ContainerRecord, ImageRecord } from '../model/records';
+import { EngineError } from '../engine';
+import { isRunningState, type ContainerRecord, type ImageRecord } from '../model/records';
 import type { EngineSession } from '../model/session';
 import type { SessionsDeps } from './deps';
+import { pickMany } from './multiPick';
 
 export interface ContainerRef {
   readonly id: string;
@@ -88,9 +90,15 @@ function refOfRecord(record: ContainerRecord, session: EngineSession): Container
   return { id: record.id, name: record.name, record, session };
 }
 
+/** Whether every container of `clicked` is among `selected`: VS Code's test for "the clicked row is in the selection". */
+function within<R extends { readonly id: string; readonly session: EngineSession }>(clicked: readonly R[], selected: readonly R[]): boolean {
+  return clicked.every((ref) => selected.some((other) => other.session === ref.session && other.id === ref.id));
+}
+
 /**
- * The containers a command acts on: the multi-selection when the clicked row is part of it, else the
- * clicked row or the given id; with nothing given, a QuickPick over the model filtered by `eligible`.
+ * The containers a command acts on, by VS Code's convention: the clicked row plus the rest of the multi-selection
+ * when the clicked row is part of it (a single-item command takes the clicked row), the clicked row alone when it is
+ * not; a given id or `[ids]` from automation; with nothing given, a QuickPick over the model filtered by `eligible`.
  */
 export async function resolveContainers(
   deps: SessionsDeps,
@@ -98,12 +106,30 @@ export async function resolveContainers(
   pick: { placeHolder: string; eligible: (record: ContainerRecord) => boolean; many: boolean },
 ): Promise<{ refs: ContainerRef[]; options: ItemOptions } | undefined> {
   const { target, selection, options } = splitArgs(args);
-  const fromSelection = selection.length > 1 ? selection.flatMap((item) => containerRefOf(deps, item)) : [];
-  if (fromSelection.length > 0) return { refs: dedupe(fromSelection), options };
-  const direct = containerRefOf(deps, target, options.engine);
-  if (direct.length > 0) return { refs: direct, options };
+  const clicked = containerRefOf(deps, target, options.engine);
+  const selected = dedupe(selection.flatMap((item) => containerRefOf(deps, item, options.engine)));
+  if (clicked.length > 0) {
+    const withSelection = pick.many && selected.length > 1 && within(clicked, selected);
+    return { refs: withSelection ? selected : clicked, options };
+  }
+  if (selected.length > 0) return { refs: pick.many ? selected : selected.slice(0, 1), options };
   const refs = await pickContainers(deps, pick, deps.sessionFor(options.engine));
   return refs && refs.length > 0 ? { refs, options } : undefined;
+}
+
+/** An engine that is gone has no containers to offer: say so (with Retry, through the command's report) instead. */
+function assertReachable(session: EngineSession): void {
+  if (session.state !== 'unreachable') return;
+  const reason = session.reason ?? 'it does not answer';
+  throw new EngineError('unreachable', `The engine ${session.name} (${session.endpointDisplay}) is unreachable: ${reason}`, {
+    endpoint: session.endpointDisplay,
+  });
+}
+
+/** Running containers first (what most commands are about), then the most recently created. */
+export function pickerOrder(a: ContainerRecord, b: ContainerRecord): number {
+  const running = Number(isRunningState(b.state)) - Number(isRunningState(a.state));
+  return running !== 0 ? running : b.summary.Created - a.summary.Created || a.name.localeCompare(b.name);
 }
 
 async function pickContainers(
@@ -111,9 +137,10 @@ async function pickContainers(
   pick: { placeHolder: string; eligible: (record: ContainerRecord) => boolean; many: boolean },
   session: EngineSession,
 ): Promise<ContainerRef[] | undefined> {
+  assertReachable(session);
   const items = [...session.model.containers()]
     .filter(pick.eligible)
-    .sort((a, b) => a.name.localeCompare(b.name))
+    .sort(pickerOrder)
     .map((record) => ({
       label: record.name,
       description: `${record.summary.Image} · ${record.summary.Status}`,
@@ -125,7 +152,7 @@ async function pickContainers(
     return undefined;
   }
   if (pick.many) {
-    const chosen = await vscode.window.showQuickPick(items, { placeHolder: pick.placeHolder, canPickMany: true });
+    const chosen = await pickMany(items, { placeHolder: pick.placeHolder });
     return chosen?.map((item) => refOfRecord(item.record, session));
   }
   const chosen = await vscode.window.showQuickPick(items, { placeHolder: pick.placeHolder });
@@ -149,11 +176,13 @@ export async function resolveImages(
   placeHolder: string,
 ): Promise<{ refs: ImageRef[]; options: ItemOptions } | undefined> {
   const { target, selection, options } = splitArgs(args);
-  const fromSelection = selection.length > 1 ? selection.flatMap((item) => imageRefOf(deps, item) ?? []) : [];
-  if (fromSelection.length > 0) return { refs: fromSelection, options };
-  const direct = imageRefOf(deps, target, options.engine);
-  if (direct) return { refs: [direct], options };
+  const clicked = imageRefOf(deps, target, options.engine);
+  const selected = selection.flatMap((item) => imageRefOf(deps, item, options.engine) ?? []);
+  const sameImage = (a: ImageRef, b: ImageRef): boolean => a.session === b.session && a.reference === b.reference;
+  if (clicked) return { refs: selected.length > 1 && selected.some((ref) => sameImage(ref, clicked)) ? selected : [clicked], options };
+  if (selected.length > 0) return { refs: selected, options };
   const session = deps.sessionFor(options.engine);
+  assertReachable(session);
   const items = [...session.model.images()].flatMap((record) =>
     (record.tags.length > 0 ? record.tags : [undefined]).map((tag) => ({
       label: tag ?? `<untagged> ${shortId(record.id)}`,
@@ -162,7 +191,7 @@ export async function resolveImages(
     })),
   );
   items.sort((a, b) => a.label.localeCompare(b.label));
-  const chosen = await vscode.window.showQuickPick(items, { placeHolder, canPickMany: true });
+  const chosen = await pickMany(items, { placeHolder });
   return chosen && chosen.length > 0 ? { refs: chosen.map((item) => item.ref), options } : undefined;
 }
 

@@ -16,8 +16,10 @@ import { PrivateEngine } from '../vscode/privateEngine';
 import { Stopwatch } from '../vscode/stopwatch';
 import { CaseRunner } from './cases';
 import { WorkbenchDriver } from './driver';
+import { firstHourCases } from './firstHour';
 import { logsCases } from './logsCases';
 import { MULTI_ENGINE_CASE, multiEngineExplorer } from './multiEngine';
+import { STATS_CASE, statsPanel } from './stats';
 import { VOLUMES_CASE, volumesPrune } from './volumes';
 import { AGING_ROW_CASE, agingRow } from './agingRow';
 import { SCREENSHOTS, publish, resetPublishable } from './screenshots';
@@ -195,6 +197,16 @@ async function devWorkbenchCases(
     // The outage above stopped every container; the cases below want the running one back.
     await client.startContainer(web.Id).catch(() => undefined);
 
+    await firstHourCases({
+      runner, workbench, driver, client, engine, image: engines.image, names: [webName, doneName], cleanup, evidence,
+      picture: async (name) => {
+        await driver.screenshot(name);
+        await publish(name);
+      },
+    });
+    // The engine-down case stopped every container again.
+    await client.startContainer(web.Id).catch(() => undefined);
+
     await runner.run('Pull Image without credentials shows the registry\'s message', async () => {
       const reference = engines.registryImages[engines.registryImages.length - 1] ?? `${engines.registry.address}/berth/busybox:1.0`;
       await driver.runFromPalette('Berth: Pull Image');
@@ -211,6 +223,8 @@ async function devWorkbenchCases(
     }, evidence);
 
     await runner.run(VOLUMES_CASE, () => volumesPrune(workbench, driver, client, publish), evidence);
+
+    await runner.run(STATS_CASE, () => statsPanel(workbench, driver, client, engines.image, publish), evidence);
 
     await runner.run(AGING_ROW_CASE, () =>
       agingRow({ driver, client, image: engines.image, dockerHost: engines.dockerHost, cleanup }, async () => {

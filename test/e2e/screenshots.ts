@@ -31,6 +31,8 @@ const PUBLISHED: Readonly<Record<string, string>> = {
   'logs-long-line-editor': 'logs-long-line-editor.png',
   'logs-instant-exit': 'logs-instant-exit.png',
   'logs-editor-resumed': 'logs-editor-resumed.png',
+  'run-interactive': 'run-interactive-tty.png',
+  'engine-down': 'engine-down-message.png',
 };
 
 /** Empties the publishable set, so a picture of an earlier run can never pass for one of this run. */

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 export const VSIX_SIZE_LIMIT_BYTES = 1.5 * 1024 * 1024;
 
 /** Files a user needs, as paths inside the extension folder (vsce ls prints them so). */
-export const REQUIRED_FILES = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/extension.js', 'dist/language.js', 'dist/icon.png', 'media/berth.svg'];
+export const REQUIRED_FILES = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/extension.js', 'dist/language.js', 'dist/stats-webview.js', 'dist/stats-webview.css', 'dist/icon.png', 'media/berth.svg'];
 
 /**
  * Everything allowed in the package: the bundles, the bundled language servers, media, translations. No sources,
@@ -17,6 +17,8 @@ export const REQUIRED_FILES = ['package.json', 'README.md', 'CHANGELOG.md', 'LIC
 const ALLOWED = [
   /^(package\.json|package\.nls(\.[a-z-]+)?\.json|README\.md|CHANGELOG\.md|LICENSE)$/,
   /^dist\/(extension|language)\.js$/,
+  // The Container Stats webview's page: uPlot bundled with its script and stylesheet (works offline).
+  /^dist\/stats-webview\.(js|css)$/,
   /^dist\/server\/[a-z-]+\.js$/,
   /^dist\/icon\.png$/,
   /^media\/[^/]+\.(svg|png|md)$/,

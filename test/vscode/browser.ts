@@ -28,7 +28,9 @@ export async function loopbackOnlyContext(
   browser: Browser,
   viewport = { width: 1400, height: 860 },
 ): Promise<{ context: BrowserContext; blocked: string[] }> {
-  const context = await browser.newContext({ viewport, serviceWorkers: 'block', permissions: ['clipboard-read', 'clipboard-write'] });
+  // Webviews load their page through the workbench's service worker, so service workers are allowed; what they fetch
+  // bypasses `route` below, but Chromium's --host-resolver-rules already resolve nothing but 127.0.0.1.
+  const context = await browser.newContext({ viewport, serviceWorkers: 'allow', permissions: ['clipboard-read', 'clipboard-write'] });
   const blocked: string[] = [];
   await context.route('**/*', async (route) => {
     const url = route.request().url();

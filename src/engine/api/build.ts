@@ -11,7 +11,7 @@ import { buildQuery } from '../query';
 import type { RequestBody } from '../transport-types';
 import type { CallOptions, RegistryCredential } from '../types';
 import { TAR_HEADERS } from './connection';
-import { NetworkEndpoints } from './networks';
+import { StatsEndpoints } from './stats';
 
 export interface BuildImageOptions extends CallOptions {
   /** `name:tag` for the new image (repeatable, as `docker build -t`). */
@@ -49,7 +49,7 @@ export class BuildError extends EngineError {
   }
 }
 
-export class BuildEndpoints extends NetworkEndpoints {
+export class BuildEndpoints extends StatsEndpoints {
   /**
    * Builds an image from a context tar, yielding the engine's lines as they arrive; an in-band failure throws a
    * BuildError. Breaking out of the iteration or aborting the signal closes the request, which stops the build.

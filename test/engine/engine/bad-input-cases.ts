@@ -25,7 +25,9 @@ export type BadInputCategory =
   | 'The CLI around a run'
   | 'Volumes, networks and prune'
   | 'Files in containers'
+  | 'Live stats'
   | 'Untrusted settings, transports and output'
+  | 'The workbench'
   | 'Builds and run options';
 
 export interface BadInputCase {
@@ -50,8 +52,10 @@ const sshHint = (login: string): string =>
   `Check that \`ssh ${login} docker version\` works in a terminal: it must log in without a password prompt and find docker on the far side`;
 
 import { CLI_BAD_INPUT_CASES } from './bad-input-cli-cases';
+import { STATS_BAD_INPUT_CASES } from './bad-input-stats-cases';
 import { STORAGE_BAD_INPUT_CASES } from './bad-input-storage-cases';
 import { BUILD_BAD_INPUT_CASES } from './bad-input-build-cases';
+import { WORKBENCH_BAD_INPUT_CASES } from './bad-input-workbench-cases';
 
 const CORE_CASES: readonly BadInputCase[] = [
   {
@@ -479,6 +483,8 @@ const CORE_CASES: readonly BadInputCase[] = [
   ...CLI_BAD_INPUT_CASES,
   ...STORAGE_BAD_INPUT_CASES,
   ...BUILD_BAD_INPUT_CASES,
+  ...STATS_BAD_INPUT_CASES,
+  ...WORKBENCH_BAD_INPUT_CASES,
 ];
 
 export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...SECURITY_CASES];

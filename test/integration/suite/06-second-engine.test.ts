@@ -4,9 +4,11 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { EngineClient } from '../../../src/engine';
 import {
-  TestContainers, activateBerth, engineClient, modelShowsContainer, modelState, setBerthSetting, skipUnlessDocker, testEngines,
+  TestContainers, activateBerth, berthLogText, engineClient, eventually, modelShowsContainer, modelState, setBerthSetting, skipUnlessDocker,
+  testEngines,
 } from '../support/fixtures';
 import { PrivateEngine } from '../../vscode/privateEngine';
+import { rowPattern } from '../../engine/engine/bad-input-workbench-cases';
 
 describe('a second engine: Stop All, engine down and back up', function () {
   this.timeout(180_000);
@@ -88,6 +90,28 @@ describe('a second engine: Stop All, engine down and back up', function () {
     await modelShowsContainer(id, 'exited', 30_000);
     await client.startContainer(id);
     await modelShowsContainer(id, 'running');
+  });
+
+  it('engine down: Stop and Show Logs say the engine is unreachable, and offer none of its containers', async () => {
+    const { id } = await containers.create({ cmd: ['sleep', '300'] });
+    await modelShowsContainer(id, 'running');
+    await engine.stop();
+    await modelState('unreachable');
+    for (const [commandId, activity] of [['berth.stop', 'Stopping'], ['berth.showLogs', 'Showing logs']] as const) {
+      let settled = false;
+      const call = Promise.resolve(vscode.commands.executeCommand(commandId)).finally(() => (settled = true));
+      // A picker over the gone engine's containers would wait for an answer: close it after a bounded look, and fail.
+      const answered = await eventually(`${commandId} to answer without a picker`, () => (settled ? true : undefined), 5_000).catch(() => false);
+      if (!answered) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      await call;
+      assert.ok(answered, `${commandId} offered a picker over an engine that is gone`);
+      // The log line carries the stack: `<activity> failed: EngineError: The engine … is unreachable: <reason>`.
+      const line = await eventually(`the log to say ${activity} failed: unreachable`, async () =>
+        (await berthLogText()).split('\n').find((entry) => entry.includes(`${activity} failed:`) && entry.includes('The engine')), 10_000);
+      assert.match(line, rowPattern('picker-engine-gone'), 'the bad-input row\'s words: the engine, its endpoint, unreachable, the reason');
+    }
+    await engine.start();
+    await modelState('connected', 90_000);
   });
 
   it('Retry reconnects at once after the engine came back', async () => {

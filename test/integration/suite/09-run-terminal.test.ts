@@ -41,6 +41,8 @@ describe('run terminal closed mid-run', () => {
       cmd: ['sh', '-c', 'trap "exit 0" TERM; echo ready; while true; do sleep 0.1; done'],
       name,
       autoRemove,
+      // Closing asks "stop it or leave it running?" (issue 20); this suite answers stop.
+      whenClosed: 'stop',
     });
     const terminal = await opened;
     await eventually('the container runs', async () => ((await inspectOrUndefined(client, name))?.State.Running ? true : undefined));

@@ -1,0 +1,111 @@
+/**
+ * `npm run bench:stats`: issue 15's cost figures, measured in one run on the private dockerd with N running
+ * containers (default 50), each side for the same window, in alternating order:
+ * - Berth: the extension's tree path for the rows on screen (src/stats/statsWatcher.ts: one stream per container,
+ *   one flush a second) in a child Node process, so its CPU time is its own; the Berth CLI's `berth stats` too.
+ * - The peer: `docker stats` in a pseudo-terminal-less pipe, redrawing the same table.
+ * CPU time per minute of the client process (utime + stime from /proc) and of dockerd over the same window.
+ * - Hidden view: the watcher told to watch nothing: stats requests counted by a proxy (must be 0), and CPU.
+ * What it does not measure: the extension host's tree rendering (bench:extension covers refreshes).
+ * Writes bench/stats-results.{md,json}.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { EngineClient } from '../src/engine';
+import { containerSpec } from '../test/support/containerSpec';
+import { loadTestEngines, uniqueName } from '../test/support/engines';
+
+const execFileAsync = promisify(execFile);
+const CONTAINERS = Number(process.env.BERTH_BENCH_STATS_CONTAINERS ?? 50);
+const WINDOW_MS = Number(process.env.BERTH_BENCH_STATS_WINDOW_MS ?? 30_000);
+const repoRoot = resolve(__dirname, '..');
+const TICKS = 100; // USER_HZ on Linux
+
+/** utime + stime of a process, in ms. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+}
+
+const pause = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+
+interface Measured {
+  readonly clientMsPerMin: number;
+  readonly dockerdMsPerMin: number;
+}
+
+async function measure(start: () => ChildProcess, dockerdPid: number): Promise<Measured> {
+  const child = start();
+  child.stdout?.resume();
+  child.stderr?.resume();
+  // Let it open its streams before the window starts.
+  await pause(5_000);
+  const pid = child.pid as number;
+  const [client0, dockerd0] = [cpuMs(pid), cpuMs(dockerdPid)];
+  await pause(WINDOW_MS);
+  const [client1, dockerd1] = [cpuMs(pid), cpuMs(dockerdPid)];
+  child.kill('SIGINT');
+  await new Promise((done) => child.once('exit', done));
+  const perMin = 60_000 / WINDOW_MS;
+  return { clientMsPerMin: (client1 - client0) * perMin, dockerdMsPerMin: (dockerd1 - dockerd0) * perMin };
+}
+
+async function main(): Promise<void> {
+  const engines = loadTestEngines();
+  const dockerdPid = Number(readFileSync(resolve(engines.stateDir, 'docker', 'dockerd.pid'), 'utf8').trim());
+  const client = EngineClient.fromEnvironment({ host: engines.dockerHost });
+  const marker = uniqueName('bench-stats');
+  const ids: string[] = [];
+  try {
+    for (let index = 0; index < CONTAINERS; index++) {
+      const { Id } = await client.createContainer(containerSpec(engines.image, ['sleep', '3600'], { Labels: { 'berth.bench.stats': marker } }));
+      await client.startContainer(Id);
+      ids.push(Id);
+    }
+    await execFileAsync(process.execPath, [resolve(repoRoot, 'esbuild.js'), `--cli-outdir=${resolve(repoRoot, 'test-output/bench-stats')}`], { cwd: repoRoot });
+    const env = { PATH: process.env.PATH ?? '', HOME: '/nonexistent' };
+    const sides: Record<string, () => ChildProcess> = {
+      'Berth tree (StatsWatcher)': () =>
+        spawn(process.execPath, ['--import', 'tsx', resolve(__dirname, 'stats-watcher-child.ts'), engines.dockerHost, 'watch', ...ids], { env: { ...env, NODE_OPTIONS: '' } }),
+      'berth stats (CLI)': () => spawn(process.execPath, [resolve(repoRoot, 'test-output/bench-stats/cli.js'), '-H', engines.dockerHost, 'stats', ...ids], { env }),
+      'docker stats (CLI)': () => spawn('docker', ['-H', engines.dockerHost, 'stats', ...ids], { env }),
+      'Berth tree, view hidden': () =>
+        spawn(process.execPath, ['--import', 'tsx', resolve(__dirname, 'stats-watcher-child.ts'), engines.dockerHost, 'hidden', ...ids], { env: { ...env, NODE_OPTIONS: '' } }),
+    };
+    const results: Record<string, Measured> = {};
+    for (const [name, start] of Object.entries(sides)) results[name] = await measure(start, dockerdPid);
+    const hiddenRequests = Number(readFileSync(resolve(repoRoot, 'test-output/bench-stats/hidden-requests.txt'), 'utf8'));
+    const docker = results['docker stats (CLI)'] as Measured;
+    const rows = Object.entries(results).map(([name, figures]) => {
+      const combined = figures.clientMsPerMin + figures.dockerdMsPerMin;
+      const ratio = combined / (docker.clientMsPerMin + docker.dockerdMsPerMin);
+      return `| ${name} | ${figures.clientMsPerMin.toFixed(0)} | ${figures.dockerdMsPerMin.toFixed(0)} | ${combined.toFixed(0)} | ${ratio.toFixed(2)}× |`;
+    });
+    const report = [
+      `# Live stats: cost with ${CONTAINERS} running containers`,
+      '',
+      `One run on the private dockerd, each side for ${WINDOW_MS / 1000} s after 5 s to open its streams; CPU time (utime + stime from /proc) per minute.`,
+      'Ratio: client + dockerd against `docker stats` + dockerd in the same run.',
+      '',
+      '| side | client CPU ms/min | dockerd CPU ms/min | combined | vs docker stats |',
+      '| --- | --- | --- | --- | --- |',
+      ...rows,
+      '',
+      `View hidden: ${hiddenRequests} stats requests during the window (the watcher watches nothing, so no stream and no timer).`,
+      '',
+    ].join('\n');
+    writeFileSync(resolve(__dirname, 'stats-results.md'), report);
+    writeFileSync(resolve(__dirname, 'stats-results.json'), `${JSON.stringify({ containers: CONTAINERS, windowMs: WINDOW_MS, results, hiddenRequests }, null, 2)}\n`);
+    console.log(report);
+  } finally {
+    for (const id of ids) await client.removeContainer(id, { force: true }).catch(() => undefined);
+    await client.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

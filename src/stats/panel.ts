@@ -1,0 +1,137 @@
+/**
+ * The Container Stats panel: one webview per container or Compose project, with CPU, memory, network and block I/O
+ * charts over the last 5 minutes (uPlot, bundled into dist/, drawn in the theme's colours) and the processes from
+ * `top`. It streams only while visible: hidden, its streams close and its timers stop; shown again, it goes on from
+ * the history it kept. The page may run only its own script (CSP with a nonce) and needs no network.
+ */
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { errorMessage } from '../common/errors';
+import { Disposable } from '../common/lifecycle';
+import { followStats, statsFigures, type StatsFigures } from '../engine';
+import { command, type CommandEntry } from '../workbench/commandTable';
+import type { CoreDeps } from '../workbench/deps';
+import { resolveContainers, type ContainerRef } from '../workbench/targets';
+import { FrameHistory, type ProcessTable } from './frames';
+
+const TOP_INTERVAL_MS = 2_000;
+const FRAME_INTERVAL_MS = 1_000;
+
+export interface StatsPanelDeps extends CoreDeps {
+  readonly extensionUri: vscode.Uri;
+}
+
+export const statsPanelCommands: ReadonlyArray<CommandEntry<StatsPanelDeps>> = [
+  command('berth.showContainerStats', 'Opening container stats', (deps) => async (...args: unknown[]) => {
+    const target = await resolveContainers(deps, args, { placeHolder: 'Containers whose stats to show', eligible: (record) => record.state === 'running', many: true });
+    if (!target || target.refs.length === 0) return undefined;
+    const refs = target.refs;
+    const project = refs[0]?.record?.composeProject;
+    const title = refs.length === 1 ? (refs[0]?.name ?? '') : project !== undefined && refs.every((ref) => ref.record?.composeProject === project) ? project : `${refs.length} containers`;
+    const panel = new StatsPanel(deps, refs, title);
+    return { title: panel.title };
+  }),
+];
+
+class StatsPanel extends Disposable {
+  readonly title: string;
+  private readonly panel: vscode.WebviewPanel;
+  private readonly history: FrameHistory;
+  private readonly latest = new Map<string, StatsFigures>();
+  /** Everything that runs only while the panel is visible. */
+  private live: { readonly stop: AbortController; readonly timers: Array<ReturnType<typeof setInterval>> } | undefined;
+
+  constructor(
+    private readonly deps: StatsPanelDeps,
+    private readonly refs: readonly ContainerRef[],
+    title: string,
+  ) {
+    super();
+    this.title = `Stats: ${title}`;
+    this.history = new FrameHistory(refs.map((ref) => ref.name));
+    const dist = vscode.Uri.joinPath(deps.extensionUri, 'dist');
+    this.panel = vscode.window.createWebviewPanel('berth.containerStats', this.title, vscode.ViewColumn.Active, {
+      enableScripts: true,
+      localResourceRoots: [dist],
+    });
+    this.panel.webview.html = pageHtml(this.panel.webview, dist, this.title);
+    this._register(this.panel.onDidDispose(() => this.dispose()));
+    this._register(this.panel.onDidChangeViewState((event) => this.setLive(event.webviewPanel.visible)));
+    this._register(
+      this.panel.webview.onDidReceiveMessage((message: unknown) => {
+        // The page asks for the history when it (re)loads: VS Code drops a hidden webview's page.
+        if (typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'ready') {
+          void this.panel.webview.postMessage({ type: 'init', ...this.history.snapshot() });
+        }
+      }),
+    );
+    this._register({ dispose: () => this.setLive(false) });
+    this.setLive(this.panel.visible);
+  }
+
+  private setLive(visible: boolean): void {
+    if (visible === (this.live !== undefined)) return;
+    if (!visible) {
+      this.live?.stop.abort();
+      for (const timer of this.live?.timers ?? []) clearInterval(timer);
+      this.live = undefined;
+      return;
+    }
+    const stop = new AbortController();
+    for (const ref of this.refs) {
+      const session = ref.session;
+      followStats(session.client, ref.id, { signal: stop.signal, onSample: (sample) => this.latest.set(ref.id, statsFigures(sample)) }).then(
+        (end) => {
+          if (end === 'gone') this.latest.delete(ref.id);
+        },
+        (error: unknown) => this.deps.log.warn(`Stats of ${ref.name}: ${errorMessage(error)}`),
+      );
+    }
+    const frame = (): void => {
+      const added = this.history.add(Date.now(), this.refs.map((ref) => this.latest.get(ref.id)));
+      void this.panel.webview.postMessage({ type: 'frame', frame: added });
+    };
+    const top = (): void => void this.postProcesses(stop.signal);
+    this.live = { stop, timers: [setInterval(frame, FRAME_INTERVAL_MS), setInterval(top, TOP_INTERVAL_MS)] };
+    top();
+  }
+
+  private async postProcesses(signal: AbortSignal): Promise<void> {
+    const tables: ProcessTable[] = await Promise.all(
+      this.refs.map(async (ref): Promise<ProcessTable> => {
+        try {
+          const top = await ref.session.client.topContainer(ref.id, { signal });
+          return { name: ref.name, titles: top.Titles, processes: top.Processes ?? [] };
+        } catch (error) {
+          return { name: ref.name, titles: [], processes: [], error: errorMessage(error) };
+        }
+      }),
+    );
+    if (!signal.aborted) void this.panel.webview.postMessage({ type: 'top', tables });
+  }
+}
+
+function pageHtml(webview: vscode.Webview, dist: vscode.Uri, title: string): string {
+  const nonce = randomBytes(16).toString('base64');
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'stats-webview.js'));
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'stats-webview.css'));
+  const csp = [`default-src 'none'`, `script-src 'nonce-${nonce}'`, `style-src ${webview.cspSource} 'nonce-${nonce}'`, `img-src ${webview.cspSource} data:`].join('; ');
+  const escaped = title.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style.toString()}">
+<title>${escaped}</title>
+</head>
+<body>
+<h1>${escaped}</h1>
+<div id="charts"></div>
+<h2>Processes</h2>
+<div id="processes">Reading processes…</div>
+<script nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+}

@@ -1,0 +1,42 @@
+/**
+ * The one multi-pick of Berth: a QuickPick with checkboxes where Enter with nothing ticked acts on the highlighted
+ * item (what a user who typed a name and pressed Enter meant), instead of accepting an empty choice and doing nothing.
+ */
+import * as vscode from 'vscode';
+import { DisposableStore } from '../common/lifecycle';
+
+export interface MultiPickOptions {
+  readonly placeHolder: string;
+  readonly title?: string | undefined;
+}
+
+/** Resolves the ticked items, else the highlighted one; undefined when dismissed. */
+export function pickMany<T extends vscode.QuickPickItem>(items: readonly T[], options: MultiPickOptions): Promise<T[] | undefined> {
+  const quickPick = vscode.window.createQuickPick<T>();
+  quickPick.canSelectMany = true;
+  quickPick.placeholder = `${options.placeHolder} (Space ticks several; Enter alone takes the highlighted one)`;
+  if (options.title !== undefined) quickPick.title = options.title;
+  quickPick.items = items;
+  // Highlighted from the start, as in a single pick: Enter alone takes the first item.
+  if (items[0] !== undefined) quickPick.activeItems = [items[0]];
+  return new Promise<T[] | undefined>((resolve) => {
+    const lifetime = new DisposableStore();
+    lifetime.add(quickPick);
+    lifetime.add(
+      quickPick.onDidAccept(() => {
+        const chosen = quickPick.selectedItems.length > 0 ? [...quickPick.selectedItems] : [...quickPick.activeItems];
+        // Nothing ticked and nothing highlighted (a filter that matches nothing): keep the picker open.
+        if (chosen.length === 0) return;
+        resolve(chosen);
+        quickPick.hide();
+      }),
+    );
+    lifetime.add(
+      quickPick.onDidHide(() => {
+        resolve(undefined);
+        lifetime.dispose();
+      }),
+    );
+    quickPick.show();
+  });
+}

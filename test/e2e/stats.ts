@@ -1,0 +1,35 @@
+// The e2e case of issue 15: a container burning CPU shows its figures in its row, and Show Container Stats from the
+// row's context menu opens the panel: four uPlot charts drawn in the theme's colours, and the container's processes.
+import type { EngineClient } from '../../src/engine';
+import { containerSpec } from '../support/containerSpec';
+import { uniqueName } from '../support/engines';
+import type { Workbench } from '../vscode/launch';
+import type { WorkbenchDriver } from './driver';
+
+export const STATS_CASE = 'a running row shows CPU and memory; Show Container Stats opens charts and the processes';
+
+export async function statsPanel(workbench: Workbench, driver: WorkbenchDriver, client: EngineClient, image: string, publish: (name: string) => Promise<void>): Promise<void> {
+  const name = uniqueName('berth-e2e-stats');
+  const { Id } = await client.createContainer(
+    containerSpec(image, ['sh', '-c', 'dd if=/dev/zero of=/dev/shm/fill bs=1M count=64; while :; do :; done']),
+    { name },
+  );
+  try {
+    await client.startContainer(Id);
+    await driver.openViewContainer('Berth');
+    const row = driver.treeRow('Containers', name);
+    await row.waitFor({ timeout: 30_000 });
+    await driver.waitForText(() => row.innerText(), /\d+(?:\.\d)?% · \d+(?:\.\d+)? MiB/, 'CPU and memory in the row', 60_000);
+    await driver.contextMenu(row, 'Show Container Stats');
+    // The webview's page sits in an iframe inside VS Code's webview iframe.
+    const page = workbench.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    await page.locator('.uplot').nth(3).waitFor({ timeout: 30_000 });
+    await page.locator('#processes table td', { hasText: /while|sh/ }).first().waitFor({ timeout: 30_000 });
+    // A few frames, so the lines have length.
+    await workbench.page.waitForTimeout(6_000);
+    await driver.screenshot('stats-panel');
+    await publish('stats-panel');
+  } finally {
+    await client.removeContainer(Id, { force: true }).catch(() => undefined);
+  }
+}

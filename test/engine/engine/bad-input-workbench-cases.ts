@@ -1,0 +1,59 @@
+// The bad-input rows of the workbench's first hour (issue 20): what the extension says, word for word. Asserted by
+// test/e2e/firstHour.ts (the name prompt, the engine-down message) and test/integration/suite (06-second-engine:
+// the engine-down message in the log; 11-first-hour: Wait for Exit on a container that never started, a run
+// without stdin). Part of BAD_INPUT_CASES.
+import type { BadInputCase } from './bad-input-cases';
+
+export const WORKBENCH_BAD_INPUT_CASES: readonly BadInputCase[] = [
+  {
+    id: 'run-name-in-use-typed',
+    category: 'The workbench',
+    action: 'Run Container (name prompt)',
+    input: 'a name another container has',
+    kind: 'error',
+    errorKind: 'conflict',
+    message: 'The name "<name>" is already used by container <short id> (<state>). Choose another name, or remove that container first.',
+  },
+  {
+    id: 'picker-engine-gone',
+    category: 'The workbench',
+    action: 'Stop / Show Logs / any command that asks for a container',
+    input: 'the current engine went away',
+    kind: 'error',
+    errorKind: 'unreachable',
+    message: 'The engine <engine> (<endpoint>) is unreachable: <reason>',
+  },
+  {
+    id: 'wait-not-started',
+    category: 'The workbench',
+    action: 'Wait for Exit',
+    input: 'a container that never started',
+    kind: 'outcome',
+    message: '<name> has not started, so it has no exit status to wait for. (Start and Wait, or pick a running container; never "exited with status 0")',
+  },
+  {
+    id: 'run-no-input',
+    category: 'The workbench',
+    action: 'Run Container (terminal)',
+    input: 'keys typed into a run without TTY or Interactive',
+    kind: 'outcome',
+    message: '[Berth] This run takes no input (run it with TTY or Interactive for that); Ctrl+C stops the container.',
+  },
+];
+
+function rowOf(id: string): BadInputCase {
+  const row = WORKBENCH_BAD_INPUT_CASES.find((entry) => entry.id === id);
+  if (!row) throw new Error(`no bad-input row ${id}`);
+  return row;
+}
+
+/** A row's message with its <placeholders> filled in (what a test compares the shown text with). */
+export function workbenchMessage(id: string, values: Readonly<Record<string, string>>): string {
+  return rowOf(id).message.replace(/<([^>]+)>/g, (whole, key: string) => values[key] ?? whole);
+}
+
+/** A row's message as a pattern: each <placeholder> matches any text (for messages whose values a test cannot know). */
+export function rowPattern(id: string): RegExp {
+  const parts = rowOf(id).message.split(/<[^>]+>/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(parts.join('.+'));
+}

@@ -1,0 +1,107 @@
+// The tree's stats watcher with a fake clock and a client whose streams the test feeds: samples of many containers
+// become one flush a second, watching nothing closes every stream and leaves no timer.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { StatsSample } from '../../../src/engine';
+import { FLUSH_INTERVAL_MS, StatsWatcher, type StatsClient } from '../../../src/stats/statsWatcher';
+import type { TimerClock } from '../../../src/views/rowRefreshScheduler';
+
+class FakeClock implements TimerClock {
+  time = 0;
+  readonly timers = new Map<number, { at: number; run: () => void }>();
+  private next = 0;
+  now(): number {
+    return this.time;
+  }
+  setTimeout(run: () => void, delayMs: number): unknown {
+    this.timers.set(++this.next, { at: this.time + delayMs, run });
+    return this.next;
+  }
+  clearTimeout(handle: unknown): void {
+    this.timers.delete(handle as number);
+  }
+  advance(ms: number): void {
+    this.time += ms;
+    for (const [handle, timer] of [...this.timers]) {
+      if (timer.at > this.time) continue;
+      this.timers.delete(handle);
+      timer.run();
+    }
+  }
+}
+
+/** Streams that yield what `push` gives them and end when their signal aborts. */
+function fakeClient(): { client: StatsClient; open: Set<string>; push: (id: string) => void } {
+  const open = new Set<string>();
+  const feeds = new Map<string, (sample: StatsSample) => void>();
+  const client: StatsClient = {
+    containerStats: async function* (id, options) {
+      open.add(id);
+      const queue: StatsSample[] = [];
+      let wake: (() => void) | undefined;
+      feeds.set(id, (sample) => {
+        queue.push(sample);
+        wake?.();
+      });
+      const aborted = new Promise<void>((resolve) => options?.signal?.addEventListener('abort', () => resolve(), { once: true }));
+      try {
+        while (options?.signal?.aborted !== true) {
+          const sample = queue.shift();
+          if (sample) {
+            yield sample;
+            continue;
+          }
+          await Promise.race([new Promise<void>((resolve) => (wake = resolve)), aborted]);
+        }
+      } finally {
+        open.delete(id);
+      }
+    },
+  };
+  const push = (id: string): void => feeds.get(id)?.({ read: '2026-11-23T13:00:00Z', cpu_stats: { cpu_usage: { total_usage: 1 }, system_cpu_usage: 2 } });
+  return { client, open, push };
+}
+
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+void describe('StatsWatcher', () => {
+  void it('batches the samples of many containers into one flush a second', async () => {
+    const clock = new FakeClock();
+    const { client, push } = fakeClient();
+    const flushes: string[][] = [];
+    const watcher = new StatsWatcher(() => client, (ids) => flushes.push([...ids].sort()), undefined, clock);
+    watcher.watch(['a', 'b', 'c']);
+    await settle();
+    for (const id of ['a', 'b', 'c']) push(id);
+    await settle();
+    clock.advance(0);
+    assert.deepEqual(flushes, [['a', 'b', 'c']]);
+    push('a');
+    push('b');
+    await settle();
+    clock.advance(FLUSH_INTERVAL_MS - 1);
+    assert.equal(flushes.length, 1, 'not twice within a second');
+    clock.advance(1);
+    assert.deepEqual(flushes[1], ['a', 'b']);
+    assert.ok(watcher.figures('a')?.running);
+    watcher.dispose();
+  });
+
+  void it('watching nothing closes every stream, forgets the figures and leaves no timer', async () => {
+    const clock = new FakeClock();
+    const { client, open, push } = fakeClient();
+    const watcher = new StatsWatcher(() => client, () => undefined, undefined, clock);
+    watcher.watch(['a', 'b']);
+    await settle();
+    push('a');
+    await settle();
+    assert.equal(open.size, 2);
+    assert.equal(clock.timers.size, 1, 'the flush is due');
+    watcher.watch([]);
+    await settle();
+    assert.equal(open.size, 0);
+    assert.equal(watcher.openStreams, 0);
+    assert.equal(watcher.figures('a'), undefined);
+    assert.equal(clock.timers.size, 0);
+  });
+});
