@@ -10,6 +10,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 DEBIAN_PACKAGES=(
   docker.io busybox-static docker-registry apache2-utils podman uidmap
+  docker-compose podman-compose  # the Compose implementations the compose tests run for real
   chromium libkrb5-dev pkg-config ripgrep openssh-server curl openssl
   fonts-wqy-microhei  # CJK glyphs, so non-ASCII output is legible in the screenshots
 )

@@ -42,7 +42,7 @@ export interface WithheldEngine {
  */
 export function readSettings(allowWorkspaceHost: (host: string) => boolean = () => true): BerthSettings {
   const config = vscode.workspace.getConfiguration(CONFIG_SECTION);
-  const groupBy = config.get<string>('containers.groupBy', 'none');
+  const groupBy = config.get<string>('containers.groupBy', 'composeProject');
   const withheld: WithheldEngine[] = [];
   const file = workspaceSettingsFile();
   let engineHost = config.get<string>('engine.host', '').trim();
@@ -67,7 +67,7 @@ export function readSettings(allowWorkspaceHost: (host: string) => boolean = () 
     engines: engines.engines.filter((engine) => !fromWorkspace.has(engine.host)),
     engineProblems: engines.problems,
     showAll: config.get<boolean>('containers.showAll', true),
-    groupBy: groupBy === 'composeProject' ? 'composeProject' : 'none',
+    groupBy: groupBy === 'none' ? 'none' : 'composeProject',
     showStats: config.get<boolean>('containers.showStats', true),
     onlyUnhealthy: config.get<boolean>('containers.onlyUnhealthy', false),
     logsTail: nonNegativeInteger(config.get<number>('logs.tail', 1000), 1000),

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { registerBuild } from './build';
 import { DisposableStore } from './common/lifecycle';
+import { registerCompose } from './compose';
 import { registerContainers } from './containers';
 import { registerEngines } from './engines';
 import { registerFiles } from './files';
@@ -45,6 +46,7 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
   const networks = registerNetworks(extendDeps(core, { revealContainer: (id: string, engine: string) => containers.view.reveal(id, engine) }), owner);
   registerPrune(core, owner);
   registerLogs(core, owner);
+  registerCompose(core, owner);
   const files = registerFiles(core, owner);
   owner.add(containers.view.setChildRows(files.rows));
   owner.add(volumes.view.setChildRows(files.rows));

@@ -3,6 +3,7 @@
  * provider only turns nodes into cached TreeItems and forwards each tree's refresh plan, so one event refreshes one row.
  */
 import * as vscode from 'vscode';
+import { groupProjects } from '../engine';
 import { toDisposable, type IDisposable } from '../common/lifecycle';
 import type { EngineModel } from '../model/engineModel';
 import type { ModelChange } from '../model/modelChange';
@@ -11,7 +12,7 @@ import type { EngineSession } from '../model/session';
 import type { ContainerChildRows } from '../views/childRows';
 import type { EngineRootNode } from '../views/engineForest';
 import { EngineTreeView, type RefreshPlanLike } from '../views/engineTreeView';
-import { containerTooltip, presentContainer, presentGroup } from '../views/presentation';
+import { containerTooltip, presentContainer, presentGroup, type GroupPlace } from '../views/presentation';
 import { toTreeItem } from '../views/treeItems';
 import { ContextKey } from '../workbench/contextKey';
 import type { SessionsDeps, SettingsDeps } from '../workbench/deps';
@@ -29,6 +30,12 @@ class ChildRowDrops implements vscode.TreeDragAndDropController<ContainerRowNode
   async handleDrop(target: ContainerRowNode | EngineRootNode | undefined, data: vscode.DataTransfer, token: vscode.CancellationToken): Promise<void> {
     if (target?.kind === 'child') await this.provider?.handleDrop(target, data, token);
   }
+}
+
+/** Working dir and config files of a group, from its members' Compose labels. */
+function groupPlace(summaries: Parameters<typeof groupProjects>[0]): GroupPlace {
+  const project = groupProjects(summaries)[0];
+  return { workingDir: project?.workingDir, configFiles: project?.configFiles ?? [] };
 }
 
 /** What a feature adds to a container row as it is drawn (live stats, the last health output). */
@@ -180,7 +187,7 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
     if (node.kind === 'group') {
       const tree = this.forest.tree(session.id);
       const counts = tree ? tree.groupCounts(node) : { running: 0, total: 0 };
-      return toTreeItem(this.itemId(`group:${node.project}`, node.engine), presentGroup(node.project, counts), vscode.TreeItemCollapsibleState.Expanded);
+      return toTreeItem(this.itemId(`group:${node.project}`, node.engine), presentGroup(node.project, counts), vscode.TreeItemCollapsibleState.Expanded, 'on hover');
     }
     const now = Date.now();
     let cached = this.itemCache.get(node.record);
@@ -208,7 +215,7 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
     }
     if (node.kind === 'child') return '';
     const counts = this.forest.tree(session.id)?.groupCounts(node) ?? { running: 0, total: 0 };
-    return presentGroup(node.project, counts).tooltip;
+    return presentGroup(node.project, counts, groupPlace(node.members.view.map((member) => member.record.summary))).tooltip;
   }
 
   protected onLayoutChanged(): void {

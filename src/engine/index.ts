@@ -24,3 +24,7 @@ export * from './build';
 export * from './buildContext';
 export * from './dockerfile';
 export * from './runOptions';
+export * from './composeProjects';
+export * from './composeFile';
+export * from './composeCli';
+export * from './composeLogs';

@@ -125,11 +125,20 @@ export function presentContainer(record: ContainerRecord, nowMs: number): ItemPr
   };
 }
 
-export function presentGroup(project: string, counts: { running: number; total: number }): ItemPresentation {
+/** Where a Compose project lives, from its containers' labels (the newest container's, as Compose relabels on `up`). */
+export interface GroupPlace {
+  readonly workingDir: string | undefined;
+  readonly configFiles: readonly string[];
+}
+
+export function presentGroup(project: string, counts: { running: number; total: number }, place?: GroupPlace): ItemPresentation {
+  const lines = [`Compose project **${escapeMarkdown(project)}**: ${counts.running} of ${plural(counts.total, 'container')} running`];
+  if (place?.workingDir) lines.push('', `Working directory: ${escapeMarkdown(place.workingDir)}`);
+  if (place && place.configFiles.length > 0) lines.push('', 'Config files:', '', ...place.configFiles.map((file) => `- ${escapeMarkdown(file)}`));
   return {
     label: project,
     description: `${counts.running}/${counts.total} running`,
-    tooltip: `Compose project **${escapeMarkdown(project)}**: ${counts.running} of ${plural(counts.total, 'container')} running`,
+    tooltip: lines.join('\n'),
     icon: { id: 'layers' },
     contextValue: 'berth:group:compose',
   };

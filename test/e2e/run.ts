@@ -22,6 +22,7 @@ import { MULTI_ENGINE_CASE, multiEngineExplorer } from './multiEngine';
 import { STATS_CASE, statsPanel } from './stats';
 import { VOLUMES_CASE, volumesPrune } from './volumes';
 import { AGING_ROW_CASE, agingRow } from './agingRow';
+import { COMPOSE_CASE, composeUpFromExplorer } from './compose';
 import { SCREENSHOTS, publish, resetPublishable } from './screenshots';
 import { errorMessage } from '../../src/common/errors';
 import { containerSpec } from '../support/containerSpec';
@@ -231,6 +232,8 @@ async function devWorkbenchCases(
         await driver.screenshot('aging-row');
         await publish('aging-row');
       }), evidence);
+
+    await runner.run(COMPOSE_CASE, () => composeUpFromExplorer(workbench, driver, client, { image: engines.image, dockerHost: engines.dockerHost }, publish), evidence);
 
     const podmanHost = engines.podmanHost;
     if (podmanHost) {

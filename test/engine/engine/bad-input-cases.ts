@@ -5,6 +5,7 @@
 // `message` is EngineError.message exactly: what the CLI prints after `berth: ` and the extension shows. Values that
 // differ per run are written as <placeholders> and filled in by the tests. Rows of kind 'outcome' are inputs that
 // are not errors; `message` then says what happens instead.
+import { COMPOSE_BAD_INPUT_CASES } from './bad-input-compose-cases';
 import { FILE_CASES } from './bad-input-files-cases';
 import { SECURITY_CASES } from './bad-input-security-cases';
 
@@ -28,6 +29,7 @@ export type BadInputCategory =
   | 'Live stats'
   | 'Untrusted settings, transports and output'
   | 'The workbench'
+  | 'Compose'
   | 'Builds and run options';
 
 export interface BadInputCase {
@@ -487,7 +489,7 @@ const CORE_CASES: readonly BadInputCase[] = [
   ...WORKBENCH_BAD_INPUT_CASES,
 ];
 
-export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...SECURITY_CASES];
+export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...SECURITY_CASES, ...COMPOSE_BAD_INPUT_CASES];
 
 export function badInputCase(id: string): BadInputCase {
   const found = BAD_INPUT_CASES.find((candidate) => candidate.id === id);

@@ -1,0 +1,108 @@
+/**
+ * Compose Up, Up – Select Services…, Up – Select Profiles…, Down, Restart, Pull and Build: on compose files (Explorer,
+ * editor title, palette) and on project groups. Each reads the files first (so a YAML error, an unknown service or
+ * profile, or a file that is not a compose file is refused before any process starts), then runs a task.
+ */
+import * as vscode from 'vscode';
+import { readComposeModel, type ComposeCommand, type ComposeModel, type ComposeRun } from '../engine';
+import { command, type CommandEntry } from '../workbench/commandTable';
+import type { CoreDeps } from '../workbench/deps';
+import { resolveFiles, type FilesTarget } from './files';
+import { prepareRun, runTask, type ComposeImplementations } from './tasks';
+
+export interface ComposeRunDeps extends CoreDeps {
+  readonly implementations: ComposeImplementations;
+}
+
+type Selection = 'none' | 'services' | 'profiles';
+
+function strings(value: unknown): string[] | undefined {
+  return Array.isArray(value) ? value.map(String) : undefined;
+}
+
+async function pickServices(model: ComposeModel): Promise<string[] | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    model.services.map((service) => ({ label: service.name, description: service.profiles.length > 0 ? `profiles: ${service.profiles.join(', ')}` : undefined })),
+    { placeHolder: 'Services to start (a service behind a profile turns its profile on)', canPickMany: true },
+  );
+  return picked && picked.length > 0 ? picked.map((item) => item.label) : undefined;
+}
+
+async function pickProfiles(model: ComposeModel): Promise<string[] | undefined> {
+  if (model.profiles.length === 0) {
+    void vscode.window.showInformationMessage(`No service in ${model.files.join(', ')} has a profile: Compose Up starts them all.`);
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    model.profiles.map((profile) => ({
+      label: profile,
+      description: model.services.filter((service) => service.profiles.includes(profile)).map((service) => service.name).join(', '),
+    })),
+    { placeHolder: 'Profiles to turn on (services without a profile start too)', canPickMany: true },
+  );
+  return picked && picked.length > 0 ? picked.map((item) => item.label) : undefined;
+}
+
+/** What the run is: the files' services or profiles picked (or given by automation), Down's volumes asked. */
+async function describe(target: FilesTarget, commandName: ComposeCommand, selection: Selection): Promise<ComposeRun | undefined> {
+  const { options } = target;
+  const run: { -readonly [K in keyof ComposeRun]: ComposeRun[K] } = { command: commandName, files: target.files, projectName: target.projectName };
+  run.services = strings(options['services']);
+  run.profiles = strings(options['profiles']);
+  if (selection !== 'none' && run.services === undefined && run.profiles === undefined) {
+    // Read now for the pick; prepareRun reads again, so what runs is what the files say at that moment.
+    const model = await readComposeModel(target.files);
+    if (selection === 'services') run.services = await pickServices(model);
+    else run.profiles = await pickProfiles(model);
+    if (!run.services && !run.profiles) return undefined;
+  }
+  if (commandName === 'down') {
+    if (typeof options['volumes'] === 'boolean') run.volumes = options['volumes'];
+    else {
+      const choice = await vscode.window.showQuickPick(
+        [
+          { label: 'Down', description: 'stop and remove containers and networks', volumes: false },
+          { label: 'Down and Remove Volumes', description: 'also the named volumes the files declare (-v)', volumes: true },
+        ],
+        { placeHolder: 'Compose Down' },
+      );
+      if (!choice) return undefined;
+      run.volumes = choice.volumes;
+    }
+  }
+  return run;
+}
+
+function composeCommand(id: string, title: string, commandName: ComposeCommand, selection: Selection = 'none'): CommandEntry<ComposeRunDeps> {
+  return command(
+    id,
+    title,
+    (deps) =>
+      async (...args: unknown[]) => {
+        const target = await resolveFiles(deps, args);
+        if (!target) return undefined;
+        const run = await describe(target, commandName, selection);
+        if (!run) return undefined;
+        const prepared = await prepareRun(deps.implementations, target.session, run, { cwd: target.cwd });
+        deps.log.info(`${title}: ${prepared.implementation.command} ${prepared.args.join(' ')} (engine ${target.session.endpointDisplay})`);
+        const exitCode = await runTask(prepared.task);
+        if (exitCode !== 0) {
+          void vscode.window.showErrorMessage(`${title} failed: ${prepared.implementation.id} exited with ${exitCode ?? 'no code'}. Its output is in the task terminal.`);
+        }
+        // Events bring the new containers too; a listing now makes the tree current when the command returns.
+        target.session.model.refresh();
+        return { exitCode, implementation: prepared.implementation.id, args: prepared.args };
+      },
+    { rejectsWhen: (...args: unknown[]) => typeof args[0] === 'object' && args[0] !== null && 'files' in args[0] },
+  );
+}
+
+export const runCommands: ReadonlyArray<CommandEntry<ComposeRunDeps>> = [
+  composeCommand('berth.compose.up', 'Compose Up', 'up'),
+  composeCommand('berth.compose.upServices', 'Compose Up (selected services)', 'up', 'services'),
+  composeCommand('berth.compose.upProfiles', 'Compose Up (selected profiles)', 'up', 'profiles'),
+  composeCommand('berth.compose.down', 'Compose Down', 'down'),
+  composeCommand('berth.compose.restart', 'Compose Restart', 'restart'),
+  composeCommand('berth.compose.pull', 'Compose Pull', 'pull'),
+  composeCommand('berth.compose.build', 'Compose Build', 'build'),
+];

@@ -1,0 +1,56 @@
+// berth compose ls / logs next to docker-compose on the same project and the same dockerd.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { createCliHarness, type CliHarness } from '../cli/support';
+import { composeFixture, type ComposeFixture } from '../../support/composeProject';
+import { uniqueName } from '../../support/engines';
+
+const finite = (name: string): string[] => ['sh', '-c', `for i in 0 1 2; do echo ${name} $i; done; sleep 1000`];
+
+void describe('berth compose ls and logs', () => {
+  let harness: CliHarness;
+  let fixture: ComposeFixture;
+  before(async () => {
+    harness = await createCliHarness('compose-cli');
+    fixture = await composeFixture(harness.engines.dockerHost, harness.engines.image, uniqueName('cli').toLowerCase().replace(/[^a-z0-9]/g, ''), { web: { command: finite('web') }, db: { command: finite('db') } });
+    await fixture.compose(['up', '-d']);
+    // Bounded wait for both services' three lines.
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const { stdout } = await fixture.compose(['logs', '--no-color']);
+      if ((stdout.match(/ \| (web|db) \d$/gm) ?? []).length === 6) break;
+      await delay(100);
+    }
+  });
+  after(async () => {
+    await fixture.dispose();
+    await harness.dispose();
+  });
+
+  void it('compose ls lists the project with its states and config files', async () => {
+    const result = await harness.berth(['compose', 'ls']);
+    assert.equal(result.code, 0, result.stderr);
+    const row = result.stdout.split('\n').find((line) => line.startsWith(`${fixture.project} `));
+    assert.ok(row, result.stdout);
+    assert.match(row, new RegExp(`^${fixture.project}\\s+running\\(2\\)\\s+${fixture.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+    assert.ok(result.stdout.startsWith('NAME'), result.stdout);
+  });
+
+  void it('compose logs prints the lines docker-compose logs prints, prefixed by service, in time order', async () => {
+    const mine = await harness.berth(['compose', 'logs', '--no-color', fixture.project]);
+    assert.equal(mine.code, 0, mine.stderr);
+    const { stdout } = await fixture.compose(['logs', '--no-color']);
+    const theirs = (stdout.match(/ \| (web|db) \d$/gm) ?? []).map((line) => line.slice(3)).sort();
+    const ours = mine.stdout.split('\n').filter((line) => line !== '');
+    assert.deepEqual(ours.map((line) => line.replace(/^\S+\s+\| /, '')).sort(), theirs);
+    for (const line of ours) assert.match(line, /^(web|db) +\| \1 \d$/);
+    const web = ours.filter((line) => line.startsWith('web')).map((line) => line.replace(/^web \| /, ''));
+    assert.deepEqual(web, ['web 0', 'web 1', 'web 2']);
+  });
+
+  void it('compose logs PROJECT SERVICE prints only that service', async () => {
+    const result = await harness.berth(['compose', 'logs', '--no-color', fixture.project, 'db']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, 'db | db 0\ndb | db 1\ndb | db 2\n');
+  });
+});
