@@ -4,6 +4,7 @@
  * Where things go: docs/architecture.md.
  */
 import * as vscode from 'vscode';
+import { registerBuild } from './build';
 import { DisposableStore } from './common/lifecycle';
 import { registerCompose } from './compose';
 import { registerContainers } from './containers';
@@ -40,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
     owner,
   );
   const volumes = registerVolumes(extendDeps(core, { revealContainer: (id: string, engine: string) => containers.view.reveal(id, engine) }), owner);
+  registerBuild(extendDeps(core, { registries, revealImage: (key: string, engine: string) => images.view.reveal(key, engine), workspaceState: context.workspaceState }), owner);
   registerStats(extendDeps(core, { containersView: containers.view, extensionUri: context.extensionUri }), owner);
   const networks = registerNetworks(extendDeps(core, { revealContainer: (id: string, engine: string) => containers.view.reveal(id, engine) }), owner);
   registerPrune(core, owner);

@@ -16,6 +16,7 @@ import type {
   WaitOptions,
 } from './options';
 import { booleanFlag, declareCommand, listFlag, valueFlag, type DeclaredCommand, type FlagTable } from './spec';
+import { buildCommands, runOptionFlags, runOptionValues } from './buildCommands';
 import { composeCommands } from './composeCommands';
 import { statsCommands } from './statsCommands';
 import { storageCommands } from './storageCommands';
@@ -57,6 +58,7 @@ const run = declareCommand({
     network: valueFlag('network', undefined, 'MODE', "Network mode, e.g. none or host (default: the engine's)"),
     env: listFlag('env', 'e', 'KEY=VALUE', 'Set an environment variable (repeatable); KEY alone takes its value from here'),
     label: listFlag('label', 'l', 'KEY=VALUE', 'Set a label on the container (repeatable)'),
+    ...runOptionFlags,
   },
   build: (flags, positionals): RunOptions => {
     const [image, ...cmd] = positionals as [string, ...string[]];
@@ -71,6 +73,7 @@ const run = declareCommand({
       network: nonEmpty(flags.network, '--network'),
       env: flags.env.map(checkEnvEntry),
       labels: parseKeyValues(flags.label, '--label'),
+      ...runOptionValues(flags),
     };
   },
   run: async (options, deps): Promise<number> => (await import('./actions/run.js')).runCommand(options, deps),
@@ -203,7 +206,7 @@ const version = declareCommand({
 });
 
 /** Every command, in the order `berth help` and the README list them. */
-export const commandTable = { run, ps, stop, 'stop-all': stopAll, logs, images, pull, commit, wait, cp, version, ...storageCommands, ...statsCommands, ...composeCommands } as const;
+export const commandTable = { run, ps, stop, 'stop-all': stopAll, logs, images, pull, commit, wait, cp, version, ...buildCommands, ...storageCommands, ...statsCommands, ...composeCommands } as const;
 
 type Table = typeof commandTable;
 export type CommandName = keyof Table;

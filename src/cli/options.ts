@@ -13,6 +13,14 @@ export interface RunOptions {
   network: string | undefined;
   env: string[];
   labels: Record<string, string>;
+  /** -p, -v, --env-file, -w, --entrypoint, -u, --restart (checked by engine/runOptions.ts when the run starts). */
+  ports: string[];
+  volumes: string[];
+  envFiles: string[];
+  workdir: string | undefined;
+  entrypoint: string | undefined;
+  user: string | undefined;
+  restart: string | undefined;
 }
 
 export interface PsOptions {
@@ -61,6 +69,18 @@ export interface CommitCommandOptions {
 
 export interface WaitOptions {
   ids: string[];
+}
+
+export interface BuildCommandOptions {
+  context: string;
+  dockerfile: string | undefined;
+  tags: string[];
+  /** `K=V`, or `K` alone, which takes its value from berth's environment (and is left out when unset). */
+  buildArgs: string[];
+  target: string | undefined;
+  noCache: boolean;
+  network: string | undefined;
+  quiet: boolean;
 }
 
 export interface StatsCommandOptions {

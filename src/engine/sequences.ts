@@ -39,6 +39,8 @@ export interface ContainerSpec {
   labels?: Record<string, string> | undefined;
   /** HostConfig.NetworkMode; the engine's default when unset. */
   networkMode?: string | undefined;
+  /** Extra create-body fields (Entrypoint, WorkingDir, User, ExposedPorts, Volumes: the run options), under the fields above. */
+  config?: Omit<Partial<ContainerCreateBody>, 'Image' | 'HostConfig'> | undefined;
   /** Extra HostConfig fields (e.g. Ulimits), merged under NetworkMode and AutoRemove. */
   hostConfig?: ContainerCreateBody['HostConfig'] | undefined;
   /** Where registry credentials come from when the image must be pulled. */
@@ -254,6 +256,7 @@ async function createContainer(client: EngineClient, spec: ContainerSpec, autoRe
   if (spec.name !== undefined) assertValidContainerName(spec.name);
   const tty = spec.tty ?? false;
   const body: ContainerCreateBody = {
+    ...spec.config,
     Image: spec.image,
     ...(spec.cmd && spec.cmd.length > 0 ? { Cmd: spec.cmd } : {}),
     ...(spec.env ? { Env: spec.env } : {}),

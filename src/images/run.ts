@@ -9,7 +9,7 @@ import { errorMessage } from '../common/errors';
 import { DisposableStore } from '../common/lifecycle';
 import { shortId } from '../common/format';
 import { LayerProgress } from '../common/layerProgress';
-import { runContainer, runInBackground, validateContainerName, validateImageReference } from '../engine';
+import { runContainer, runInBackground, validateContainerName, validateImageReference, type RunOptionsInput } from '../engine';
 import type { EngineSession } from '../model/session';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
 import { StreamOutputFilters } from '../terminals/outputFilter';
@@ -18,6 +18,7 @@ import { command, type CommandEntry } from '../workbench/commandTable';
 import { RunTerminalControls, type WhenClosed } from './runTerminal';
 import { reportError, withCancellableProgress } from '../workbench/feedback';
 import type { ImagesCommandDeps } from './deps';
+import { askRunOptions, resolveChosenOptions } from './runOptionsStep';
 
 export interface RunArgs {
   image: string;
@@ -31,6 +32,8 @@ export interface RunArgs {
   whenClosed?: WhenClosed;
   /** The engine (id or name) to run on; default the current one. */
   engine?: string;
+  /** Ports, env, mounts and the rest (the options step, or a profile). */
+  options?: RunOptionsInput;
 }
 
 function isRunArgs(value: unknown): value is RunArgs {
@@ -125,6 +128,8 @@ async function askRunArgs(session: EngineSession, title: string, foreground: boo
     placeHolder: 'Options (none ticked: no TTY, no stdin, and the container is kept after it exits)',
   });
   if (!chosen) return undefined;
+  const runOptions = await askRunOptions(image, title);
+  if (!runOptions) return undefined;
   const cmd = splitCommandLine(commandLine);
   return {
     image,
@@ -133,18 +138,23 @@ async function askRunArgs(session: EngineSession, title: string, foreground: boo
     tty: chosen.some((flag) => flag.key === 'tty'),
     interactive: chosen.some((flag) => flag.key === 'interactive' || (foreground && flag.key === 'tty')),
     autoRemove: chosen.some((flag) => flag.key === 'autoRemove'),
+    options: runOptions,
   };
 }
 
-function commonRunOptions(deps: ImagesCommandDeps, args: RunArgs) {
+async function commonRunOptions(deps: ImagesCommandDeps, session: EngineSession, args: RunArgs) {
+  const extra = await resolveChosenOptions(args.options ?? {}, session, args.autoRemove ?? false);
   return {
     image: args.image,
     cmd: args.cmd,
     name: args.name,
     tty: args.tty ?? false,
     autoRemove: args.autoRemove ?? false,
-    networkMode: deps.settings.runNetwork || undefined,
-    labels: { 'berth.created-by': 'vscode' },
+    networkMode: extra.networkMode ?? (deps.settings.runNetwork || undefined),
+    labels: { ...extra.labels, 'berth.created-by': 'vscode' },
+    env: extra.env,
+    config: extra.config,
+    hostConfig: extra.hostConfig,
     credentials: deps.registries.chain.asLookup(),
   };
 }
@@ -176,7 +186,7 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     };
     try {
       const result = await runContainer(session.client, {
-        ...commonRunOptions(deps, options),
+        ...(await commonRunOptions(deps, session, options)),
         signal: controls.signal,
         interrupt: controls.interrupt,
         detach: controls.detach,
@@ -238,9 +248,10 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     const options = isRunArgs(args[0]) ? args[0] : await askRunArgs(session, 'Run in Background', false, imageOfNode(args[0]));
     if (!options) return undefined;
     const tracker = new LayerProgress();
+    const runOptions = await commonRunOptions(deps, session, options);
     const result = await withCancellableProgress(`Starting ${options.image}`, (signal, progress) =>
       runInBackground(session.client, {
-        ...commonRunOptions(deps, options),
+        ...runOptions,
         signal,
         onStatus: (text: string) => progress.report({ message: text }),
         onPullProgress: (line) => {

@@ -24,5 +24,5 @@ export async function prepareEngines(): Promise<TestEngines> {
  * pass) and no container networking (the engines have no bridge).
  */
 export function berthTestSettings(engineHost: string): Record<string, unknown> {
-  return { 'berth.run.network': 'none', 'berth.engine.host': engineHost };
+  return { 'berth.run.network': 'none', 'berth.build.network': 'none', 'berth.engine.host': engineHost };
 }

@@ -11,7 +11,7 @@
  *   so in docker's words and exits 1.
  * - `--rm` is the engine's AutoRemove, so the container goes whatever happens to berth.
  */
-import { runContainer, runInBackground, type EngineClient, type PullProgress } from '../../engine';
+import { isLocalEngine, resolveRunOptions, runContainer, runInBackground, type EngineClient, type PullProgress } from '../../engine';
 import type { RunOptions } from '../options';
 import { EXIT_INTERRUPTED } from '../failure';
 import type { CliIo, CommandDeps, ProcessSignals } from '../io';
@@ -20,6 +20,10 @@ import { outputWriter } from './output';
 
 export async function runCommand(options: RunOptions, { io, signal, signals, client: clientOf, credentials }: CommandDeps): Promise<number> {
   const client = clientOf();
+  const extra = await resolveRunOptions(
+    { ...options, envFiles: options.envFiles, env: options.env, network: options.network, labels: options.labels },
+    { cwd: process.cwd(), environment: io.env, engineIsLocal: isLocalEngine(client.endpoint), autoRemove: options.autoRemove },
+  );
   const printer = new PullProgressPrinter(io.stderr, io.stderrIsTerminal);
   let pulling = false;
   const spec = {
@@ -29,9 +33,11 @@ export async function runCommand(options: RunOptions, { io, signal, signals, cli
     tty: options.tty,
     interactive: options.interactive,
     autoRemove: options.autoRemove,
-    env: resolveEnv(options.env, io.env),
-    labels: Object.keys(options.labels).length > 0 ? options.labels : undefined,
-    networkMode: options.network,
+    env: extra.env,
+    labels: extra.labels,
+    networkMode: extra.networkMode,
+    config: extra.config,
+    hostConfig: extra.hostConfig,
     credentials: credentials(),
     onPullProgress: (progress: PullProgress): void => {
       if (!pulling) io.stderr.write(`Unable to find image '${options.image}' locally\n`);

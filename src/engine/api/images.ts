@@ -155,7 +155,7 @@ export class ImageEndpoints extends ContainerEndpoints {
   }
 
   /** Which registries the engine reaches over plain HTTP (its insecure-registries), from /info; asked once. */
-  private registrySecurity(signal: AbortSignal | undefined): Promise<RegistrySecurity> {
+  protected registrySecurity(signal: AbortSignal | undefined): Promise<RegistrySecurity> {
     this.insecureRegistries ??= this.info({ signal }).then(
       (info) => new RegistrySecurity(info['RegistryConfig']),
       (error: unknown) => {

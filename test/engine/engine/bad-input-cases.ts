@@ -29,7 +29,8 @@ export type BadInputCategory =
   | 'Live stats'
   | 'Untrusted settings, transports and output'
   | 'The workbench'
-  | 'Compose';
+  | 'Compose'
+  | 'Builds and run options';
 
 export interface BadInputCase {
   readonly id: string;
@@ -55,6 +56,7 @@ const sshHint = (login: string): string =>
 import { CLI_BAD_INPUT_CASES } from './bad-input-cli-cases';
 import { STATS_BAD_INPUT_CASES } from './bad-input-stats-cases';
 import { STORAGE_BAD_INPUT_CASES } from './bad-input-storage-cases';
+import { BUILD_BAD_INPUT_CASES } from './bad-input-build-cases';
 import { WORKBENCH_BAD_INPUT_CASES } from './bad-input-workbench-cases';
 
 const CORE_CASES: readonly BadInputCase[] = [
@@ -482,6 +484,7 @@ const CORE_CASES: readonly BadInputCase[] = [
   },
   ...CLI_BAD_INPUT_CASES,
   ...STORAGE_BAD_INPUT_CASES,
+  ...BUILD_BAD_INPUT_CASES,
   ...STATS_BAD_INPUT_CASES,
   ...WORKBENCH_BAD_INPUT_CASES,
 ];

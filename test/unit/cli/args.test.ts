@@ -25,7 +25,11 @@ function usageErrorOf(argv: string[]): string {
 void describe('berth run arguments', () => {
   void it('parses every run flag, repeated -e and -l, and keeps options after IMAGE for the command', () => {
     const command = commandOf(
-      parseCommandLine(['run', '-d', '--rm', '--name', 'web', '--network=none', '-e', 'A=1', '-eB=2', '--env', 'C', '-l', 'team=x', 'busybox', 'sh', '-c', 'echo -d --rm']),
+      parseCommandLine([
+        'run', '-d', '--rm', '--name', 'web', '--network=none', '-e', 'A=1', '-eB=2', '--env', 'C', '-l', 'team=x',
+        '-p', '8080:80', '-p127.0.0.1::81', '-v', '/a:/b:ro', '--env-file', 'app.env', '-w', '/w', '--entrypoint', 'sh', '-u', '1000:1000', '--restart=on-failure:2',
+        'busybox', 'sh', '-c', 'echo -d --rm',
+      ]),
     );
     assert.deepEqual(command, {
       name: 'run',
@@ -40,6 +44,13 @@ void describe('berth run arguments', () => {
         network: 'none',
         env: ['A=1', 'B=2', 'C'],
         labels: { team: 'x' },
+        ports: ['8080:80', '127.0.0.1::81'],
+        volumes: ['/a:/b:ro'],
+        envFiles: ['app.env'],
+        workdir: '/w',
+        entrypoint: 'sh',
+        user: '1000:1000',
+        restart: 'on-failure:2',
       },
     });
   });

@@ -1,0 +1,59 @@
+/**
+ * The options step of Run Container… / Run in Background…: no extra options, a profile from `berth.run.profiles`
+ * that applies to the image, or options typed with docker run's flags (checked as typed), which can then be saved as
+ * a named profile for that image. The chosen options are resolved (files, host paths and ports checked) at the run.
+ */
+import * as vscode from 'vscode';
+import { errorMessage } from '../common/errors';
+import { isLocalEngine, resolveRunOptions, type ResolvedRunOptions, type RunOptionsInput } from '../engine';
+import type { EngineSession } from '../model/session';
+import { formatRunOptions, parseRunOptionsText, profilesFor, readProfiles, type RunProfile } from './runOptionsText';
+
+const PROFILES_SETTING = 'run.profiles';
+
+/** Where relative paths of the options start: the first workspace folder, else the home folder. */
+function optionsFolder(): string {
+  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.env.HOME ?? '/';
+}
+
+export async function askRunOptions(image: string, title: string): Promise<RunOptionsInput | undefined> {
+  const profiles = profilesFor(readProfiles(vscode.workspace.getConfiguration('berth').get<unknown>(PROFILES_SETTING)), image);
+  type Item = vscode.QuickPickItem & { options?: RunOptionsInput; custom?: boolean };
+  const items: Item[] = [
+    { label: 'No extra options', options: {} },
+    ...profiles.map((profile) => ({ label: `$(bookmark) ${profile.name}`, description: formatRunOptions(profile), options: profile })),
+    { label: '$(edit) Set options…', description: 'ports, env, mounts, network, workdir, entrypoint, user, restart', custom: true },
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: `Options for ${image}` });
+  if (!picked) return undefined;
+  if (!picked.custom) return picked.options;
+  const cwd = optionsFolder();
+  const text = await vscode.window.showInputBox({
+    title,
+    prompt: 'docker run options, e.g. -p 8080:80 -e KEY=VALUE --env-file .env -v ./src:/src -w /src --restart unless-stopped',
+    validateInput: (value) => {
+      try {
+        parseRunOptionsText(value, cwd);
+        return undefined;
+      } catch (error) {
+        return errorMessage(error);
+      }
+    },
+  });
+  if (text === undefined) return undefined;
+  const options = parseRunOptionsText(text, cwd);
+  const profileName = await vscode.window.showInputBox({ title, prompt: `Save these options as a profile for ${image}? Name it, or leave empty` });
+  if (profileName !== undefined && profileName.trim() !== '') await saveProfile({ ...options, name: profileName.trim(), image: image.replace(/:[^:/]*$/, '') });
+  return options;
+}
+
+async function saveProfile(profile: RunProfile): Promise<void> {
+  const configuration = vscode.workspace.getConfiguration('berth');
+  const existing = readProfiles(configuration.get<unknown>(PROFILES_SETTING)).filter((each) => !(each.name === profile.name && each.image === profile.image));
+  await configuration.update(PROFILES_SETTING, [...existing, profile], vscode.ConfigurationTarget.Global);
+}
+
+/** The options checked on this machine (env files read, host paths and ports checked when the engine is here). */
+export function resolveChosenOptions(options: RunOptionsInput, session: EngineSession, autoRemove: boolean): Promise<ResolvedRunOptions> {
+  return resolveRunOptions(options, { cwd: optionsFolder(), environment: process.env, engineIsLocal: isLocalEngine(session.client.endpoint), autoRemove });
+}
