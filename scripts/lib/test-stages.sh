@@ -6,6 +6,7 @@ TOTAL_FAILED=0
 TOTAL_SKIPPED=0
 ANY_STAGE_FAILED=0
 SUMMARY_ROWS=()
+FAILED_STAGES=()
 
 banner() {
   if [[ -t 1 ]]; then printf '\n\033[1m===== %s =====\033[0m\n' "$*"; else printf '\n===== %s =====\n' "$*"; fi
@@ -14,7 +15,10 @@ banner() {
 # record STAGE RESULT DETAIL SECONDS
 record() {
   SUMMARY_ROWS+=("$(printf '%-18s %-8s %5ss  %s' "$1" "$2" "$4" "$3")")
-  if [[ $2 == failed ]]; then ANY_STAGE_FAILED=1; fi
+  if [[ $2 == failed ]]; then
+    ANY_STAGE_FAILED=1
+    FAILED_STAGES+=("$1")
+  fi
 }
 
 # Runs COMMAND under a time limit with its output teed to LOG; prints the exit status
@@ -139,11 +143,26 @@ add_counts() {
 }
 
 # The table, then the plain total as the very last line; exits 1 when anything failed.
+# The names of the failed tests of each failed stage, last, so that the tail of a CI log names them (node's spec
+# reporter marks them with ✖, mocha numbers them `N) `), and the case that was running when a stage hit its limit.
+print_failed_tests() {
+  local stage log
+  for stage in "${FAILED_STAGES[@]}"; do
+    log=$OUTPUT_DIR/$stage.log
+    [[ -f $log ]] || continue
+    echo "failed in $stage:"
+    grep -E '^\s*✖ |^\s+[0-9]+\) ' "$log" | grep -v '# TODO' | sed -E 's/^\s+//' | awk '!seen[$0]++' | head -n 15 | sed 's/^/  /'
+    echo "  last lines of $log:"
+    grep -vE '^\s+at ' "$log" | tail -n 4 | sed 's/^/    /'
+  done
+}
+
 print_summary() {
   local row
   banner "summary (${1}s)"
   for row in "${SUMMARY_ROWS[@]}"; do echo "$row"; done
   echo "$TOTAL_PASSED passed, $TOTAL_FAILED failed, $TOTAL_SKIPPED skipped"
+  print_failed_tests
   if ((TOTAL_FAILED > 0 || ANY_STAGE_FAILED)); then exit 1; fi
   exit 0
 }

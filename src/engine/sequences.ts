@@ -9,6 +9,7 @@ import { toTransportError } from './connection-errors';
 import { demux, rawOutput } from './decoders';
 import type { Endpoint } from './endpoint';
 import { EngineError, isEngineError } from './errors';
+import { exitStatusAfterOutput } from './exitStatus';
 import { assertValidContainerName, parseImageReference } from './reference';
 import type {
   CallOptions,
@@ -119,7 +120,7 @@ export async function runContainer(client: EngineClient, options: RunOptions): P
       const delivered = options.onOutput?.(chunk);
       if (isThenable(delivered)) await delivered;
     }
-    const result = await wait.result;
+    const result = await exitStatusAfterOutput(client, id, wait.result, runSignal);
     if (result.Error?.Message) {
       throw new EngineError('server', result.Error.Message, { engineMessage: result.Error.Message, endpoint: client.endpoint.display });
     }

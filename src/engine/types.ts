@@ -15,7 +15,8 @@ export interface ContainerSummary {
   NetworkSettings?: { Networks?: Record<string, unknown> | null } | null;
 }
 
-export type ContainerState = 'created' | 'running' | 'paused' | 'restarting' | 'exited' | 'removing' | 'dead';
+/** `stopping` is Podman's, while a stop is under way (its compat API reports Running: false then). */
+export type ContainerState = 'created' | 'running' | 'paused' | 'restarting' | 'exited' | 'removing' | 'dead' | 'stopping';
 
 export interface ContainerInspect {
   Id: string;

@@ -110,15 +110,16 @@ void describe('berth next to docker', () => {
 
   void it('run -t passes a resize (SIGWINCH) on to the container: ls -C widens from 100 to 160 columns', () => {
     const name = `parity-winch-${process.pid}`;
-    // The container prints the width of a line of `ls -C` whenever it changes, and exits once it is past 130.
-    const watch = 'last=0; i=0; while [ $i -lt 100 ]; do w=$(ls -C /bin | head -1 | wc -c); if [ $w != $last ]; then echo W$w; last=$w; fi; [ $w -gt 130 ] && exit 0; sleep 0.1; i=$((i+1)); done; exit 1';
+    // The container prints the width of a line of `ls -C` whenever it changes, and exits once it is past 130 (or, so
+    // that nothing hangs, after about a minute: a slow machine may take many seconds to start berth twice).
+    const watch = 'last=0; i=0; while [ $i -lt 600 ]; do w=$(ls -C /bin | head -1 | wc -c); if [ $w != $last ]; then echo W$w; last=$w; fi; [ $w -gt 130 ] && exit 0; sleep 0.1; i=$((i+1)); done; exit 1';
     const run = harness.shellCommand(['run', '--rm', '-t', '--name', name, '--network', 'none', ...labels(), harness.engines.image, 'sh', '-c', watch]);
     const logs = harness.shellCommand(['logs', name]);
     // Resize the terminal only once the container has printed its first width (seen through berth logs).
     const script = [
       'stty rows 30 cols 100',
       `${run} & berth=$!`,
-      `j=0; until ${logs} 2>/dev/null | grep -q W || [ $j -gt 100 ]; do sleep 0.1; j=$((j+1)); done`,
+      `j=0; until ${logs} 2>/dev/null | grep -q W || [ $j -gt 300 ]; do sleep 0.1; j=$((j+1)); done`,
       'stty rows 40 cols 160',
       'wait $berth; echo status=$?',
     ].join('\n');

@@ -21,6 +21,12 @@ function printed(child: ChildProcess, text: string): Promise<void> {
   });
 }
 
+/**
+ * The container is still there and not yet stopped: docker shows it running until the kill; Podman shows `stopping`
+ * (Running false) from the moment the stop request arrives.
+ */
+const stopping = (state: { Running: boolean; Status: string }): boolean => state.Running || state.Status === 'stopping';
+
 /** A shell that prints `ready`, then answers SIGNAL by printing its name and exiting with STATUS. */
 const trapping = (signal: string, status: number): string[] => ['sh', '-c', `trap "echo got-${signal}; exit ${status}" ${signal}; echo ready; while true; do sleep 0.1; done`];
 
@@ -98,10 +104,25 @@ for (const target of engineTargets(loadTestEngines())) {
       const result = collect(child);
       await printed(child, 'ready\n');
       child.kill('SIGINT');
-      await eventually('the stop has begun', async () => (await client().inspectContainer(name)).State.Running, 50);
+      await eventually('the stop has begun', async () => stopping((await client().inspectContainer(name)).State), 50);
       child.kill('SIGINT');
       assert.equal((await result).code, 130);
       await eventually('the engine stopped and removed the container', async () => (await left(name)).length === 0, 600);
+    });
+
+    void it('a container removed with force while Ctrl-C stops it: berth ends (no hang) and says what happened', async () => {
+      const name = `sig-gone-${target.name}-${process.pid}`;
+      const child = harness.start(run(['--rm', '--name', name, harness.engines.image, 'sh', '-c', 'trap "" TERM; echo ready; while true; do sleep 0.1; done']), host);
+      const result = collect(child);
+      await printed(child, 'ready\n');
+      child.kill('SIGINT');
+      await eventually('the stop has begun', async () => stopping((await client().inspectContainer(name)).State), 50);
+      await client().removeContainer(name, { force: true });
+      // Podman never answers the run's exit wait after this removal (dockerd answers it with the kill's status); berth
+      // must not wait for it for ever. Either way the run was interrupted, and berth says so.
+      const { code, stdout, stderr } = await result;
+      assert.deepEqual({ code, stdout, stderr }, { code: 130, stdout: 'ready\n', stderr: 'berth: interrupted\n' });
+      assert.deepEqual(await left(name), []);
     });
   });
 }

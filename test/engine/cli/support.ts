@@ -83,8 +83,16 @@ export async function createCliHarness(suite: string): Promise<CliHarness> {
   });
   const argv = (args: readonly string[], options: SpawnOptions | undefined): string[] =>
     options?.noHost ? [cliPath, ...args] : [cliPath, '--host', options?.host ?? engines.dockerHost, ...args];
+  // Every process a case starts, so that a failed case cannot leave one running: a live child keeps the test file's
+  // process alive, and the whole stage would then wait for its time limit.
+  const children = new Set<ChildProcess>();
+  const track = (child: ChildProcess): ChildProcess => {
+    children.add(child);
+    child.on('close', () => children.delete(child));
+    return child;
+  };
   const start = (args: readonly string[], options?: SpawnOptions): ChildProcess =>
-    spawn(process.execPath, argv(args, options), { env: environment(options), stdio: [options?.stdin ?? 'ignore', 'pipe', 'pipe'] });
+    track(spawn(process.execPath, argv(args, options), { env: environment(options), stdio: [options?.stdin ?? 'ignore', 'pipe', 'pipe'] }));
   const shellCommand = (args: readonly string[], options?: SpawnOptions): string =>
     [process.execPath, ...argv(args, options)].map(shellQuote).join(' ');
 
@@ -98,10 +106,14 @@ export async function createCliHarness(suite: string): Promise<CliHarness> {
     shellCommand,
     shell: (script, options) =>
       collect(
-        spawn('bash', ['-c', `set -o pipefail\nberth() { ${shellCommand([], options)} "$@"; }\n${script}`], {
-          env: environment(options),
-          stdio: ['ignore', 'pipe', 'pipe'],
-        }),
+        track(
+          spawn('bash', ['-c', `set -o pipefail\nberth() { ${shellCommand([], options)} "$@"; }\n${script}`], {
+            env: environment(options),
+            stdio: ['ignore', 'pipe', 'pipe'],
+            // Its own process group, so that cleanup ends the whole pipeline, not only bash.
+            detached: true,
+          }),
+        ),
       ),
     berth: (args, options) => collect(start(args, options)),
     dockerConfig: (config) => {
@@ -110,6 +122,7 @@ export async function createCliHarness(suite: string): Promise<CliHarness> {
       return directory;
     },
     dispose: async () => {
+      for (const child of children) killGroupAndProcess(child);
       try {
         for (const engine of [client, ...otherClients.values()]) {
           const leftovers = await engine.listContainers({ all: true, filters: { label: [`berth.cli.suite=${suiteLabel}`] } });
@@ -146,6 +159,16 @@ export function collect(child: ChildProcess): Promise<CliResult> {
       resolvePromise({ code, stdout: stdoutBytes.toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8'), stdoutBytes });
     });
   });
+}
+
+function killGroupAndProcess(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Not a group leader (a plain berth child): its own pid is enough.
+  }
+  child.kill('SIGKILL');
 }
 
 /** Polls until `check` holds; fails with `what` after `attempts` tries (no timing assertion: a bound on waiting). */

@@ -340,6 +340,15 @@ const CORE_CASES: readonly BadInputCase[] = [
     message: `Cannot reach the engine at <host>: ${CLOSED}`,
   },
   {
+    id: 'run-container-removed',
+    category: 'The engine gone',
+    action: 'run (Podman)',
+    input: 'the container removed with force while a stop is under way',
+    kind: 'error',
+    errorKind: 'not-found',
+    message: 'The container <id> was removed before the engine reported its exit status. Something else removed it while it ran (a prune, or a remove with force)',
+  },
+  {
     id: 'bad-host',
     category: 'The engine gone',
     action: 'any command',
