@@ -97,14 +97,22 @@ for (const target of engineTargets(loadTestEngines())) {
       await eventually('the engine removed the container once it exited', async () => (await left(name)).length === 0, 600);
     });
 
-    void it('a double Ctrl-C leaves at once; the engine still stops and removes the container', async () => {
-      const name = `sig-int2-${target.name}-${process.pid}`;
-      // Ignores SIGTERM, so the stop only ends with the kill, after the stop timeout.
+    /**
+     * Runs a --rm container that ignores SIGTERM (so a stop lasts until the kill), presses Ctrl-C once, and returns
+     * once the engine shows the stop under way.
+     */
+    const stopBegun = async (name: string): Promise<{ child: ChildProcess; result: ReturnType<typeof collect> }> => {
       const child = harness.start(run(['--rm', '--name', name, harness.engines.image, 'sh', '-c', 'trap "" TERM; echo ready; while true; do sleep 0.1; done']), host);
       const result = collect(child);
       await printed(child, 'ready\n');
       child.kill('SIGINT');
       await eventually('the stop has begun', async () => stopping((await client().inspectContainer(name)).State), 50);
+      return { child, result };
+    };
+
+    void it('a double Ctrl-C leaves at once; the engine still stops and removes the container', async () => {
+      const name = `sig-int2-${target.name}-${process.pid}`;
+      const { child, result } = await stopBegun(name);
       child.kill('SIGINT');
       assert.equal((await result).code, 130);
       await eventually('the engine stopped and removed the container', async () => (await left(name)).length === 0, 600);
@@ -112,11 +120,7 @@ for (const target of engineTargets(loadTestEngines())) {
 
     void it('a container removed with force while Ctrl-C stops it: berth ends (no hang) and says what happened', async () => {
       const name = `sig-gone-${target.name}-${process.pid}`;
-      const child = harness.start(run(['--rm', '--name', name, harness.engines.image, 'sh', '-c', 'trap "" TERM; echo ready; while true; do sleep 0.1; done']), host);
-      const result = collect(child);
-      await printed(child, 'ready\n');
-      child.kill('SIGINT');
-      await eventually('the stop has begun', async () => stopping((await client().inspectContainer(name)).State), 50);
+      const { result } = await stopBegun(name);
       await client().removeContainer(name, { force: true });
       // Podman never answers the run's exit wait after this removal (dockerd answers it with the kill's status); berth
       // must not wait for it for ever. Either way the run was interrupted, and berth says so.
