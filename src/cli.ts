@@ -70,7 +70,12 @@ async function main(): Promise<number> {
         stdin: process.stdin,
         env: process.env,
         stderrIsTerminal: process.stderr.isTTY === true,
-        terminalSize: () => (process.stdout.isTTY ? { columns: process.stdout.columns, rows: process.stdout.rows } : undefined),
+        terminalSize: () => {
+          if (!process.stdout.isTTY) return undefined;
+          // Asked of the terminal itself: stdout's columns are refreshed by a SIGWINCH listener that may run after ours.
+          const [columns, rows] = process.stdout.getWindowSize();
+          return { columns, rows };
+        },
         now: () => Date.now(),
       },
       signal: controller.signal,

@@ -84,9 +84,14 @@ function containerControls(client: EngineClient, id: string, tty: boolean, io: C
     }),
   ];
   if (tty && io.terminalSize() !== undefined) {
+    // One resize at a time, in order: two requests in flight may reach the engine swapped, and the container would
+    // keep the older size. Each reads the size when it is sent, so a burst of SIGWINCH ends at the last size.
+    let sending: Promise<void> = Promise.resolve();
     const resize = (): void => {
-      const size = io.terminalSize();
-      if (size) client.resizeContainer(id, { rows: size.rows, cols: size.columns }).catch(() => undefined);
+      sending = sending.then(async () => {
+        const size = io.terminalSize();
+        if (size) await client.resizeContainer(id, { rows: size.rows, cols: size.columns }).catch(() => undefined);
+      });
     };
     resize();
     releases.push(signals.onResize(resize));

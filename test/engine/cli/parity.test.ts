@@ -135,9 +135,9 @@ void describe('berth next to docker', () => {
     });
     const widths = [...output.matchAll(/^W(\d+)\r?$/gm)].map((match) => Number(match[1]));
     assert.match(output, /^status=0\r?$/m, output);
-    assert.ok(widths.length >= 2 && (widths[0] ?? 0) <= 100, `widths ${widths.join(', ')}`);
+    assert.ok(widths.length >= 2 && (widths[0] ?? 0) <= 100, `widths ${widths.join(', ')} in ${JSON.stringify(output)}`);
     const last = widths[widths.length - 1] ?? 0;
-    assert.ok(last > 130 && last <= 160, `widths ${widths.join(', ')}`);
+    assert.ok(last > 130 && last <= 160, `widths ${widths.join(', ')} in ${JSON.stringify(output)}`);
   });
 
   void it('run -it gives an interactive shell in a terminal: typed lines run, and exit N is berth\'s status', async () => {

@@ -27,7 +27,11 @@ describe('the trees as rendered', () => {
   const { engines, engine, client, containers } = useConnectedSuite(async () => {
     await setBerthSetting('containers.showAll', undefined);
     await setBerthSetting('containers.groupBy', undefined);
+    await setBerthSetting('containers.showStats', undefined);
   });
+  // Running rows append CPU and memory to their description while stats are on (stats.test.ts covers that); here the
+  // description is the model's own `<image> · <Status>`.
+  before(() => setBerthSetting('containers.showStats', false));
 
   it('container rows: label, "<image> · <Status>", context value by state, tooltip, id', async () => {
     const running = await containers.create({ cmd: ['sleep', '300'], labels: { 'berth.it.tree': 'row' } });

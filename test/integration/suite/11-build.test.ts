@@ -7,13 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { isEngineError } from '../../../src/engine';
-import { eventually, snapshot, useConnectedSuite } from '../support/fixtures';
+import { eventually, setBerthSetting, snapshot, useConnectedSuite } from '../support/fixtures';
 
 describe('Build Image', () => {
   const folder = mkdtempSync(join(tmpdir(), 'berth-it-build-'));
   const { engines, engine, client, containers } = useConnectedSuite(async () => {
     rmSync(folder, { recursive: true, force: true });
-    await vscode.workspace.getConfiguration('berth.build').update('contextWarningMB', undefined, vscode.ConfigurationTarget.Global);
+    await setBerthSetting('build.contextWarningMB', undefined);
   });
   const repository = `berth-it/built-${Date.now().toString(36)}`;
 
@@ -53,7 +53,9 @@ describe('Build Image', () => {
   });
 
   it('a context above berth.build.contextWarningMB is not sent when the user declines', async () => {
-    await vscode.workspace.getConfiguration('berth.build').update('contextWarningMB', 1, vscode.ConfigurationTarget.Global);
+    // In the workspace's settings, as setBerthSetting writes every setting but the engine hosts: a user-level write
+    // makes the workbench re-send the configuration without berth.engine.host's user value (see codeServer.ts).
+    await setBerthSetting('build.contextWarningMB', 1);
     const dockerfile = context('large', `FROM ${engines.image}\nCOPY . /ctx\n`, { 'big.bin': 'x'.repeat(2 * 1024 * 1024) });
     const tag = containers.trackImage(`${repository}:large`);
     const declined = await vscode.commands.executeCommand<unknown>('berth.buildImage', { dockerfile, tag, confirmLargeContext: false });

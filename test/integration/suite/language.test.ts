@@ -6,6 +6,7 @@ import { delimiter } from 'node:path';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { setBerthSetting } from '../support/fixtures';
 
 interface ServerState {
   languageId: string;
@@ -119,7 +120,7 @@ describe('living next to other setups', () => {
   });
 
   after(async () => {
-    await vscode.workspace.getConfiguration('berth').update('languageFeatures.enabled', undefined, vscode.ConfigurationTarget.Global);
+    await setBerthSetting('languageFeatures.enabled', undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
@@ -131,12 +132,12 @@ describe('living next to other setups', () => {
   it('berth.languageFeatures.enabled off stops the servers, and none starts for a new Dockerfile; on starts them again', async () => {
     await open(dir, 'Dockerfile', 'FROM busybox\n');
     await eventually('the Dockerfile server', async () => ((await servers()).some((state) => state.languageId === 'dockerfile' && state.running) ? true : undefined));
-    await vscode.workspace.getConfiguration('berth').update('languageFeatures.enabled', false, vscode.ConfigurationTarget.Global);
+    await setBerthSetting('languageFeatures.enabled', false);
     await eventually('the servers stopped', async () => ((await servers()).length === 0 ? true : undefined));
     const other = await open(dir, 'other.dockerfile', 'FROM busybox\nEXPOSE abc\n');
     assert.equal(other.languageId, 'dockerfile');
     assert.deepEqual(await servers(), [], 'no server for a Dockerfile opened while off');
-    await vscode.workspace.getConfiguration('berth').update('languageFeatures.enabled', true, vscode.ConfigurationTarget.Global);
+    await setBerthSetting('languageFeatures.enabled', true);
     await eventually('the server running again', async () => ((await servers()).some((state) => state.languageId === 'dockerfile' && state.running) ? true : undefined));
   });
 });

@@ -120,10 +120,17 @@ export async function modelShowsContainer(id: string, state: string, timeoutMs?:
 }
 
 export async function modelState(state: ModelSnapshot['state'], timeoutMs = 30_000): Promise<ModelSnapshot> {
-  return eventually(`the model state ${state}`, async () => {
-    const current = await snapshot();
-    return current.state === state ? current : undefined;
-  }, timeoutMs);
+  let last: ModelSnapshot | undefined;
+  try {
+    return await eventually(`the model state ${state}`, async () => {
+      last = await snapshot();
+      return last.state === state ? last : undefined;
+    }, timeoutMs);
+  } catch (error) {
+    // Which engine the extension follows, and where its host setting comes from, says why it never got there.
+    const host = vscode.workspace.getConfiguration('berth').inspect<string>('engine.host');
+    throw new Error(`${String(error)}; last state ${last?.state ?? 'unknown'}; berth.engine.host ${JSON.stringify(host)}`);
+  }
 }
 
 export interface TestContainerSpec {
@@ -222,7 +229,11 @@ const ENGINE_SETTINGS = new Set(['engine.host', 'engines']);
 /** Writes a `berth.*` setting as a user would: engine hosts in the user's settings, the rest in the workspace's. */
 export async function setBerthSetting(key: string, value: unknown): Promise<void> {
   const target = ENGINE_SETTINGS.has(key) ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace;
-  await vscode.workspace.getConfiguration('berth').update(key, value, target);
+  // Clearing berth.engine.host puts back the value the workbench was launched with, not none: code-server drops its
+  // machine-level copy of the setting from the configuration it re-sends after a later workspace write, and the
+  // extension would then fall back to the default socket for every suite after.
+  const written = key === 'engine.host' && value === undefined ? suiteEngine().host : value;
+  await vscode.workspace.getConfiguration('berth').update(key, written, target);
 }
 
 /** Removes an image, ignoring "not found" (cleanup). */
