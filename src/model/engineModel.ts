@@ -60,6 +60,7 @@ export class EngineModel extends Disposable {
   private readonly containerStore = new ContainerStore();
   private readonly imageStore = new ImageStore();
   private readonly batcher: EventBatcher;
+  private applying: Promise<void> = Promise.resolve();
   private readonly lifetime = new AbortController();
   private readonly _onDidChange = this._register(new Emitter<ModelChange>());
   private readonly _onDidChangeState = this._register(new Emitter<EngineState>());
@@ -263,7 +264,17 @@ export class EngineModel extends Disposable {
     this._onDidChange.fire(fullChange());
   }
 
-  private async applyWork(work: PendingWork): Promise<void> {
+  /**
+   * Batches (the batcher's, and refetches after a command) are applied one at a time, in the order asked for: a fetch
+   * answered before a removal must not land after it and bring the container back as a row that never goes away.
+   */
+  private applyWork(work: PendingWork): Promise<void> {
+    const run = this.applying.then(() => this.applyWorkNow(work));
+    this.applying = run.catch(() => undefined);
+    return run;
+  }
+
+  private async applyWorkNow(work: PendingWork): Promise<void> {
     const signal = this.lifetime.signal;
     const change = emptyChange();
     const usageChanged = new Set<string>();

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EngineError } from '../../../src/engine';
+import { EngineError, type ContainerInspect } from '../../../src/engine';
 import { EngineModel, type ModelChange } from '../../../src/model/engineModel';
 import type { Scheduler } from '../../../src/model/batcher';
 import { hex, MemoryEngine, until } from './support';
@@ -238,4 +238,33 @@ void test("an image that cannot be read does not cost the rest of the batch (Pod
   engine.emit('image', 'tag', hex(2));
   await until(() => model.image('kept:2') !== undefined && model.image('gone:1') === undefined, 'the tag added and the removed image gone');
   assert.ok(engine.calls.includes(`inspectImage:sha256:${hex(1)}`), 'the bare id is inspected in its sha256: form');
+});
+
+void test('a refetch answered before a removal never brings the container back after it', async (t) => {
+  // The engine answers the inspect as the container was when asked (running), but the answer arrives late: after the
+  // container was removed and its event came. Applied in the order asked for, the removal is the last word.
+  class LateEngine extends MemoryEngine {
+    held: Array<() => void> = [];
+    override async inspectContainer(id: string): Promise<ContainerInspect> {
+      const answer = await super.inspectContainer(id);
+      await new Promise<void>((release) => this.held.push(release));
+      return answer;
+    }
+  }
+  const engine = new LateEngine();
+  engine.addContainer(hex(1), 'one', 'running');
+  const { model } = setup(engine);
+  t.after(() => model.dispose());
+  model.start();
+  await model.whenConnected();
+  const refetched = model.refetchContainers([hex(1)]);
+  await until(() => engine.held.length === 1, 'the inspect on its way');
+  engine.containers.delete(hex(1));
+  engine.emit('container', 'destroy', hex(1));
+  // Let the destroy's batch come due while the inspect is held.
+  for (let round = 0; round < 50; round++) await new Promise((resolve) => setImmediate(resolve));
+  for (const release of engine.held.splice(0)) release();
+  await refetched;
+  await model.whenIdle();
+  assert.equal(model.container('one'), undefined, 'the removed container is back in the model');
 });
