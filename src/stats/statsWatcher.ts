@@ -7,6 +7,7 @@
 import type { IDisposable } from '../common/lifecycle';
 import { followStats, statsFigures, type EngineClient, type StatsFigures } from '../engine';
 import { systemTimerClock, type TimerClock } from '../views/rowRefreshScheduler';
+import { statsDescription } from './rows';
 
 export type StatsClient = Pick<EngineClient, 'containerStats'>;
 
@@ -59,8 +60,12 @@ export class StatsWatcher implements IDisposable {
     const ended = followStats(this.client(), id, {
       signal: controller.signal,
       onSample: (sample) => {
-        this.latest.set(id, statsFigures(sample));
-        this.markDirty(id);
+        const figures = statsFigures(sample);
+        const shown = statsDescription(this.latest.get(id));
+        this.latest.set(id, figures);
+        // Only a row whose text changes is drawn again: a redraw closes the row's hover and moves it under the
+        // pointer, and an idle container's figures read the same second after second. Tooltips read `latest` when shown.
+        if (statsDescription(figures) !== shown) this.markDirty(id);
       },
       onReconnect: (reason) => this.log(`stats of ${id.slice(0, 12)}: ${reason}; opening again`),
     });

@@ -48,7 +48,10 @@ export async function agingRow(setup: AgingRowSetup, screenshot: () => Promise<v
   const shown = (await row.innerText()).replace(/\s+/g, ' ').trim();
   const docker = await dockerPsStatus(client, setup.dockerHost, Id);
   if (docker.status !== 'Up About a minute') throw new Error(`${docker.from} says "${docker.status}" after ${WAIT_MS / 1000} s: the case's timing is off`);
-  if (!shown.endsWith(`· ${docker.status}`)) {
+  // The status ends the model's part of the row; live CPU and memory (`· 0.0% · 592 KiB`) may follow it.
+  const at = shown.lastIndexOf(`· ${docker.status}`);
+  const after = at < 0 ? undefined : shown.slice(at + `· ${docker.status}`.length);
+  if (after === undefined || !/^(?: · (?:\d+(?:\.\d+)?%|n\/a) · \S+(?: \S+)?)?$/.test(after)) {
     throw new Error(`the row reads "${shown}" while ${docker.from} says "${docker.status}" (it first read "${first.replace(/\s+/g, ' ').trim()}")`);
   }
   await screenshot();

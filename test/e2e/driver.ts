@@ -40,6 +40,17 @@ export class WorkbenchDriver {
     });
   }
 
+  /**
+   * Folds these panes if they are open, as a user clicks a header to make room: the Containers pane then shows more
+   * rows (a list draws only the rows in its viewport, so a row below it cannot be found).
+   */
+  async foldPanes(titles: readonly string[], fold = true): Promise<void> {
+    for (const title of titles) {
+      const header = this.pane(title).locator('.pane-header').first();
+      if ((await header.getAttribute('aria-expanded')) === String(fold)) await header.click();
+    }
+  }
+
   treeRows(paneTitle: string): Locator {
     return this.pane(paneTitle).locator('.pane-body .monaco-list-row');
   }
@@ -70,12 +81,20 @@ export class WorkbenchDriver {
 
   /** F1, `>title`, Enter: runs a command from the palette like a user does. */
   async runFromPalette(title: string): Promise<void> {
-    await this.page.keyboard.press('Escape');
-    await this.page.keyboard.press('F1');
-    const input = this.quickInputBox();
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(`>${title}`);
-    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
+    // A palette opened just as an editor or terminal takes the focus closes again: open it once more, as a user would.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.page.keyboard.press('Escape');
+        await this.page.keyboard.press('F1');
+        const input = this.quickInputBox();
+        await input.waitFor({ state: 'visible', timeout: 10_000 });
+        await input.fill(`>${title}`, { timeout: 5_000 });
+        await this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
     await this.page.keyboard.press('Enter');
   }
 

@@ -37,6 +37,7 @@ export async function firstHourCases(setup: FirstHourSetup): Promise<void> {
     await ttyRow.locator('.label-name', { hasText: 'TTY' }).click();
     await driver.waitForText(() => count.innerText(), '1', 'TTY ticked');
     await page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).click();
+    await driver.answerQuickInput('Options for', 'No extra options');
     await driver.waitForText(() => driver.terminalText(), /\/ # /, 'the shell prompt of the run');
     const created = await client.listContainers({ all: true, filters: { name: [runName] } });
     for (const container of created) setup.cleanup.push(container.Id);

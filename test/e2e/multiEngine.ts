@@ -94,9 +94,13 @@ export async function multiEngineExplorer(setup: MultiEngineSetup, screenshot: (
       }
     }
 
-    const images = await driver.rowOutline('Images');
-    if (images.filter((row) => row.level === 1 && row.icon === 'vm-active').length !== 2) {
-      throw new Error(`the Images view has not two connected engine rows:\n${describeRows(images)}`);
+    // Opened again by the user, the view draws its rows anew: give it the time a user would.
+    await driver.foldPanes(['Images'], false);
+    let images = await driver.rowOutline('Images');
+    for (const end = Date.now() + 15_000; images.filter((row) => row.level === 1 && row.icon === 'vm-active').length !== 2; ) {
+      if (Date.now() > end) throw new Error(`the Images view has not two connected engine rows:\n${describeRows(images)}`);
+      await workbench.page.waitForTimeout(300);
+      images = await driver.rowOutline('Images');
     }
     // The previous case's pull, once its sign-in offer is dismissed, ends in a failure toast: clear until none is left.
     const toasts = workbench.page.locator('.notification-toast');

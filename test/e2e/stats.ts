@@ -17,6 +17,7 @@ export async function statsPanel(workbench: Workbench, driver: WorkbenchDriver, 
   try {
     await client.startContainer(Id);
     await driver.openViewContainer('Berth');
+    await driver.foldPanes(['Images', 'Volumes', 'Networks', 'Registries']);
     const row = driver.treeRow('Containers', name);
     await row.waitFor({ timeout: 30_000 });
     await driver.waitForText(() => row.innerText(), /\d+(?:\.\d)?% · \d+(?:\.\d+)? MiB/, 'CPU and memory in the row', 60_000);

@@ -14,6 +14,7 @@ export async function volumesPrune(workbench: Workbench, driver: WorkbenchDriver
   await client.createVolume({ Name: name, Labels: { 'berth.test': '1', 'berth.test.e2evolume': marker } });
   try {
     await driver.openViewContainer('Berth');
+    await driver.foldPanes(['Volumes'], false);
     await driver.treeRow('Volumes', name).waitFor({ timeout: 30_000 });
     await driver.treeRow('Volumes', 'Disk Usage').waitFor({ timeout: 30_000 });
     await driver.runFromPalette('Berth: Prune Unused Volumes');

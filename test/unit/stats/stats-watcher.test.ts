@@ -31,7 +31,7 @@ class FakeClock implements TimerClock {
 }
 
 /** Streams that yield what `push` gives them and end when their signal aborts. */
-function fakeClient(): { client: StatsClient; open: Set<string>; push: (id: string) => void } {
+function fakeClient(): { client: StatsClient; open: Set<string>; push: (id: string, memoryBytes?: number) => void } {
   const open = new Set<string>();
   const feeds = new Map<string, (sample: StatsSample) => void>();
   const client: StatsClient = {
@@ -58,7 +58,8 @@ function fakeClient(): { client: StatsClient; open: Set<string>; push: (id: stri
       }
     },
   };
-  const push = (id: string): void => feeds.get(id)?.({ read: '2026-11-23T13:00:00Z', cpu_stats: { cpu_usage: { total_usage: 1 }, system_cpu_usage: 2 } });
+  const push = (id: string, memoryBytes = 1024): void =>
+    feeds.get(id)?.({ read: '2026-11-23T13:00:00Z', cpu_stats: { cpu_usage: { total_usage: 1 }, system_cpu_usage: 2 }, memory_stats: { usage: memoryBytes } });
   return { client, open, push };
 }
 
@@ -76,8 +77,8 @@ void describe('StatsWatcher', () => {
     await settle();
     clock.advance(0);
     assert.deepEqual(flushes, [['a', 'b', 'c']]);
-    push('a');
-    push('b');
+    push('a', 2048);
+    push('b', 4096);
     await settle();
     clock.advance(FLUSH_INTERVAL_MS - 1);
     assert.equal(flushes.length, 1, 'not twice within a second');
@@ -85,6 +86,30 @@ void describe('StatsWatcher', () => {
     assert.deepEqual(flushes[1], ['a', 'b']);
     assert.ok(watcher.figures('a')?.running);
     watcher.dispose();
+  });
+
+  void it('a sample that leaves the row reading the same draws nothing again, and its figures are kept', async () => {
+    const clock = new FakeClock();
+    const { client, push } = fakeClient();
+    const flushes: string[][] = [];
+    const watcher = new StatsWatcher(() => client, (ids) => flushes.push([...ids].sort()), undefined, clock);
+    try {
+      watcher.watch(['a', 'b']);
+      await settle();
+      push('a');
+      push('b');
+      await settle();
+      clock.advance(0);
+      assert.deepEqual(flushes, [['a', 'b']]);
+      push('a', 1024);
+      push('b', 8 * 1024 * 1024);
+      await settle();
+      clock.advance(FLUSH_INTERVAL_MS);
+      assert.deepEqual(flushes, [['a', 'b'], ['b']]);
+      assert.equal(watcher.figures('b')?.memoryUsage, 8 * 1024 * 1024);
+    } finally {
+      watcher.dispose();
+    }
   });
 
   void it('watching nothing closes every stream, forgets the figures and leaves no timer', async () => {
