@@ -55,11 +55,17 @@ function build(): void {
   host.textContent = '';
   const foreground = themeColour('--vscode-foreground', '#888');
   const grid = themeColour('--vscode-editorWidget-border', 'rgba(128,128,128,0.3)');
-  charts = SPECS.map((spec) => {
+  // Every cell first, then the charts: the grid's columns (auto-fit) are known only once all cells are in it, and a
+  // chart measured alone in the grid would take the whole row and overlap its neighbour.
+  const boxes = SPECS.map((spec) => {
     const box = document.createElement('section');
     box.className = 'chart';
     box.dataset['chart'] = spec.key;
     host.appendChild(box);
+    return box;
+  });
+  charts = SPECS.map((spec, index) => {
+    const box = boxes[index] as HTMLElement;
     // As wide as its grid cell, less the cell's padding.
     const width = Math.max(300, box.clientWidth - 10);
     const options: uPlot.Options = {
