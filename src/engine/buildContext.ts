@@ -10,7 +10,8 @@ import { createReadStream, type Stats } from 'node:fs';
 import { lstat, readFile, readdir, readlink } from 'node:fs/promises';
 import { isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import dockerignore from '@balena/dockerignore';
-import { pack, type Pack } from 'tar-stream';
+import type { Pack } from 'tar-stream';
+import { tarStream } from './lazyModules';
 import { EngineError } from './errors';
 
 export interface BuildContextOptions {
@@ -141,7 +142,7 @@ export async function* walkContext(contextDir: string, excludes: readonly string
  * Aborting `signal` ends the stream with the cancellation.
  */
 export function contextTar(context: BuildContext, signal?: AbortSignal): Pack {
-  const tar = pack();
+  const tar = tarStream().pack();
   const fill = async (): Promise<void> => {
     for await (const entry of walkContext(context.contextDir, context.excludes, signal)) {
       if (entry.name === '.dockerignore' && context.externalDockerfile !== undefined) continue;

@@ -7,7 +7,8 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
+import type { Document } from 'yaml';
+import { yaml } from './lazyModules';
 
 /** What went wrong with a compose file, worded for the user; `line`/`column` are 1-based when YAML said where. */
 export class ComposeFileError extends Error {
@@ -57,7 +58,7 @@ export async function readComposeModel(files: readonly string[], read: ReadText 
       const why = code === 'ENOENT' ? 'it does not exist' : code === 'EISDIR' ? 'it is a directory' : String((error as Error).message);
       throw new ComposeFileError(`Cannot read the compose file ${path}${where}: ${why}`, 'missing', path);
     }
-    const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+    const document = yaml().parseDocument(text, { prettyErrors: true, uniqueKeys: true });
     const first = document.errors[0];
     if (first) {
       const at = first.linePos?.[0];
@@ -81,6 +82,7 @@ export async function readComposeModel(files: readonly string[], read: ReadText 
 
 /** The `services` (name → its profiles, undefined when not set) and the `include` paths of one file. */
 function topLevel(document: Document, path: string): { servicesNode: Array<[string, string[] | undefined]>; includes: string[] } {
+  const { isMap, isScalar, isSeq } = yaml();
   const root = document.contents;
   const notCompose = (why: string): ComposeFileError =>
     new ComposeFileError(`${path} is not a Compose file: ${why}. A Compose file is a YAML map with a "services:" (or "include:") key`, 'not-compose', path);

@@ -9,7 +9,8 @@ import { link, lstat, mkdir, readdir, readlink, realpath, stat, symlink } from '
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import * as tar from 'tar-stream';
+import type * as tar from 'tar-stream';
+import { tarStream } from './lazyModules';
 import { toError } from '../common/errors';
 import type { EngineClient } from './client';
 import { baseNameOf, kindOfStat, parentOf, statFollowing } from './containerFiles';
@@ -49,7 +50,7 @@ export async function copyFromContainer(client: EngineClient, id: string, source
   }
   target = resolve(target);
   const archive = await client.getArchive(id, source, { signal });
-  const extract = tar.extract();
+  const extract = tarStream().extract();
   const body = Readable.from(archive.body);
   body.on('error', (error) => extract.destroy(error));
   body.pipe(extract);
@@ -131,7 +132,7 @@ export async function copyToContainer(client: EngineClient, source: string, id: 
     directory = parentOf(destination);
     rootName = baseNameOf(destination);
   }
-  const pack = tar.pack();
+  const pack = tarStream().pack();
   let entries = 0;
   const packing = (async () => {
     entries = await packPath(pack, resolve(source), rootName);

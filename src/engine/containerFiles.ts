@@ -5,7 +5,8 @@
  * with the tools). Delete and rename need exec; a container without a shell gets a clear refusal.
  */
 import { Readable } from 'node:stream';
-import * as tar from 'tar-stream';
+import type * as tar from 'tar-stream';
+import { tarStream } from './lazyModules';
 import { errorMessage } from '../common/errors';
 import type { ContainerPathStat } from './api/archive';
 import type { EngineClient } from './client';
@@ -88,7 +89,7 @@ export async function statFollowing(client: EngineClient, id: string, path: stri
  */
 export async function listByArchive(client: EngineClient, id: string, dir: string, signal?: AbortSignal): Promise<FileEntry[]> {
   const archive = await client.getArchive(id, dir, { signal });
-  const extract = tar.extract();
+  const extract = tarStream().extract();
   const source = Readable.from(archive.body);
   source.on('error', (error) => extract.destroy(error));
   source.pipe(extract);
@@ -186,7 +187,7 @@ export async function listByExec(client: EngineClient, id: string, dir: string, 
 /** The first entry of a path's archive: its tar header and, for a file, its bytes. The request ends after it. */
 async function readFirstEntry(client: EngineClient, id: string, path: string, withBody: boolean, signal?: AbortSignal): Promise<{ header: tar.Header; data: Buffer }> {
   const archive = await client.getArchive(id, path, { signal });
-  const extract = tar.extract();
+  const extract = tarStream().extract();
   const source = Readable.from(archive.body);
   source.on('error', (error) => extract.destroy(error));
   source.pipe(extract);
@@ -243,7 +244,7 @@ export interface TarEntry {
 
 /** Entries as an in-memory tar, for PUT archive (and the image a test imports). */
 export async function tarOf(entries: readonly TarEntry[]): Promise<Buffer> {
-  const pack = tar.pack();
+  const pack = tarStream().pack();
   const chunks: Buffer[] = [];
   pack.on('data', (chunk: unknown) => chunks.push(chunk as Buffer));
   const ended = new Promise<void>((resolve, reject) => {

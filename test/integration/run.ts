@@ -2,9 +2,12 @@
 // host of code-server, driven by headless Chromium. Writes test-output/integration-counts.json.
 // `npm run test:integration -- --engine podman` (or BERTH_IT_ENGINE=podman) is the matrix's Podman pass: the same suite
 // against engines.json's podmanHost, writing test-output/integration-podman-counts.json and integration-podman-*.log.
+import { execFile } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { REPO_ROOT } from '../vscode/codeServer';
 import { withDeadline } from '../vscode/deadline';
 import { launchWorkbench, TEST_OUTPUT } from '../vscode/launch';
@@ -14,6 +17,7 @@ import { berthTestSettings, prepareEngines } from '../vscode/engines';
 import { Stopwatch } from '../vscode/stopwatch';
 import { ENGINE_KIND_ENV, engineHostFor, parseEngineKind, type EngineKind } from './support/engineKind';
 
+const execFileAsync = promisify(execFile);
 const COUNTS_MARKER = 'BERTH_MOCHA_COUNTS';
 /** The workbench gives up on an extension host that did not start (seen on an overloaded machine): fail at once. */
 const EXTENSION_HOST_FAILED = /took longer than \d+s to send its ready message|Extension host terminated unexpectedly/;
@@ -111,10 +115,19 @@ async function main(): Promise<number> {
   await stopwatch.stage('build extension', buildExtension);
   const suiteIndex = await stopwatch.stage('build suite', () => buildIntegrationSuite(pass.name));
 
+  // The stage before this one writes gigabytes (400 MB of output, 150 MB logs, build contexts) that the kernel is
+  // still writing back; a first extension host that writes its storage behind them once missed VS Code's 60 s.
+  await stopwatch.stage('sync', () => execFileAsync('sync'));
   let result = await runSuiteOnce(stopwatch, suiteIndex, engines, pass, 1);
   if (result.code === EXIT_HOST_FAILED) {
-    // The extension host never started, so no test ran: one more try, then report it as a failure.
-    console.log('the extension host did not start; trying once more');
+    // The extension host never started, so no test ran: one more try, then report it as a failure. What the server
+    // said, and how busy the machine was, go to the console: CI shows nothing else of a run that went wrong.
+    const serverLog = await readFile(join(TEST_OUTPUT, `${pass.name}-code-server.log`), 'utf8').catch(() => '');
+    const memory = await readFile('/proc/meminfo', 'utf8').catch(() => '');
+    const writeback = memory.split('\n').filter((line) => /^(Dirty|Writeback):/.test(line)).join(', ').replace(/\s+/g, ' ');
+    console.log(`the extension host did not start (load average ${loadavg().map((load) => load.toFixed(1)).join(' ')}; ${writeback}); the server's last lines:`);
+    console.log(serverLog.split('\n').slice(-25).join('\n'));
+    console.log('trying once more');
     result = await runSuiteOnce(stopwatch, suiteIndex, engines, pass, 2);
   }
   const { code } = result;

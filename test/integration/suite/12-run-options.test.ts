@@ -30,7 +30,9 @@ describe('Run with options', () => {
         labels: { 'berth.test': '1' },
       },
     });
-    assert.ok(result?.id, 'the run returned the container id');
+    // A refusal goes to the user and the log: show it when there is no container.
+    const refusal = result?.id ? '' : (await berthLogText()).split('\n').filter((line) => /Running in background|failed/.test(line)).slice(-3).join('\n');
+    assert.ok(result?.id, `the run returned no container id; the log says:\n${refusal}`);
     containers.track(result.id);
     const inspected = await client.inspectContainer(result.id);
     const host = inspected.HostConfig;
