@@ -87,6 +87,9 @@ export function engineErrorFromResponse(status: number, body: Buffer | string, c
   if (status === 400 && /client version .* is too (new|old)/.test(lower)) kind = 'version';
   // Podman answers some conflicts (a container name in use) with 500.
   if (kind === 'server' && /name .* is already in use/.test(lower)) kind = 'conflict';
+  // Podman 4.3 answers an inspect of a container removed a moment before with 500 "container <id> does not exist in
+  // database: no such container": it is gone, as a 404 says.
+  if (kind === 'server' && /does not exist in database: no such (container|pod)/.test(lower)) kind = 'not-found';
   if (AMBIGUOUS_PREFIX.test(lower)) kind = 'bad-request';
   if ((context.subject === 'pull' || context.subject === 'push') && kind === 'server') {
     if (REGISTRY_REFUSED.test(lower)) kind = 'unauthorized';

@@ -290,8 +290,16 @@ export class EngineModel extends Disposable {
     }
     for (let index = 0; index < refetch.length; index += FETCH_CONCURRENCY) {
       const ids = refetch.slice(index, index + FETCH_CONCURRENCY);
-      const fetched = await Promise.all(ids.map((id) => this.fetchContainer(id, signal)));
-      for (const [position, summary] of fetched.entries()) {
+      // One container that cannot be read must not cost the rest of the batch its update (a lost batch leaves rows
+      // missing until the next full listing).
+      const settled = await Promise.allSettled(ids.map((id) => this.fetchContainer(id, signal)));
+      for (const [position, outcome] of settled.entries()) {
+        if (outcome.status === 'rejected') {
+          if (signal.aborted) throw outcome.reason;
+          this.log('warn', `Refreshing container ${ids[position] ?? ''} failed: ${errorMessage(outcome.reason)}`);
+          continue;
+        }
+        const summary = outcome.value;
         if (summary) {
           const result = this.containerStore.upsert(summary, usageChanged);
           if (result.kind === 'added') change.containers.added.push(result.current);

@@ -54,6 +54,14 @@ void describe('engineErrorFromResponse', () => {
         'container create: creating container storage: the container name "web" is already in use by c29. You have to remove that container to be able to reuse that name: that name is already in use. Choose another name or remove the existing container',
       ],
       [409, '{"message":"Container abc is not running"}', 'container', 'conflict', 'Container abc is not running. Start the container first'],
+      // Podman 4.3, inspecting a container removed a moment before (seen as a lost batch of the explorer's events).
+      [
+        500,
+        '{"cause":"no such container","message":"container 68580ee6 does not exist in database: no such container","response":500}',
+        'container',
+        'not-found',
+        'container 68580ee6 does not exist in database: no such container. Check the container id or name; the container may have been removed',
+      ],
       [400, '{"message":"client version 1.99 is too new. Maximum supported API version is 1.41"}', 'engine', 'version', 'client version 1.99 is too new. Maximum supported API version is 1.41. Leave the API version unset so Berth negotiates one, or set a version the engine supports'],
       [500, '{"message":"Get \\"http://10.0.0.1:5000/v2/\\": no basic auth credentials"}', 'pull', 'unauthorized', 'Get "http://10.0.0.1:5000/v2/": no basic auth credentials. Sign in to the registry (Berth: Sign In to Registry, or docker login) and try again'],
       [500, 'plain text failure\n', 'engine', 'server', "plain text failure. This is the engine's own failure; check its log, then try again"],

@@ -268,3 +268,25 @@ void test('a refetch answered before a removal never brings the container back a
   await model.whenIdle();
   assert.equal(model.container('one'), undefined, 'the removed container is back in the model');
 });
+
+void test('a container that cannot be read costs the rest of its batch nothing', async (t) => {
+  class FailingEngine extends MemoryEngine {
+    override async inspectContainer(id: string): Promise<ContainerInspect> {
+      if (id === hex(1)) throw new EngineError('server', 'the engine failed', { status: 500 });
+      return super.inspectContainer(id);
+    }
+  }
+  const engine = new FailingEngine();
+  const { model } = setup(engine);
+  t.after(() => model.dispose());
+  model.start();
+  await model.whenConnected();
+  engine.addContainer(hex(1), 'unreadable', 'running');
+  engine.addContainer(hex(2), 'readable', 'running');
+  engine.emit('container', 'create', hex(1));
+  engine.emit('container', 'create', hex(2));
+  await until(() => model.container('readable') !== undefined, 'the readable container in the model');
+  await model.whenIdle();
+  assert.equal(model.container('readable')?.state, 'running');
+  assert.equal(model.container('unreadable'), undefined);
+});
