@@ -55,10 +55,11 @@ export async function copyFromContainer(client: EngineClient, id: string, source
   body.on('error', (error) => extract.destroy(error));
   body.pipe(extract);
   let entries = 0;
+  const contents = sourceIsDir && contentsOnly(source);
   try {
     for await (const entry of extract) {
-      const path = await safeTarget(target, entry.header.name);
-      await writeEntry(entry, path, target);
+      const path = await safeTarget(target, entry.header.name, contents);
+      await writeEntry(entry, path, target, contents);
       entries++;
     }
   } finally {
@@ -68,11 +69,19 @@ export async function copyFromContainer(client: EngineClient, id: string, source
   return { destination: target, entries };
 }
 
-/** The host path of an archive entry (its first name component is the source's own name), or a refusal. */
-async function safeTarget(root: string, name: string): Promise<string> {
-  // The first component is the source's own name (`.` for `SRC/.`); the rest is the path under it.
+/** An archive name's components under the copied source (see safeTarget). */
+function pathUnderSource(name: string, contents: boolean): string[] {
   const parts = name.split('/').filter((part) => part !== '');
-  const rest = parts.slice(1).filter((part) => part !== '.');
+  return (contents ? (parts[0] === '.' ? parts.slice(1) : parts) : parts.slice(1)).filter((part) => part !== '.');
+}
+
+/**
+ * The host path of an archive entry, or a refusal. The first name component is the source's own name; for `SRC/.`
+ * dockerd names the entries `./name` and Podman names them `name`, so there only a leading `.` is the source.
+ */
+async function safeTarget(root: string, name: string, contents: boolean): Promise<string> {
+  const parts = name.split('/').filter((part) => part !== '');
+  const rest = pathUnderSource(name, contents);
   if (name.startsWith('/') || parts.includes('..')) {
     throw refuse(`the container sent an archive entry outside the copy: ${JSON.stringify(name)}`, 'Nothing was written outside the destination; check the container');
   }
@@ -89,7 +98,7 @@ async function safeTarget(root: string, name: string): Promise<string> {
 /** One entry of an extract stream (tar-stream does not name its type). */
 type ExtractEntry = ReturnType<typeof tar.extract> extends AsyncIterable<infer E> ? E : never;
 
-async function writeEntry(entry: ExtractEntry, path: string, root: string): Promise<void> {
+async function writeEntry(entry: ExtractEntry, path: string, root: string, contents: boolean): Promise<void> {
   const header = entry.header;
   const mode = (header.mode ?? 0o644) % 0o10000;
   if (header.type === 'directory') {
@@ -102,7 +111,7 @@ async function writeEntry(entry: ExtractEntry, path: string, root: string): Prom
     await symlink(header.linkname ?? '', path);
   } else if (header.type === 'link') {
     entry.resume();
-    const linked = (header.linkname ?? '').split('/').filter((part) => part !== '').slice(1).filter((part) => part !== '.');
+    const linked = pathUnderSource(header.linkname ?? '', contents);
     if (linked.includes('..')) throw refuse(`a hard link in the archive leads outside the copy: ${header.linkname ?? ''}`, 'Nothing was written outside the destination');
     await link(join(root, ...linked), path);
   } else {

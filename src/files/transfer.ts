@@ -1,12 +1,23 @@
 /**
- * Download and Upload: a file or folder between the host and a container, through vscode.workspace.fs.copy, which
- * walks folders and reads and writes through the berth-container provider (so the archive API does the work, and a
- * container without a shell works too). From the Explorer's context menu, or from automation with the paths given.
+ * Download and Upload: a file or folder between the host and a container, straight through the engine's archive API
+ * (src/engine/containerCopy.ts, what `berth cp` uses): one tar stream each way, from the extension host.
+ *
+ * Why not vscode.workspace.fs.copy: it runs in the workbench's file service, which reads and writes the host side
+ * through the remote file channel one call at a time. In code-server that copy between the `berth-container` provider
+ * and the remote disk sometimes never returned, and took every later remote file operation of the window with it
+ * (seen in our integration runs). The archive stream also works on containers without a shell, keeps modes, and holds
+ * no file in memory.
  */
+import { stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import { copyFromContainer, copyToContainer } from '../engine/containerCopy';
+import { kindOfStat, statFollowing } from '../engine/containerFiles';
 import { command, type CommandEntry } from '../workbench/commandTable';
-import type { LogDeps } from '../workbench/deps';
+import type { LogDeps, SessionsDeps } from '../workbench/deps';
+import { withCancellableProgress } from '../workbench/feedback';
 import { CONTAINER_SCHEME, locationOf } from './uri';
+
+export type TransferDeps = LogDeps & Pick<SessionsDeps, 'sessionFor'>;
 
 interface TransferOptions {
   /** Download: the host path to write (a file's new name, or the folder's). */
@@ -29,45 +40,53 @@ function baseName(uri: vscode.Uri): string {
   return path === '/' ? 'root' : path.slice(path.lastIndexOf('/') + 1);
 }
 
-async function download(deps: LogDeps, target: unknown, options: TransferOptions = {}): Promise<string | undefined> {
+async function download(deps: TransferDeps, target: unknown, options: TransferOptions = {}): Promise<string | undefined> {
   const source = containerTarget(target);
-  const stat = await vscode.workspace.fs.stat(source);
+  const { engine, containerId, path } = locationOf(source);
+  const client = deps.sessionFor(engine).client;
+  const sourceStat = (await statFollowing(client, containerId, path)).stat;
   const destination =
     options.destination !== undefined
       ? vscode.Uri.file(options.destination)
       : await vscode.window.showSaveDialog({ title: `Download ${baseName(source)}`, saveLabel: 'Download', defaultUri: vscode.Uri.file(baseName(source)) });
   if (destination === undefined) return undefined;
-  await vscode.workspace.fs.copy(source, destination, { overwrite: true });
-  deps.log.info(`Downloaded ${source.toString()} (${stat.type & vscode.FileType.Directory ? 'folder' : `${stat.size} bytes`}) to ${destination.fsPath}`);
+  // The save dialog names the copy itself: a folder chosen there (its replace confirmed) receives the folder's
+  // contents, merged, rather than a folder nested inside it as `docker cp` would do.
+  const intoExisting = (await stat(destination.fsPath).catch(() => undefined))?.isDirectory() === true;
+  const isDirectory = kindOfStat(sourceStat) === 'directory';
+  const from = isDirectory && intoExisting ? `${path === '/' ? '' : path}/.` : path;
+  const result = await withCancellableProgress(`Downloading ${baseName(source)}`, (signal) => copyFromContainer(client, containerId, from, destination.fsPath, signal));
+  deps.log.info(`Downloaded ${source.toString()} (${isDirectory ? `a folder, ${result.entries} entries` : `${sourceStat.size} bytes`}) to ${result.destination}`);
   return destination.fsPath;
 }
 
-async function upload(deps: LogDeps, target: unknown, options: TransferOptions = {}): Promise<string[] | undefined> {
+async function upload(deps: TransferDeps, target: unknown, options: TransferOptions = {}): Promise<string[] | undefined> {
   const folder = containerTarget(target);
-  if (((await vscode.workspace.fs.stat(folder)).type & vscode.FileType.Directory) === 0) {
-    throw new Error(`${locationOf(folder).path} is not a folder: upload into its folder instead`);
-  }
+  const { engine, containerId, path } = locationOf(folder);
+  const folderStat = (await statFollowing(deps.sessionFor(engine).client, containerId, path)).stat;
+  if (kindOfStat(folderStat) !== 'directory') throw new Error(`${path} is not a folder: upload into its folder instead`);
   const sources =
-    options.sources?.map((path) => vscode.Uri.file(path)) ??
-    (await vscode.window.showOpenDialog({ title: `Upload into ${locationOf(folder).path}`, openLabel: 'Upload', canSelectFiles: true, canSelectFolders: true, canSelectMany: true }));
+    options.sources?.map((each) => vscode.Uri.file(each)) ??
+    (await vscode.window.showOpenDialog({ title: `Upload into ${path}`, openLabel: 'Upload', canSelectFiles: true, canSelectFolders: true, canSelectMany: true }));
   if (sources === undefined || sources.length === 0) return undefined;
-  return uploadInto(deps, folder, sources);
+  return withCancellableProgress(`Uploading into ${path}`, (signal) => uploadInto(deps, folder, sources, signal));
 }
 
 /** Copies host files or folders into a container folder (the Upload command and drops on the Files tree). */
-export async function uploadInto(deps: LogDeps, folder: vscode.Uri, sources: readonly vscode.Uri[]): Promise<string[]> {
+export async function uploadInto(deps: TransferDeps, folder: vscode.Uri, sources: readonly vscode.Uri[], signal?: AbortSignal): Promise<string[]> {
+  const { engine, containerId, path } = locationOf(folder);
+  const client = deps.sessionFor(engine).client;
   const written: string[] = [];
   for (const source of sources) {
     const name = source.path.slice(source.path.lastIndexOf('/') + 1);
-    const destination = vscode.Uri.joinPath(folder, name);
-    await vscode.workspace.fs.copy(source, destination, { overwrite: true });
-    written.push(destination.toString());
+    await copyToContainer(client, source.fsPath, containerId, path, signal);
+    written.push(vscode.Uri.joinPath(folder, name).toString());
   }
   deps.log.info(`Uploaded ${sources.length} item(s) into ${folder.toString()}`);
   return written;
 }
 
-export const transferCommands: readonly CommandEntry<LogDeps>[] = [
-  command('berth.files.download', 'Downloading from the container', (deps: LogDeps) => (target?: unknown, options?: TransferOptions) => download(deps, target, options)),
-  command('berth.files.upload', 'Uploading into the container', (deps: LogDeps) => (target?: unknown, options?: TransferOptions) => upload(deps, target, options)),
+export const transferCommands: readonly CommandEntry<TransferDeps>[] = [
+  command('berth.files.download', 'Downloading from the container', (deps: TransferDeps) => (target?: unknown, options?: TransferOptions) => download(deps, target, options)),
+  command('berth.files.upload', 'Uploading into the container', (deps: TransferDeps) => (target?: unknown, options?: TransferOptions) => upload(deps, target, options)),
 ];

@@ -19,6 +19,7 @@ import { ENGINE_KIND_ENV, engineHostFor, parseEngineKind, type EngineKind } from
 
 const execFileAsync = promisify(execFile);
 const COUNTS_MARKER = 'BERTH_MOCHA_COUNTS';
+const PROGRESS_MARKER = 'BERTH_MOCHA_PROGRESS';
 /** The workbench gives up on an extension host that did not start (seen on an overloaded machine): fail at once. */
 const EXTENSION_HOST_FAILED = /took longer than \d+s to send its ready message|Extension host terminated unexpectedly/;
 const EXIT_HOST_FAILED = 70;
@@ -36,7 +37,7 @@ interface Counts {
  * test-output/integration-workbench.log only, so the console shows mocha's report.
  */
 function isWorkbenchNoise(text: string): boolean {
-  return /\/static\/out\/vs\/|^(Creating a socket|Resolving connection token|Resolved connection token|\[Service Worker\]|Updating additional builtin|ChatSessionStore|Creation of workbench contribution)/.test(
+  return text.includes(PROGRESS_MARKER) || /\/static\/out\/vs\/|^(Creating a socket|Resolving connection token|Resolved connection token|\[Service Worker\]|Updating additional builtin|ChatSessionStore|Creation of workbench contribution)/.test(
     text,
   ) || /ECONNREFUSED 127\.0\.0\.1:\d+: Failed/.test(text);
 }
@@ -66,6 +67,8 @@ interface Attempt {
 async function runSuiteOnce(stopwatch: Stopwatch, suiteIndex: string, engines: TestEngines, pass: Pass, attempt: number): Promise<Attempt> {
   const workbenchLog = createWriteStream(join(TEST_OUTPUT, `${pass.name}-workbench.log`), { flags: attempt > 1 ? 'a' : 'w' });
   let counts: Counts | undefined;
+  /** The counts after the last test that ended: what a run cut off by the deadline did. */
+  let progress: Counts | undefined;
   let resolveExit: (code: number) => void = () => undefined;
   const exitCode = new Promise<number>((resolve) => {
     resolveExit = resolve;
@@ -84,6 +87,8 @@ async function runSuiteOnce(stopwatch: Stopwatch, suiteIndex: string, engines: T
       onLog: (level, text) => {
         const at = text.indexOf(COUNTS_MARKER);
         if (at >= 0) counts = JSON.parse(text.slice(at + COUNTS_MARKER.length)) as Counts;
+        const progressAt = text.indexOf(PROGRESS_MARKER);
+        if (progressAt >= 0) progress = JSON.parse(text.slice(progressAt + PROGRESS_MARKER.length)) as Counts;
         workbenchLog.write(`[${level}] ${text}\n`);
         if (EXTENSION_HOST_FAILED.test(text)) resolveExit(EXIT_HOST_FAILED);
         if (!isWorkbenchNoise(text)) process.stdout.write(`${text}\n`);
@@ -95,7 +100,8 @@ async function runSuiteOnce(stopwatch: Stopwatch, suiteIndex: string, engines: T
   try {
     code = await stopwatch.stage('suite', () => withDeadline(exitCode, OVERALL_TIMEOUT_MS, 'the integration suite'));
   } catch (error) {
-    counts = { passed: counts?.passed ?? 0, failed: Math.max(1, counts?.failed ?? 0), error: String(error) };
+    const soFar = counts ?? progress;
+    counts = { passed: soFar?.passed ?? 0, failed: Math.max(1, soFar?.failed ?? 0), pending: soFar?.pending ?? 0, error: String(error) };
     code = 1;
   } finally {
     // What the workbench looked like at the end helps when a test failed.

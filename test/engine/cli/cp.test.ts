@@ -73,6 +73,33 @@ void describe('berth cp next to docker cp', () => {
     }
   }
 
+  // Podman names the entries of a `SRC/.` archive without dockerd's leading `./`: the same tree must come out.
+  void it("out of a Podman container: a directory, and a directory's contents (SRC/.), as docker cp gives them from dockerd", async () => {
+    const podmanHost = harness.engines.podmanHost;
+    assert.ok(podmanHost, 'engines.json names the Podman service (a missing engine is a failure, not a skip)');
+    const podman = harness.clientFor(podmanHost);
+    const labels = Object.fromEntries(harness.labelArgs.filter((_, index) => index % 2 === 1).map((pair) => pair.split('=') as [string, string]));
+    const id = (await podman.createContainer(containerSpec(harness.engines.image, ['sleep', '600'], { Labels: labels }))).Id;
+    try {
+      await podman.startContainer(id);
+      assert.equal((await execCapture(podman, id, ['sh', '-c', SETUP])).exitCode, 0);
+      for (const source of ['/src', '/src/.']) {
+        const mine = join(scratch, `podman-${source.replace(/\W+/g, '-')}`);
+        const theirs = join(scratch, `docker-ref-${source.replace(/\W+/g, '-')}`);
+        for (const base of [mine, theirs]) mkdirSync(base, { recursive: true });
+        writeFileSync(join(mine, 'kept.txt'), 'kept');
+        writeFileSync(join(theirs, 'kept.txt'), 'kept');
+        const result = await harness.berth(['cp', `${id}:${source}`, mine], { host: podmanHost });
+        assert.equal(result.code, 0, result.stderr);
+        const peer = docker(['cp', `${running}:${source}`, theirs]);
+        assert.equal(peer.status, 0, peer.stderr);
+        assert.deepEqual(describeTree(mine), describeTree(theirs));
+      }
+    } finally {
+      await podman.removeContainer(id, { force: true });
+    }
+  });
+
   void it('into a container: a directory into an existing one and a file to a new name, as docker does', async () => {
     const host = join(scratch, 'upload');
     mkdirSync(join(host, 'inner'), { recursive: true });

@@ -101,6 +101,7 @@ describe('the trees as rendered', () => {
     const loose = await containers.create({ cmd: ['sleep', '300'] });
     await (await client.waitContainer(job.id, { condition: 'not-running' })).result;
     await modelShowsContainer(job.id, 'exited');
+    await modelShowsContainer(loose.id, 'running');
     await setBerthSetting('containers.groupBy', 'composeProject');
 
     const roots = await viewShows('containers', [], `the group row ${project} counting 1 of 2 running`, (rows) =>

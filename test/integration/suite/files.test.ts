@@ -1,7 +1,7 @@
 // The berth-container file system through vscode.workspace.fs in the real extension host, checked through the
 // engine: a running busybox, a stopped container, one FROM scratch without a shell, one with a read-only root.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -183,6 +183,14 @@ describe('files in containers (berth-container)', () => {
       assert.equal(readFileSync(file, 'utf8'), 'top');
       const folder = await vscode.commands.executeCommand<string>('berth.files.download', uri(running, '/dl'), { destination: join(host, 'dl') });
       assert.equal(readFileSync(join(folder, 'sub', 'deep.txt'), 'utf8'), 'deep ✓');
+      // Again onto the folder now there (a replace confirmed in the save dialog): its contents merge into it, and
+      // nothing is nested as dl/dl or lost.
+      writeFileSync(join(host, 'dl', 'mine.txt'), 'kept');
+      await execOutput(client, running, ['sh', '-c', 'printf "top, changed" > /dl/top.txt']);
+      await vscode.commands.executeCommand<string>('berth.files.download', uri(running, '/dl'), { destination: join(host, 'dl') });
+      assert.equal(readFileSync(join(host, 'dl', 'top.txt'), 'utf8'), 'top, changed');
+      assert.equal(readFileSync(join(host, 'dl', 'mine.txt'), 'utf8'), 'kept');
+      assert.equal(existsSync(join(host, 'dl', 'dl')), false, 'no nested copy');
       writeFileSync(join(host, 'from host ✓.txt'), 'uploaded');
       await vscode.commands.executeCommand('berth.files.upload', uri(scratch, '/app'), { sources: [join(host, 'from host ✓.txt')] });
       assert.equal((await readContainerFile(client, scratch, '/app/from host ✓.txt')).toString('utf8'), 'uploaded');

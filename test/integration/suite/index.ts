@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import Mocha from 'mocha';
 
 export const COUNTS_MARKER = 'BERTH_MOCHA_COUNTS';
+export const PROGRESS_MARKER = 'BERTH_MOCHA_PROGRESS';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({
@@ -31,6 +32,15 @@ export function run(): Promise<void> {
         console.log(`${COUNTS_MARKER} ${JSON.stringify(counts)}`);
         if (failures > 0) reject(new Error(`${failures} test(s) failed`));
         else resolve();
+      });
+      // A suite that never ends (the run's deadline) prints no summary: say what failed, and why, as it happens, and
+      // keep the counts current so the launcher reports what ran.
+      runner.on('fail', (test, error: Error) => {
+        console.log(`FAILED: ${test.fullTitle()}\n${String(error.stack ?? error).split('\n').slice(0, 6).join('\n')}`);
+      });
+      runner.on('test end', () => {
+        const stats = runner.stats;
+        console.log(`${PROGRESS_MARKER} ${JSON.stringify({ passed: stats?.passes ?? 0, failed: stats?.failures ?? 0, pending: stats?.pending ?? 0 })}`);
       });
     } catch (error) {
       console.log(`${COUNTS_MARKER} ${JSON.stringify({ passed: 0, failed: 1, pending: 0 })}`);
