@@ -25,21 +25,31 @@ export function sinceBefore(nowMs: number, marginMs: number): string {
 export interface BackoffPolicy {
   readonly initialMs: number;
   readonly maxMs: number;
+  /** Attempts made at up to `maxMs` before the delay grows again, towards `slowMaxMs` (an engine that stays away). */
+  readonly fastAttempts?: number;
+  readonly slowMaxMs?: number;
 }
 
 /**
- * Capped at 1.5 s so that views match an engine that came back within 2 s. A retry is one connect attempt, cheap
- * even for a remote engine, and it only runs while the engine is unreachable.
+ * At most 1.5 s apart for the first 20 attempts (about 25 s), so that views match an engine that came back within
+ * 2 s (a restart, a daemon reload). An engine still away after that is tried less and less often, up to every 30 s:
+ * each attempt at an ssh engine spawns ssh, and a laptop that left the network should not do that every 1.5 s all
+ * day. Retry and Refresh reconnect at once; commands call the engine without waiting for this loop.
  */
-export const DEFAULT_BACKOFF: BackoffPolicy = { initialMs: 250, maxMs: 1500 };
+export const DEFAULT_BACKOFF: BackoffPolicy = { initialMs: 250, maxMs: 1500, fastAttempts: 20, slowMaxMs: 30_000 };
 
-/** Delay before reconnect attempt `attempt` (0-based): doubling from `initialMs`, capped at `maxMs`. */
+/**
+ * Delay before reconnect attempt `attempt` (0-based): doubling from `initialMs`, capped at `maxMs`; after
+ * `fastAttempts` attempts, doubling again from `maxMs` up to `slowMaxMs`.
+ */
 export function backoffDelay(attempt: number, policy: BackoffPolicy = DEFAULT_BACKOFF): number {
-  const exponent = Math.min(Math.max(attempt, 0), 30);
-  return Math.min(policy.maxMs, policy.initialMs * 2 ** exponent);
+  const at = Math.max(attempt, 0);
+  const fast = Math.min(policy.maxMs, policy.initialMs * 2 ** Math.min(at, 30));
+  if (policy.fastAttempts === undefined || policy.slowMaxMs === undefined || at < policy.fastAttempts) return fast;
+  const slowExponent = Math.min(at - policy.fastAttempts + 1, 30);
+  return Math.min(policy.slowMaxMs, Math.max(policy.maxMs, policy.maxMs * 2 ** slowExponent));
 }
 
-/** What `followEvents` does in each round: open the event stream, list, then answer each event. */
 export interface FollowSteps<E> {
   /** Opens the event stream (from the last event seen); its first read is started before the listing. */
   events(): AsyncIterator<E>;
@@ -67,9 +77,22 @@ export async function followEvents<E>(signal: AbortSignal, steps: FollowSteps<E>
       if (signal.aborted) return;
       failures++;
       steps.onFailure(error);
-      await new Promise((resolve) => setTimeout(resolve, backoffDelay(failures - 1, policy)));
+      await pause(backoffDelay(failures - 1, policy), signal);
     }
   }
+}
+
+/** Waits MS, or less if SIGNAL aborts first (a hidden view leaves no timer behind). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** At most one follow loop: `start` while one runs does nothing, `stop` aborts it (a view was hidden). */

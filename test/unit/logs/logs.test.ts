@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { EngineError, type ContainerInspect, type EngineEvent, type OutputChunk } from '../../../src/engine';
 import { LogBuffer } from '../../../src/logs/logBuffer';
 import { followContainerLogs, type LogsClient } from '../../../src/logs/logFollower';
@@ -24,6 +25,86 @@ void test('the logs document is capped and says how many lines it dropped', () =
   for (let n = 6; n <= 10_000; n++) buffer.append('stdout', `line ${n}\n`);
   assert.equal(buffer.lineCount, 3);
   assert.ok(buffer.text().endsWith('line 9998\nline 9999\nline 10000\n'));
+});
+
+/** The buffer's rules written the slow way (every line joined on every read): what the kept joined text must equal. */
+class JoinEverythingBuffer {
+  private readonly lines: string[] = [];
+  private readonly open = new Map<string, number>();
+  private dropped = 0;
+
+  constructor(private readonly maxLines: number) {}
+
+  append(stream: 'stdout' | 'stderr', text: string): void {
+    if (text === '') return;
+    const at = this.open.get(stream);
+    if (at !== undefined) this.lines[at] += text;
+    else this.lines.push(stream === 'stderr' ? `stderr| ${text}` : text);
+    if (text.endsWith('\n')) this.open.delete(stream);
+    else this.open.set(stream, at ?? this.lines.length - 1);
+    this.cap();
+  }
+
+  appendNotice(text: string): void {
+    const last = this.lines[this.lines.length - 1];
+    this.lines.push(`${last !== undefined && !last.endsWith('\n') ? '\n' : ''}[Berth] ${text}\n`);
+    this.open.clear();
+    this.cap();
+  }
+
+  text(): string {
+    const body = this.lines.join('');
+    return this.dropped === 0 ? body : `[Berth] ${this.dropped} earlier lines dropped (berth.logs.maxLines = ${this.maxLines})\n${body}`;
+  }
+
+  private cap(): void {
+    while (this.lines.length > this.maxLines) {
+      this.lines.shift();
+      this.dropped++;
+      for (const [stream, index] of this.open) {
+        if (index === 0) this.open.delete(stream);
+        else this.open.set(stream, index - 1);
+      }
+    }
+  }
+}
+
+void test('the joined text kept between reads equals joining every line again, whatever the order of output, reads and drops', () => {
+  const chunk = fc.string({ unit: fc.constantFrom('a', 'é', ' ', '\n'), maxLength: 6 });
+  const step = fc.oneof(
+    fc.record({ kind: fc.constant('out' as const), stream: fc.constantFrom('stdout' as const, 'stderr' as const), text: chunk }),
+    fc.record({ kind: fc.constant('notice' as const), text: fc.constantFrom('exited', 'restarted') }),
+    fc.record({ kind: fc.constant('read' as const) }),
+  );
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 6 }), fc.array(step, { maxLength: 80 }), (maxLines, steps) => {
+      const buffer = new LogBuffer(maxLines);
+      const reference = new JoinEverythingBuffer(maxLines);
+      for (const each of steps) {
+        if (each.kind === 'out') {
+          buffer.append(each.stream, each.text);
+          reference.append(each.stream, each.text);
+        } else if (each.kind === 'notice') {
+          buffer.appendNotice(each.text);
+          reference.appendNotice(each.text);
+        } else assert.equal(buffer.text(), reference.text());
+      }
+      assert.equal(buffer.text(), reference.text());
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+void test('past the 4,096-line compaction, the kept text still matches', () => {
+  const buffer = new LogBuffer(1000);
+  const reference = new JoinEverythingBuffer(1000);
+  for (let n = 0; n < 12_000; n++) {
+    const text = n % 7 === 0 ? `part ${n} ` : `line ${n}\n`;
+    buffer.append(n % 3 === 0 ? 'stderr' : 'stdout', text);
+    reference.append(n % 3 === 0 ? 'stderr' : 'stdout', text);
+    if (n % 997 === 0) assert.equal(buffer.text(), reference.text());
+  }
+  assert.equal(buffer.text(), reference.text());
 });
 
 void test('timestamps parse to nanoseconds and back to an events since value', () => {

@@ -33,7 +33,13 @@ void test('reconnect since is SEC.NANOS of the last event', () => {
 });
 
 void test('backoff doubles and is capped', () => {
-  assert.deepEqual([0, 1, 2, 3, 4, 5, 10].map((attempt) => backoffDelay(attempt)), [250, 500, 1000, 1500, 1500, 1500, 1500]);
+  assert.deepEqual([0, 1, 2, 3, 4, 5, 10, 19].map((attempt) => backoffDelay(attempt)), [250, 500, 1000, 1500, 1500, 1500, 1500, 1500]);
+  // An engine that stays away: after 20 attempts (about 25 s) the delay grows again, to 30 s and no further.
+  assert.deepEqual([20, 21, 22, 23, 24, 25, 100, 10_000].map((attempt) => backoffDelay(attempt)), [3000, 6000, 12_000, 24_000, 30_000, 30_000, 30_000, 30_000]);
+  const fastPhase = Array.from({ length: 20 }, (_, attempt) => backoffDelay(attempt)).reduce((sum, delay) => sum + delay, 0);
+  assert.ok(fastPhase >= 20_000 && fastPhase <= 30_000, `the fast phase lasts ${fastPhase} ms`);
+  // A policy without a slow phase keeps its cap for ever.
+  assert.equal(backoffDelay(1000, { initialMs: 100, maxMs: 400 }), 400);
 });
 
 void test('command lines split like a shell tokenizer, without expansion', () => {
