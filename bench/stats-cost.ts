@@ -46,8 +46,12 @@ async function measure(start: () => ChildProcess, dockerdPid: number): Promise<M
   const [client0, dockerd0] = [cpuMs(pid), cpuMs(dockerdPid)];
   await pause(WINDOW_MS);
   const [client1, dockerd1] = [cpuMs(pid), cpuMs(dockerdPid)];
+  // docker stats with its output on a pipe was seen ignoring SIGINT for minutes: SIGKILL after 3 s.
+  const exited = new Promise((done) => child.once('exit', done));
   child.kill('SIGINT');
-  await new Promise((done) => child.once('exit', done));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 3_000);
+  await exited;
+  clearTimeout(killer);
   const perMin = 60_000 / WINDOW_MS;
   return { clientMsPerMin: (client1 - client0) * perMin, dockerdMsPerMin: (dockerd1 - dockerd0) * perMin };
 }
