@@ -3,12 +3,13 @@ import * as vscode from 'vscode';
 import { setShowAll } from '../config';
 import { DEFAULT_CONCURRENCY, forEachBounded } from '../common/concurrency';
 import { plural, shortId } from '../common/format';
-import { stopAllRunning } from '../engine';
+import { isRunningRemoveRefusal, stopAllRunning } from '../engine';
 import { isRunningState, isSwarmManaged, SWARM_LABEL_PREFIX } from '../model/records';
 import { isEngineRoot } from '../views/engineForest';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import type { CoreDeps } from '../workbench/deps';
 import { confirm, reportError, withCancellableProgress } from '../workbench/feedback';
+import { offerForceRemove, type RefusedRemove } from './forceRemove';
 import { byEngine, imageRefOf, resolveContainers, type ContainerRef } from '../workbench/targets';
 
 const notRunning = (record: { state: string }): boolean => !isRunningState(record.state);
@@ -24,6 +25,7 @@ async function forEach(
   title: string,
   refs: readonly ContainerRef[],
   act: (ref: ContainerRef, signal: AbortSignal) => Promise<void>,
+  report: (ref: ContainerRef, error: unknown) => void = (ref, error) => reportError(deps, `${title} ${ref.name}`, error),
 ): Promise<string[]> {
   const succeeded = refs.map(() => false);
   await withCancellableProgress(title, async (signal, progress) => {
@@ -36,7 +38,7 @@ async function forEach(
           await act(ref, signal);
           succeeded[index] = true;
         } catch (error) {
-          reportError(deps, `${title} ${ref.name}`, error);
+          report(ref, error);
         }
         settled += 1;
         progress.report({ message: refs.length > 1 ? `${ref.name} (${settled} of ${refs.length})` : ref.name });
@@ -117,10 +119,18 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
       );
       if (!proceed) return undefined;
     }
-    const removed = await forEach(deps, 'Removing', target.refs, (ref, signal) =>
-      ref.session.client.removeContainer(ref.id, { force: live.includes(ref), signal }),
+    // A container that started after its row was drawn is refused; it gets "Remove with Force" below, not a bare error.
+    const runningRefusals: Array<{ ref: ContainerRef; error: unknown }> = [];
+    const removed = await forEach(
+      deps,
+      'Removing',
+      target.refs,
+      (ref, signal) => ref.session.client.removeContainer(ref.id, { force: live.includes(ref), signal }),
+      (ref, error) => (isRunningRemoveRefusal(error) ? runningRefusals.push({ ref, error }) : reportError(deps, `Removing ${ref.name}`, error)),
     );
-    return { removed };
+    const refused: RefusedRemove[] = [];
+    for (const { ref, error } of runningRefusals) refused.push(await offerForceRemove(deps, ref, error, target.options.confirmed));
+    return { removed, refused };
   }),
 
   command('berth.stopAll', 'Stopping all containers', (deps) => async (...args: unknown[]) => {

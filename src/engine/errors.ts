@@ -47,6 +47,14 @@ export function isEngineError(value: unknown, kind?: EngineErrorKind): value is 
   return value instanceof EngineError && (kind === undefined || value.kind === kind);
 }
 
+/** dockerd's and Podman's words for refusing to remove a running container without force. */
+const RUNNING_REMOVE_REFUSED = /cannot remove a running container|cannot remove container .* as it is running|cannot be removed without force/;
+
+/** The engine refused to remove a container because it runs (the caller did not ask for force). */
+export function isRunningRemoveRefusal(error: unknown): error is EngineError {
+  return isEngineError(error, 'conflict') && RUNNING_REMOVE_REFUSED.test((error.engineMessage ?? error.message).toLowerCase());
+}
+
 /** Maps an HTTP status to the error kind callers branch on. */
 export function kindForStatus(status: number): EngineErrorKind {
   if (status === 404) return 'not-found';
@@ -90,6 +98,9 @@ export function engineErrorFromResponse(status: number, body: Buffer | string, c
   // Podman 4.3 answers an inspect of a container removed a moment before with 500 "container <id> does not exist in
   // database: no such container": it is gone, as a 404 says.
   if (kind === 'server' && /does not exist in database: no such (container|pod)/.test(lower)) kind = 'not-found';
+  // Podman answers the remove of a running container with 500 "... cannot be removed without force": a conflict with
+  // the container's state, as dockerd's 409 says.
+  if (kind === 'server' && RUNNING_REMOVE_REFUSED.test(lower)) kind = 'conflict';
   if (AMBIGUOUS_PREFIX.test(lower)) kind = 'bad-request';
   if ((context.subject === 'pull' || context.subject === 'push') && kind === 'server') {
     if (REGISTRY_REFUSED.test(lower)) kind = 'unauthorized';
@@ -174,7 +185,7 @@ function hintFor(kind: EngineErrorKind, lower: string, subject: ErrorSubject): s
       return 'Check the container id or name; the container may have been removed';
     case 'conflict':
       if (lower.includes('is already in use')) return 'Choose another name or remove the existing container';
-      if (lower.includes('cannot remove a running container') || lower.includes('stop the container')) {
+      if (RUNNING_REMOVE_REFUSED.test(lower) || lower.includes('stop the container')) {
         return 'Stop it first, or remove it with force';
       }
       if (lower.includes('is not running')) return 'Start the container first';

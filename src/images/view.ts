@@ -4,10 +4,15 @@ import type { EngineModel } from '../model/engineModel';
 import type { ModelChange } from '../model/modelChange';
 import type { EngineSession } from '../model/session';
 import { EngineTreeView, type RefreshPlanLike } from '../views/engineTreeView';
-import { presentImage } from '../views/presentation';
+import { presentImage, type ImageUsage } from '../views/presentation';
 import { toTreeItem } from '../views/treeItems';
 import type { SessionsDeps } from '../workbench/deps';
 import { ImageTree, type ImageNode } from './tree';
+
+function usageOf(node: ImageNode, session: EngineSession): ImageUsage {
+  const image = session.model.containersUsing(node.key);
+  return { row: node.tag === undefined ? image : session.model.containersUsingTag(node.key, node.tag), image };
+}
 
 export class ImagesView extends EngineTreeView<ImageNode, ImageTree> {
   constructor(deps: SessionsDeps) {
@@ -35,13 +40,13 @@ export class ImagesView extends EngineTreeView<ImageNode, ImageTree> {
 
   protected itemFor(node: ImageNode, session: EngineSession): vscode.TreeItem {
     // Not cached: the container count lives outside the record, and image rows are few.
-    const presentation = presentImage(node, session.model.containersUsing(node.key), Date.now());
+    const presentation = presentImage(node, usageOf(node, session), Date.now());
     this.rowClock.track(node, presentation.changesAt);
     return toTreeItem(this.itemId(`image:${node.key}:${node.tag ?? '<untagged>'}`, node.engine), presentation, undefined, 'on hover');
   }
 
   protected tooltipFor(node: ImageNode, session: EngineSession): string {
-    return presentImage(node, session.model.containersUsing(node.key), Date.now()).tooltip;
+    return presentImage(node, usageOf(node, session), Date.now()).tooltip;
   }
 
   protected onLayoutChanged(): void {

@@ -137,6 +137,11 @@ export class EngineModel extends Disposable {
     return this.containerStore.usageOf(key);
   }
 
+  /** The containers of image `key` created from `tag` (one tag row's count); `containersUsing` counts them all. */
+  containersUsingTag(key: string, tag: string): number {
+    return this.containerStore.usageOfTag(key, tag);
+  }
+
   /** Starts the connect/follow loop in the background; returns at once (activation never waits on the engine). */
   start(): void {
     if (this.started || this.isDisposed) return;

@@ -26,6 +26,8 @@ export class ContainerStore {
   private readonly byId = new Map<string, ContainerRecord>();
   /** Image key → number of containers created from it (what `Containers: -1` in the API leaves out). */
   private readonly usage = new Map<string, number>();
+  /** Image key → the references its containers were created from (`busybox:local`, an id, …) → how many. */
+  private readonly references = new Map<string, Map<string, number>>();
 
   get size(): number {
     return this.byId.size;
@@ -41,6 +43,18 @@ export class ContainerStore {
 
   usageOf(key: string): number {
     return this.usage.get(key) ?? 0;
+  }
+
+  /**
+   * The containers of image `key` created from `tag` (as given, `busybox` for `busybox:latest`, or Podman's
+   * qualified form): what one tag row of an image counts, where `usageOf` counts every container of the image.
+   */
+  usageOfTag(key: string, tag: string): number {
+    let count = 0;
+    for (const [reference, containers] of this.references.get(key) ?? []) {
+      if (tagCandidates(reference).includes(tag)) count += containers;
+    }
+    return count;
   }
 
   /** Finds a container by full id, unique id prefix (≥ 4 chars) or name. */
@@ -67,9 +81,9 @@ export class ContainerStore {
     if (previous && sameContainer(previous.summary, summary) && !refinesClock(previous.clock, clock)) return { kind: 'unchanged', current: previous };
     const current = toContainerRecord(summary, clock);
     this.byId.set(current.id, current);
-    if (previous?.imageKey !== current.imageKey) {
-      if (previous) this.adjustUsage(previous.imageKey, -1, usageChanged);
-      this.adjustUsage(current.imageKey, +1, usageChanged);
+    if (!previous || previous.imageKey !== current.imageKey || previous.summary.Image !== current.summary.Image) {
+      if (previous) this.adjustUsage(previous, -1, usageChanged);
+      this.adjustUsage(current, +1, usageChanged);
     }
     return previous ? { kind: 'updated', previous, current } : { kind: 'added', current };
   }
@@ -78,13 +92,14 @@ export class ContainerStore {
     const previous = this.byId.get(id);
     if (!previous) return undefined;
     this.byId.delete(id);
-    this.adjustUsage(previous.imageKey, -1, usageChanged);
+    this.adjustUsage(previous, -1, usageChanged);
     return previous;
   }
 
   replaceAll(summaries: readonly ContainerSummary[]): void {
     this.byId.clear();
     this.usage.clear();
+    this.references.clear();
     const ignored = new Set<string>();
     for (const summary of summaries) this.upsert(summary, ignored);
   }
@@ -92,13 +107,22 @@ export class ContainerStore {
   clear(): void {
     this.byId.clear();
     this.usage.clear();
+    this.references.clear();
   }
 
-  private adjustUsage(key: string, delta: number, changed: Set<string>): void {
+  private adjustUsage(record: ContainerRecord, delta: number, changed: Set<string>): void {
+    const key = record.imageKey;
     if (!key) return;
     const next = (this.usage.get(key) ?? 0) + delta;
     if (next > 0) this.usage.set(key, next);
     else this.usage.delete(key);
+    const references = this.references.get(key) ?? new Map<string, number>();
+    const reference = record.summary.Image;
+    const nextOfReference = (references.get(reference) ?? 0) + delta;
+    if (nextOfReference > 0) references.set(reference, nextOfReference);
+    else references.delete(reference);
+    if (references.size > 0) this.references.set(key, references);
+    else this.references.delete(key);
     changed.add(key);
   }
 }

@@ -88,17 +88,35 @@ function changesAt(clock: StatusClock | undefined, nowMs: number): number | unde
   return clock ? clockChangesAt(clock, nowMs) : undefined;
 }
 
+/**
+ * The state and status in one phrase, without saying a word twice: `Created` (not "created, Created"),
+ * `Exited (0) 2 minutes ago`, but `running, Up 5 minutes` and `paused, Up 5 minutes (Paused)`.
+ */
+export function stateAndStatus(state: string, status: string): string {
+  if (status === '') return state;
+  if (state === '' || status.toLowerCase().startsWith(state.toLowerCase())) return status;
+  return `${state}, ${status}`;
+}
+
+/**
+ * A command line in Markdown as the listing gives it (Docker quotes arguments that hold a space): escaped, and with
+ * every space after the first of a run made non-breaking, since Markdown would collapse `'a  b'` into `'a b'`.
+ */
+export function markdownCommand(command: string): string {
+  return escapeMarkdown(command).replace(/ {2,}/g, (run) => ` ${'\u00a0'.repeat(run.length - 1)}`);
+}
+
 export function containerTooltip(record: ContainerRecord, nowMs: number): string {
   const summary = record.summary;
   const created = summary.Created > 0 ? new Date(summary.Created * 1000).toISOString() : 'unknown';
   const lines = [
-    `**${escapeMarkdown(record.name)}** — ${escapeMarkdown(summary.State)}, ${escapeMarkdown(containerStatus(record, nowMs))}`,
+    `**${escapeMarkdown(record.name)}** — ${escapeMarkdown(stateAndStatus(summary.State, containerStatus(record, nowMs)))}`,
     '',
     `ID: ${escapeMarkdown(record.id)}`,
     '',
     `Image: ${escapeMarkdown(summary.Image)}`,
     '',
-    `Command: ${escapeMarkdown(summary.Command ?? '')}`,
+    `Command: ${markdownCommand(summary.Command ?? '')}`,
     '',
     // No relative age here: a hovered tooltip stays as it was until the row is rendered again, and the row is
     // rendered again only when its own text changes (the status, worded as of `nowMs` like the description).
@@ -155,10 +173,31 @@ export interface ImageRow {
   readonly record: ImageRecord;
 }
 
-export function presentImage(node: ImageRow, containers: number, nowMs: number): ItemPresentation {
+/**
+ * How many containers an image row stands for: a tag row counts the containers created from that tag (tags that
+ * share an image id would otherwise each claim all of them), an untagged row every container of the image.
+ */
+export interface ImageUsage {
+  readonly row: number;
+  readonly image: number;
+}
+
+/** `used by 1 container`, `used by 3 containers`; nothing when no container uses it. */
+export function usedBy(count: number): string | undefined {
+  return count > 0 ? `used by ${plural(count, 'container')}` : undefined;
+}
+
+function usageLine(node: ImageRow, usage: ImageUsage): string {
+  const ofImage = `${plural(usage.image, 'container')} of this image in all`;
+  if (node.tag === undefined || usage.row === usage.image) return `Used by: ${plural(usage.image, 'container')}`;
+  return `Used by: ${plural(usage.row, 'container')} created from ${escapeMarkdown(node.tag)} (${ofImage})`;
+}
+
+export function presentImage(node: ImageRow, usage: ImageUsage, nowMs: number): ItemPresentation {
   const summary = node.record.summary;
   const parts = [formatBytes(summary.Size), createdAgo(summary.Created, nowMs)];
-  if (containers > 0) parts.push(plural(containers, 'container'));
+  const used = usedBy(node.tag === undefined ? usage.image : usage.row);
+  if (used !== undefined) parts.push(used);
   const tags = node.record.tags;
   const lines = [
     `**${escapeMarkdown(node.tag ?? untaggedLabel(node.record.id))}**`,
@@ -171,7 +210,7 @@ export function presentImage(node: ImageRow, containers: number, nowMs: number):
     '',
     `Created: ${summary.Created > 0 ? escapeMarkdown(new Date(summary.Created * 1000).toISOString()) : 'unknown'} (${createdAgo(summary.Created, nowMs)})`,
     '',
-    `Used by: ${plural(containers, 'container')}`,
+    usageLine(node, usage),
   ];
   return {
     label: node.label,

@@ -1,7 +1,7 @@
 // The bad-input rows of the workbench's first hour (issue 20): what the extension says, word for word. Asserted by
 // test/e2e/firstHour.ts (the name prompt, the engine-down message) and test/integration/suite (06-second-engine:
 // the engine-down message in the log; 11-first-hour: Wait for Exit on a container that never started, a run
-// without stdin). Part of BAD_INPUT_CASES.
+// without stdin; 11-first-hour-rows: a remove refused because the container runs, and Remove with Force). Part of BAD_INPUT_CASES.
 import type { BadInputCase } from './bad-input-cases';
 
 export const WORKBENCH_BAD_INPUT_CASES: readonly BadInputCase[] = [
@@ -38,6 +38,23 @@ export const WORKBENCH_BAD_INPUT_CASES: readonly BadInputCase[] = [
     input: 'keys typed into a run without TTY or Interactive',
     kind: 'outcome',
     message: '[Berth] This run takes no input (run it with TTY or Interactive for that); Ctrl+C stops the container.',
+  },
+  {
+    id: 'remove-running-refused',
+    category: 'The workbench',
+    action: 'Remove (a row drawn before the container started)',
+    input: 'a running container, removed without force',
+    kind: 'error',
+    errorKind: 'conflict',
+    message: "Removing <name> failed: <the engine's refusal>. Stop it first, or remove it with force",
+  },
+  {
+    id: 'remove-running-force',
+    category: 'The workbench',
+    action: 'Remove with Force (the refusal\'s action)',
+    input: 'the refused running container',
+    kind: 'outcome',
+    message: 'Asks "Remove the running container <name> with force?" (modal, by name, never the short id); Remove with Force kills and removes it, Cancel leaves it running',
   },
 ];
 

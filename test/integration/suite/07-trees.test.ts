@@ -21,7 +21,7 @@ function rowLabelled(rows: TreeRow[], label: string): TreeRow | undefined {
 
 /** A size (the CLI's decimal units) and an age, then optionally how many containers use the image. */
 // docker's CREATED wording (go-units HumanDuration + " ago").
-const IMAGE_DESCRIPTION = /^\d+(?:\.\d+)?(?:B|kB|MB|GB) · (?:unknown age|(?:Less than a second|About a minute|About an hour|\d+ (?:second|minute|hour|day|week|month|year)s?) ago)(?: · (\d+) containers?)?$/;
+const IMAGE_DESCRIPTION = /^\d+(?:\.\d+)?(?:B|kB|MB|GB) · (?:unknown age|(?:Less than a second|About a minute|About an hour|\d+ (?:second|minute|hour|day|week|month|year)s?) ago)(?: · used by (\d+) containers?)?$/;
 
 describe('the trees as rendered', () => {
   const { engines, engine, client, containers } = useConnectedSuite(async () => {
@@ -129,12 +129,12 @@ describe('the trees as rendered', () => {
       rowLabelled(rows, project) && !rowLabelled(rows, web.name) ? true : undefined);
   });
 
-  it('image rows: one per tag, "<size> · <age> · N containers", tagged and untagged context values', async () => {
+  it('image rows: one per tag, "<size> · <age> · used by N containers", tagged and untagged context values', async () => {
     // A container keeps the test image in use, so its row counts at least one container.
     await containers.create({ cmd: ['sleep', '300'] });
     const tagged = await viewShows('images', [], `the row of ${engines.image} counting its containers`, (rows) => {
       const row = rows.find((candidate) => engine.sameReference(candidate.label, engines.image));
-      return row && / · \d+ containers?$/.test(row.description ?? '') ? row : undefined;
+      return row && / · used by \d+ containers?$/.test(row.description ?? '') ? row : undefined;
     });
     assert.equal(tagged.contextValue, 'berth:image:tagged');
     assert.match(tagged.description ?? '', IMAGE_DESCRIPTION);

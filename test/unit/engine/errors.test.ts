@@ -11,6 +11,7 @@ import {
   EngineClient,
   engineErrorFromResponse,
   isEngineError,
+  isRunningRemoveRefusal,
   kindForStatus,
   parseHost,
   progressLineError,
@@ -223,4 +224,26 @@ void describe('connection failures (real sockets)', () => {
       /Invalid API version "latest"\. Write it as major\.minor, e\.g\. 1\.41, or leave it unset to negotiate/,
     );
   });
+});
+
+void it('a refused remove of a running container: a conflict on both engines, with the force hint', () => {
+  const docker = engineErrorFromResponse(
+    409,
+    JSON.stringify({ message: `You cannot remove a running container ${'4'.repeat(64)}. Stop the container before attempting removal or force remove` }),
+    { subject: 'container' },
+  );
+  // Podman 4.3's words and status, as its compat API answered DELETE /containers/<id> in this repository's engines.
+  const podman = engineErrorFromResponse(
+    500,
+    JSON.stringify({ cause: 'container state improper', message: `cannot remove container ${'3'.repeat(64)} as it is running - running or paused containers cannot be removed without force: container state improper`, response: 500 }),
+    { subject: 'container' },
+  );
+  for (const error of [docker, podman]) {
+    assert.equal(error.kind, 'conflict');
+    assert.equal(error.hint, 'Stop it first, or remove it with force');
+    assert.equal(isRunningRemoveRefusal(error), true);
+  }
+  const inUse = engineErrorFromResponse(409, JSON.stringify({ message: 'conflict: unable to delete 1234 (cannot be forced) - image is being used by running container 5678' }), { subject: 'image' });
+  assert.equal(isRunningRemoveRefusal(inUse), false, 'an image in use is another refusal');
+  assert.equal(isRunningRemoveRefusal(new Error('cannot remove a running container')), false, 'only an engine error');
 });

@@ -97,7 +97,7 @@ void test('rows age: a record listed as "Up 3 seconds" reads "Up About a minute"
 void test("images' created age is docker's CREATED column and says when it changes", () => {
   const created = 1_800_000_000;
   const node = { kind: 'image', engine: 'e', key: 'k', tag: 'app:1', label: 'app:1', record: { key: 'k', id: 'sha256:k', tags: ['app:1'], summary: { Id: 'sha256:k', ParentId: '', RepoTags: ['app:1'], RepoDigests: [], Created: created, Size: 1000, Labels: null, Containers: 0 } } } as never;
-  const shown = presentImage(node, 0, created * 1000 + 90 * MINUTE);
+  const shown = presentImage(node, { row: 0, image: 0 }, created * 1000 + 90 * MINUTE);
   assert.equal(shown.description, '1kB · 2 hours ago');
   assert.equal(shown.changesAt, created * 1000 + 2 * HOUR + 30 * MINUTE);
 });

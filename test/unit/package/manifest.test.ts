@@ -114,3 +114,21 @@ void describe('CHANGELOG', () => {
     }
   });
 });
+
+void describe('the "running only" toggle (issue 20)', () => {
+  const contributes = manifest.contributes as unknown as {
+    commands: Array<{ command: string; icon?: string }>;
+    menus: Record<string, Array<{ command: string; when?: string }>>;
+  };
+  const iconOf = (command: string): string | undefined => contributes.commands.find((entry) => entry.command === command)?.icon;
+  const titleEntry = (command: string): string | undefined =>
+    contributes.menus['view/title']?.find((entry) => entry.command === command)?.when;
+
+  void it('shows an outline funnel while every container is shown, a filled one while filtered to running', () => {
+    // The button shown while showing all is the one that filters (showRunning), and the other way round.
+    assert.match(titleEntry('berth.containers.showRunning') ?? '', /(^|&& )berth\.containers\.showAll$/);
+    assert.equal(iconOf('berth.containers.showRunning'), '$(filter)');
+    assert.match(titleEntry('berth.containers.showAll') ?? '', /!berth\.containers\.showAll$/);
+    assert.equal(iconOf('berth.containers.showAll'), '$(filter-filled)');
+  });
+});

@@ -104,10 +104,10 @@ void test('images: one row per tag, untagged ones last with a short id', () => {
     ['alpha:2', 'zeta:1', '<untagged> sha256:aaaa…'.replace('aaaa', 'bbbb'), '<untagged> sha256:ffff01234567…'],
   );
   const alpha = tree.children()[0]!;
-  const shown = presentImage(alpha, 2, (1_700_000_000 + 3 * 86_400) * 1000);
-  assert.equal(shown.description, '4.86MB · 3 days ago · 2 containers');
+  const shown = presentImage(alpha, { row: 2, image: 2 }, (1_700_000_000 + 3 * 86_400) * 1000);
+  assert.equal(shown.description, '4.86MB · 3 days ago · used by 2 containers');
   assert.equal(shown.contextValue, 'berth:image:tagged');
-  assert.equal(presentImage(tree.children()[3]!, 0, 0).contextValue, 'berth:image:untagged');
+  assert.equal(presentImage(tree.children()[3]!, { row: 0, image: 0 }, 0).contextValue, 'berth:image:untagged');
 });
 
 void test('images: a usage change refreshes that image rows only; a tag change re-renders the list', () => {
