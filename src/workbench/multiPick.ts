@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { DisposableStore } from '../common/lifecycle';
+import { firstFilterMatch } from './pickFilter';
 
 export interface MultiPickOptions {
   readonly placeHolder: string;
@@ -23,8 +24,16 @@ export function pickMany<T extends vscode.QuickPickItem>(items: readonly T[], op
     const lifetime = new DisposableStore();
     lifetime.add(quickPick);
     lifetime.add(
+      // Typing clears the highlight of a checkbox pick: put it on the first item the filter keeps.
+      quickPick.onDidChangeValue((typed) => {
+        const first = firstFilterMatch(items, typed);
+        quickPick.activeItems = first === undefined ? [] : [first];
+      }),
+    );
+    lifetime.add(
       quickPick.onDidAccept(() => {
-        const chosen = quickPick.selectedItems.length > 0 ? [...quickPick.selectedItems] : [...quickPick.activeItems];
+        const highlighted = quickPick.activeItems.length > 0 ? [...quickPick.activeItems] : [firstFilterMatch(items, quickPick.value)].filter((item) => item !== undefined);
+        const chosen = quickPick.selectedItems.length > 0 ? [...quickPick.selectedItems] : highlighted;
         // Nothing ticked and nothing highlighted (a filter that matches nothing): keep the picker open.
         if (chosen.length === 0) return;
         resolve(chosen);

@@ -3,6 +3,7 @@
 // multi-selection, and an engine that went away named as unreachable with Retry.
 import { shortId } from '../../src/common/format';
 import { rowPattern, workbenchMessage } from '../engine/engine/bad-input-workbench-cases';
+import { containerSpec } from '../support/containerSpec';
 import { uniqueName } from '../support/engines';
 import type { LogsCaseSetup } from './logsCases';
 
@@ -65,6 +66,20 @@ export async function firstHourCases(setup: FirstHourSetup): Promise<void> {
     await driver.contextMenu(driver.treeRow('Containers', second), 'Copy Name');
     const copied = await driver.waitForText(() => page.evaluate<string>('navigator.clipboard.readText()'), /\S/, 'the clipboard', 10_000);
     if (copied !== second) throw new Error(`copied "${copied}", expected the clicked row "${second}"`);
+  }, evidence);
+
+  await runner.run('Berth: Start from the palette: a name typed into its multi-pick, then Enter with nothing ticked, starts that container', async () => {
+    const name = uniqueName('berth-e2e-typed');
+    const { Id } = await client.createContainer(containerSpec(setup.image, ['sleep', '300']), { name });
+    setup.cleanup.push(Id);
+    await driver.runFromPalette('Berth: Start');
+    await driver.waitForText(() => widget.innerText(), name, 'the new container in the picker');
+    await driver.quickInputBox().fill(name.slice(-10));
+    const count = page.locator('.quick-input-widget .quick-input-count');
+    await driver.waitForText(() => count.innerText(), '0', 'nothing ticked');
+    await page.waitForTimeout(300);
+    await page.keyboard.press('Enter');
+    await driver.waitForText(async () => ((await client.inspectContainer(Id)).State.Running ? 'running' : 'not running'), /^running$/, 'the typed container started');
   }, evidence);
 
   await runner.run('with the engine down, Show Logs says the engine is unreachable and offers Retry', async () => {

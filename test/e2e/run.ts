@@ -4,6 +4,7 @@
 // Screenshots: test-output/screenshots/; the ones the docs use also go to test-output/screenshots/docs/, and
 // `npm run screenshots` copies those into docs/screenshots/ (the run itself never writes tracked files).
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { EngineClient } from '../../src/engine';
 import { uniqueName, type TestEngines } from '../support/engines';
@@ -46,13 +47,22 @@ async function devWorkbenchCases(
   engine: PrivateEngine,
 ): Promise<void> {
   const settings = { ...berthTestSettings(engines.dockerHost), ...WORKBENCH_SETTINGS };
-  const workbench = await stopwatch.stage('code-server + workbench (development)', () =>
+  const launchDevelopment = (): Promise<Workbench> =>
     launchWorkbench({
       extensionDevelopmentPath: REPO_ROOT,
       settings,
       logFile: join(TEST_OUTPUT, 'e2e-code-server.log'),
-    }),
-  );
+    });
+  let workbench = await stopwatch.stage('code-server + workbench (development)', launchDevelopment);
+  // On a loaded machine the first extension host was once seen launched and then silent, the workbench never
+  // finishing its start (no Berth entry in 90 s; the integration launcher meets the same and retries once). Say
+  // so, with the load, and start once more; a second failure fails the cases as before.
+  const shown = await new WorkbenchDriver(workbench.page, SCREENSHOTS).activityEntry('Berth').waitFor({ state: 'visible', timeout: 60_000 }).then(() => true, () => false);
+  if (!shown) {
+    console.log(`e2e: the workbench did not show the Berth entry in 60 s (load average ${loadavg().map((load) => load.toFixed(1)).join(' ')}); starting it once more`);
+    await workbench.close();
+    workbench = await stopwatch.stage('code-server + workbench (development, attempt 2)', launchDevelopment);
+  }
   const driver = new WorkbenchDriver(workbench.page, SCREENSHOTS);
   const evidence = async (name: string): Promise<void> => {
     await driver.screenshot(`failed-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`);

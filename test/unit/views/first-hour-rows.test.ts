@@ -1,6 +1,7 @@
 // Issue 20's smaller row defects, pure parts: the tooltip's state phrase and command line, and an image row's
 // "used by N containers" counted per tag.
 import { test } from 'node:test';
+import { firstFilterMatch } from '../../../src/workbench/pickFilter';
 import assert from 'node:assert/strict';
 import { ContainerStore } from '../../../src/model/stores';
 import { toContainerRecord, toImageRecord } from '../../../src/model/records';
@@ -67,4 +68,18 @@ void test('tags that share an image id each count the containers created from th
   assert.doesNotMatch(unused.description, /used by/);
   const untagged = presentImage({ tag: undefined, label: 'x', record }, { row: 3, image: 3 }, 1_700_000_000_000);
   assert.match(untagged.description, /used by 3 containers$/);
+});
+
+void test('the multi-pick highlights the first item the typed filter keeps: label first, then description, ignoring case', () => {
+  const items = [
+    { label: 'web-1', description: 'Exited (0) · nginx' },
+    { label: 'Worker-2', description: 'Created · busybox' },
+    { label: 'db', description: 'Up 2 minutes · postgres' },
+  ];
+  assert.equal(firstFilterMatch(items, '')?.label, 'web-1');
+  assert.equal(firstFilterMatch(items, 'WORK')?.label, 'Worker-2');
+  assert.equal(firstFilterMatch(items, '  db ')?.label, 'db');
+  assert.equal(firstFilterMatch(items, 'postgres')?.label, 'db', 'a description match when no label has it');
+  assert.equal(firstFilterMatch(items, 'er-2')?.label, 'Worker-2');
+  assert.equal(firstFilterMatch(items, 'redis'), undefined, 'nothing kept: nothing highlighted, Enter keeps the picker open');
 });
