@@ -115,12 +115,14 @@ async function devWorkbenchCases(
       await driver.waitForText(() => row.innerText(), /Up /, 'the new row');
       const hover = workbench.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: outside.Id.slice(0, 12) }).first();
       // The row is under a minute old: its status is redrawn every second, which closes a shown tooltip; hover again.
+      // On a loaded machine the hover can lose that race for a while; after a minute the status changes once a
+      // minute, so the wait is long enough to see the tooltip in that calmer phase at the latest.
       const tooltip = await driver.waitForText(async () => {
         await workbench.page.mouse.move(900, 200);
         await row.hover();
         await hover.waitFor({ timeout: 3000 });
         return hover.innerText({ timeout: 500 });
-      }, 'shown-in-tooltip', 'the tooltip', 30_000);
+      }, 'shown-in-tooltip', 'the tooltip', 80_000);
       if (!tooltip.includes(engines.image) || !tooltip.includes('shown-in-tooltip')) throw new Error(`tooltip: ${tooltip}`);
       await workbench.page.screenshot({ path: join(SCREENSHOTS, 'tooltip.png') });
       await publish('tooltip');
