@@ -8,8 +8,11 @@ import { splitCommandLine } from '../common/argv';
 import { errorMessage } from '../common/errors';
 import { DisposableStore } from '../common/lifecycle';
 import { shortId } from '../common/format';
-import { LayerProgress } from '../common/layerProgress';
+import { LayerProgress, pullProgressText } from '../common/layerProgress';
 import { runContainer, runInBackground, validateContainerName, validateImageReference, type RunOptionsInput } from '../engine';
+import { parseImageReference } from '../engine/reference';
+import { isRegistryAuthFailure, withRegistryAuthRetry } from '../registries';
+import type { AuthRetryOptions } from '../registries/authRetry';
 import type { EngineSession } from '../model/session';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
 import { StreamOutputFilters } from '../terminals/outputFilter';
@@ -34,6 +37,11 @@ export interface RunArgs {
   engine?: string;
   /** Ports, env, mounts and the rest (the options step, or a profile). */
   options?: RunOptionsInput;
+  /**
+   * For automation: how to answer the Sign In… a registry refusal of the pull brings: the credentials to sign in
+   * with, or false to decline. Given, a failed run rejects instead of showing a message.
+   */
+  signIn?: false | { username: string; password: string };
 }
 
 function isRunArgs(value: unknown): value is RunArgs {
@@ -142,6 +150,31 @@ async function askRunArgs(session: EngineSession, title: string, foreground: boo
   };
 }
 
+/**
+ * The sign-in offer of a run's pull, as Pull Image has it: the registry's refusal with Sign In…, then the same run
+ * again with the answers already given. Automation answers through `signIn`.
+ */
+function runAuthRetry(deps: ImagesCommandDeps, args: RunArgs): AuthRetryOptions {
+  const signIn = args.signIn;
+  if (signIn === false) return { ...deps.registries.authRetry(), offerSignIn: () => Promise.resolve(false) };
+  return deps.registries.authRetry(signIn);
+}
+
+/** A run whose pull the registry refused and the user did not sign in: nothing was created; the engine's words end it. */
+export function runRefusedMessage(image: string, engineMessage: string): string {
+  return `${parseImageReference(image).registry} refused the pull of ${image}, so nothing was created: ${engineMessage}`;
+}
+
+/** A registry refusal the user did not sign in for, worded for a run; any other failure as it is. */
+function explainRefusal(image: string, error: unknown): unknown {
+  return isRegistryAuthFailure(error) ? new Error(runRefusedMessage(image, errorMessage(error)), { cause: error }) : error;
+}
+
+/** Automation that answers the sign-in offer gets a failed run as a rejection. */
+function answersSignIn(value: unknown): boolean {
+  return isRunArgs(value) && value.signIn !== undefined;
+}
+
 async function commonRunOptions(deps: ImagesCommandDeps, session: EngineSession, args: RunArgs) {
   const extra = await resolveChosenOptions(args.options ?? {}, session, args.autoRemove ?? false);
   return {
@@ -165,8 +198,9 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     const options = isRunArgs(args[0]) ? args[0] : await askRunArgs(session, 'Run Container', true, imageOfNode(args[0]));
     if (!options) return undefined;
     const terminal = new BufferedPseudoterminal();
-    const name = `Run: ${options.image}`;
-    vscode.window.createTerminal({ name, pty: terminal, iconPath: new vscode.ThemeIcon('play') }).show();
+    // Named after its container; one the engine names is renamed once it is created.
+    let terminalName = `Run: ${options.name ?? options.image}`;
+    vscode.window.createTerminal({ name: terminalName, pty: terminal, iconPath: new vscode.ThemeIcon('play') }).show();
     const tty = options.tty ?? false;
     const controls = new RunTerminalControls(terminal, {
       tty,
@@ -185,8 +219,12 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
       progressLineOpen = false;
     };
     try {
-      const result = await runContainer(session.client, {
-        ...(await commonRunOptions(deps, session, options)),
+      const base = await commonRunOptions(deps, session, options);
+      const result = await withRegistryAuthRetry(options.image, ({ credential, attempt }) => {
+        if (attempt > 1) terminal.writeLine(ANSI.dim(`[Berth] signed in; pulling ${options.image} again`));
+        return runContainer(session.client, {
+        ...base,
+        credentials: () => Promise.resolve(credential),
         signal: controls.signal,
         interrupt: controls.interrupt,
         detach: controls.detach,
@@ -195,7 +233,14 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
         // A shell left running when its terminal closes must not read end-of-file.
         keepStdinOpen: tty,
         stdin: controls.stdin,
-        onStarted: (id) => controls.started(session.client, id, options.name ?? session.model.container(id)?.name ?? shortId(id)),
+        onStarted: (id) => {
+          const containerName = options.name ?? session.model.container(id)?.name ?? shortId(id);
+          if (options.name === undefined) {
+            terminalName = `Run: ${containerName}`;
+            terminal.rename(terminalName);
+          }
+          controls.started(session.client, id, containerName);
+        },
         // The exit status arrives as the result's number: the terminal ends with its own `[Berth] exited with status N`.
         onStatus: (text: string) => {
           endProgressLine();
@@ -203,8 +248,7 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
         },
         onPullProgress: (line) => {
           tracker.update(line);
-          const percent = tracker.percent;
-          terminal.write(`\r\x1b[2K${ANSI.dim(`[Berth] pulling ${options.image}: ${percent}%`)}`);
+          terminal.write(`\r\x1b[2K${ANSI.dim(`[Berth] pulling ${options.image}: ${pullProgressText(tracker)}`)}`);
           progressLineOpen = true;
         },
         onOutput: (chunk) => {
@@ -215,7 +259,8 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
           const shown = options.tty ? text : toTerminalText(text);
           terminal.write(chunk.stream === 'stderr' ? ANSI.red(shown) : shown);
         },
-      });
+        });
+      }, runAuthRetry(deps, options));
       for (const [stream, flushed] of decoders.flush()) {
         const rest = filters.filter(stream, flushed);
         terminal.write(options.tty ? rest : toTerminalText(rest));
@@ -226,22 +271,23 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
       terminal.writeLine(ANSI.bold(`[Berth] ${how}exited with status ${result.exitCode}`));
       deps.log.info(`${options.image} (${shortId(result.id)}) exited with status ${result.exitCode}`);
       await session.model.refetchContainers([result.id]);
-      return { id: result.id, exitCode: result.exitCode };
+      return { id: result.id, exitCode: result.exitCode, terminalName };
     } catch (error) {
       if (controls.detached) {
         deps.log.info(`${options.image}: the Run terminal was closed; the container runs on`);
         return undefined;
       }
-      const message = errorMessage(error);
+      const failure = explainRefusal(options.image, error);
       endProgressLine();
-      terminal.writeLine(ANSI.red(`[Berth] ${message}`));
-      reportError(deps, `Running ${options.image}`, error);
+      terminal.writeLine(ANSI.red(`[Berth] ${errorMessage(failure)}`));
+      if (answersSignIn(args[0])) throw failure;
+      reportError(deps, `Running ${options.image}`, failure);
       return undefined;
     } finally {
       controls.finish();
       controls.dispose();
     }
-  }),
+  }, { rejectsWhen: answersSignIn }),
 
   command('berth.runInBackground', 'Running in background', (deps) => async (...args: unknown[]) => {
     const session = deps.sessionOfTarget(args[0]);
@@ -250,18 +296,23 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     const tracker = new LayerProgress();
     const runOptions = await commonRunOptions(deps, session, options);
     const result = await withCancellableProgress(`Starting ${options.image}`, (signal, progress) =>
-      runInBackground(session.client, {
-        ...runOptions,
-        signal,
-        onStatus: (text: string) => progress.report({ message: text }),
-        onPullProgress: (line) => {
-          tracker.update(line);
-          progress.report({ message: `pulling: ${tracker.percent}%` });
-        },
+      withRegistryAuthRetry(options.image, ({ credential }) =>
+        runInBackground(session.client, {
+          ...runOptions,
+          credentials: () => Promise.resolve(credential),
+          signal,
+          onStatus: (text: string) => progress.report({ message: text }),
+          onPullProgress: (line) => {
+            tracker.update(line);
+            progress.report({ message: `pulling: ${pullProgressText(tracker)}` });
+          },
+        }),
+      runAuthRetry(deps, options)).catch((error: unknown) => {
+        throw explainRefusal(options.image, error);
       }),
     );
     await session.model.refetchContainers([result.id]);
     await deps.revealContainer(result.id, session.id);
     return { id: result.id };
-  }),
+  }, { rejectsWhen: answersSignIn }),
 ];

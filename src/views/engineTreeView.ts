@@ -124,6 +124,17 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
     return this.forest.parent(node);
   }
 
+  /**
+   * Scrolls to an engine's row and selects it (Add Engine: the new row may sit below a long list of another engine's
+   * containers). False when the view has no row for it: with one engine there are no engine rows.
+   */
+  async revealEngine(engine: string): Promise<boolean> {
+    const root = this.forest.isMulti ? this.forest.root(engine) : undefined;
+    if (!root) return false;
+    await this.view.reveal(root, { select: true, focus: false, expand: false });
+    return true;
+  }
+
   /** The rows under a path of labels (`[]` = the roots), as VS Code would render them. */
   async rowsAt(path: readonly string[]): Promise<RowSummary[]> {
     const rows = await rowsUnder(this, path, 'The view');
