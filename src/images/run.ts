@@ -200,6 +200,7 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     const terminal = new BufferedPseudoterminal();
     // Named after its container; one the engine names is renamed once it is created.
     let terminalName = `Run: ${options.name ?? options.image}`;
+    let named: Promise<void> | undefined;
     vscode.window.createTerminal({ name: terminalName, pty: terminal, iconPath: new vscode.ThemeIcon('play') }).show();
     const tty = options.tty ?? false;
     const controls = new RunTerminalControls(terminal, {
@@ -234,12 +235,17 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
         keepStdinOpen: tty,
         stdin: controls.stdin,
         onStarted: (id) => {
-          const containerName = options.name ?? session.model.container(id)?.name ?? shortId(id);
+          controls.started(session.client, id, options.name ?? session.model.container(id)?.name ?? shortId(id));
+          // The name the engine chose: the model may not have the new container yet.
           if (options.name === undefined) {
-            terminalName = `Run: ${containerName}`;
-            terminal.rename(terminalName);
+            named = session.client.inspectContainer(id).then(
+              (inspected) => {
+                terminalName = `Run: ${inspected.Name.replace(/^\//, '')}`;
+                terminal.rename(terminalName);
+              },
+              (error: unknown) => deps.log.debug(`Naming the Run terminal of ${shortId(id)}: ${errorMessage(error)}`),
+            );
           }
-          controls.started(session.client, id, containerName);
         },
         // The exit status arrives as the result's number: the terminal ends with its own `[Berth] exited with status N`.
         onStatus: (text: string) => {
@@ -271,6 +277,7 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
       terminal.writeLine(ANSI.bold(`[Berth] ${how}exited with status ${result.exitCode}`));
       deps.log.info(`${options.image} (${shortId(result.id)}) exited with status ${result.exitCode}`);
       await session.model.refetchContainers([result.id]);
+      await named;
       return { id: result.id, exitCode: result.exitCode, terminalName };
     } catch (error) {
       if (controls.detached) {

@@ -46,7 +46,7 @@ export const WORKBENCH_BAD_INPUT_CASES: readonly BadInputCase[] = [
     input: 'an image only in a registry that wants credentials',
     kind: 'error',
     errorKind: 'unauthorized',
-    message: '<registry> refused the pull of <image>, so nothing was created: <the engine\'s refusal>. Sign in to the registry (Berth: Sign In to Registry, or docker login) and try again',
+    message: '<registry> refused the pull of <image>, so nothing was created: <the engine\'s refusal, and: Sign in to the registry (Berth: Sign In to Registry, or docker login) … and try again>',
   },
 ];
 

@@ -49,6 +49,7 @@ describe('first hour: Run signs in, terminals by container, Add Engine', functio
     assert.ok(message !== undefined, 'a declined sign-in fails the run');
     assert.match(message, rowPattern('run-pull-refused-no-sign-in'));
     assert.match(message, /no basic auth credentials|authentication required|unauthorized/i, 'the engine\'s own words');
+    assert.match(message, /Sign in to the registry \(Berth: Sign In to Registry, or docker login\)/, 'what to do next');
     assert.equal(await inspectOrUndefined(client, name), undefined, 'no container was created');
     await assert.rejects(client.inspectImage(reference), 'the image was not pulled');
   });
