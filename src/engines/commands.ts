@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import { addConfiguredEngine, removeConfiguredEngine } from '../config';
 import { parseHost } from '../engine';
-import { endpointKey, engineHostProblem, engineNameProblem } from '../model/engineList';
+import { addedEngineMessage, endpointKey, engineHostProblem, engineNameProblem } from '../model/engineList';
 import type { EngineSession } from '../model/session';
 import { isEngineRoot } from '../views/engineForest';
 import { command, type CommandEntry } from '../workbench/commandTable';
@@ -120,12 +120,6 @@ function notRemovable(session: EngineSession): string {
 }
 
 const SWITCH_TO_IT = 'Switch to It';
-
-/** Add Engine's confirmation: where the entry went, and where its row is. */
-export function addedEngineMessage(name: string, host: string, where: string, revealed: boolean): string {
-  const row = revealed ? ' Its row is selected in the Containers view.' : '';
-  return `Added the engine "${name}" (${host}) to berth.engines in the ${where}.${row}`;
-}
 
 export const engineCommands: ReadonlyArray<CommandEntry<EnginesDeps>> = [
   command('berth.switchContext', 'Switching the engine', (deps) => (target?: unknown) => switchTo(deps, target)),

@@ -10,9 +10,8 @@ import { DisposableStore } from '../common/lifecycle';
 import { shortId } from '../common/format';
 import { LayerProgress, pullProgressText } from '../common/layerProgress';
 import { runContainer, runInBackground, validateContainerName, validateImageReference, type RunOptionsInput } from '../engine';
-import { parseImageReference } from '../engine/reference';
 import { isRegistryAuthFailure, withRegistryAuthRetry } from '../registries';
-import type { AuthRetryOptions } from '../registries/authRetry';
+import { runRefusedMessage, type AuthRetryOptions } from '../registries/authRetry';
 import type { EngineSession } from '../model/session';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
 import { StreamOutputFilters } from '../terminals/outputFilter';
@@ -158,11 +157,6 @@ function runAuthRetry(deps: ImagesCommandDeps, args: RunArgs): AuthRetryOptions 
   const signIn = args.signIn;
   if (signIn === false) return { ...deps.registries.authRetry(), offerSignIn: () => Promise.resolve(false) };
   return deps.registries.authRetry(signIn);
-}
-
-/** A run whose pull the registry refused and the user did not sign in: nothing was created; the engine's words end it. */
-export function runRefusedMessage(image: string, engineMessage: string): string {
-  return `${parseImageReference(image).registry} refused the pull of ${image}, so nothing was created: ${engineMessage}`;
 }
 
 /** A registry refusal the user did not sign in for, worded for a run; any other failure as it is. */
