@@ -17,7 +17,7 @@ import { authRetryOptions, copyReference, isAutomatedPull, pullTag, type PullOpt
 import type { EngineGetter } from './registryEngine';
 import { RegistrySignIn, type SignInRequest } from './signIn';
 
-export { withRegistryAuthRetry, isRegistryAuthFailure } from './authRetry';
+export { withRegistryAuthRetry, isRegistryAuthFailure, runRefusedMessage, type AuthRetryOptions } from './authRetry';
 
 export const REGISTRIES_VIEW_ID = 'berth.registries';
 
