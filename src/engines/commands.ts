@@ -138,10 +138,9 @@ export const engineCommands: ReadonlyArray<CommandEntry<EnginesDeps>> = [
     deps.rediscoverEngines();
     const engine = `settings:${given.name}`;
     // Its row may be below a long list of the current engine's containers: scroll to it, select it, and say so.
-    const revealed = await deps.revealEngine(engine).catch((error: unknown) => {
-      deps.log.warn(`Selecting the row of engine ${given.name}: ${errorMessage(error)}`);
-      return false;
-    });
+    const reveal = deps.revealEngine(engine);
+    reveal?.then(undefined, (error: unknown) => deps.log.warn(`Selecting the row of engine ${given.name}: ${errorMessage(error)}`));
+    const revealed = reveal !== undefined;
     void vscode.window
       .showInformationMessage(addedEngineMessage(given.name, given.host, where, revealed), SWITCH_TO_IT)
       .then((choice) => (choice === SWITCH_TO_IT ? vscode.commands.executeCommand('berth.useEngine', engine) : undefined));

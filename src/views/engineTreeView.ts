@@ -126,13 +126,12 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
 
   /**
    * Scrolls to an engine's row and selects it (Add Engine: the new row may sit below a long list of another engine's
-   * containers). False when the view has no row for it: with one engine there are no engine rows.
+   * containers). Undefined when the view has no row for it: with one engine there are no engine rows. Callers need
+   * not wait for it: VS Code settles it once the view has rendered, which a hidden view may not do soon.
    */
-  async revealEngine(engine: string): Promise<boolean> {
+  revealEngine(engine: string): Thenable<void> | undefined {
     const root = this.forest.isMulti ? this.forest.root(engine) : undefined;
-    if (!root) return false;
-    await this.view.reveal(root, { select: true, focus: false, expand: false });
-    return true;
+    return root ? this.view.reveal(root, { select: true, focus: false, expand: false }) : undefined;
   }
 
   /** The rows under a path of labels (`[]` = the roots), as VS Code would render them. */

@@ -74,6 +74,21 @@ describe('first hour: Run signs in, terminals by container, Add Engine', functio
     assert.equal(terminalsNamed(`Run: ${name}`).length, 1);
   });
 
+  it('Run in Background takes the same offer: declined it creates nothing, signed in it starts the container', async () => {
+    await vscode.commands.executeCommand('berth.registries.signOut', engines.registry.address);
+    const name = uniqueName('berth-it-bg-signed-in');
+    const base = { image: reference, name, cmd: ['sh', '-c', 'sleep 30'] };
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('berth.runInBackground', { ...base, signIn: false })), rowPattern('run-pull-refused-no-sign-in'));
+    assert.equal(await inspectOrUndefined(client, name), undefined, 'no container after the refusal');
+    const result = await vscode.commands.executeCommand<{ id: string } | undefined>('berth.runInBackground', {
+      ...base,
+      signIn: { username: engines.registry.username, password: engines.registry.password },
+    });
+    assert.ok(result, 'the background run returned its container');
+    containers.track(result.id);
+    assert.equal((await client.inspectContainer(result.id)).Name, `/${name}`);
+  });
+
   it('a Run terminal without a given name takes the name the engine gave the container', async () => {
     const result = await vscode.commands.executeCommand<RunResult | undefined>('berth.runContainer', { image: engines.image, cmd: ['true'] });
     assert.ok(result);
