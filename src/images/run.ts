@@ -152,10 +152,17 @@ async function askRunArgs(session: EngineSession, title: string, foreground: boo
  * The sign-in offer of a run's pull, as Pull Image has it: the registry's refusal with Sign In…, then the same run
  * again with the answers already given. Automation answers through `signIn`.
  */
-function runAuthRetry(deps: ImagesCommandDeps, args: RunArgs): AuthRetryOptions {
+function runAuthRetry(deps: ImagesCommandDeps, args: RunArgs, onRefused?: (registry: string) => void): AuthRetryOptions {
   const signIn = args.signIn;
-  if (signIn === false) return { ...deps.registries.authRetry(), offerSignIn: () => Promise.resolve(false) };
-  return deps.registries.authRetry(signIn);
+  const retry = signIn === false ? { ...deps.registries.authRetry(), offerSignIn: () => Promise.resolve(false) } : deps.registries.authRetry(signIn);
+  if (!onRefused) return retry;
+  return {
+    ...retry,
+    offerSignIn: (registry, message) => {
+      onRefused(registry);
+      return retry.offerSignIn(registry, message);
+    },
+  };
 }
 
 /** A registry refusal the user did not sign in for, worded for a run; any other failure as it is. */
@@ -217,49 +224,52 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
       const result = await withRegistryAuthRetry(options.image, ({ credential, attempt }) => {
         if (attempt > 1) terminal.writeLine(ANSI.dim(`[Berth] signed in; pulling ${options.image} again`));
         return runContainer(session.client, {
-        ...base,
-        credentials: () => Promise.resolve(credential),
-        signal: controls.signal,
-        interrupt: controls.interrupt,
-        detach: controls.detach,
-        stopTimeoutSeconds: deps.settings.stopTimeoutSeconds,
-        interactive: controls.stdin !== undefined,
-        // A shell left running when its terminal closes must not read end-of-file.
-        keepStdinOpen: tty,
-        stdin: controls.stdin,
-        onStarted: (id) => {
-          controls.started(session.client, id, options.name ?? session.model.container(id)?.name ?? shortId(id));
-          // The name the engine chose: the model may not have the new container yet.
-          if (options.name === undefined) {
-            named = session.client.inspectContainer(id).then(
-              (inspected) => {
-                terminalName = `Run: ${inspected.Name.replace(/^\//, '')}`;
-                terminal.rename(terminalName);
-              },
-              (error: unknown) => deps.log.debug(`Naming the Run terminal of ${shortId(id)}: ${errorMessage(error)}`),
-            );
-          }
-        },
-        // The exit status arrives as the result's number: the terminal ends with its own `[Berth] exited with status N`.
-        onStatus: (text: string) => {
-          endProgressLine();
-          terminal.writeLine(ANSI.dim(`[Berth] ${text}`));
-        },
-        onPullProgress: (line) => {
-          tracker.update(line);
-          terminal.write(`\r\x1b[2K${ANSI.dim(`[Berth] pulling ${options.image}: ${pullProgressText(tracker)}`)}`);
-          progressLineOpen = true;
-        },
-        onOutput: (chunk) => {
-          endProgressLine();
-          // Container output is untrusted: colours pass, terminal control does not (terminals/outputFilter.ts).
-          const text = filters.filter(chunk.stream, decoders.decode(chunk.stream, chunk.data));
-          // A TTY sends CRLF already; plain streams need it.
-          const shown = options.tty ? text : toTerminalText(text);
-          terminal.write(chunk.stream === 'stderr' ? ANSI.red(shown) : shown);
-        },
+          ...base,
+          credentials: () => Promise.resolve(credential),
+          signal: controls.signal,
+          interrupt: controls.interrupt,
+          detach: controls.detach,
+          stopTimeoutSeconds: deps.settings.stopTimeoutSeconds,
+          interactive: controls.stdin !== undefined,
+          // A shell left running when its terminal closes must not read end-of-file.
+          keepStdinOpen: tty,
+          stdin: controls.stdin,
+          onStarted: (id) => {
+            controls.started(session.client, id, options.name ?? session.model.container(id)?.name ?? shortId(id));
+            // The name the engine chose: the model may not have the new container yet.
+            if (options.name === undefined) {
+              named = session.client.inspectContainer(id).then(
+                (inspected) => {
+                  terminalName = `Run: ${inspected.Name.replace(/^\//, '')}`;
+                  terminal.rename(terminalName);
+                },
+                (error: unknown) => deps.log.debug(`Naming the Run terminal of ${shortId(id)}: ${errorMessage(error)}`),
+              );
+            }
+          },
+          // The exit status arrives as the result's number: the terminal ends with its own `[Berth] exited with status N`.
+          onStatus: (text: string) => {
+            endProgressLine();
+            terminal.writeLine(ANSI.dim(`[Berth] ${text}`));
+          },
+          onPullProgress: (line) => {
+            tracker.update(line);
+            terminal.write(`\r\x1b[2K${ANSI.dim(`[Berth] pulling ${options.image}: ${pullProgressText(tracker)}`)}`);
+            progressLineOpen = true;
+          },
+          onOutput: (chunk) => {
+            endProgressLine();
+            // Container output is untrusted: colours pass, terminal control does not (terminals/outputFilter.ts).
+            const text = filters.filter(chunk.stream, decoders.decode(chunk.stream, chunk.data));
+            // A TTY sends CRLF already; plain streams need it.
+            const shown = options.tty ? text : toTerminalText(text);
+            terminal.write(chunk.stream === 'stderr' ? ANSI.red(shown) : shown);
+          },
         });
-      }, runAuthRetry(deps, options));
+      }, runAuthRetry(deps, options, (registry) => {
+        endProgressLine();
+        terminal.writeLine(ANSI.yellow(`[Berth] ${registry} refused the pull of ${options.image}: Sign In… in the notification goes on with this run`));
+      }));
       for (const [stream, flushed] of decoders.flush()) {
         const rest = filters.filter(stream, flushed);
         terminal.write(options.tty ? rest : toTerminalText(rest));
