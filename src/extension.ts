@@ -50,7 +50,7 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
   const files = registerFiles(core, owner);
   owner.add(containers.view.setChildRows(files.rows));
   owner.add(volumes.view.setChildRows(files.rows));
-  registerEngines(core, owner);
+  registerEngines(extendDeps(core, { revealEngine: (engine: string) => containers.view.revealEngine(engine) }), owner);
   registerTrust(core, owner);
   registerLanguage({ log, engines: core.engines, extensionUri: context.extensionUri }, owner);
   // For tests: the rows a view shows under a path of labels.

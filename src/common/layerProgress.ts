@@ -24,17 +24,21 @@ interface Layer {
   current: number;
   total: number;
   done: boolean;
+  /** The engine had it before this pull ("Already exists"): nothing to transfer. */
+  present: boolean;
 }
 
 const DONE_STATUSES = /^(pushed|layer already exists|already exists|pull complete|download complete|verifying checksum|mounted from)/i;
 /** Lines that carry an id that is not a layer: the repository or tag being pulled or pushed. */
 const NOT_A_LAYER = /^(the push refers|using default tag|pulling from)/i;
+const PRESENT_STATUSES = /^(already exists|layer already exists)/i;
 
 export class LayerProgress {
   readonly #layers = new Map<string, Layer>();
   #digest: string | undefined;
   #status = '';
   #percent = 0;
+  #finished = false;
 
   /** Feeds one progress line; returns true when it was about a layer (the totals may have changed). */
   update(line: LayerProgressLine): boolean {
@@ -42,9 +46,11 @@ export class LayerProgress {
     if (status) this.#status = line.id ? `${line.id}: ${status}` : status;
     const digest = typeof line.aux?.Digest === 'string' ? line.aux.Digest : /digest: (sha256:[0-9a-f]{64})/.exec(status ?? '')?.[1];
     if (digest) this.#digest = digest;
+    // Docker's last line of a pull: "Status: Downloaded newer image for …" or "Status: Image is up to date for …".
+    if (!line.id && status && /^status: /i.test(status)) this.#finished = true;
     // A tag line ("latest: digest: …") carries the tag as id: not a layer either.
     if (!line.id || !status || NOT_A_LAYER.test(status) || /digest: /.test(status)) return false;
-    const layer = this.#layers.get(line.id) ?? { current: 0, total: 0, done: false };
+    const layer = this.#layers.get(line.id) ?? { current: 0, total: 0, done: false, present: false };
     this.#layers.set(line.id, layer);
     if (layer.done) return true;
     const detail = line.progressDetail;
@@ -52,6 +58,7 @@ export class LayerProgress {
     if (typeof detail?.current === 'number') layer.current = Math.min(detail.current, layer.total || detail.current);
     if (DONE_STATUSES.test(status)) {
       layer.done = true;
+      layer.present = PRESENT_STATUSES.test(status);
       layer.current = layer.total;
     }
     this.#percent = Math.max(this.#percent, this.#computePercent());
@@ -80,6 +87,16 @@ export class LayerProgress {
     return this.#status;
   }
 
+  /**
+   * Every layer was on the engine before the pull (or the engine said it finished without naming one): a pull that
+   * only adds a tag. A percentage would read "0%" or jump to 100 while nothing is transferred.
+   */
+  get allPresent(): boolean {
+    if (this.#layers.size === 0) return this.#finished;
+    for (const layer of this.#layers.values()) if (!layer.present) return false;
+    return true;
+  }
+
   /** The manifest digest the registry reported at the end of a push. */
   get digest(): string | undefined {
     return this.#digest;
@@ -105,4 +122,14 @@ export class LayerProgress {
     const average = total / Math.max(known, 1);
     return Math.floor(((current + unknownDone * average) / (total + unknown * average)) * 100);
   }
+}
+
+/**
+ * What a pull's progress line says: "checking layers" before the engine names one, "layers already present" when it
+ * transfers nothing, else the percentage.
+ */
+export function pullProgressText(progress: LayerProgress): string {
+  if (progress.allPresent) return 'layers already present';
+  if (progress.totals.layers === 0) return 'checking layers';
+  return `${progress.percent}%`;
 }

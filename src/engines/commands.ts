@@ -4,9 +4,10 @@
  * sockets and the default engine come from elsewhere, and the message says where).
  */
 import * as vscode from 'vscode';
+import { errorMessage } from '../common/errors';
 import { addConfiguredEngine, removeConfiguredEngine } from '../config';
 import { parseHost } from '../engine';
-import { endpointKey, engineHostProblem, engineNameProblem } from '../model/engineList';
+import { addedEngineMessage, endpointKey, engineHostProblem, engineNameProblem } from '../model/engineList';
 import type { EngineSession } from '../model/session';
 import { isEngineRoot } from '../views/engineForest';
 import { command, type CommandEntry } from '../workbench/commandTable';
@@ -118,6 +119,8 @@ function notRemovable(session: EngineSession): string {
   }
 }
 
+const SWITCH_TO_IT = 'Switch to It';
+
 export const engineCommands: ReadonlyArray<CommandEntry<EnginesDeps>> = [
   command('berth.switchContext', 'Switching the engine', (deps) => (target?: unknown) => switchTo(deps, target)),
 
@@ -133,7 +136,15 @@ export const engineCommands: ReadonlyArray<CommandEntry<EnginesDeps>> = [
     deps.log.info(`Added engine ${given.name}: ${given.host} to berth.engines in the ${where}`);
     // The configuration listener has made its session by now; make sure, whatever the event order.
     deps.rediscoverEngines();
-    return { engine: `settings:${given.name}`, name: given.name, host: given.host };
+    const engine = `settings:${given.name}`;
+    // Its row may be below a long list of the current engine's containers: scroll to it, select it, and say so.
+    const reveal = deps.revealEngine(engine);
+    reveal?.then(undefined, (error: unknown) => deps.log.warn(`Selecting the row of engine ${given.name}: ${errorMessage(error)}`));
+    const revealed = reveal !== undefined;
+    void vscode.window
+      .showInformationMessage(addedEngineMessage(given.name, given.host, where, revealed), SWITCH_TO_IT)
+      .then((choice) => (choice === SWITCH_TO_IT ? vscode.commands.executeCommand('berth.useEngine', engine) : undefined));
+    return { engine, name: given.name, host: given.host, revealed };
   }),
 
   command('berth.removeEngine', 'Removing an engine', (deps) => async (target?: unknown) => {

@@ -8,8 +8,9 @@ import { splitCommandLine } from '../common/argv';
 import { errorMessage } from '../common/errors';
 import { DisposableStore } from '../common/lifecycle';
 import { shortId } from '../common/format';
-import { LayerProgress } from '../common/layerProgress';
+import { LayerProgress, pullProgressText } from '../common/layerProgress';
 import { runContainer, runInBackground, validateContainerName, validateImageReference, type RunOptionsInput } from '../engine';
+import { isRegistryAuthFailure, runRefusedMessage, withRegistryAuthRetry, type AuthRetryOptions } from '../registries';
 import type { EngineSession } from '../model/session';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
 import { StreamOutputFilters } from '../terminals/outputFilter';
@@ -34,6 +35,11 @@ export interface RunArgs {
   engine?: string;
   /** Ports, env, mounts and the rest (the options step, or a profile). */
   options?: RunOptionsInput;
+  /**
+   * For automation: how to answer the Sign In… a registry refusal of the pull brings: the credentials to sign in
+   * with, or false to decline. Given, a failed run rejects instead of showing a message.
+   */
+  signIn?: false | { username: string; password: string };
 }
 
 function isRunArgs(value: unknown): value is RunArgs {
@@ -142,6 +148,33 @@ async function askRunArgs(session: EngineSession, title: string, foreground: boo
   };
 }
 
+/**
+ * The sign-in offer of a run's pull, as Pull Image has it: the registry's refusal with Sign In…, then the same run
+ * again with the answers already given. Automation answers through `signIn`.
+ */
+function runAuthRetry(deps: ImagesCommandDeps, args: RunArgs, onRefused?: (registry: string) => void): AuthRetryOptions {
+  const signIn = args.signIn;
+  const retry = signIn === false ? { ...deps.registries.authRetry(), offerSignIn: () => Promise.resolve(false) } : deps.registries.authRetry(signIn);
+  if (!onRefused) return retry;
+  return {
+    ...retry,
+    offerSignIn: (registry, message) => {
+      onRefused(registry);
+      return retry.offerSignIn(registry, message);
+    },
+  };
+}
+
+/** A registry refusal the user did not sign in for, worded for a run; any other failure as it is. */
+function explainRefusal(image: string, error: unknown): unknown {
+  return isRegistryAuthFailure(error) ? new Error(runRefusedMessage(image, errorMessage(error)), { cause: error }) : error;
+}
+
+/** Automation that answers the sign-in offer gets a failed run as a rejection. */
+function answersSignIn(value: unknown): boolean {
+  return isRunArgs(value) && value.signIn !== undefined;
+}
+
 async function commonRunOptions(deps: ImagesCommandDeps, session: EngineSession, args: RunArgs) {
   const extra = await resolveChosenOptions(args.options ?? {}, session, args.autoRemove ?? false);
   return {
@@ -165,8 +198,10 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     const options = isRunArgs(args[0]) ? args[0] : await askRunArgs(session, 'Run Container', true, imageOfNode(args[0]));
     if (!options) return undefined;
     const terminal = new BufferedPseudoterminal();
-    const name = `Run: ${options.image}`;
-    vscode.window.createTerminal({ name, pty: terminal, iconPath: new vscode.ThemeIcon('play') }).show();
+    // Named after its container; one the engine names is renamed once it is created.
+    let terminalName = `Run: ${options.name ?? options.image}`;
+    let named: Promise<void> | undefined;
+    vscode.window.createTerminal({ name: terminalName, pty: terminal, iconPath: new vscode.ThemeIcon('play') }).show();
     const tty = options.tty ?? false;
     const controls = new RunTerminalControls(terminal, {
       tty,
@@ -185,37 +220,56 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
       progressLineOpen = false;
     };
     try {
-      const result = await runContainer(session.client, {
-        ...(await commonRunOptions(deps, session, options)),
-        signal: controls.signal,
-        interrupt: controls.interrupt,
-        detach: controls.detach,
-        stopTimeoutSeconds: deps.settings.stopTimeoutSeconds,
-        interactive: controls.stdin !== undefined,
-        // A shell left running when its terminal closes must not read end-of-file.
-        keepStdinOpen: tty,
-        stdin: controls.stdin,
-        onStarted: (id) => controls.started(session.client, id, options.name ?? session.model.container(id)?.name ?? shortId(id)),
-        // The exit status arrives as the result's number: the terminal ends with its own `[Berth] exited with status N`.
-        onStatus: (text: string) => {
-          endProgressLine();
-          terminal.writeLine(ANSI.dim(`[Berth] ${text}`));
-        },
-        onPullProgress: (line) => {
-          tracker.update(line);
-          const percent = tracker.percent;
-          terminal.write(`\r\x1b[2K${ANSI.dim(`[Berth] pulling ${options.image}: ${percent}%`)}`);
-          progressLineOpen = true;
-        },
-        onOutput: (chunk) => {
-          endProgressLine();
-          // Container output is untrusted: colours pass, terminal control does not (terminals/outputFilter.ts).
-          const text = filters.filter(chunk.stream, decoders.decode(chunk.stream, chunk.data));
-          // A TTY sends CRLF already; plain streams need it.
-          const shown = options.tty ? text : toTerminalText(text);
-          terminal.write(chunk.stream === 'stderr' ? ANSI.red(shown) : shown);
-        },
-      });
+      const base = await commonRunOptions(deps, session, options);
+      const result = await withRegistryAuthRetry(options.image, ({ credential, attempt }) => {
+        if (attempt > 1) terminal.writeLine(ANSI.dim(`[Berth] signed in; pulling ${options.image} again`));
+        return runContainer(session.client, {
+          ...base,
+          credentials: () => Promise.resolve(credential),
+          signal: controls.signal,
+          interrupt: controls.interrupt,
+          detach: controls.detach,
+          stopTimeoutSeconds: deps.settings.stopTimeoutSeconds,
+          interactive: controls.stdin !== undefined,
+          // A shell left running when its terminal closes must not read end-of-file.
+          keepStdinOpen: tty,
+          stdin: controls.stdin,
+          onStarted: (id) => {
+            controls.started(session.client, id, options.name ?? session.model.container(id)?.name ?? shortId(id));
+            // The name the engine chose: the model may not have the new container yet.
+            if (options.name === undefined) {
+              named = session.client.inspectContainer(id).then(
+                (inspected) => {
+                  terminalName = `Run: ${inspected.Name.replace(/^\//, '')}`;
+                  terminal.rename(terminalName);
+                },
+                (error: unknown) => deps.log.debug(`Naming the Run terminal of ${shortId(id)}: ${errorMessage(error)}`),
+              );
+            }
+          },
+          // The exit status arrives as the result's number: the terminal ends with its own `[Berth] exited with status N`.
+          onStatus: (text: string) => {
+            endProgressLine();
+            terminal.writeLine(ANSI.dim(`[Berth] ${text}`));
+          },
+          onPullProgress: (line) => {
+            tracker.update(line);
+            terminal.write(`\r\x1b[2K${ANSI.dim(`[Berth] pulling ${options.image}: ${pullProgressText(tracker)}`)}`);
+            progressLineOpen = true;
+          },
+          onOutput: (chunk) => {
+            endProgressLine();
+            // Container output is untrusted: colours pass, terminal control does not (terminals/outputFilter.ts).
+            const text = filters.filter(chunk.stream, decoders.decode(chunk.stream, chunk.data));
+            // A TTY sends CRLF already; plain streams need it.
+            const shown = options.tty ? text : toTerminalText(text);
+            terminal.write(chunk.stream === 'stderr' ? ANSI.red(shown) : shown);
+          },
+        });
+      }, runAuthRetry(deps, options, (registry) => {
+        endProgressLine();
+        terminal.writeLine(ANSI.yellow(`[Berth] ${registry} refused the pull of ${options.image}: Sign In… in the notification goes on with this run`));
+      }));
       for (const [stream, flushed] of decoders.flush()) {
         const rest = filters.filter(stream, flushed);
         terminal.write(options.tty ? rest : toTerminalText(rest));
@@ -226,22 +280,24 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
       terminal.writeLine(ANSI.bold(`[Berth] ${how}exited with status ${result.exitCode}`));
       deps.log.info(`${options.image} (${shortId(result.id)}) exited with status ${result.exitCode}`);
       await session.model.refetchContainers([result.id]);
-      return { id: result.id, exitCode: result.exitCode };
+      await named;
+      return { id: result.id, exitCode: result.exitCode, terminalName };
     } catch (error) {
       if (controls.detached) {
         deps.log.info(`${options.image}: the Run terminal was closed; the container runs on`);
         return undefined;
       }
-      const message = errorMessage(error);
+      const failure = explainRefusal(options.image, error);
       endProgressLine();
-      terminal.writeLine(ANSI.red(`[Berth] ${message}`));
-      reportError(deps, `Running ${options.image}`, error);
+      terminal.writeLine(ANSI.red(`[Berth] ${errorMessage(failure)}`));
+      if (answersSignIn(args[0])) throw failure;
+      reportError(deps, `Running ${options.image}`, failure);
       return undefined;
     } finally {
       controls.finish();
       controls.dispose();
     }
-  }),
+  }, { rejectsWhen: answersSignIn }),
 
   command('berth.runInBackground', 'Running in background', (deps) => async (...args: unknown[]) => {
     const session = deps.sessionOfTarget(args[0]);
@@ -250,18 +306,23 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     const tracker = new LayerProgress();
     const runOptions = await commonRunOptions(deps, session, options);
     const result = await withCancellableProgress(`Starting ${options.image}`, (signal, progress) =>
-      runInBackground(session.client, {
-        ...runOptions,
-        signal,
-        onStatus: (text: string) => progress.report({ message: text }),
-        onPullProgress: (line) => {
-          tracker.update(line);
-          progress.report({ message: `pulling: ${tracker.percent}%` });
-        },
+      withRegistryAuthRetry(options.image, ({ credential }) =>
+        runInBackground(session.client, {
+          ...runOptions,
+          credentials: () => Promise.resolve(credential),
+          signal,
+          onStatus: (text: string) => progress.report({ message: text }),
+          onPullProgress: (line) => {
+            tracker.update(line);
+            progress.report({ message: `pulling: ${pullProgressText(tracker)}` });
+          },
+        }),
+      runAuthRetry(deps, options)).catch((error: unknown) => {
+        throw explainRefusal(options.image, error);
       }),
     );
     await session.model.refetchContainers([result.id]);
     await deps.revealContainer(result.id, session.id);
     return { id: result.id };
-  }),
+  }, { rejectsWhen: answersSignIn }),
 ];

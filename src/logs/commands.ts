@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
+import type { OpenTerminals } from '../terminals/openTerminals';
 import { StreamOutputFilters } from '../terminals/outputFilter';
 import { ANSI, toTerminalText } from '../terminals/terminalText';
 import { command, type CommandEntry } from '../workbench/commandTable';
@@ -11,14 +12,23 @@ import { resolveContainers } from '../workbench/targets';
 import { followContainerLogs } from './logFollower';
 import { logsUri } from './logsDocumentProvider';
 
-export const logCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
+export interface LogCommandDeps extends CoreDeps {
+  /** The Logs terminals still open, by engine and container: Show Logs reveals one instead of opening another. */
+  readonly logTerminals: OpenTerminals;
+}
+
+export const logCommands: ReadonlyArray<CommandEntry<LogCommandDeps>> = [
   command('berth.showLogs', 'Showing logs', (deps) => async (...args: unknown[]) => {
     const target = await resolveContainers(deps, args, { placeHolder: 'Container whose logs to follow', eligible: () => true, many: false });
     const ref = target?.refs[0];
     if (!ref) return undefined;
-    const terminal = new BufferedPseudoterminal();
     const terminalName = `Logs: ${ref.name}`;
-    vscode.window.createTerminal({ name: terminalName, pty: terminal, iconPath: new vscode.ThemeIcon('output') }).show();
+    const key = `${ref.session.id}/${ref.id}`;
+    if (deps.logTerminals.reveal(key)) return { terminalName, reused: true };
+    const terminal = new BufferedPseudoterminal();
+    const shown = vscode.window.createTerminal({ name: terminalName, pty: terminal, iconPath: new vscode.ThemeIcon('output') });
+    deps.logTerminals.add(key, shown);
+    shown.show();
     // Container output is untrusted: colours pass, terminal control does not (terminals/outputFilter.ts).
     const filters = new StreamOutputFilters();
     const sink = {
@@ -34,15 +44,19 @@ export const logCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
       signal: terminal.signal,
       followRestarts: true,
     }).then(
-      () => terminal.writeLine(ANSI.dim('[Berth] end of logs')),
+      () => {
+        deps.logTerminals.forget(key, shown);
+        terminal.writeLine(ANSI.dim('[Berth] end of logs'));
+      },
       (error: unknown) => {
+        deps.logTerminals.forget(key, shown);
         if (isCancellation(error) || terminal.signal.aborted) return;
         const message = errorMessage(error);
         deps.log.error(`Following logs of ${ref.name}: ${message}`);
         terminal.writeLine(ANSI.red(`[Berth] ${message}`));
       },
     );
-    return { terminalName };
+    return { terminalName, reused: false };
   }),
 
   command('berth.openLogsInEditor', 'Opening logs', (deps) => async (...args: unknown[]) => {

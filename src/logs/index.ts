@@ -4,7 +4,8 @@
  */
 import type { DisposableStore } from '../common/lifecycle';
 import { registerCommandTable } from '../workbench/commandTable';
-import type { CoreDeps } from '../workbench/deps';
+import { OpenTerminals } from '../terminals/openTerminals';
+import { extendDeps, type CoreDeps } from '../workbench/deps';
 import { logCommands } from './commands';
 import { LogsDocumentProvider } from './logsDocumentProvider';
 
@@ -12,5 +13,5 @@ export type LogsDeps = CoreDeps;
 
 export function registerLogs(deps: LogsDeps, owner: DisposableStore): void {
   owner.add(new LogsDocumentProvider(deps));
-  registerCommandTable(logCommands, deps, owner);
+  registerCommandTable(logCommands, extendDeps(deps, { logTerminals: owner.add(new OpenTerminals()) }), owner);
 }

@@ -240,3 +240,9 @@ export function parseConfiguredEngines(value: unknown): { engines: ConfiguredEng
 export function redactHost(host: string): string {
   return host.replace(/\/\/([^/@:]*):[^/@]*@/, '//$1:***@');
 }
+
+/** Add Engine's confirmation: where the entry went, and where its row is (the host without any credentials in it). */
+export function addedEngineMessage(name: string, host: string, where: string, revealed: boolean): string {
+  const row = revealed ? ' Its row is selected in the Containers view.' : '';
+  return `Added the engine "${name}" (${redactHost(host)}) to berth.engines in the ${where}.${row}`;
+}

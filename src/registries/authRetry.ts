@@ -66,3 +66,8 @@ export async function withRegistryAuthRetry<T>(
     }
   }
 }
+
+/** A run whose pull the registry refused and the user did not sign in: nothing was created; the engine's words end it. */
+export function runRefusedMessage(image: string, engineMessage: string): string {
+  return `${parseImageReference(image).registry} refused the pull of ${image}, so nothing was created: ${engineMessage}`;
+}

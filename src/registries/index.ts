@@ -17,7 +17,7 @@ import { authRetryOptions, copyReference, isAutomatedPull, pullTag, type PullOpt
 import type { EngineGetter } from './registryEngine';
 import { RegistrySignIn, type SignInRequest } from './signIn';
 
-export { withRegistryAuthRetry, isRegistryAuthFailure } from './authRetry';
+export { withRegistryAuthRetry, isRegistryAuthFailure, runRefusedMessage, type AuthRetryOptions } from './authRetry';
 
 export const REGISTRIES_VIEW_ID = 'berth.registries';
 
@@ -38,8 +38,11 @@ export interface RegistriesDeps extends ReportDeps {
 export interface RegistriesFeature {
   readonly chain: CredentialChain;
   readonly store: RegistryCredentialStore;
-  /** Options for `withRegistryAuthRetry(reference, op, options)`: chain lookup + "Sign In…" offer on refusal. */
-  authRetry(): AuthRetryOptions;
+  /**
+   * Options for `withRegistryAuthRetry(reference, op, options)`: chain lookup + "Sign In…" offer on refusal; with
+   * `automatic` credentials (automation) the offer signs in with them without asking.
+   */
+  authRetry(automatic?: { readonly username: string; readonly password: string }): AuthRetryOptions;
   refresh(): void;
 }
 
@@ -105,7 +108,7 @@ export function registerRegistries(deps: RegistriesDeps, owner: DisposableStore)
   return {
     chain,
     store,
-    authRetry: () => authRetryOptions(chain, signIn, deps.log),
+    authRetry: (automatic) => authRetryOptions(chain, signIn, deps.log, automatic),
     refresh: () => tree.refresh(),
   };
 }

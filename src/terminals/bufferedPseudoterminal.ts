@@ -9,6 +9,9 @@ export class BufferedPseudoterminal implements vscode.Pseudoterminal {
   private readonly closeEmitter = new vscode.EventEmitter<number | void>();
   private readonly dimensionsEmitter = new vscode.EventEmitter<vscode.TerminalDimensions>();
   private readonly inputEmitter = new vscode.EventEmitter<string>();
+  private readonly nameEmitter = new vscode.EventEmitter<string>();
+  /** A rename asked for before VS Code opened the terminal: sent on open. */
+  private pendingName: string | undefined;
   private pending: string[] | undefined = [];
   private readonly controller = new AbortController();
   private openedResolve: (() => void) | undefined;
@@ -16,6 +19,7 @@ export class BufferedPseudoterminal implements vscode.Pseudoterminal {
 
   readonly onDidWrite = this.writeEmitter.event;
   readonly onDidClose = this.closeEmitter.event;
+  readonly onDidChangeName = this.nameEmitter.event;
   /** Fired when VS Code resizes the terminal. */
   readonly onDidSetDimensions = this.dimensionsEmitter.event;
   /** Keystrokes typed into the terminal. */
@@ -36,6 +40,8 @@ export class BufferedPseudoterminal implements vscode.Pseudoterminal {
     this._dimensions = initialDimensions;
     const pending = this.pending ?? [];
     this.pending = undefined;
+    if (this.pendingName !== undefined) this.nameEmitter.fire(this.pendingName);
+    this.pendingName = undefined;
     for (const text of pending) this.writeEmitter.fire(text);
     this.openedResolve?.();
   }
@@ -59,6 +65,12 @@ export class BufferedPseudoterminal implements vscode.Pseudoterminal {
     if (text === '') return;
     if (this.pending) this.pending.push(text);
     else this.writeEmitter.fire(text);
+  }
+
+  /** Renames the terminal tab (e.g. once the container it runs has a name). */
+  rename(name: string): void {
+    if (this.pending) this.pendingName = name;
+    else this.nameEmitter.fire(name);
   }
 
   writeLine(text: string): void {
@@ -87,5 +99,6 @@ export class BufferedPseudoterminal implements vscode.Pseudoterminal {
     this.closeEmitter.dispose();
     this.dimensionsEmitter.dispose();
     this.inputEmitter.dispose();
+    this.nameEmitter.dispose();
   }
 }

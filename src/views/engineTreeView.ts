@@ -124,6 +124,16 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
     return this.forest.parent(node);
   }
 
+  /**
+   * Scrolls to an engine's row and selects it (Add Engine: the new row may sit below a long list of another engine's
+   * containers). Undefined when the view has no row for it: with one engine there are no engine rows. Callers need
+   * not wait for it: VS Code settles it once the view has rendered, which a hidden view may not do soon.
+   */
+  revealEngine(engine: string): Thenable<void> | undefined {
+    const root = this.forest.isMulti ? this.forest.root(engine) : undefined;
+    return root ? this.view.reveal(root, { select: true, focus: false, expand: false }) : undefined;
+  }
+
   /** The rows under a path of labels (`[]` = the roots), as VS Code would render them. */
   async rowsAt(path: readonly string[]): Promise<RowSummary[]> {
     const rows = await rowsUnder(this, path, 'The view');

@@ -18,6 +18,7 @@ import { Stopwatch } from '../vscode/stopwatch';
 import { CaseRunner } from './cases';
 import { WorkbenchDriver } from './driver';
 import { firstHourCases } from './firstHour';
+import { RUN_SIGN_IN_CASE, runSignIn } from './runSignIn';
 import { logsCases } from './logsCases';
 import { MULTI_ENGINE_CASE, multiEngineExplorer } from './multiEngine';
 import { STATS_CASE, statsPanel } from './stats';
@@ -239,6 +240,8 @@ async function devWorkbenchCases(
       await driver.screenshot('pull-error');
       await publish('pull-error');
     }, evidence);
+
+    await runner.run(RUN_SIGN_IN_CASE, () => runSignIn({ driver, client, registry: engines.registry, cleanup }), evidence);
 
     await runner.run(VOLUMES_CASE, () => volumesPrune(workbench, driver, client, publish), evidence);
 

@@ -1,7 +1,8 @@
 // The bad-input rows of the workbench's first hour (issue 20): what the extension says, word for word. Asserted by
 // test/e2e/firstHour.ts (the name prompt, the engine-down message) and test/integration/suite (06-second-engine:
 // the engine-down message in the log; 11-first-hour: Wait for Exit on a container that never started, a run
-// without stdin; 11-first-hour-rows: a remove refused because the container runs, and Remove with Force). Part of BAD_INPUT_CASES.
+// without stdin; 11-first-hour-rows: a remove refused because the container runs, and Remove with Force;
+// 11-first-hour-run: a run whose pull the registry refused, Sign In declined). Part of BAD_INPUT_CASES.
 import type { BadInputCase } from './bad-input-cases';
 
 export const WORKBENCH_BAD_INPUT_CASES: readonly BadInputCase[] = [
@@ -55,6 +56,15 @@ export const WORKBENCH_BAD_INPUT_CASES: readonly BadInputCase[] = [
     input: 'the refused running container',
     kind: 'outcome',
     message: 'Asks "Remove the running container <name> with force?" (modal, by name, never the short id); Remove with Force kills and removes it, Cancel leaves it running',
+  },
+  {
+    id: 'run-pull-refused-no-sign-in',
+    category: 'Failed registry auth',
+    action: 'Run Container / Run in Background (Sign In… declined)',
+    input: 'an image only in a registry that wants credentials',
+    kind: 'error',
+    errorKind: 'unauthorized',
+    message: '<registry> refused the pull of <image>, so nothing was created: <the engine\'s refusal, and: Sign in to the registry (Berth: Sign In to Registry, or docker login) … and try again>',
   },
 ];
 

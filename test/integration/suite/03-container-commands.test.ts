@@ -44,7 +44,7 @@ describe('container commands', () => {
     assert.equal(inspected.Name, `/${name}`);
     assert.equal(inspected.State.ExitCode, 3);
     assert.equal(inspected.HostConfig.NetworkMode, 'none', 'berth.run.network = none is applied');
-    assert.ok(vscode.window.terminals.some((terminal) => terminal.name === `Run: ${engines.image}`));
+    assert.ok(vscode.window.terminals.some((terminal) => terminal.name === `Run: ${name}`));
   });
 
   it('Run Container with autoRemove leaves no container behind', async () => {

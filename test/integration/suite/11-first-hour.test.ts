@@ -30,7 +30,7 @@ describe('first hour: interactive runs, selections, pickers', function () {
     const name = uniqueName('berth-it-hour');
     const opened = new Promise<vscode.Terminal>((resolve) => {
       const subscription = vscode.window.onDidOpenTerminal((terminal) => {
-        if (terminal.name !== `Run: ${engines.image}`) return;
+        if (terminal.name !== `Run: ${name}`) return;
         subscription.dispose();
         resolve(terminal);
       });

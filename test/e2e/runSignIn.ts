@@ -1,0 +1,56 @@
+// Run Container of an image only in the registry, from the palette, signed out (issue 20, item 7): the registry's
+// refusal comes with Sign In…; after signing in through the prompts the run goes on with the answers given first,
+// without asking them again, in a terminal named after the container.
+import type { EngineClient } from '../../src/engine';
+import { uniqueName } from '../support/engines';
+import type { WorkbenchDriver } from './driver';
+
+export const RUN_SIGN_IN_CASE = 'Run Container of a registry image, signed out: Sign In… from the refusal, then the run goes on';
+
+export interface RunSignInSetup {
+  readonly driver: WorkbenchDriver;
+  readonly client: EngineClient;
+  readonly registry: { readonly address: string; readonly username: string; readonly password: string };
+  /** Container ids to remove at the end of the run. */
+  readonly cleanup: string[];
+}
+
+export async function runSignIn(setup: RunSignInSetup): Promise<void> {
+  const { driver, client, registry } = setup;
+  const page = driver.page;
+  const reference = `${registry.address}/berth/busybox:1.0`;
+  const runName = uniqueName('berth-e2e-signin');
+  await client.removeImage(reference, { force: true }).catch(() => undefined);
+  await driver.runFromPalette('Berth: Sign Out of Registry');
+  await driver.answerQuickInput('Registry host', registry.address);
+  await driver.runFromPalette('Notifications: Clear All');
+  try {
+    await driver.runFromPalette('Berth: Run Container');
+    await driver.answerQuickInput('Pick a local image', reference);
+    await driver.answerQuickInput('Command for', 'echo signed-in-run');
+    await driver.answerQuickInput('Container name', runName);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'TTY' }).first().waitFor({ timeout: 15_000 });
+    await page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).click();
+    await driver.answerQuickInput('Options for', 'No extra options');
+    const offer = page.locator('.notification-toast', { hasText: `${registry.address} refused` }).first();
+    await offer.waitFor({ timeout: 30_000 });
+    await offer.locator('.monaco-button', { hasText: 'Sign In…' }).click();
+    await driver.answerQuickInput('User name', registry.username);
+    await driver.answerQuickInput('Password or access token', registry.password);
+    const text = await driver.waitForText(() => driver.terminalText(), /exited with status 0/, 'the run after the sign-in', 60_000);
+    if (!text.includes('signed-in-run')) throw new Error(`the command given before the sign-in did not run:\n${text}`);
+    if (!text.includes('signed in; pulling')) throw new Error(`the terminal does not say it pulled again:\n${text}`);
+    const tab = page.locator('.terminal-tabs-entry, .single-terminal-tab, .terminal-tab', { hasText: `Run: ${runName}` }).first();
+    const tabs = await page.locator('.pane-header, .terminal-tabs-entry, .single-terminal-tab').allInnerTexts();
+    if ((await tab.count()) === 0 && !tabs.join(' ').includes(runName)) throw new Error(`no terminal named after ${runName}: ${tabs.join(' | ')}`);
+    const created = await client.listContainers({ all: true, filters: { name: [runName] } });
+    if (created.length !== 1) throw new Error(`expected one container ${runName}, found ${created.length}`);
+    for (const container of created) setup.cleanup.push(container.Id);
+    await page.waitForTimeout(500);
+    await driver.screenshot('run-sign-in');
+  } finally {
+    await driver.runFromPalette('Berth: Sign Out of Registry').catch(() => undefined);
+    await driver.answerQuickInput('Registry host', registry.address).catch(() => undefined);
+    await driver.runFromPalette('Notifications: Clear All').catch(() => undefined);
+  }
+}
