@@ -8,6 +8,7 @@ import { errorMessage } from '../common/errors';
 import type { StatsEndpoints } from './api/stats';
 import { isEngineError } from './errors';
 import type { StatsSample } from './stats-types';
+import { pauseUnlessAborted } from '../common/concurrency';
 
 export interface FollowStatsOptions {
   readonly signal: AbortSignal;
@@ -57,19 +58,8 @@ export async function followStats(client: Pick<StatsEndpoints, 'containerStats'>
     if (options.signal.aborted) return 'aborted';
     options.onReconnect?.(reason);
     // A stall is retried at once; an ended or failing stream after a pause, so a broken engine is not hammered.
-    if (!stalled) await pause(retryMs * 2 ** Math.min(failures++, 3), options.signal);
+    if (!stalled) await pauseUnlessAborted(retryMs * 2 ** Math.min(failures++, 3), options.signal);
   }
   return 'aborted';
 }
 
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}

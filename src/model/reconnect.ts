@@ -1,4 +1,5 @@
 /** Reconnection arithmetic: the `since` of the events query and the backoff between attempts; one follow loop. */
+import { pauseUnlessAborted } from '../common/concurrency';
 
 /**
  * `since` for `GET /events` as `SEC.NANOS`. JSON numbers lose the last digits of `timeNano`
@@ -77,22 +78,10 @@ export async function followEvents<E>(signal: AbortSignal, steps: FollowSteps<E>
       if (signal.aborted) return;
       failures++;
       steps.onFailure(error);
-      await pause(backoffDelay(failures - 1, policy), signal);
+      // The pause ends with the abort: a hidden view's loop leaves no timer behind.
+      await pauseUnlessAborted(backoffDelay(failures - 1, policy), signal);
     }
   }
-}
-
-/** Waits MS, or less if SIGNAL aborts first (a hidden view leaves no timer behind). */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** At most one follow loop: `start` while one runs does nothing, `stop` aborts it (a view was hidden). */
