@@ -8,6 +8,8 @@ import { Disposable, DisposableMap } from '../common/lifecycle';
 import type { EngineModel } from '../model/engineModel';
 import type { ModelChange } from '../model/modelChange';
 import type { EngineSession } from '../model/session';
+import { classifyUnreachable } from '../model/unreachable';
+import { unreachableViewMessage } from '../model/unreachableText';
 import type { SessionsDeps } from '../workbench/deps';
 import { EngineForest, isEngineRoot, type EngineRootNode, type PerEngineTree } from './engineForest';
 import { presentEngine } from './presentation';
@@ -226,9 +228,12 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   }
 
   private updateDescription(): void {
-    // With one engine the welcome content explains an outage, and cannot show dynamic text: the endpoint goes in
-    // the view's title description. With several, each root row shows its own status.
+    // With one engine an outage is explained in the view's message, endpoint included (welcome content is static
+    // text, and the title's description is cut off in a normal side bar). A message hides the welcome content, so
+    // Retry Connection is a title action while the engine is unreachable. With several, each root row says it.
     const only = this.forest.isMulti ? undefined : this.deps.engines.all[0];
-    this.view.description = only?.state === 'unreachable' ? `unreachable: ${only.endpointDisplay}` : undefined;
+    const unreachable = only?.state === 'unreachable' ? only : undefined;
+    this.view.description = unreachable ? `unreachable: ${unreachable.endpointDisplay}` : undefined;
+    this.view.message = unreachable ? unreachableViewMessage(classifyUnreachable(unreachable.model.lastError), unreachable.endpointDisplay) : undefined;
   }
 }

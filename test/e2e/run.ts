@@ -288,7 +288,7 @@ async function vsixCases(runner: CaseRunner, engines: TestEngines, stopwatch: St
   }
   if (!vsix) {
     runner.skip('the .vsix installs into code-server and activates', 'packaging failed');
-    runner.skip('with the engine gone the welcome view names the problem', 'packaging failed');
+    runner.skip('with the engine gone the view names the problem and the endpoint', 'packaging failed');
     return;
   }
   const root = await makeTempRoot('berth-vsix-');
@@ -321,33 +321,36 @@ async function vsixCases(runner: CaseRunner, engines: TestEngines, stopwatch: St
       await publish('vsix-activated');
     }, evidence);
     if (!activated) {
-      runner.skip('with the engine gone the welcome view names the problem', 'the vsix did not activate');
+      runner.skip('with the engine gone the view names the problem and the endpoint', 'the vsix did not activate');
       return;
     }
-    await runner.run('with the engine gone the welcome view names the problem', async () => {
+    await runner.run('with the engine gone the view names the problem and the endpoint', async () => {
       // Changing the setting on disk is what a user editing settings.json does; it applies without a reload.
       const missing = `unix://${join(root, 'no-engine', 'docker.sock')}`;
       await writeFile(
         join(workbench?.server.userDataDir ?? '', 'Machine', 'settings.json'),
         JSON.stringify({ ...berthTestSettings(engines.dockerHost), 'berth.engine.host': missing }, null, 2),
       );
-      const welcome = driver.pane('Containers').locator('.welcome-view-content');
-      await driver.waitForText(() => welcome.innerText(), /socket or host does not exist|cannot reach|refused/i, 'the welcome view');
-      await driver.pane('Containers').locator('.welcome-view-content .monaco-button', { hasText: 'Retry' }).waitFor();
+      // The view's message names the reason and the endpoint itself (the title's description is cut off).
+      const message = driver.pane('Containers').locator('.message', { hasText: 'Endpoint:' }).first();
+      await driver.waitForText(() => message.innerText(), /socket or host does not exist|cannot reach|refused/i, 'the view\'s message');
+      await driver.waitForText(() => message.innerText(), `Endpoint: ${missing}`, 'the endpoint in the message');
+      await driver.pane('Containers').locator('.pane-header').hover();
+      await driver.pane('Containers').locator('.pane-header .action-label[aria-label^="Retry Connection"]').waitFor();
       const status = await page.locator('.statusbar-item', { hasText: 'engine unreachable' }).count();
       if (status === 0) throw new Error('the status bar does not say the engine is unreachable');
       await page.waitForTimeout(800);
       await driver.screenshot('welcome');
       await publish('welcome');
     }, evidence);
-    await runner.run('the walkthrough step for the unreachable engine shows the welcome view\'s reason', async () => {
-      const welcome = (await driver.pane('Containers').locator('.welcome-view-content').innerText()).split('\n')[0]?.trim() ?? '';
-      if (welcome === '') throw new Error('the welcome view shows no reason');
+    await runner.run('the walkthrough step for the unreachable engine shows the view\'s reason', async () => {
+      const welcome = (await driver.pane('Containers').locator('.message', { hasText: 'Endpoint:' }).first().innerText()).split('\n')[0]?.trim() ?? '';
+      if (welcome === '') throw new Error('the view\'s message shows no reason');
       await driver.runFromPalette('Welcome: Open Walkthrough...');
       await driver.answerQuickInput('walkthrough', 'Get started with Berth');
       const walkthrough = page.locator('.gettingStartedContainer');
       const text = await driver.waitForText(() => walkthrough.innerText(), 'Connect to an engine', 'the Berth walkthrough');
-      if (!text.includes(welcome)) throw new Error(`the step does not show the welcome view's reason "${welcome}"; it shows:\n${text.slice(0, 1500)}`);
+      if (!text.includes(welcome)) throw new Error(`the step does not show the view's reason "${welcome}"; it shows:\n${text.slice(0, 1500)}`);
       await page.locator('.getting-started-step', { hasText: 'Connect to an engine' }).first().click();
       await page.waitForTimeout(800);
       await driver.screenshot('walkthrough-unreachable');

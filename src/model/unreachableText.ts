@@ -1,0 +1,19 @@
+/**
+ * What the Containers and Images views say when their one engine is unreachable: the reason, as the walkthrough
+ * words it, then the endpoint itself (the view's title description is cut off in a normal side bar). It goes in the
+ * view's message: welcome content is static text and cannot carry an endpoint. No `vscode` here.
+ */
+import type { UnreachableReason } from './unreachable';
+
+/** The first sentences of the walkthrough's step for each reason (package.nls.json keeps the same words). */
+export const UNREACHABLE_REASONS: Record<UnreachableReason, string> = {
+  missing: 'No container engine answers at the configured endpoint: its socket or host does not exist. Start Docker or Podman, or set the endpoint in the settings.',
+  refused: 'The container engine refused the connection. Is Docker or Podman running?',
+  denied: "Permission denied on the container engine's socket. Add your user to the docker group, or use rootless Podman.",
+  version: 'The container engine speaks an API version Berth does not support.',
+  other: "Berth cannot reach the container engine. The log has the engine's message.",
+};
+
+export function unreachableViewMessage(reason: UnreachableReason, endpoint: string): string {
+  return `${UNREACHABLE_REASONS[reason]}\nEndpoint: ${endpoint}\nRetry Connection is in this view's title bar; Open Settings and Show Log are in its … menu.`;
+}

@@ -1,0 +1,22 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UNREACHABLE_REASONS, unreachableViewMessage } from '../../../src/model/unreachableText';
+
+const nls = JSON.parse(readFileSync(join(__dirname, '../../../package.nls.json'), 'utf8')) as Record<string, string>;
+
+void test("the view's message says the reason in the walkthrough's words, then the endpoint, then where Retry is", () => {
+  for (const [reason, words] of Object.entries(UNREACHABLE_REASONS)) {
+    for (const view of ['containers', 'images']) {
+      const key = `viewsWelcome.berth.${view}.enginestate-unreachable-unreachablereason-${reason}`;
+      assert.ok(nls[key]?.startsWith(words), `${key} starts with the message's words: ${nls[key] ?? '(missing)'}`);
+    }
+  }
+  const message = unreachableViewMessage('refused', 'unix:///run/user/1000/podman/podman.sock');
+  assert.deepEqual(message.split('\n'), [
+    'The container engine refused the connection. Is Docker or Podman running?',
+    'Endpoint: unix:///run/user/1000/podman/podman.sock',
+    "Retry Connection is in this view's title bar; Open Settings and Show Log are in its … menu.",
+  ]);
+});
