@@ -1,7 +1,8 @@
 /**
  * What the Containers and Images views say when their one engine is unreachable: the reason, as the walkthrough
  * words it, then the endpoint itself (the view's title description is cut off in a normal side bar). It goes in the
- * view's message: welcome content is static text and cannot carry an endpoint. No `vscode` here.
+ * view's message (one paragraph: VS Code joins its lines), as welcome content is static text and cannot carry an
+ * endpoint. No `vscode` here.
  */
 import type { UnreachableReason } from './unreachable';
 
@@ -15,5 +16,5 @@ export const UNREACHABLE_REASONS: Record<UnreachableReason, string> = {
 };
 
 export function unreachableViewMessage(reason: UnreachableReason, endpoint: string): string {
-  return `${UNREACHABLE_REASONS[reason]}\nEndpoint: ${endpoint}\nRetry Connection is in this view's title bar; Open Settings and Show Log are in its … menu.`;
+  return `${UNREACHABLE_REASONS[reason]} · Endpoint: ${endpoint} · Retry Connection is in this view's title bar; Open Settings and Show Log are in its … menu.`;
 }

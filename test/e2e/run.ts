@@ -334,7 +334,7 @@ async function vsixCases(runner: CaseRunner, engines: TestEngines, stopwatch: St
       // The view's message names the reason and the endpoint itself (the title's description is cut off).
       const message = driver.pane('Containers').locator('.message', { hasText: 'Endpoint:' }).first();
       await driver.waitForText(() => message.innerText(), /socket or host does not exist|cannot reach|refused/i, 'the view\'s message');
-      await driver.waitForText(() => message.innerText(), `Endpoint: ${missing}`, 'the endpoint in the message');
+      await driver.waitForText(() => message.innerText(), `Endpoint: ${missing} ·`, 'the endpoint in the message');
       await driver.pane('Containers').locator('.pane-header').hover();
       await driver.pane('Containers').locator('.pane-header .action-label[aria-label^="Retry Connection"]').waitFor();
       const status = await page.locator('.statusbar-item', { hasText: 'engine unreachable' }).count();
@@ -344,7 +344,8 @@ async function vsixCases(runner: CaseRunner, engines: TestEngines, stopwatch: St
       await publish('welcome');
     }, evidence);
     await runner.run('the walkthrough step for the unreachable engine shows the view\'s reason', async () => {
-      const welcome = (await driver.pane('Containers').locator('.message', { hasText: 'Endpoint:' }).first().innerText()).split('\n')[0]?.trim() ?? '';
+      // The message is one paragraph: the reason comes before "· Endpoint:".
+      const welcome = (await driver.pane('Containers').locator('.message', { hasText: 'Endpoint:' }).first().innerText()).split(/\s*· Endpoint:/)[0]?.trim() ?? '';
       if (welcome === '') throw new Error('the view\'s message shows no reason');
       await driver.runFromPalette('Welcome: Open Walkthrough...');
       await driver.answerQuickInput('walkthrough', 'Get started with Berth');

@@ -14,7 +14,7 @@ void test("the view's message says the reason in the walkthrough's words, then t
     }
   }
   const message = unreachableViewMessage('refused', 'unix:///run/user/1000/podman/podman.sock');
-  assert.deepEqual(message.split('\n'), [
+  assert.deepEqual(message.split(' · '), [
     'The container engine refused the connection. Is Docker or Podman running?',
     'Endpoint: unix:///run/user/1000/podman/podman.sock',
     "Retry Connection is in this view's title bar; Open Settings and Show Log are in its … menu.",
