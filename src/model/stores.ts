@@ -24,9 +24,10 @@ export type UpsertResult<T> =
 
 export class ContainerStore {
   private readonly byId = new Map<string, ContainerRecord>();
-  /** Image key → number of containers created from it (what `Containers: -1` in the API leaves out). */
-  private readonly usage = new Map<string, number>();
-  /** Image key → the references its containers were created from (`busybox:local`, an id, …) → how many. */
+  /**
+   * Image key → the references its containers were created from (`busybox:local`, an id, …) → how many. Their sum
+   * is the image's container count (what `Containers: -1` in the API leaves out).
+   */
   private readonly references = new Map<string, Map<string, number>>();
 
   get size(): number {
@@ -42,7 +43,9 @@ export class ContainerStore {
   }
 
   usageOf(key: string): number {
-    return this.usage.get(key) ?? 0;
+    let count = 0;
+    for (const containers of this.references.get(key)?.values() ?? []) count += containers;
+    return count;
   }
 
   /**
@@ -98,7 +101,6 @@ export class ContainerStore {
 
   replaceAll(summaries: readonly ContainerSummary[]): void {
     this.byId.clear();
-    this.usage.clear();
     this.references.clear();
     const ignored = new Set<string>();
     for (const summary of summaries) this.upsert(summary, ignored);
@@ -106,16 +108,12 @@ export class ContainerStore {
 
   clear(): void {
     this.byId.clear();
-    this.usage.clear();
     this.references.clear();
   }
 
   private adjustUsage(record: ContainerRecord, delta: number, changed: Set<string>): void {
     const key = record.imageKey;
     if (!key) return;
-    const next = (this.usage.get(key) ?? 0) + delta;
-    if (next > 0) this.usage.set(key, next);
-    else this.usage.delete(key);
     const references = this.references.get(key) ?? new Map<string, number>();
     const reference = record.summary.Image;
     const nextOfReference = (references.get(reference) ?? 0) + delta;
