@@ -21,6 +21,7 @@ import { firstHourCases } from './firstHour';
 import { RUN_SIGN_IN_CASE, runSignIn } from './runSignIn';
 import { logsCases } from './logsCases';
 import { MULTI_ENGINE_CASE, multiEngineExplorer } from './multiEngine';
+import { PORTS_CASE, containerPorts } from './ports';
 import { STATS_CASE, statsPanel } from './stats';
 import { VOLUMES_CASE, volumesPrune } from './volumes';
 import { AGING_ROW_CASE, agingRow } from './agingRow';
@@ -246,6 +247,8 @@ async function devWorkbenchCases(
     await runner.run(VOLUMES_CASE, () => volumesPrune(workbench, driver, client, publish), evidence);
 
     await runner.run(STATS_CASE, () => statsPanel(workbench, driver, client, engines.image, publish), evidence);
+
+    await runner.run(PORTS_CASE, () => containerPorts(workbench, driver, client, engines.image, publish), evidence);
 
     await runner.run(AGING_ROW_CASE, () =>
       agingRow({ driver, client, image: engines.image, dockerHost: engines.dockerHost, cleanup }, async () => {
