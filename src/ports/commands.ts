@@ -5,7 +5,8 @@
  */
 import * as vscode from 'vscode';
 import { forEachBounded } from '../common/concurrency';
-import { openablePorts, portAddress, portLabel, type PublishedPort } from '../model/ports';
+import { EngineError } from '../engine';
+import { openablePorts, portAddress, portLabel, portsOfInspect, type PublishedPort } from '../model/ports';
 import { isRunningState } from '../model/records';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import type { CoreDeps } from '../workbench/deps';
@@ -33,13 +34,15 @@ type Purpose = 'open' | 'copy';
 /** Automation passes an id, a name or `{ id }`; rows pass nodes (they have a `kind`). */
 const isAutomation = (first?: unknown): boolean => typeof first === 'string' || (typeof first === 'object' && first !== null && !('kind' in first));
 
-/** Why a container has nothing to open, in words that say what to do next. */
+/** Why a container has nothing to open, in words that say what to do next (bad-input rows ports-none, ports-no-address). */
 function nothingToOpen(name: string, ports: readonly PublishedPort[]): Error {
   if (ports.length === 0) {
-    return new Error(`${name} publishes no port. Run the image again with a published port (Run Container's options, or berth run -p 8080:80).`);
+    return new EngineError('bad-request', `${name} publishes no port`, { hint: 'Run the image again with a published port (Run Container\'s options, or berth run -p 8080:80)' });
   }
   const notes = ports.map((port) => `${portLabel(port)}: ${portNote(port) ?? 'no address'}`).join('; ');
-  return new Error(`${name} has no TCP port with a host address yet (${notes}).`);
+  return new EngineError('bad-request', `${name} has no TCP port with a host address yet (${notes})`, {
+    hint: 'Start the container for a random host port; a UDP port has no browser address',
+  });
 }
 
 async function choosePort(deps: PortCommandDeps, args: unknown[], purpose: Purpose): Promise<{ name: string; port: PublishedPort } | undefined> {
@@ -58,9 +61,15 @@ async function choosePort(deps: PortCommandDeps, args: unknown[], purpose: Purpo
     const ref = resolved?.refs[0];
     if (!ref) return undefined;
     const record = ref.record ?? ref.session.model.container(ref.id);
-    if (!record) throw new Error(`No such container: ${ref.name}`);
-    name = record.name;
-    ports = await deps.facts.read(ref.session, record);
+    if (record) {
+      name = record.name;
+      ports = await deps.facts.read(ref.session, record);
+    } else {
+      // Not in the model yet (automation right after a create): the engine answers by id or name.
+      const inspect = await ref.session.client.inspectContainer(ref.id);
+      name = inspect.Name.replace(/^\//, '');
+      ports = portsOfInspect(inspect);
+    }
     // Automation may name the port (host or container side) instead of answering the pick.
     const given = (splitArgs(args).options as { port?: unknown }).port;
     if (typeof given === 'number') ports = ports.filter((port) => port.hostPort === given || port.containerPort === given);

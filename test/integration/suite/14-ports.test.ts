@@ -8,6 +8,7 @@
 // shows no Ports row and Open in Browser refuses with its reason (checked, not skipped).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { rowPattern } from '../../engine/engine/bad-input-workbench-cases';
 import { suiteEngine, useConnectedSuite, viewRows, viewShows } from '../support/fixtures';
 
 interface PortAddress {
@@ -67,7 +68,8 @@ describe('ports in the browser', () => {
     const open = async (): Promise<PortAddress | undefined> => vscode.commands.executeCommand<PortAddress | undefined>('berth.ports.openInBrowser', made.id, { port: 18181 });
     if (Object.keys(kept).length === 0) {
       await assert.rejects(open, (error: Error) => {
-        assert.match(error.message, new RegExp(`${made.name} publishes no port\\. Run the image again with a published port`));
+        assert.match(error.message, rowPattern('ports-none'));
+        assert.ok(error.message.startsWith(`${made.name} publishes no port`), error.message);
         return true;
       });
       return;
@@ -88,7 +90,7 @@ describe('ports in the browser', () => {
   it('with several ports a pick chooses one (Enter takes the first, port 80)', async () => {
     if (Object.keys(kept).length === 0) {
       // Podman dropped the ports: Copy Address refuses too, with the same reason (no pick to answer).
-      await assert.rejects(Promise.resolve(vscode.commands.executeCommand('berth.ports.copyAddress', made.id)), /publishes no port/);
+      await assert.rejects(Promise.resolve(vscode.commands.executeCommand('berth.ports.copyAddress', made.id)), rowPattern('ports-none'));
       return;
     }
     await vscode.env.clipboard.writeText('');
@@ -102,5 +104,19 @@ describe('ports in the browser', () => {
     const copied = await copying;
     assert.equal(copied?.address, 'http://localhost:18181');
     assert.equal(await vscode.env.clipboard.readText(), copied.external);
+  });
+
+  it('a container whose ports have no browser address (UDP, a random host port not yet picked) is refused with the reason', async () => {
+    const other = await containers.create({
+      cmd: ['sleep', '60'],
+      start: false,
+      portBindings: { '53/udp': [{ HostIp: '', HostPort: '18353' }], '3000/tcp': [{ HostIp: '', HostPort: '' }] },
+    });
+    const kinds = suiteEngine().kind === 'docker' ? 'ports-no-address' : 'ports-none'; // Podman dropped the bindings.
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('berth.ports.openInBrowser', other.id)), (error: Error) => {
+      assert.match(error.message, rowPattern(kinds));
+      if (kinds === 'ports-no-address') assert.match(error.message, /0\.0\.0\.0:18353 → 53\/udp: UDP: no address.*0\.0\.0\.0:\(random\) → 3000\/tcp: the engine picks a random host port/);
+      return true;
+    });
   });
 });
