@@ -104,27 +104,31 @@ async function addressOf(deps: PortCommandDeps, args: unknown[], purpose: Purpos
   return { result: { container: chosen.name, port: portLabel(chosen.port), address, external }, externalUri };
 }
 
+/** A port command: the address is chosen alike, then ACT hands it to the browser or the clipboard. */
+function portCommand(
+  id: string,
+  activity: string,
+  purpose: Purpose,
+  act: (chosen: { result: PortAddress; externalUri: vscode.Uri }) => Promise<PortAddress & { opened?: boolean }>,
+): CommandEntry<PortCommandDeps> {
+  return command(
+    id,
+    activity,
+    (deps) => async (...args: unknown[]) => {
+      const chosen = await addressOf(deps, args, purpose);
+      return chosen ? act(chosen) : undefined;
+    },
+    { rejectsWhen: isAutomation },
+  );
+}
+
 export const portCommands: ReadonlyArray<CommandEntry<PortCommandDeps>> = [
-  command(
-    'berth.ports.openInBrowser',
-    'Opening in the browser',
-    (deps) => async (...args: unknown[]) => {
-      const chosen = await addressOf(deps, args, 'open');
-      if (!chosen) return undefined;
-      const opened = await vscode.env.openExternal(chosen.externalUri);
-      return { ...chosen.result, opened };
-    },
-    { rejectsWhen: isAutomation },
-  ),
-  command(
-    'berth.ports.copyAddress',
-    'Copying the address',
-    (deps) => async (...args: unknown[]) => {
-      const chosen = await addressOf(deps, args, 'copy');
-      if (!chosen) return undefined;
-      await vscode.env.clipboard.writeText(chosen.result.external);
-      return chosen.result;
-    },
-    { rejectsWhen: isAutomation },
-  ),
+  portCommand('berth.ports.openInBrowser', 'Opening in the browser', 'open', async (chosen) => ({
+    ...chosen.result,
+    opened: await vscode.env.openExternal(chosen.externalUri),
+  })),
+  portCommand('berth.ports.copyAddress', 'Copying the address', 'copy', async (chosen) => {
+    await vscode.env.clipboard.writeText(chosen.result.external);
+    return chosen.result;
+  }),
 ];
