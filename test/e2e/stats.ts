@@ -38,6 +38,7 @@ export async function statsPanel(workbench: Workbench, driver: WorkbenchDriver, 
     await page.locator('#processes .note', { hasText: `${name} stopped at` }).waitFor({ timeout: 30_000 });
     await client.removeContainer(Id);
     await states.filter({ hasText: `${name} was removed at` }).waitFor({ timeout: 30_000 });
+    await row.waitFor({ state: 'detached', timeout: 30_000 });
     await driver.screenshot('stats-panel-removed');
   } finally {
     await client.removeContainer(Id, { force: true }).catch(() => undefined);
