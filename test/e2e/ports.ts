@@ -54,13 +54,23 @@ export async function containerPorts(
     await driver.screenshot('container-ports');
     await publish('container-ports');
 
-    await workbench.page.evaluate("navigator.clipboard.writeText('')");
-    await driver.contextMenu(row, 'Copy Address');
-    const copied = await driver.waitForText(() => workbench.page.evaluate<string>('navigator.clipboard.readText()'), /\S/, 'the clipboard', 10_000);
-    // As is, or as the host forwards it (code-server proxies a local port under /proxy/PORT/).
-    if (copied !== `http://localhost:${HOST_PORT}` && !copied.includes(`/proxy/${HOST_PORT}`)) throw new Error(`Copy Address copied ${copied}`);
-    console.log(`    Copy Address copied ${copied}`);
+    await copiesAddress(workbench, driver, () => driver.contextMenu(row, 'Copy Address'), 'from the context menu');
+    // The palette: a pick of the containers with ports (this one has a single TCP port, so no port pick follows).
+    await copiesAddress(workbench, driver, async () => {
+      await driver.runFromPalette('Berth: Copy Address');
+      await driver.answerQuickInput('Container whose address to copy', name);
+    }, 'from the palette');
   } finally {
     await client.removeContainer(Id, { force: true }).catch(() => undefined);
   }
+}
+
+/** Runs COPY and reads the clipboard back through the page: the address as is, or as the host forwards it. */
+async function copiesAddress(workbench: Workbench, driver: WorkbenchDriver, copy: () => Promise<void>, how: string): Promise<void> {
+  await workbench.page.evaluate("navigator.clipboard.writeText('')");
+  await copy();
+  const copied = await driver.waitForText(() => workbench.page.evaluate<string>('navigator.clipboard.readText()'), /\S/, `the clipboard after Copy Address ${how}`, 10_000);
+  // code-server forwards a local port under /proxy/PORT/ when asExternalUri asks it to.
+  if (copied !== `http://localhost:${HOST_PORT}` && !copied.includes(`/proxy/${HOST_PORT}`)) throw new Error(`Copy Address ${how} copied ${copied}`);
+  console.log(`    Copy Address ${how} copied ${copied}`);
 }
