@@ -1,7 +1,8 @@
 /**
  * Which ports each container has. A running container's come with its listing row; a container that is not running
  * has only port bindings, which the listing leaves out: they are read by one inspect per record (a record is
- * replaced when its container changes, so the answer never goes stale), and only for rows drawn or asked about.
+ * replaced when its container changes, so the answer never goes stale), only when its row is expanded or a command
+ * asks. Never on drawing a row: a view of a thousand created containers would otherwise inspect each of them.
  */
 import { errorMessage } from '../common/errors';
 import { shortId } from '../common/format';
@@ -14,7 +15,11 @@ export class PortFacts {
   private readonly bindings = new WeakMap<ContainerRecord, PublishedPort[]>();
   private readonly reading = new WeakMap<ContainerRecord, Promise<PublishedPort[]>>();
 
-  constructor(private readonly deps: LogDeps) {}
+  /** ON_READ: bindings were read for RECORD (its row can now show them). */
+  constructor(
+    private readonly deps: LogDeps,
+    private readonly onRead: (engine: string, record: ContainerRecord) => void = () => undefined,
+  ) {}
 
   /** The ports known now: a running container's from its listing, another's once read; undefined until then. */
   known(record: ContainerRecord): PublishedPort[] | undefined {
@@ -36,7 +41,10 @@ export class PortFacts {
         },
       );
       this.reading.set(record, reading);
-      void reading.then((ports) => this.bindings.set(record, ports));
+      void reading.then((ports) => {
+        this.bindings.set(record, ports);
+        this.onRead(session.id, record);
+      });
     }
     return reading;
   }

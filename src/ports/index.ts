@@ -23,20 +23,15 @@ export interface PortsFeature {
 }
 
 export function registerPorts(deps: PortsDeps, owner: DisposableStore): PortsFeature {
-  const facts = new PortFacts(deps);
   const view = deps.containersView;
-  // Drawn rows only: the bindings of a container that is not running are read when its row is drawn, then it is drawn again.
+  // Bindings read (a row expanded, a command): the row is drawn again with them in its tooltip and context value.
+  const facts = new PortFacts(deps, (engine, record) => {
+    const current = view.node(record.id, engine);
+    if (current?.record === record) view.redraw([current]);
+  });
   const decorate = (node: ContainerNode): ReturnType<typeof containerPortDecoration> | undefined => {
     const known = facts.known(node.record);
-    if (known !== undefined) return containerPortDecoration(known, isRunningState(node.record.state));
-    const session = deps.engines.find(node.engine);
-    if (session) {
-      void facts.read(session, node.record).then(() => {
-        const current = view.node(node.id, node.engine);
-        if (current?.record === node.record) view.redraw([current]);
-      });
-    }
-    return undefined;
+    return known === undefined ? undefined : containerPortDecoration(known, isRunningState(node.record.state));
   };
   owner.add(view.setDecorator(decorate));
   const rows = owner.add(new PortRows(deps, facts));

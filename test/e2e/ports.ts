@@ -32,7 +32,13 @@ export async function containerPorts(
     await driver.openViewContainer('Berth');
     const row = driver.treeRow('Containers', name);
     await row.waitFor({ timeout: 30_000 });
-    // The tooltip: the bindings of a container that is not running, read by inspect when its row is drawn.
+    // Expanded: "Ports" (open already) with one row per binding, then "Files". The bindings of a container that is not
+    // running are read (one inspect) when its row is expanded; then its tooltip and context menu have them too.
+    await row.click();
+    const portRow = driver.treeRow('Containers', `0.0.0.0:${HOST_PORT} → 80/tcp`);
+    await portRow.waitFor({ timeout: 30_000 });
+    const portText = (await portRow.innerText()).replace(/\s+/g, ' ');
+    if (!portText.includes(`http://localhost:${HOST_PORT} · not yet published`)) throw new Error(`the port row: ${portText}`);
     const hover = workbench.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'published when it starts' }).first();
     const tooltip = await driver.waitForText(async () => {
       await workbench.page.mouse.move(900, 200);
@@ -42,12 +48,6 @@ export async function containerPorts(
     }, `0.0.0.0:${HOST_PORT} → 80/tcp`, 'the port in the tooltip', 60_000);
     if (!tooltip.includes('127.0.0.1:18253 → 53/udp')) throw new Error(`the tooltip lacks the UDP binding:\n${tooltip}`);
     await workbench.page.mouse.move(900, 200);
-    // Expanded: "Ports" (open already) with one row per binding, then "Files".
-    await row.click();
-    const portRow = driver.treeRow('Containers', `0.0.0.0:${HOST_PORT} → 80/tcp`);
-    await portRow.waitFor({ timeout: 30_000 });
-    const portText = (await portRow.innerText()).replace(/\s+/g, ' ');
-    if (!portText.includes(`http://localhost:${HOST_PORT} · not yet published`)) throw new Error(`the port row: ${portText}`);
     await driver.treeRow('Containers', '127.0.0.1:18253 → 53/udp').waitFor({ timeout: 10_000 });
     await portRow.hover();
     await workbench.page.waitForTimeout(600);
