@@ -22,6 +22,7 @@ import { RUN_SIGN_IN_CASE, runSignIn } from './runSignIn';
 import { logsCases } from './logsCases';
 import { MULTI_ENGINE_CASE, multiEngineExplorer } from './multiEngine';
 import { STATS_CASE, statsPanel } from './stats';
+import { BUILD_CASE, buildFromExplorer } from './buildImage';
 import { VOLUMES_CASE, volumesPrune } from './volumes';
 import { AGING_ROW_CASE, agingRow } from './agingRow';
 import { COMPOSE_CASE, composeUpFromExplorer } from './compose';
@@ -252,6 +253,8 @@ async function devWorkbenchCases(
         await driver.screenshot('aging-row');
         await publish('aging-row');
       }), evidence);
+
+    await runner.run(BUILD_CASE, () => buildFromExplorer(workbench, driver, client, engines.image, publish), evidence);
 
     await runner.run(COMPOSE_CASE, () => composeUpFromExplorer(workbench, driver, client, { image: engines.image, dockerHost: engines.dockerHost }), evidence);
 

@@ -34,6 +34,7 @@ const PUBLISHED: Readonly<Record<string, string>> = {
   'run-interactive': 'run-interactive-tty.png',
   'engine-down': 'engine-down-message.png',
   'stats-panel': 'stats-panel.png',
+  'build-image': 'build-image.png',
 };
 
 /** Empties the publishable set, so a picture of an earlier run can never pass for one of this run. */
