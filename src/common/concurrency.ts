@@ -40,3 +40,22 @@ export function pauseUnlessAborted(ms: number, signal: AbortSignal): Promise<voi
     signal.addEventListener('abort', done, { once: true });
   });
 }
+
+/**
+ * Starts `start` on up to `ahead` items of `source` at once and yields the results in the source's order, so the work
+ * on the next items overlaps the handling of this one (a build context reads its next files while one goes into the
+ * tar). A failure surfaces when its turn comes; the items already started are left to settle.
+ */
+export async function* inOrderAhead<T, R>(source: Iterable<T> | AsyncIterable<T>, ahead: number, start: (item: T) => Promise<R>): AsyncGenerator<R, void, undefined> {
+  if (!Number.isInteger(ahead) || ahead < 1) throw new RangeError(`ahead must be a positive integer, got ${ahead}`);
+  const started: Array<Promise<R>> = [];
+  const take = (): Promise<R> => started.shift() as Promise<R>;
+  for await (const item of source) {
+    const work = start(item);
+    // Awaited in its turn below; until then a rejection must not count as unhandled.
+    work.catch(() => undefined);
+    started.push(work);
+    if (started.length >= ahead) yield await take();
+  }
+  while (started.length > 0) yield await take();
+}

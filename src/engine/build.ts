@@ -8,11 +8,14 @@ import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { registryKeyFor, type CredentialLookup } from './auth';
 import { BuildError, type BuildImageOptions, type BuildMessage } from './api/build';
-import { contextTar, prepareBuildContext, walkContext, type BuildContext, type BuildContextOptions } from './buildContext';
+import { contextTar, inChunksOf, prepareBuildContext, walkContext, type BuildContext, type BuildContextOptions } from './buildContext';
 import type { EngineClient } from './client';
 import { baseImages, buildKitOnlySyntax } from './dockerfile';
 import { isEngineError } from './errors';
 import type { RegistryCredential } from './types';
+
+/** The size of the writes the context goes to the engine in. */
+const TAR_WRITE_BYTES = 64 * 1024;
 
 export interface BuildRequest
   extends BuildContextOptions,
@@ -56,7 +59,7 @@ export async function buildImage(client: EngineClient, request: BuildRequest): P
   let imageId: string | undefined;
   let step: string | undefined;
   try {
-    for await (const message of client.buildImage(Readable.from(tar), options)) {
+    for await (const message of client.buildImage(Readable.from(inChunksOf(tar as AsyncIterable<Buffer>, TAR_WRITE_BYTES)), options)) {
       const found = imageIdOf(message);
       if (found !== undefined && (imageId === undefined || found.startsWith('sha256:'))) imageId = found;
       const stream = message.stream?.trim();

@@ -12,6 +12,7 @@ import { isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import dockerignore from '@balena/dockerignore';
 import type { Pack } from 'tar-stream';
 import { tarStream } from './lazyModules';
+import { inOrderAhead } from '../common/concurrency';
 import { EngineError } from './errors';
 
 export interface BuildContextOptions {
@@ -116,11 +117,16 @@ export async function* walkContext(contextDir: string, excludes: readonly string
   const hasExceptions = excludes.some((pattern) => pattern.startsWith('!'));
   async function* walk(dir: string, prefix: string): AsyncGenerator<ContextEntry, void, undefined> {
     const names = (await readdir(dir)).sort(byteOrder);
+    // The stats of a directory's names are asked together (a few at a time): one after the other, each waits a
+    // round trip to libuv's thread pool, which made the walk, not the engine, the slow part of a build.
+    const stats = inOrderAhead(names, STATS_AHEAD, (name) => lstat(join(dir, name)));
     for (const name of names) {
       signal?.throwIfAborted();
       const absolutePath = join(dir, name);
       const relativeName = prefix === '' ? name : `${prefix}/${name}`;
-      const stat = await lstat(absolutePath);
+      const next = await stats.next();
+      if (next.done === true) throw new Error(`The walk of ${dir} lost a name`);
+      const stat = next.value;
       if (matcher.excludes(relativeName)) {
         if (stat.isDirectory() && hasExceptions && matcher.mustWalkExcludedDirectory(relativeName)) yield* walk(absolutePath, relativeName);
         continue;
@@ -144,9 +150,11 @@ export async function* walkContext(contextDir: string, excludes: readonly string
 export function contextTar(context: BuildContext, signal?: AbortSignal): Pack {
   const tar = tarStream().pack();
   const fill = async (): Promise<void> => {
-    for await (const entry of walkContext(context.contextDir, context.excludes, signal)) {
-      if (entry.name === '.dockerignore' && context.externalDockerfile !== undefined) continue;
-      await addEntry(tar, entry, signal);
+    // The next files are read while one goes into the tar; at most READS_AHEAD small files are held at once.
+    const entries = walkContext(context.contextDir, context.excludes, signal);
+    for await (const prepared of inOrderAhead(entries, READS_AHEAD, (entry) => prepareEntry(entry, signal))) {
+      if (prepared.entry.name === '.dockerignore' && context.externalDockerfile !== undefined) continue;
+      await addEntry(tar, prepared, signal);
     }
     if (context.externalDockerfile !== undefined) {
       // As the docker CLI does: the Dockerfile under its random name, which .dockerignore then leaves out of COPY.
@@ -158,6 +166,25 @@ export function contextTar(context: BuildContext, signal?: AbortSignal): Pack {
   };
   fill().catch((error: unknown) => tar.destroy(error instanceof Error ? error : new Error(String(error))));
   return tar;
+}
+
+/**
+ * The tar's small pieces (a header, a file, its padding) joined into writes of about `size` bytes: each piece written
+ * on its own costs a pass through the HTTP client and a socket write.
+ */
+export async function* inChunksOf(source: AsyncIterable<Buffer>, size: number): AsyncGenerator<Buffer, void, undefined> {
+  let pieces: Buffer[] = [];
+  let length = 0;
+  for await (const piece of source) {
+    pieces.push(piece);
+    length += piece.length;
+    if (length >= size) {
+      yield pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces, length);
+      pieces = [];
+      length = 0;
+    }
+  }
+  if (length > 0) yield Buffer.concat(pieces, length);
 }
 
 /** The Dockerfile and `.dockerignore` always travel: their exceptions are added when the patterns exclude them. */
@@ -200,14 +227,33 @@ async function readDockerignore(contextDir: string): Promise<string[]> {
 /** Files up to this size are read whole into their entry; bigger ones are piped through. */
 const SMALL_FILE_BYTES = 256 * 1024;
 
-async function addEntry(tar: Pack, entry: ContextEntry, signal: AbortSignal | undefined): Promise<void> {
+/** How many names of a directory are stat'ed at once. */
+const STATS_AHEAD = 32;
+/** How many entries are read ahead of the one going into the tar (small files whole, symlinks' targets). */
+const READS_AHEAD = 16;
+
+/** An entry with what it carries read already: a small file's bytes, a symlink's target. */
+interface PreparedEntry {
+  readonly entry: ContextEntry;
+  readonly content?: Buffer;
+  readonly linkname?: string;
+}
+
+async function prepareEntry(entry: ContextEntry, signal: AbortSignal | undefined): Promise<PreparedEntry> {
+  const { stat } = entry;
+  if (stat.isSymbolicLink()) return { entry, linkname: await readlink(entry.absolutePath) };
+  // Most files of a context are small: one read and one entry cost less than a stream each, and stay bounded.
+  if (stat.isFile() && stat.size <= SMALL_FILE_BYTES) return { entry, content: await readFile(entry.absolutePath, { signal }) };
+  return { entry };
+}
+
+async function addEntry(tar: Pack, prepared: PreparedEntry, signal: AbortSignal | undefined): Promise<void> {
+  const { entry, content } = prepared;
   const { stat } = entry;
   const header = { name: entry.name, mode: stat.mode & 0o7777, mtime: stat.mtime, uid: 0, gid: 0 };
   if (stat.isDirectory()) return addHeaderOnly(tar, { ...header, type: 'directory' });
-  if (stat.isSymbolicLink()) return addHeaderOnly(tar, { ...header, type: 'symlink', linkname: await readlink(entry.absolutePath) });
-  if (stat.size <= SMALL_FILE_BYTES) {
-    // Most files of a context are small: one read and one entry cost less than a stream each, and stay bounded.
-    const content = await readFile(entry.absolutePath, { signal });
+  if (stat.isSymbolicLink()) return addHeaderOnly(tar, { ...header, type: 'symlink', linkname: prepared.linkname ?? (await readlink(entry.absolutePath)) });
+  if (content !== undefined) {
     return new Promise<void>((resolveEntry, reject) =>
       tar.entry({ ...header, type: 'file', size: content.length }, content, (error) => (error ? reject(error) : resolveEntry())),
     );

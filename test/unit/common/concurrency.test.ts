@@ -1,7 +1,9 @@
 // The bounded-concurrency helper every multi-action shares (src/common/concurrency.ts).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { forEachBounded } from '../../../src/common/concurrency';
+import fc from 'fast-check';
+import { forEachBounded, inOrderAhead } from '../../../src/common/concurrency';
+import { inChunksOf } from '../../../src/engine/buildContext';
 
 /** A gate per item: work on it waits until the test opens it, so the test decides when each item finishes. */
 function gates(count: number): { wait: (index: number) => Promise<void>; open: (index: number) => void } {
@@ -57,5 +59,72 @@ void describe('forEachBounded', () => {
     }, controller.signal);
     assert.deepEqual(done, [0, 1]);
     await assert.rejects(forEachBounded([1], 0, () => Promise.resolve()), /positive integer/);
+  });
+});
+
+void describe('inOrderAhead', () => {
+  void it('yields in the source order whatever order the work finishes in, with at most `ahead` started and unread', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.nat(5), { maxLength: 30 }), fc.integer({ min: 1, max: 6 }), async (delays, ahead) => {
+        let running = 0;
+        let most = 0;
+        const results: number[] = [];
+        const work = async (index: number): Promise<number> => {
+          running++;
+          most = Math.max(most, running);
+          await new Promise((resolve) => setTimeout(resolve, delays[index]));
+          running--;
+          return index * 10;
+        };
+        for await (const value of inOrderAhead(delays.keys(), ahead, work)) results.push(value);
+        assert.deepEqual(results, delays.map((_, index) => index * 10));
+        assert.ok(most <= ahead, `${most} ran at once with ahead = ${ahead}`);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  void it('a failure surfaces in its turn, after the results before it; no unhandled rejection meanwhile', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const seen: number[] = [];
+      const source = inOrderAhead([0, 1, 2, 3], 4, async (index) => {
+        if (index === 2) throw new Error('item 2 failed');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return index;
+      });
+      await assert.rejects(async () => {
+        for await (const value of source) seen.push(value);
+      }, /item 2 failed/);
+      assert.deepEqual(seen, [0, 1]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  void it('refuses an ahead that is not a positive integer', async () => {
+    await assert.rejects(inOrderAhead([1], 0, (item) => Promise.resolve(item)).next(), /positive integer/);
+  });
+});
+
+void describe('inChunksOf', () => {
+  void it('joins pieces into writes of at least `size` bytes (the last may be shorter) and loses or reorders nothing', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 40 }), fc.integer({ min: 1, max: 1000 }), async (pieces, size) => {
+        async function* source(): AsyncGenerator<Buffer> {
+          for (const piece of pieces) yield Buffer.from(piece);
+        }
+        const out: Buffer[] = [];
+        for await (const chunk of inChunksOf(source(), size)) out.push(chunk);
+        assert.deepEqual(Buffer.concat(out), Buffer.concat(pieces.map((piece) => Buffer.from(piece))));
+        for (const chunk of out.slice(0, -1)) assert.ok(chunk.length >= size);
+        for (const chunk of out) assert.ok(chunk.length > 0);
+      }),
+      { numRuns: 100 },
+    );
   });
 });
