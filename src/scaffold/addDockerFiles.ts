@@ -7,7 +7,7 @@
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
-import { detect, isManifest, PLATFORM_LABELS, PLATFORMS, type Detection, type Platform, type ProjectFiles } from './detect';
+import { detect, isManifest, PLATFORM_LABELS, platformChoices, type Detection, type Platform, type ProjectFiles } from './detect';
 import { defaultPort, parsePort, render, validatePort, type RenderedFile, type ScaffoldFile } from './render';
 import { readFailureMessage, writeFailureMessage } from './messages';
 
@@ -64,7 +64,7 @@ export async function addDockerFiles(target: unknown): Promise<ScaffoldResult | 
   const detection = detect(files, basename(folder));
   const platform = request ? (request.platform ?? detection.platform) : await pickPlatform(detection);
   if (platform === undefined) return undefined;
-  const port = request ? (request.port === null ? undefined : (request.port ?? defaultPort(platform))) : await askPort(platform);
+  const port = request ? requestedPort(request, platform) : await askPort(platform);
   if (port === null) return undefined;
   const rendered = render(platform, { facts: detection.facts, port });
 
@@ -103,6 +103,14 @@ export async function addDockerFiles(target: unknown): Promise<ScaffoldResult | 
   return { folder, platform, detected: detection.platform, port, written, skipped };
 }
 
+function requestedPort(request: ScaffoldRequest, platform: Platform): number | undefined {
+  if (request.port === null) return undefined;
+  if (request.port === undefined) return defaultPort(platform);
+  const problem = validatePort(String(request.port));
+  if (problem !== undefined) throw new Error(problem);
+  return request.port;
+}
+
 function answerFor(answers: ScaffoldRequest['overwrite'], file: ScaffoldFile): OverwriteAnswer | undefined {
   return typeof answers === 'string' ? answers : answers?.[file];
 }
@@ -120,12 +128,7 @@ async function pickFolder(target: unknown): Promise<string | undefined> {
 }
 
 async function pickPlatform(detection: Detection): Promise<Platform | undefined> {
-  const order = [...detection.found, ...PLATFORMS.filter((platform) => !detection.found.includes(platform))];
-  const items = order.map((platform) => ({
-    label: PLATFORM_LABELS[platform],
-    description: platform === detection.platform ? (detection.found.length > 0 ? 'detected' : 'nothing recognised in this folder') : detection.found.includes(platform) ? 'also found' : undefined,
-    platform,
-  }));
+  const items = platformChoices(detection).map(({ platform, note }) => ({ label: PLATFORM_LABELS[platform], description: note, platform }));
   const picked = await vscode.window.showQuickPick(items, { title: 'Add Docker Files', placeHolder: 'What kind of application is it?' });
   return picked?.platform;
 }

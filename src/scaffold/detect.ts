@@ -40,6 +40,15 @@ export interface Detection {
   readonly facts: ProjectFacts;
 }
 
+/** The platforms to offer, the detected one first, each with why it is where it is. */
+export function platformChoices(detection: Detection): { platform: Platform; note?: string }[] {
+  const order = [detection.platform, ...detection.found, ...PLATFORMS].filter((platform, index, all) => all.indexOf(platform) === index);
+  return order.map((platform) => {
+    if (platform === detection.platform) return { platform, note: detection.found.length > 0 ? 'detected' : 'nothing recognised in this folder' };
+    return detection.found.includes(platform) ? { platform, note: 'also found' } : { platform };
+  });
+}
+
 /** Files whose text detection reads (besides `*.csproj`). */
 export const MANIFEST_NAMES = ['package.json', 'requirements.txt', 'pyproject.toml', 'go.mod', 'pom.xml', 'build.gradle', 'build.gradle.kts'] as const;
 

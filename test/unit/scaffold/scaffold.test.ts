@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { validate } from 'dockerfile-utils';
 import fc from 'fast-check';
 import { parse } from 'yaml';
-import { detect, PLATFORMS, serviceName, type Platform, type ProjectFiles } from '../../../src/scaffold/detect';
+import { detect, platformChoices, PLATFORMS, serviceName, type Platform, type ProjectFiles } from '../../../src/scaffold/detect';
 import { readFailureMessage, writeFailureMessage } from '../../../src/scaffold/messages';
 import { parsePort, render, validatePort, type RenderedFile } from '../../../src/scaffold/render';
 
@@ -72,12 +72,15 @@ void describe('scaffold: detection', () => {
   void it('a folder with nothing recognised is generic, named after the folder', () => {
     const detection = detect({ 'README.md': '', 'notes.txt': '' }, 'My Project!');
     assert.deepEqual(detection, { platform: 'generic', found: [], facts: { name: 'my-project' } });
+    assert.deepEqual(platformChoices(detection)[0], { platform: 'generic', note: 'nothing recognised in this folder' });
+    assert.deepEqual(platformChoices(detection).map((choice) => choice.platform).sort(), [...PLATFORMS].sort());
   });
 
   void it('several kinds: the compiled service first, the others still offered', () => {
     const detection = detect({ ...FIXTURES.node, ...FIXTURES.go }, 'x');
     assert.equal(detection.platform, 'go');
     assert.deepEqual(detection.found, ['go', 'node']);
+    assert.deepEqual(platformChoices(detection).slice(0, 3), [{ platform: 'go', note: 'detected' }, { platform: 'node', note: 'also found' }, { platform: 'python' }]);
   });
 
   void it('a broken package.json still means Node.js, with npm start and the folder name', () => {
