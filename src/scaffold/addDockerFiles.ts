@@ -149,8 +149,9 @@ async function askOverwrite(path: string, preset: OverwriteAnswer | undefined): 
   const choice = await vscode.window.showWarningMessage(
     `${vscode.workspace.asRelativePath(path)} already exists. Overwrite it?`,
     { modal: true, detail: 'Skip keeps this file as it is and writes the others; Cancel writes nothing.' },
-    'Overwrite',
+    // Skip first: the default button (Enter) must not be the one that loses the user's file.
     'Skip',
+    'Overwrite',
   );
   return choice === 'Overwrite' ? 'overwrite' : choice === 'Skip' ? 'skip' : 'cancel';
 }
