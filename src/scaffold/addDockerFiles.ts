@@ -7,7 +7,7 @@
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
-import { detect, isManifest, PLATFORM_LABELS, platformChoices, type Detection, type Platform, type ProjectFiles } from './detect';
+import { detect, isManifest, PLATFORM_LABELS, PLATFORMS, platformChoices, type Detection, type Platform, type ProjectFiles } from './detect';
 import { defaultPort, parsePort, render, validatePort, type RenderedFile, type ScaffoldFile } from './render';
 import { readFailureMessage, writeFailureMessage } from './messages';
 
@@ -62,13 +62,13 @@ export async function addDockerFiles(target: unknown): Promise<ScaffoldResult | 
     throw new Error(readFailureMessage(folder, error));
   });
   const detection = detect(files, basename(folder));
-  const platform = request ? (request.platform ?? detection.platform) : await pickPlatform(detection);
+  const platform = request ? requestedPlatform(request, detection) : await pickPlatform(detection);
   if (platform === undefined) return undefined;
   const port = request ? requestedPort(request, platform) : await askPort(platform);
   if (port === null) return undefined;
   const rendered = render(platform, { facts: detection.facts, port });
 
-  const plan: RenderedFile[] = [];
+  const plan: { file: RenderedFile; replace: boolean }[] = [];
   const skipped: ScaffoldFile[] = [];
   for (const file of rendered) {
     const path = join(folder, file.path);
@@ -79,14 +79,15 @@ export async function addDockerFiles(target: unknown): Promise<ScaffoldResult | 
     const answer = exists ? await askOverwrite(path, answerFor(request?.overwrite, file.path)) : 'overwrite';
     if (answer === 'cancel') return undefined;
     if (answer === 'skip') skipped.push(file.path);
-    else plan.push(file);
+    else plan.push({ file, replace: exists });
   }
 
   const written: ScaffoldFile[] = [];
-  for (const file of plan) {
+  for (const { file, replace } of plan) {
     const path = join(folder, file.path);
     try {
-      await writeFile(path, file.text);
+      // A file that did not exist when asked is created exclusively: one that appeared since is not overwritten.
+      await writeFile(path, file.text, { flag: replace ? 'w' : 'wx' });
     } catch (error) {
       throw new Error(writeFailureMessage(path, error, written));
     }
@@ -101,6 +102,12 @@ export async function addDockerFiles(target: unknown): Promise<ScaffoldResult | 
     void vscode.window.showInformationMessage(`Added ${written.length === 0 ? 'no files' : written.join(', ')} for ${PLATFORM_LABELS[platform]}.${kept}`);
   }
   return { folder, platform, detected: detection.platform, port, written, skipped };
+}
+
+function requestedPlatform(request: ScaffoldRequest, detection: Detection): Platform {
+  if (request.platform === undefined) return detection.platform;
+  if (!(PLATFORMS as readonly string[]).includes(request.platform)) throw new Error(`Unknown platform "${String(request.platform)}": use one of ${PLATFORMS.join(', ')}`);
+  return request.platform;
 }
 
 function requestedPort(request: ScaffoldRequest, platform: Platform): number | undefined {

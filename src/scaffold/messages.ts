@@ -22,6 +22,7 @@ const ADVICE: Readonly<Record<string, string>> = {
   EISDIR: 'A folder of that name is in the way: rename it, or run the command again and choose Skip for this file',
   ENOSPC: 'The disk is full: free some space, then run the command again',
   ENOENT: 'The folder is gone: choose another folder',
+  EEXIST: 'The file appeared after the question: run the command again to be asked about it',
 };
 
 const READ_ADVICE: Readonly<Record<string, string>> = {

@@ -178,6 +178,11 @@ void describe('scaffold: input and failures', () => {
     );
     const readOnly = Object.assign(new Error("EROFS: read-only file system, open '/mnt/Dockerfile'"), { code: 'EROFS' });
     assert.match(writeFailureMessage('/mnt/Dockerfile', readOnly, []), /^Cannot write Dockerfile in \/mnt: read-only file system \(EROFS\)\. .*read-only file system.*\. Nothing was written$/);
+    const appeared = Object.assign(new Error("EEXIST: file already exists, open '/srv/app/compose.yaml'"), { code: 'EEXIST' });
+    assert.equal(
+      writeFailureMessage('/srv/app/compose.yaml', appeared, ['Dockerfile']),
+      'Cannot write compose.yaml in /srv/app: file already exists (EEXIST). The file appeared after the question: run the command again to be asked about it. Already written and kept: Dockerfile',
+    );
     const missing = Object.assign(new Error("ENOENT: no such file or directory, scandir '/gone'"), { code: 'ENOENT' });
     assert.equal(readFailureMessage('/gone', missing), 'Cannot read the folder /gone: no such file or directory (ENOENT). The folder does not exist: choose another folder');
   });
