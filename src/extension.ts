@@ -14,6 +14,7 @@ import { registerImages } from './images';
 import { registerLanguage } from './language';
 import { registerLogs } from './logs';
 import { registerNetworks } from './networks';
+import { registerPorts } from './ports';
 import { registerPrune } from './prune';
 import { registerRegistries } from './registries';
 import { registerScaffold } from './scaffold';
@@ -49,6 +50,8 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
   registerLogs(core, owner);
   registerCompose(core, owner);
   const files = registerFiles(core, owner);
+  const ports = registerPorts(extendDeps(core, { containersView: containers.view }), owner);
+  owner.add(containers.view.setChildRows(ports.rows));
   owner.add(containers.view.setChildRows(files.rows));
   owner.add(volumes.view.setChildRows(files.rows));
   registerEngines(extendDeps(core, { revealEngine: (engine: string) => containers.view.revealEngine(engine) }), owner);

@@ -41,7 +41,9 @@ export class BerthTaskProvider extends Disposable implements vscode.TaskProvider
   constructor(private readonly deps: BuildDeps) {
     super();
     this._register(vscode.tasks.registerTaskProvider('berth-build', this));
-    this._register(vscode.tasks.registerTaskProvider('berth-run', this));
+    // A provider may offer only tasks of the type it is registered for: VS Code reports any other as a task error.
+    // Run tasks are written in tasks.json, so this one only resolves them.
+    this._register(vscode.tasks.registerTaskProvider('berth-run', { provideTasks: () => [], resolveTask: (task) => this.resolveTask(task) }));
   }
 
   /** One build task per Dockerfile; run tasks are written in tasks.json (they need an image and options). */

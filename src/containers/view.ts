@@ -9,7 +9,7 @@ import type { EngineModel } from '../model/engineModel';
 import type { ModelChange } from '../model/modelChange';
 import type { ContainerRecord } from '../model/records';
 import type { EngineSession } from '../model/session';
-import type { ContainerChildRows } from '../views/childRows';
+import type { ChildRow, ContainerChildRows } from '../views/childRows';
 import type { EngineRootNode } from '../views/engineForest';
 import { EngineTreeView, type RefreshPlanLike } from '../views/engineTreeView';
 import { containerTooltip, presentContainer, presentGroup, type GroupPlace } from '../views/presentation';
@@ -25,10 +25,11 @@ import { ContainerTree, type ContainerNode, type ContainerRowNode, type Containe
 class ChildRowDrops implements vscode.TreeDragAndDropController<ContainerRowNode | EngineRootNode> {
   readonly dragMimeTypes: readonly string[] = [];
   readonly dropMimeTypes: readonly string[] = ['text/uri-list'];
-  provider: ContainerChildRows | undefined;
+  /** The provider that made each child row on screen: a drop goes to it. */
+  readonly owners = new WeakMap<ChildRow, ContainerChildRows>();
 
   async handleDrop(target: ContainerRowNode | EngineRootNode | undefined, data: vscode.DataTransfer, token: vscode.CancellationToken): Promise<void> {
-    if (target?.kind === 'child') await this.provider?.handleDrop(target, data, token);
+    if (target?.kind === 'child') await this.owners.get(target)?.handleDrop(target, data, token);
   }
 }
 
@@ -44,6 +45,8 @@ export interface ContainerRowDecoration {
   readonly description?: string | undefined;
   /** Markdown appended to the tooltip. */
   readonly tooltip?: string | undefined;
+  /** Appended to the context value, so menus can ask for it (`:ports`: the row has an address to open or copy). */
+  readonly contextSuffix?: string | undefined;
 }
 export type ContainerRowDecorator = (node: ContainerNode) => ContainerRowDecoration | undefined;
 
@@ -57,14 +60,15 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
    */
   private itemCache = new WeakMap<ContainerRecord, { readonly item: vscode.TreeItem; readonly changesAt: number | undefined }>();
   private options: ContainerTreeOptions;
-  private decorator: ContainerRowDecorator | undefined;
+  /** The features that add to rows as they are drawn (stats, ports), in the order they were set. */
+  private readonly decorators: ContainerRowDecorator[] = [];
   /** Compose groups the user collapsed: their members are not on screen. */
   private readonly collapsedGroups = new Set<string>();
   private readonly _onDidChangeRows = this._register(new vscode.EventEmitter<void>());
   /** The rows on screen may have changed: the view was shown or hidden, a group folded, the tree changed. */
   readonly onDidChangeRows = this._onDidChangeRows.event;
-  /** The rows under each container row (Files), handed over by extension.ts; none until then. */
-  private childRows: ContainerChildRows | undefined;
+  /** The providers of the rows under each container row (Ports, Files), handed over by extension.ts, in order. */
+  private readonly childRows: ContainerChildRows[] = [];
   private readonly drops: ChildRowDrops;
 
   constructor(
@@ -122,15 +126,28 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
     return rows;
   }
 
-  /** One decorator (the stats feature); its rows are drawn again when it says so with `redraw`. */
+  /** Adds a decorator (the stats and ports features); its rows are drawn again when it says so with `redraw`. */
   setDecorator(decorator: ContainerRowDecorator): IDisposable {
-    this.decorator = decorator;
+    this.decorators.push(decorator);
     this.fire(undefined);
     return toDisposable(() => {
-      if (this.decorator !== decorator) return;
-      this.decorator = undefined;
+      const index = this.decorators.indexOf(decorator);
+      if (index < 0) return;
+      this.decorators.splice(index, 1);
       this.fire(undefined);
     });
+  }
+
+  /** What every decorator adds to NODE, joined. */
+  private decorate(node: ContainerNode): ContainerRowDecoration {
+    const parts = this.decorators.flatMap((decorator) => decorator(node) ?? []);
+    const joined = (values: Array<string | undefined>, separator: string): string | undefined =>
+      values.some((value) => value !== undefined) ? values.filter((value) => value !== undefined).join(separator) : undefined;
+    return {
+      description: joined(parts.map((part) => part.description), ' · '),
+      tooltip: joined(parts.map((part) => part.tooltip), '\n\n'),
+      contextSuffix: joined(parts.map((part) => part.contextSuffix), ''),
+    };
   }
 
   /** Draws these rows again, in one refresh. */
@@ -138,24 +155,38 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
     if (rows.length > 0) this.fire([...rows]);
   }
 
-  /** Hangs PROVIDER's rows under every container row (the Files feature's "Files"); disposing takes them away. */
+  /**
+   * Hangs PROVIDER's rows under every container row (the Ports feature's "Ports", the Files feature's "Files"), after
+   * those of the providers set before it; disposing takes them away.
+   */
   setChildRows(provider: ContainerChildRows): IDisposable {
-    this.childRows = provider;
-    this.drops.provider = provider;
+    this.childRows.push(provider);
     const listener = provider.onDidChangeRows((row) => this.fire([row]));
     this.onLayoutChanged();
     this.fire(undefined);
     return toDisposable(() => {
       listener.dispose();
-      if (this.childRows !== provider) return;
-      this.childRows = undefined;
-      this.drops.provider = undefined;
+      const index = this.childRows.indexOf(provider);
+      if (index >= 0) this.childRows.splice(index, 1);
     });
   }
 
   override getChildren(node?: ContainerRowNode | EngineRootNode): vscode.ProviderResult<Array<ContainerRowNode | EngineRootNode>> {
-    if ((node?.kind === 'container' || node?.kind === 'child') && this.childRows) return this.childRows.children(node);
+    if (node?.kind === 'container' || node?.kind === 'child') return this.childRowsOf(node);
     return super.getChildren(node);
+  }
+
+  /** A container's rows from every provider in order; a child row's from the provider that made it. */
+  private async childRowsOf(node: ContainerNode | ChildRow): Promise<ChildRow[]> {
+    const providers = node.kind === 'child' ? [this.drops.owners.get(node)].filter((owner) => owner !== undefined) : this.childRows;
+    const rows: ChildRow[] = [];
+    for (const provider of providers) {
+      for (const row of await provider.children(node)) {
+        this.drops.owners.set(row, provider);
+        rows.push(row);
+      }
+    }
+    return rows;
   }
 
   override getParent(node: ContainerRowNode | EngineRootNode): ContainerRowNode | EngineRootNode | undefined {
@@ -167,7 +198,7 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
 
   async reveal(id: string, engine: string = this.deps.session.id): Promise<void> {
     const node = this.node(id, engine);
-    if (node?.visible) await this.view.reveal(node, { select: true, focus: false });
+    if (node?.visible) await this.revealRow(node);
   }
 
   protected createTree(engine: string): ContainerTree {
@@ -183,7 +214,7 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
   }
 
   protected itemFor(node: ContainerRowNode, session: EngineSession): vscode.TreeItem {
-    if (node.kind === 'child') return this.childRows?.item(node) ?? new vscode.TreeItem('');
+    if (node.kind === 'child') return this.drops.owners.get(node)?.item(node) ?? new vscode.TreeItem('');
     if (node.kind === 'group') {
       const tree = this.forest.tree(session.id);
       const counts = tree ? tree.groupCounts(node) : { running: 0, total: 0 };
@@ -193,23 +224,26 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
     let cached = this.itemCache.get(node.record);
     if (!cached || (cached.changesAt !== undefined && cached.changesAt <= now)) {
       const presentation = presentContainer(node.record, now);
-      const collapsible = this.childRows ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None;
+      const collapsible = this.childRows.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None;
       const item = toTreeItem(this.itemId(`container:${node.id}`, node.engine), presentation, collapsible, 'on hover');
       cached = { item, changesAt: presentation.changesAt };
       this.itemCache.set(node.record, cached);
     }
     this.rowClock.track(node, cached.changesAt);
-    const decoration = this.decorator?.(node);
-    if (decoration?.description === undefined) return cached.item;
+    const decoration = this.decorate(node);
+    if (decoration.description === undefined && decoration.contextSuffix === undefined) return cached.item;
     // The cached item stays as the record made it; the live part goes on a copy.
     const decorated = Object.assign(new vscode.TreeItem(cached.item.label ?? ''), cached.item);
-    decorated.description = `${typeof cached.item.description === 'string' ? cached.item.description : ''} · ${decoration.description}`;
+    if (decoration.description !== undefined) {
+      decorated.description = `${typeof cached.item.description === 'string' ? cached.item.description : ''} · ${decoration.description}`;
+    }
+    if (decoration.contextSuffix !== undefined) decorated.contextValue = `${cached.item.contextValue ?? ''}${decoration.contextSuffix}`;
     return decorated;
   }
 
   protected tooltipFor(node: ContainerRowNode, session: EngineSession): string {
     if (node.kind === 'container') {
-      const extra = this.decorator?.(node)?.tooltip;
+      const extra = this.decorate(node).tooltip;
       const base = containerTooltip(node.record, Date.now());
       return extra === undefined ? base : `${base}\n\n${extra}`;
     }

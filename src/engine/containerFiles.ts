@@ -150,12 +150,13 @@ export async function execCapture(client: EngineClient, id: string, cmd: string[
  * three sections separated by an empty name: only readdir's types, no stat per file. The directory is an argument,
  * never part of the script.
  */
-const FIND_SCRIPT = [
-  'cd -- "$1" || exit 3',
+/** The three one-level walks; each name NUL-terminated, the sections separated by an empty name. */
+export const FIND_WALKS = [
   'find . -mindepth 1 -maxdepth 1 -type d -print0 && printf "\\0"',
   'find . -mindepth 1 -maxdepth 1 -type l -print0 && printf "\\0"',
   'find . -mindepth 1 -maxdepth 1 ! -type d ! -type l -print0',
 ].join(' && ');
+const FIND_SCRIPT = `cd -- "$1" || exit 3 && ${FIND_WALKS}`;
 const FIND_SECTIONS: readonly EntryKind[] = ['directory', 'symlink', 'file'];
 
 /** Lists a directory through `find` in the container. Throws when the container cannot run it, so the caller falls back to the archive. */
@@ -164,7 +165,12 @@ export async function listByExec(client: EngineClient, id: string, dir: string, 
   if (result.exitCode !== 0) {
     throw new EngineError('server', `find in the container failed (exit ${result.exitCode}): ${result.stderr || 'no output'}`, { hint: 'Berth lists through the archive API instead' });
   }
-  const records = result.stdout.toString('utf8').split('\0');
+  return parseFindListing(result.stdout.toString('utf8'));
+}
+
+/** The output of the three `find` walks: NUL-terminated `./name` records, sections separated by an empty record. */
+export function parseFindListing(text: string): FileEntry[] {
+  const records = text.split('\0');
   // The last name's terminator leaves one empty record at the end.
   if (records[records.length - 1] === '') records.pop();
   const entries: FileEntry[] = [];

@@ -22,6 +22,7 @@ import {
 } from '../engine/containerFiles';
 import type { LogDeps, SessionsDeps } from '../workbench/deps';
 import { LargeFileGate } from './largeFiles';
+import { ListingSessions } from './listingSessions';
 import { locationOf, type ContainerLocation } from './uri';
 
 export type FilesProviderDeps = LogDeps & Pick<SessionsDeps, 'sessionFor'>;
@@ -41,6 +42,7 @@ export class ContainerFileSystemProvider extends Disposable implements vscode.Fi
   readonly onDidChangeFile = this._onDidChangeFile.event;
   private readonly facts = new Map<string, Promise<ContainerFacts>>();
   private readonly largeFiles = new LargeFileGate();
+  private readonly listingHelpers = this._register(new ListingSessions());
 
   constructor(private readonly deps: FilesProviderDeps) {
     super();
@@ -157,7 +159,7 @@ export class ContainerFileSystemProvider extends Disposable implements vscode.Fi
     for (const way of order) {
       const started = performance.now();
       try {
-        const entries = way === 'exec' ? await listByExec(client, location.containerId, location.path) : await listByArchive(client, location.containerId, location.path);
+        const entries = way === 'exec' ? await this.listByExec(client, location) : await listByArchive(client, location.containerId, location.path);
         facts.took[way] = performance.now() - started;
         const other = facts.took[way === 'exec' ? 'archive' : 'exec'];
         facts.way = other !== undefined && other < (facts.took[way] ?? 0) ? (way === 'exec' ? 'archive' : 'exec') : way;
@@ -174,6 +176,16 @@ export class ContainerFileSystemProvider extends Disposable implements vscode.Fi
       }
     }
     throw lastError;
+  }
+
+  /** Through the container's listing helper; where it cannot serve, one exec of its own, which names the failure. */
+  private async listByExec(client: EngineClient, location: ContainerLocation): Promise<FileEntry[]> {
+    try {
+      return await this.listingHelpers.list(client, location.containerId, location.path);
+    } catch (error) {
+      this.deps.log.debug(`Listing ${location.path} through the listing helper failed, one exec instead: ${errorMessage(error)}`);
+      return listByExec(client, location.containerId, location.path);
+    }
   }
 
   private async exists(client: EngineClient, location: ContainerLocation): Promise<boolean> {

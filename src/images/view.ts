@@ -23,7 +23,7 @@ export class ImagesView extends EngineTreeView<ImageNode, ImageTree> {
   /** Selects the rows of an image (e.g. one just committed or pulled) in an engine's tree (the current one's by default). */
   async reveal(key: string, engine: string = this.deps.session.id): Promise<void> {
     const [first] = this.forest.tree(engine)?.nodesOf(key) ?? [];
-    if (first) await this.view.reveal(first, { select: true, focus: false });
+    if (first) await this.revealRow(first);
   }
 
   protected createTree(engine: string): ImageTree {

@@ -35,6 +35,8 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   /** One lifetime per session object for the listeners on its model: a session replaced for the same engine (new endpoint) gets a fresh one. */
   private readonly sessionBindings = this._register(new DisposableMap<EngineSession>());
+  /** Fires once VS Code has been handed the top-level rows (see revealRow). */
+  private readonly _onDidServeRoots = this._register(new vscode.EventEmitter<void>());
   /** Rows whose relative times move on, refreshed the moment their text changes while the view is visible. */
   protected readonly rowClock = this._register(new RowRefreshScheduler<N>((rows) => this.fire(rows)));
 
@@ -92,6 +94,36 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   }
 
   getChildren(node?: N | EngineRootNode): vscode.ProviderResult<Array<N | EngineRootNode>> {
+    const children = this.childrenOf(node);
+    if (node !== undefined) return children;
+    return Promise.resolve(children).then((rows) => {
+      this._onDidServeRoots.fire();
+      return rows;
+    });
+  }
+
+  /**
+   * Shows a row selected. VS Code's reveal opens a hidden or folded view, but the view asks for its rows only then,
+   * so that first reveal finds nothing to select: select once more when the rows have been served.
+   */
+  protected async revealRow(node: N): Promise<void> {
+    const options = { select: true, focus: false };
+    if (this.view.visible) return this.view.reveal(node, options);
+    const served = new Promise<void>((resolve) => {
+      const timer = setTimeout(done, 5_000);
+      const listener = this._onDidServeRoots.event(done);
+      function done(): void {
+        clearTimeout(timer);
+        listener.dispose();
+        resolve();
+      }
+    });
+    await this.view.reveal(node, options);
+    await served;
+    await this.view.reveal(node, options);
+  }
+
+  private childrenOf(node: N | EngineRootNode | undefined): vscode.ProviderResult<Array<N | EngineRootNode>> {
     if (node === undefined && this.forest.isMulti) return this.mutable(this.forest.children());
     const engine = node === undefined ? this.forest.roots()[0]?.engine : node.engine;
     const model = engine === undefined ? undefined : this.deps.engines.find(engine)?.model;

@@ -3,7 +3,8 @@
  * without `vscode` so it is unit-testable. Providers turn it into TreeItems.
  */
 import { formatBytes, plural, shortId } from '../common/format';
-import { containerHealth, type ContainerHealth, type ContainerRecord, type ImageRecord } from '../model/records';
+import { portLabel, portsOfSummary } from '../model/ports';
+import { containerHealth, isRunningState, type ContainerHealth, type ContainerRecord, type ImageRecord } from '../model/records';
 import { clockChangesAt, createdClock, renderClock, type StatusClock } from '../model/statusClock';
 
 export interface IconSpec {
@@ -64,15 +65,6 @@ export function containerIcon(record: ContainerRecord): IconSpec {
   }
 }
 
-export function formatPorts(ports: ContainerRecord['summary']['Ports']): string[] {
-  return (ports ?? []).map((port) => {
-    const inner = `${port.PrivatePort}/${port.Type}`;
-    if (!port.PublicPort) return inner;
-    const host = port.IP && port.IP !== '0.0.0.0' && port.IP !== '::' ? `${port.IP}:` : '';
-    return `${host}${port.PublicPort}→${inner}`;
-  });
-}
-
 /** The `Status` column as `docker ps` would show it at `nowMs`. */
 export function containerStatus(record: ContainerRecord, nowMs: number): string {
   return record.clock ? renderClock(record.clock, nowMs) : (record.summary.Status ?? '');
@@ -122,8 +114,12 @@ export function containerTooltip(record: ContainerRecord, nowMs: number): string
     // rendered again only when its own text changes (the status, worded as of `nowMs` like the description).
     `Created: ${escapeMarkdown(created)}`,
   ];
-  const ports = formatPorts(summary.Ports);
-  lines.push('', `Ports: ${ports.length > 0 ? escapeMarkdown(ports.join(', ')) : 'none'}`);
+  // A running container's published ports (from the listing); those of one that is not running are only bindings,
+  // which the Ports feature reads by inspect and adds as a decoration.
+  if (isRunningState(record.state)) {
+    const ports = portsOfSummary(summary.Ports).map(portLabel);
+    lines.push('', `Ports: ${ports.length > 0 ? escapeMarkdown(ports.join(', ')) : 'none'}`);
+  }
   const labels = Object.entries(summary.Labels ?? {}).sort(([a], [b]) => a.localeCompare(b));
   if (labels.length > 0) {
     lines.push('', 'Labels:', '');

@@ -21,7 +21,10 @@ import { firstHourCases } from './firstHour';
 import { RUN_SIGN_IN_CASE, runSignIn } from './runSignIn';
 import { logsCases } from './logsCases';
 import { MULTI_ENGINE_CASE, multiEngineExplorer } from './multiEngine';
+import { PORTS_CASE, containerPorts } from './ports';
 import { STATS_CASE, statsPanel } from './stats';
+import { BUILD_CASE, buildFromExplorer } from './buildImage';
+import { FILES_CASE, filesEdit } from './filesRows';
 import { VOLUMES_CASE, volumesPrune } from './volumes';
 import { AGING_ROW_CASE, agingRow } from './agingRow';
 import { COMPOSE_CASE, composeUpFromExplorer } from './compose';
@@ -248,11 +251,17 @@ async function devWorkbenchCases(
 
     await runner.run(STATS_CASE, () => statsPanel(workbench, driver, client, engines.image, publish), evidence);
 
+    await runner.run(PORTS_CASE, () => containerPorts(workbench, driver, client, engines.image, publish), evidence);
+
     await runner.run(AGING_ROW_CASE, () =>
       agingRow({ driver, client, image: engines.image, dockerHost: engines.dockerHost, cleanup }, async () => {
         await driver.screenshot('aging-row');
         await publish('aging-row');
       }), evidence);
+
+    await runner.run(FILES_CASE, () => filesEdit(workbench, driver, client, engines.image, publish), evidence);
+
+    await runner.run(BUILD_CASE, () => buildFromExplorer(workbench, driver, client, engines.image, publish), evidence);
 
     await runner.run(COMPOSE_CASE, () => composeUpFromExplorer(workbench, driver, client, { image: engines.image, dockerHost: engines.dockerHost }), evidence);
 

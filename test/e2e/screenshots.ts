@@ -34,6 +34,9 @@ const PUBLISHED: Readonly<Record<string, string>> = {
   'run-interactive': 'run-interactive-tty.png',
   'engine-down': 'engine-down-message.png',
   'stats-panel': 'stats-panel.png',
+  'container-ports': 'container-ports.png',
+  'build-image': 'build-image.png',
+  'files-edit': 'files-edit.png',
 };
 
 /** Empties the publishable set, so a picture of an earlier run can never pass for one of this run. */

@@ -2,7 +2,8 @@
 // test/e2e/firstHour.ts (the name prompt, the engine-down message) and test/integration/suite (06-second-engine:
 // the engine-down message in the log; 11-first-hour: Wait for Exit on a container that never started, a run
 // without stdin; 11-first-hour-rows: a remove refused because the container runs, and Remove with Force;
-// 11-first-hour-run: a run whose pull the registry refused, Sign In declined). Part of BAD_INPUT_CASES.
+// 11-first-hour-run: a run whose pull the registry refused, Sign In declined; 14-ports: Open in Browser without
+// ports, or with no TCP address). Part of BAD_INPUT_CASES.
 import type { BadInputCase } from './bad-input-cases';
 
 export const WORKBENCH_BAD_INPUT_CASES: readonly BadInputCase[] = [
@@ -65,6 +66,24 @@ export const WORKBENCH_BAD_INPUT_CASES: readonly BadInputCase[] = [
     kind: 'error',
     errorKind: 'unauthorized',
     message: '<registry> refused the pull of <image>, so nothing was created: <the engine\'s refusal, and: Sign in to the registry (Berth: Sign In to Registry, or docker login) … and try again>',
+  },
+  {
+    id: 'ports-none',
+    category: 'The workbench',
+    action: 'Open in Browser / Copy Address',
+    input: 'a container that publishes no port (Podman drops the bindings of a container without a network)',
+    kind: 'error',
+    errorKind: 'bad-request',
+    message: '<name> publishes no port. Run the image again with a published port (Run Container\'s options, or berth run -p 8080:80)',
+  },
+  {
+    id: 'ports-no-address',
+    category: 'The workbench',
+    action: 'Open in Browser / Copy Address',
+    input: 'a container whose ports are UDP only, or a random host port it gets only when it starts',
+    kind: 'error',
+    errorKind: 'bad-request',
+    message: '<name> has no TCP port with a host address yet (<port>: <why>). Start the container for a random host port; a UDP port has no browser address',
   },
 ];
 

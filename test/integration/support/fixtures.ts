@@ -139,6 +139,8 @@ export interface TestContainerSpec {
   tty?: boolean;
   labels?: Record<string, string>;
   start?: boolean;
+  /** HostConfig.PortBindings (the container keeps NetworkMode none: never start one that has them). */
+  portBindings?: Record<string, Array<{ HostIp: string; HostPort: string }>>;
 }
 
 /**
@@ -157,7 +159,10 @@ export class TestContainers {
   /** Creates (and by default starts) a labelled, network-less container from the test image. */
   async create(spec: TestContainerSpec): Promise<{ id: string; name: string }> {
     const name = spec.name ?? uniqueName('berth-it');
-    const { Id } = await this.client.createContainer(containerSpec(this.image, spec.cmd, { Tty: spec.tty ?? false, Labels: spec.labels }), { name });
+    const ports = spec.portBindings
+      ? { ExposedPorts: Object.fromEntries(Object.keys(spec.portBindings).map((key) => [key, {}])), HostConfig: { PortBindings: spec.portBindings } }
+      : {};
+    const { Id } = await this.client.createContainer(containerSpec(this.image, spec.cmd, { Tty: spec.tty ?? false, Labels: spec.labels, ...ports }), { name });
     this.ids.add(Id);
     if (spec.start ?? true) await this.client.startContainer(Id);
     return { id: Id, name };

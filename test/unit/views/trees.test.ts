@@ -82,7 +82,7 @@ void test('a container row shows name, image · status, a state icon, a namespac
   assert.equal(presentation.contextValue, 'berth:container:running');
   assert.deepEqual(presentation.icon, { id: 'vm-running', color: 'charts.green' });
   assert.match(presentation.tooltip, /ID: abc/);
-  assert.match(presentation.tooltip, /127\\\.0\\\.0\\\.1:8080→80\/tcp/);
+  assert.match(presentation.tooltip, /Ports: 127\\\.0\\\.0\\\.1:8080 → 80\/tcp/);
   assert.match(presentation.tooltip, /running, Up 2 minutes/);
   assert.match(presentation.tooltip, /Created: 2023\\-11\\-14T22:13:20\\\.000Z$/m, 'an absolute time: a shown tooltip is not refreshed');
   assert.equal(presentContainer(container('abc', 'web', 'running'), Date.now() + 60 * 60_000).description, 'busybox · Up About an hour');
