@@ -23,7 +23,7 @@ export const SCAFFOLD_BAD_INPUT_CASES: readonly BadInputCase[] = [
     input: 'a Dockerfile, .dockerignore or compose.yaml that exists already',
     kind: 'outcome',
     message:
-      'A modal per file, before anything is written: "<file> already exists. Overwrite it?" with Overwrite, Skip (keeps it byte for byte, writes the others) and Cancel (writes nothing)',
+      'A modal per file, before anything is written: "<file> already exists. Overwrite it?" with Skip (the default button: keeps it byte for byte, writes the others), Overwrite, and Cancel (writes nothing)',
   },
   {
     id: 'scaffold-port-range',
