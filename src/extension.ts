@@ -17,6 +17,7 @@ import { registerNetworks } from './networks';
 import { registerPorts } from './ports';
 import { registerPrune } from './prune';
 import { registerRegistries } from './registries';
+import { registerScaffold } from './scaffold';
 import { registerStats } from './stats';
 import { registerTrust } from './trust';
 import { registerVolumes } from './volumes';
@@ -56,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
   registerEngines(extendDeps(core, { revealEngine: (engine: string) => containers.view.revealEngine(engine) }), owner);
   registerTrust(core, owner);
   registerLanguage({ log, engines: core.engines, extensionUri: context.extensionUri }, owner);
+  registerScaffold(core, owner);
   // For tests: the rows a view shows under a path of labels.
   registerCommandTable(
     [

@@ -28,6 +28,7 @@ import { FILES_CASE, filesEdit } from './filesRows';
 import { VOLUMES_CASE, volumesPrune } from './volumes';
 import { AGING_ROW_CASE, agingRow } from './agingRow';
 import { COMPOSE_CASE, composeUpFromExplorer } from './compose';
+import { SCAFFOLD_CASE, addDockerFilesFromPalette } from './scaffold';
 import { SCREENSHOTS, publish, resetPublishable } from './screenshots';
 import { errorMessage } from '../../src/common/errors';
 import { containerSpec } from '../support/containerSpec';
@@ -263,6 +264,8 @@ async function devWorkbenchCases(
     await runner.run(BUILD_CASE, () => buildFromExplorer(workbench, driver, client, engines.image, publish), evidence);
 
     await runner.run(COMPOSE_CASE, () => composeUpFromExplorer(workbench, driver, client, { image: engines.image, dockerHost: engines.dockerHost }), evidence);
+
+    await runner.run(SCAFFOLD_CASE, () => addDockerFilesFromPalette(workbench, driver), evidence);
 
     const podmanHost = engines.podmanHost;
     if (podmanHost) {

@@ -58,6 +58,7 @@ import { STATS_BAD_INPUT_CASES } from './bad-input-stats-cases';
 import { STORAGE_BAD_INPUT_CASES } from './bad-input-storage-cases';
 import { BUILD_BAD_INPUT_CASES } from './bad-input-build-cases';
 import { WORKBENCH_BAD_INPUT_CASES } from './bad-input-workbench-cases';
+import { SCAFFOLD_BAD_INPUT_CASES } from './bad-input-scaffold-cases';
 
 const CORE_CASES: readonly BadInputCase[] = [
   {
@@ -485,6 +486,7 @@ const CORE_CASES: readonly BadInputCase[] = [
   ...CLI_BAD_INPUT_CASES,
   ...STORAGE_BAD_INPUT_CASES,
   ...BUILD_BAD_INPUT_CASES,
+  ...SCAFFOLD_BAD_INPUT_CASES,
   ...STATS_BAD_INPUT_CASES,
   ...WORKBENCH_BAD_INPUT_CASES,
 ];
