@@ -93,7 +93,13 @@ for (const target of engineTargets(engines)) {
     void it("top lists the container's own processes with ps's titles", async () => {
       const id = await suite.createContainer(['sleep', '600']);
       await client.startContainer(id);
-      const top = await client.topContainer(id);
+      // Right after the start, ps may still see the runtime's `runc init` in the container's place: ask again until
+      // the container's own process shows (or 10 s pass, which fails).
+      let top = await client.topContainer(id);
+      for (let tries = 0; tries < 50 && !(top.Processes ?? []).some((row) => row.join(' ').includes('sleep')); tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        top = await client.topContainer(id);
+      }
       // dockerd runs the host's ps -ef (one title per column); Podman 4 the container's busybox ps (one column in all).
       assert.match(top.Titles.join(' '), /\bPID\b/);
       assert.ok((top.Processes ?? []).some((row) => row.join(' ').includes('sleep')), JSON.stringify(top.Processes));
