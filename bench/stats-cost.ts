@@ -5,7 +5,8 @@
  *   one flush a second) in a child Node process, so its CPU time is its own; the Berth CLI's `berth stats` too.
  * - The peer: `docker stats` in a pseudo-terminal-less pipe, redrawing the same table.
  * CPU time per minute of the client process (utime + stime from /proc) and of dockerd over the same window.
- * - Hidden view: the watcher told to watch nothing: stats requests counted by a proxy (must be 0), and CPU.
+ * - Hidden view: the watcher told to watch nothing: stats requests counted by a proxy (must be 0), and CPU, beside
+ *   the same child with stats turned off (no watcher at all).
  * What it does not measure: the extension host's tree rendering (bench:extension covers refreshes).
  * Writes bench/stats-results.{md,json}.
  */
@@ -13,13 +14,16 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { build } from 'esbuild';
 import { EngineClient } from '../src/engine';
 import { containerSpec } from '../test/support/containerSpec';
 import { loadTestEngines, uniqueName } from '../test/support/engines';
+import { rotated, summarize } from './stats';
 
 const execFileAsync = promisify(execFile);
 const CONTAINERS = Number(process.env.BERTH_BENCH_STATS_CONTAINERS ?? 50);
-const WINDOW_MS = Number(process.env.BERTH_BENCH_STATS_WINDOW_MS ?? 30_000);
+const WINDOW_MS = Number(process.env.BERTH_BENCH_STATS_WINDOW_MS ?? 20_000);
+const ROUNDS = Number(process.env.BERTH_BENCH_STATS_ROUNDS ?? 3);
 const repoRoot = resolve(__dirname, '..');
 const TICKS = 100; // USER_HZ on Linux
 
@@ -70,16 +74,27 @@ async function main(): Promise<void> {
     }
     await execFileAsync(process.execPath, [resolve(repoRoot, 'esbuild.js'), `--cli-outdir=${resolve(repoRoot, 'test-output/bench-stats')}`], { cwd: repoRoot });
     const env = { PATH: process.env.PATH ?? '', HOME: '/nonexistent' };
+    // The tree's side runs bundled and minified, as the extension ships (tsx's loader costs CPU of its own).
+    const child = resolve(repoRoot, 'test-output/bench-stats/stats-watcher-child.js');
+    await build({ entryPoints: [resolve(__dirname, 'stats-watcher-child.ts')], bundle: true, platform: 'node', target: 'node20', minify: true, outfile: child, logLevel: 'error' });
+    const watcherChild = (mode: string) => (): ChildProcess => spawn(process.execPath, [child, engines.dockerHost, mode, ...ids], { env });
     const sides: Record<string, () => ChildProcess> = {
-      'Berth tree (StatsWatcher)': () =>
-        spawn(process.execPath, ['--import', 'tsx', resolve(__dirname, 'stats-watcher-child.ts'), engines.dockerHost, 'watch', ...ids], { env: { ...env, NODE_OPTIONS: '' } }),
+      'Berth tree (StatsWatcher)': watcherChild('watch'),
       'berth stats (CLI)': () => spawn(process.execPath, [resolve(repoRoot, 'test-output/bench-stats/cli.js'), '-H', engines.dockerHost, 'stats', ...ids], { env }),
       'docker stats (CLI)': () => spawn('docker', ['-H', engines.dockerHost, 'stats', ...ids], { env }),
-      'Berth tree, view hidden': () =>
-        spawn(process.execPath, ['--import', 'tsx', resolve(__dirname, 'stats-watcher-child.ts'), engines.dockerHost, 'hidden', ...ids], { env: { ...env, NODE_OPTIONS: '' } }),
+      'Berth tree, view hidden': watcherChild('hidden'),
+      'Berth, stats turned off': watcherChild('off'),
     };
-    const results: Record<string, Measured> = {};
-    for (const [name, start] of Object.entries(sides)) results[name] = await measure(start, dockerdPid);
+    // Each side runs ROUNDS times, the order rotated from round to round; each figure is the median of its rounds.
+    const samples: Record<string, Measured[]> = {};
+    const names = Object.keys(sides);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const name of rotated(names, round)) (samples[name] ??= []).push(await measure(sides[name] as () => ChildProcess, dockerdPid));
+    }
+    const median = (values: number[]): number => summarize(values).median;
+    const results: Record<string, Measured> = Object.fromEntries(
+      Object.entries(samples).map(([name, runs]) => [name, { clientMsPerMin: median(runs.map((run) => run.clientMsPerMin)), dockerdMsPerMin: median(runs.map((run) => run.dockerdMsPerMin)) }]),
+    );
     const hiddenRequests = Number(readFileSync(resolve(repoRoot, 'test-output/bench-stats/hidden-requests.txt'), 'utf8'));
     const docker = results['docker stats (CLI)'] as Measured;
     const rows = Object.entries(results).map(([name, figures]) => {
@@ -90,7 +105,7 @@ async function main(): Promise<void> {
     const report = [
       `# Live stats: cost with ${CONTAINERS} running containers`,
       '',
-      `One run on the private dockerd, each side for ${WINDOW_MS / 1000} s after 5 s to open its streams; CPU time (utime + stime from /proc) per minute.`,
+      `The private dockerd; each side ${ROUNDS} times (order rotated), each time for ${WINDOW_MS / 1000} s after 5 s to open its streams; CPU time (utime + stime from /proc) per minute, medians of the rounds.`,
       'Ratio: client + dockerd against `docker stats` + dockerd in the same run.',
       '',
       '| side | client CPU ms/min | dockerd CPU ms/min | combined | vs docker stats |',
@@ -101,7 +116,7 @@ async function main(): Promise<void> {
       '',
     ].join('\n');
     writeFileSync(resolve(__dirname, 'stats-results.md'), report);
-    writeFileSync(resolve(__dirname, 'stats-results.json'), `${JSON.stringify({ containers: CONTAINERS, windowMs: WINDOW_MS, results, hiddenRequests }, null, 2)}\n`);
+    writeFileSync(resolve(__dirname, 'stats-results.json'), `${JSON.stringify({ containers: CONTAINERS, windowMs: WINDOW_MS, rounds: ROUNDS, results, samples, hiddenRequests }, null, 2)}\n`);
     console.log(report);
   } finally {
     for (const id of ids) await client.removeContainer(id, { force: true }).catch(() => undefined);

@@ -1,6 +1,7 @@
 /**
- * The child process of bench/stats-cost.ts: the extension's StatsWatcher over the given containers ('watch'), or
- * told to watch nothing as when the view is hidden ('hidden'), until SIGINT. In 'hidden' it counts the stats
+ * The child process of bench/stats-cost.ts, bundled by esbuild as the extension is: the extension's StatsWatcher over
+ * the given containers ('watch'), told to watch nothing as when the view is hidden ('hidden'), or no watcher at all
+ * as with stats turned off ('off'; the client is made all the same), until SIGINT. In 'hidden' it counts the stats
  * requests the client makes (there must be none) into test-output/bench-stats/hidden-requests.txt.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -18,13 +19,13 @@ const counting = {
   },
 };
 let flushes = 0;
-const watcher = new StatsWatcher(() => counting, () => flushes++);
-watcher.watch(mode === 'hidden' ? [] : ids);
+const watcher = mode === 'off' ? undefined : new StatsWatcher(() => counting, () => flushes++);
+watcher?.watch(mode === 'hidden' ? [] : ids);
 // A hidden view leaves nothing to keep a process alive: this bench child waits for SIGINT all the same.
 const keepAlive = setInterval(() => undefined, 1 << 30);
 process.once('SIGINT', () => {
   clearInterval(keepAlive);
-  watcher.dispose();
+  watcher?.dispose();
   const out = resolve(__dirname, '..', 'test-output', 'bench-stats');
   mkdirSync(out, { recursive: true });
   if (mode === 'hidden') writeFileSync(resolve(out, 'hidden-requests.txt'), String(requests));
