@@ -33,6 +33,15 @@ export const SECURITY_CASES: readonly BadInputCase[] = [
       'Not contacted, not made current and given no credentials until you agree in a prompt naming the host, the setting and the file (remembered per workspace and host); in Restricted Mode never used',
   },
   {
+    id: 'workspace-run-network',
+    category: 'Untrusted settings, transports and output',
+    action: 'Run Container / Run in Background',
+    input: '.vscode/settings.json setting berth.run.network to host, container:<name> or a named network',
+    kind: 'outcome',
+    message:
+      'Not applied silently: the run asks first, naming the value and the settings file, and runs with it or with your own berth.run.network (the engine\'s default when you set none); dismissing the question cancels the run. A network given to the run itself, or none, is not asked about',
+  },
+  {
     id: 'registry-endless-pages',
     category: 'Unbounded input',
     action: 'Registries view: list a catalog or tags',
