@@ -155,6 +155,8 @@ export class EngineModel extends Disposable {
    */
   setBackoff(policy: BackoffPolicy | undefined): void {
     this.backoff = policy ?? DEFAULT_BACKOFF;
+    // A pause under the old policy ends now; the next one follows the new policy.
+    if (policy === undefined) this.wakeBackoff?.();
   }
 
   /** Reconnects now instead of waiting out the backoff. */
