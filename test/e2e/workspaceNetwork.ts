@@ -53,7 +53,7 @@ export async function workspaceNetworkQuestion(setup: WorkspaceNetworkSetup): Pr
     const created = await pollContainer(client, runName);
     setup.cleanup.push(created, helper.Id);
     const mode = (await client.inspectContainer(created)).HostConfig.NetworkMode;
-    if (mode !== network) throw new Error(`the container runs with ${mode}, not the network the answer chose (${network})`);
+    if (mode !== network) throw new Error(`the container runs with ${String(mode)}, not the network the answer chose (${network})`);
   } finally {
     await rm(settingsDir, { recursive: true, force: true });
     if (!setup.cleanup.includes(helper.Id)) setup.cleanup.push(helper.Id);

@@ -6,10 +6,11 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
-import { EngineClient, EngineError, parseHost } from '../../../src/engine';
+import { describe, it } from 'node:test';
+import { EngineError } from '../../../src/engine';
 import { MAX_PAGES, RegistryClient, RegistryError } from '../../../src/engine/registry';
-import { logFrame, stallAfterHeaders, startFakeEngine, writeEngineHead, type FakeEngine } from '../../support/fakeEngine';
+import { logFrame, stallAfterHeaders, writeEngineHead } from '../../support/fakeEngine';
+import { useFakeEngine } from '../../support/fakeEngineSuite';
 import { expectedMessage } from './bad-input-cases';
 
 /** Writes `piece` until the client hangs up: a body without end, with backpressure respected. */
@@ -141,41 +142,30 @@ void describe('registry paging that never ends', () => {
 
 void describe('an engine that sends without end', () => {
   const CONTAINER = 'beef'.padEnd(64, '0');
-  let fake: FakeEngine;
-  let client: EngineClient;
-
-  before(async () => {
-    fake = await startFakeEngine([
-      (request, response) => {
-        if (request.path === '/events') {
-          writeEngineHead(response, 200, 'application/json');
-          response.write('{"status":"start","id":"');
-          writeForever(response, Buffer.alloc(256 * 1024, 'f'));
-          return true;
-        }
-        if (request.path === '/containers/json') {
-          writeEngineHead(response, 200, 'application/json');
-          response.write('[{"Id":"');
-          writeForever(response, Buffer.alloc(1024 * 1024, '0'));
-          return true;
-        }
-        if (request.path === `/containers/${CONTAINER}/logs`) {
-          // A type-3 (daemon error) frame header announcing 2 GiB, then the first bytes of it, then nothing.
-          const header = logFrame(3, '').subarray(0, 8);
-          header.writeUInt32BE(2 ** 31, 4);
-          stallAfterHeaders(response, 200, 'application/vnd.docker.raw-stream', Buffer.concat([logFrame(1, 'ok\n'), header, Buffer.from('error: ')]));
-          return true;
-        }
-        return false;
-      },
-    ]);
-    client = new EngineClient({ endpoint: parseHost(fake.host, {}) });
-  });
-
-  after(async () => {
-    await client.close().catch(() => undefined);
-    await fake.close();
-  });
+  const suite = useFakeEngine([
+    (request, response) => {
+      if (request.path === '/events') {
+        writeEngineHead(response, 200, 'application/json');
+        response.write('{"status":"start","id":"');
+        writeForever(response, Buffer.alloc(256 * 1024, 'f'));
+        return true;
+      }
+      if (request.path === '/containers/json') {
+        writeEngineHead(response, 200, 'application/json');
+        response.write('[{"Id":"');
+        writeForever(response, Buffer.alloc(1024 * 1024, '0'));
+        return true;
+      }
+      if (request.path === `/containers/${CONTAINER}/logs`) {
+        // A type-3 (daemon error) frame header announcing 2 GiB, then the first bytes of it, then nothing.
+        const header = logFrame(3, '').subarray(0, 8);
+        header.writeUInt32BE(2 ** 31, 4);
+        stallAfterHeaders(response, 200, 'application/vnd.docker.raw-stream', Buffer.concat([logFrame(1, 'ok\n'), header, Buffer.from('error: ')]));
+        return true;
+      }
+      return false;
+    },
+  ]);
 
   const refusal = (id: string) => (error: unknown) => {
     assert.ok(error instanceof EngineError, String(error));
@@ -186,20 +176,20 @@ void describe('an engine that sends without end', () => {
 
   void it('refuses an event line without end with the engine-endless-json-line message', async () => {
     const reading = (async () => {
-      for await (const event of client.events()) void event;
+      for await (const event of suite.client.events()) void event;
     })();
     await assert.rejects(reading, refusal('engine-endless-json-line'));
   });
 
   void it('refuses a buffered answer without end with the engine-endless-body message', async () => {
-    await assert.rejects(client.listContainers({ all: true }), refusal('engine-endless-body'));
-    assert.ok(fake.seen.includes('GET /containers/json'));
+    await assert.rejects(suite.client.listContainers({ all: true }), refusal('engine-endless-body'));
+    assert.ok(suite.fake.seen.includes('GET /containers/json'));
   });
 
   void it('refuses an error frame over 1 MiB at its header with the engine-huge-error-frame message', async () => {
     // The fake sends 7 bytes of the 2 GiB and stalls: only a refusal at the header ends this read.
     const reading = (async () => {
-      for await (const chunk of client.containerLogs(CONTAINER, { tty: false, follow: true })) void chunk;
+      for await (const chunk of suite.client.containerLogs(CONTAINER, { tty: false, follow: true })) void chunk;
     })();
     await assert.rejects(reading, refusal('engine-huge-error-frame'));
   });

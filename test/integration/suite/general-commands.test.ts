@@ -17,9 +17,9 @@ describe('general commands', () => {
   it('Open Settings opens the Settings editor', async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('berth.openSettings');
-    const label = await eventually('the Settings editor as the active tab', async () => {
+    const label = await eventually('the Settings editor as the active tab', () => {
       const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
-      return tab?.label === 'Settings' ? tab.label : undefined;
+      return Promise.resolve(tab?.label === 'Settings' ? tab.label : undefined);
     });
     assert.equal(label, 'Settings');
   });
@@ -27,8 +27,8 @@ describe('general commands', () => {
   it('Show Log reveals the Berth log channel', async () => {
     await vscode.commands.executeCommand('workbench.action.closePanel');
     await vscode.commands.executeCommand('berth.showLog');
-    const shown = await eventually('the Berth output channel in a visible editor', async () =>
-      vscode.window.visibleTextEditors.find((editor) => editor.document.uri.scheme === 'output' && /Berth/.test(editor.document.uri.path)));
+    const shown = await eventually('the Berth output channel in a visible editor', () =>
+      Promise.resolve(vscode.window.visibleTextEditors.find((editor) => editor.document.uri.scheme === 'output' && /Berth/.test(editor.document.uri.path))));
     assert.match(shown.document.getText(), /\S/, 'the log shows lines');
   });
 });
