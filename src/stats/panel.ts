@@ -13,6 +13,7 @@ import { command, type CommandEntry } from '../workbench/commandTable';
 import type { CoreDeps } from '../workbench/deps';
 import { resolveContainers, type ContainerRef } from '../workbench/targets';
 import { FrameHistory, type ProcessTable } from './frames';
+import { PanelStates, REMOVED } from './panelStates';
 
 const TOP_INTERVAL_MS = 2_000;
 const FRAME_INTERVAL_MS = 1_000;
@@ -38,6 +39,7 @@ class StatsPanel extends Disposable {
   private readonly panel: vscode.WebviewPanel;
   private readonly history: FrameHistory;
   private readonly latest = new Map<string, StatsFigures>();
+  private readonly states = new PanelStates((at) => new Date(at).toLocaleTimeString());
   /** Everything that runs only while the panel is visible. */
   private live: { readonly stop: AbortController; readonly timers: Array<ReturnType<typeof setInterval>> } | undefined;
 
@@ -62,14 +64,35 @@ class StatsPanel extends Disposable {
         // The page asks for the history when it (re)loads: VS Code drops a hidden webview's page.
         if (typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'ready') {
           void this.panel.webview.postMessage({ type: 'init', ...this.history.snapshot() });
+          this.postStates();
         }
       }),
     );
+    // A container that stops or goes away keeps its charts: say so, from the model the views already follow.
+    for (const session of new Set(refs.map((ref) => ref.session))) {
+      this._register(session.model.onDidChange(() => this.observeStates()));
+    }
+    this.observeStates();
     this._register({ dispose: () => this.setLive(false) });
     this.setLive(this.panel.visible);
   }
 
+  private observeStates(): void {
+    const observed = this.refs
+      .filter((ref) => ref.session.model.state === 'connected')
+      .map((ref) => ({ id: ref.id, name: ref.name, state: ref.session.model.container(ref.id)?.state ?? REMOVED }));
+    if (!this.states.update(observed, Date.now())) return;
+    this.postStates();
+    // Nothing more can come from containers that are all gone: no streams, no timers.
+    if (this.states.allRemoved()) this.setLive(false);
+  }
+
+  private postStates(): void {
+    void this.panel.webview.postMessage({ type: 'states', notes: this.states.notes(this.refs.map((ref) => ref.id)) });
+  }
+
   private setLive(visible: boolean): void {
+    if (visible && this.states.allRemoved()) return;
     if (visible === (this.live !== undefined)) return;
     if (!visible) {
       this.live?.stop.abort();
@@ -99,6 +122,9 @@ class StatsPanel extends Disposable {
   private async postProcesses(signal: AbortSignal): Promise<void> {
     const tables: ProcessTable[] = await Promise.all(
       this.refs.map(async (ref): Promise<ProcessTable> => {
+        // A container without a process has no table: its note says why, and the engine is not asked.
+        const note = this.states.note(ref.id);
+        if (note !== undefined) return { name: ref.name, titles: [], processes: [], error: note };
         try {
           const top = await ref.session.client.topContainer(ref.id, { signal });
           return { name: ref.name, titles: top.Titles, processes: top.Processes ?? [] };
@@ -128,6 +154,7 @@ function pageHtml(webview: vscode.Webview, dist: vscode.Uri, title: string): str
 </head>
 <body>
 <h1>${escaped}</h1>
+<div id="states" class="note" hidden></div>
 <div id="charts"></div>
 <h2>Processes</h2>
 <div id="processes">Reading processes…</div>

@@ -1,12 +1,13 @@
 // The e2e case of issue 15: a container burning CPU shows its figures in its row, and Show Container Stats from the
 // row's context menu opens the panel: four uPlot charts drawn in the theme's colours, and the container's processes.
+// When the container stops and is then removed, the panel says so.
 import type { EngineClient } from '../../src/engine';
 import { containerSpec } from '../support/containerSpec';
 import { uniqueName } from '../support/engines';
 import type { Workbench } from '../vscode/launch';
 import type { WorkbenchDriver } from './driver';
 
-export const STATS_CASE = 'a running row shows CPU and memory; Show Container Stats opens charts and the processes';
+export const STATS_CASE = 'a running row shows CPU and memory; Show Container Stats opens charts and the processes, and says when the container stops and goes';
 
 export async function statsPanel(workbench: Workbench, driver: WorkbenchDriver, client: EngineClient, image: string, publish: (name: string) => Promise<void>): Promise<void> {
   const name = uniqueName('berth-e2e-stats');
@@ -30,6 +31,15 @@ export async function statsPanel(workbench: Workbench, driver: WorkbenchDriver, 
     await workbench.page.waitForTimeout(6_000);
     await driver.screenshot('stats-panel');
     await publish('stats-panel');
+    // The container stops, then goes: the panel says so instead of showing idle charts and top errors.
+    const states = page.locator('#states');
+    await client.killContainer(Id);
+    await states.filter({ hasText: `${name} stopped at` }).waitFor({ timeout: 30_000 });
+    await page.locator('#processes .note', { hasText: `${name} stopped at` }).waitFor({ timeout: 30_000 });
+    await client.removeContainer(Id);
+    await states.filter({ hasText: `${name} was removed at` }).waitFor({ timeout: 30_000 });
+    await row.waitFor({ state: 'detached', timeout: 30_000 });
+    await driver.screenshot('stats-panel-removed');
   } finally {
     await client.removeContainer(Id, { force: true }).catch(() => undefined);
   }

@@ -124,7 +124,15 @@ function showProcesses(tables: readonly ProcessTable[]): void {
   }
 }
 
-window.addEventListener('message', (event: MessageEvent<{ type: string; names?: string[]; frames?: StatsFrame[]; frame?: StatsFrame; tables?: ProcessTable[] }>) => {
+/** One line per container that stopped or was removed since the panel opened; hidden while they all run. */
+function showStates(notes: readonly string[]): void {
+  const host = document.getElementById('states') as HTMLElement;
+  host.textContent = '';
+  for (const note of notes) host.appendChild(document.createElement('p')).textContent = note;
+  host.hidden = notes.length === 0;
+}
+
+window.addEventListener('message', (event: MessageEvent<{ type: string; names?: string[]; frames?: StatsFrame[]; frame?: StatsFrame; tables?: ProcessTable[]; notes?: string[] }>) => {
   const message = event.data;
   if (message.type === 'init') {
     names = message.names ?? [];
@@ -136,6 +144,8 @@ window.addEventListener('message', (event: MessageEvent<{ type: string; names?: 
     redraw();
   } else if (message.type === 'top' && message.tables) {
     showProcesses(message.tables);
+  } else if (message.type === 'states' && message.notes) {
+    showStates(message.notes);
   }
 });
 
