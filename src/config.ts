@@ -23,6 +23,8 @@ export interface BerthSettings {
   readonly logsMaxLines: number;
   readonly stopTimeoutSeconds: number;
   readonly runNetwork: string;
+  /** `berth.run.network` when the workspace sets it (and grants more than `none`): a run asks before it applies it. */
+  readonly runNetworkFromWorkspace: WorkspaceValue | undefined;
   /** Engines the workspace's settings name that are not used until the user agrees (workspaceConsent.ts). */
   readonly withheld: readonly WithheldEngine[];
 }
@@ -33,6 +35,24 @@ export interface WithheldEngine {
   readonly host: string;
   /** The settings file that names it, as shown to the user. */
   readonly file: string;
+}
+
+/** A setting's value that comes from the workspace's settings, and the file that holds it. */
+export interface WorkspaceValue {
+  readonly setting: string;
+  readonly value: string;
+  readonly file: string;
+  /** What the user's own settings say ('' when they leave it at the default). */
+  readonly userValue: string;
+}
+
+/** `berth.run.network` as the workspace sets it, unless the user's own value is the same or it only takes network away. */
+function workspaceRunNetwork(config: vscode.WorkspaceConfiguration, file: string): WorkspaceValue | undefined {
+  const inspected = config.inspect<string>('run.network');
+  const value = (inspected?.workspaceFolderValue ?? inspected?.workspaceValue)?.trim();
+  const userValue = (inspected?.globalValue ?? '').trim();
+  if (!value || value === 'none' || value === userValue) return undefined;
+  return { setting: 'berth.run.network', value, file, userValue };
 }
 
 /**
@@ -74,6 +94,7 @@ export function readSettings(allowWorkspaceHost: (host: string) => boolean = () 
     logsMaxLines: Math.max(100, nonNegativeInteger(config.get<number>('logs.maxLines', 100_000), 100_000)),
     stopTimeoutSeconds: nonNegativeInteger(config.get<number>('stop.timeoutSeconds', 10), 10),
     runNetwork: config.get<string>('run.network', '').trim(),
+    runNetworkFromWorkspace: workspaceRunNetwork(config, file),
     withheld,
   };
 }

@@ -22,12 +22,14 @@ import { registerStats } from './stats';
 import { registerTrust } from './trust';
 import { registerVolumes } from './volumes';
 import { command, registerCommandTable, registerInternalCommands } from './workbench/commandTable';
+import { setBerthTestMode } from './workbench/automation';
 import { BerthCore, type BerthApi } from './workbench/core';
 import { extendDeps } from './workbench/deps';
 
 export function activate(context: vscode.ExtensionContext): BerthApi {
   const started = performance.now();
   registerInternalCommands(context.extensionMode !== vscode.ExtensionMode.Production);
+  setBerthTestMode(context.extensionMode !== vscode.ExtensionMode.Production);
   const owner = new DisposableStore();
   context.subscriptions.push(owner);
   const log = owner.add(vscode.window.createOutputChannel('Berth', { log: true }));

@@ -117,7 +117,8 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
         'Remove',
         target.options.confirmed,
       );
-      if (!proceed) return undefined;
+      // A typed answer: automation tells "declined" from a failure (which resolves to undefined).
+      if (!proceed) return { removed: [], refused: [], declined: true };
     }
     // A container that started after its row was drawn is refused; it gets "Remove with Force" below, not a bare error.
     const runningRefusals: Array<{ ref: ContainerRef; error: unknown }> = [];
@@ -140,7 +141,7 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
     const count = [...session.model.containers()].filter((record) => record.state === 'running').length;
     const where = deps.engines.isMulti ? ` on ${session.name}` : '';
     const proceed = await confirm(`Stop all ${plural(count, 'running container')}${where}?`, 'Stop All', options.confirmed);
-    if (!proceed) return undefined;
+    if (!proceed) return { stopped: [], failed: [], declined: true };
     const timeoutSeconds = deps.settings.stopTimeoutSeconds;
     const result = await withCancellableProgress('Stopping all running containers', (signal, progress) =>
       stopAllRunning(session.client, {

@@ -10,6 +10,11 @@ const STREAM_STDIN = 0;
 const STREAM_STDOUT = 1;
 const STREAM_STDERR = 2;
 const STREAM_SYSTEMERR = 3;
+const MIB = 1024 * 1024;
+/** A daemon error frame is one message: anything larger is not an error text, and is not collected. */
+export const MAX_ERROR_FRAME_BYTES = MIB;
+/** One JSON line (an event, a progress or build message) is at most a few KiB; a line growing past this is refused. */
+export const MAX_JSON_LINE_BYTES = 16 * MIB;
 
 /**
  * Decodes the 8-byte multiplexed framing of non-TTY logs and attach streams: `[type, 0, 0, 0, size:uint32be]` then
@@ -80,6 +85,12 @@ export class FrameDemuxer {
         hint: 'If this container has a TTY, its output is raw and must not be demultiplexed',
       });
     }
+    if (this.stream === 'error' && size > MAX_ERROR_FRAME_BYTES) {
+      this.failed = true;
+      throw new EngineError('protocol', `The engine sent an error frame of ${size} bytes, more than the ${MAX_ERROR_FRAME_BYTES / MIB} MiB an error message may have; Berth refused it`, {
+        hint: 'The engine or something between it and Berth is misbehaving; check the engine host',
+      });
+    }
     this.remaining = size;
     if (size === 0 && this.stream === 'error') this.fail();
   }
@@ -139,6 +150,7 @@ export class JsonLineDecoder<T = unknown> {
     while (newline !== -1) {
       let line = chunk.subarray(start, newline);
       if (this.partialLength > 0) {
+        this.refuseLongLine(this.partialLength + line.length);
         this.partial.push(line);
         line = Buffer.concat(this.partial, this.partialLength + line.length);
         this.partial = [];
@@ -150,9 +162,20 @@ export class JsonLineDecoder<T = unknown> {
     }
     if (start < chunk.length) {
       const rest = chunk.subarray(start);
+      this.refuseLongLine(this.partialLength + rest.length);
       this.partial.push(rest);
       this.partialLength += rest.length;
     }
+  }
+
+  /** A line that never ends would grow without bound: past MAX_JSON_LINE_BYTES the stream is refused. */
+  private refuseLongLine(length: number): void {
+    if (length <= MAX_JSON_LINE_BYTES) return;
+    this.partial = [];
+    this.partialLength = 0;
+    throw new EngineError('protocol', `The engine sent a JSON line longer than ${MAX_JSON_LINE_BYTES / MIB} MiB without a line break; Berth stopped reading the stream`, {
+      hint: 'The engine or something between it and Berth is misbehaving; check the engine host',
+    });
   }
 
   /** Call when the source ends: a last line without a newline is still a value. */

@@ -9,6 +9,7 @@ import { Agent, request, type Dispatcher } from './undici';
 import {
   RegistryError,
   insecureCredentialTransport,
+  isRegistryError,
   parseLinkNext,
   parseRegistryAddress,
   parseRegistryErrorBody,
@@ -46,8 +47,18 @@ export interface PageOptions {
   readonly pageSize?: number | undefined;
   /** Stop after this many entries in all (a guard against a huge catalog). */
   readonly limit?: number | undefined;
+  /** Fail after this many pages (default MAX_PAGES): a registry that hands out fresh links for ever is not followed for ever. */
+  readonly maxPages?: number | undefined;
+  /** The whole listing, every page, must finish within this (default LISTING_TIMEOUT_MS). */
+  readonly timeoutMs?: number | undefined;
   readonly signal?: AbortSignal | undefined;
 }
+
+/** Pages followed at most in one listing: 1,000 pages of 100 are 100,000 entries, more than any view shows. */
+export const MAX_PAGES = 1000;
+/** A registry's answer larger than this is not read further (a catalog page of 100 names is a few KiB). */
+export const MAX_REGISTRY_BODY_BYTES = 16 * 1024 * 1024;
+export const LISTING_TIMEOUT_MS = 60_000;
 
 interface Response {
   status: number;
@@ -123,19 +134,42 @@ export class RegistryClient {
   }
 
   async *#pages(path: string, field: 'repositories' | 'tags', scope: string, options: PageOptions): AsyncGenerator<string[]> {
+    const maxPages = options.maxPages ?? MAX_PAGES;
+    const timeoutMs = options.timeoutMs ?? LISTING_TIMEOUT_MS;
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+    const what = describePath(path);
     let next: string | undefined = options.pageSize ? `${path}?n=${options.pageSize}` : path;
     let count = 0;
+    let pages = 0;
     const seen = new Set<string>();
     while (next !== undefined) {
       if (seen.has(next)) throw new RegistryError('protocol', this.address.key, `The registry sent the same page link twice (${next})`);
+      if (pages >= maxPages) {
+        throw new RegistryError('protocol', this.address.key, `The registry ${this.address.key} sent more than ${maxPages} pages for the ${what}, each linking to another; Berth stops following them there`, {
+          hint: "Ask the registry's operator to check its paging",
+        });
+      }
       seen.add(next);
-      const response = await this.#get(next, scope, options.signal, false);
+      pages += 1;
+      const response = await this.#get(next, scope, signal, false).catch((error: unknown) => {
+        throw deadline.aborted && !options.signal?.aborted ? this.#listingTimedOut(what, timeoutMs, error) : error;
+      });
       const entries = this.#parseList(response.body, field);
       count += entries.length;
+      // An empty page ends the listing whatever its Link says: a fresh link to another empty page is a loop.
+      if (entries.length === 0) return;
       yield entries;
       if (options.limit !== undefined && count >= options.limit) return;
       next = this.#sameOriginPath(parseLinkNext(response.headers.link));
     }
+  }
+
+  #listingTimedOut(what: string, timeoutMs: number, cause: unknown): RegistryError {
+    return new RegistryError('unreachable', this.address.key, `The registry ${this.address.key} did not finish listing the ${what} within ${timeoutMs / 1000} s`, {
+      hint: 'The registry is slow or keeps its answer open; try again later',
+      cause,
+    });
   }
 
   #parseList(body: string, field: 'repositories' | 'tags'): string[] {
@@ -253,10 +287,11 @@ export class RegistryClient {
     const where = `${method} ${url.host}${url.pathname}`;
     try {
       const response = await request(this.#dispatcher, url, { method, headers, body: form ?? null, signal: signal ?? null });
-      const body = await response.body.text();
+      const body = await this.#readCapped(response.body, where);
       this.#log(`registry ${where} → ${response.statusCode}`);
       return { status: response.statusCode, headers: response.headers, body };
     } catch (error) {
+      if (isRegistryError(error)) throw error;
       if (signal?.aborted) throw new RegistryError('cancelled', this.address.key, `Cancelled: ${where}`, { cause: error });
       const code = (error as { code?: string }).code ?? (error as Error).name;
       this.#log(`registry ${where} failed: ${code}`);
@@ -265,6 +300,23 @@ export class RegistryClient {
         cause: error,
       });
     }
+  }
+
+  /** The body as text, refused once it passes MAX_REGISTRY_BODY_BYTES (the rest is not read: the connection is dropped). */
+  async #readCapped(body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown }, where: string): Promise<string> {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    for await (const chunk of body) {
+      length += chunk.length;
+      if (length > MAX_REGISTRY_BODY_BYTES) {
+        body.destroy();
+        throw new RegistryError('protocol', this.address.key, `The registry's answer to ${where} is larger than ${MAX_REGISTRY_BODY_BYTES / (1024 * 1024)} MiB; Berth stops reading it`, {
+          hint: 'A registry answers a listing page in a few KiB: check that the address is a registry',
+        });
+      }
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks, length).toString('utf8');
   }
 
   #errorFor(response: Response, path: string, isPing: boolean): RegistryError {

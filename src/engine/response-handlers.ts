@@ -12,6 +12,8 @@ import type { BufferedResponse, StreamingResponse, UpgradedConnection } from './
 type RawHeaders = Buffer[] | string[] | null;
 
 const EMPTY = Buffer.alloc(0);
+/** A buffered answer (a list, an inspect, an error) is at most a few MiB; one past this is refused, not held in memory. */
+export const MAX_BUFFERED_BODY_BYTES = 64 * 1024 * 1024;
 
 function findHeader(rawHeaders: RawHeaders, name: string): string | undefined {
   if (!rawHeaders) return undefined;
@@ -95,6 +97,16 @@ export class BufferingHandler extends BaseHandler implements BufferedResponse {
   }
 
   onData(chunk: Buffer): boolean {
+    if (this.length + chunk.length > MAX_BUFFERED_BODY_BYTES) {
+      this.chunks = [];
+      this.abort(
+        new EngineError('protocol', `The engine's answer is larger than ${MAX_BUFFERED_BODY_BYTES / (1024 * 1024)} MiB; Berth stopped reading it`, {
+          endpoint: this.endpoint.display,
+          hint: 'An engine answers a call like this in a few MiB: check that the host is an engine, or narrow the call (filters)',
+        }),
+      );
+      return false;
+    }
     this.chunks.push(chunk);
     this.length += chunk.length;
     return true;

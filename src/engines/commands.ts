@@ -7,9 +7,10 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import { addConfiguredEngine, removeConfiguredEngine } from '../config';
 import { parseHost } from '../engine';
-import { addedEngineMessage, endpointKey, engineHostProblem, engineNameProblem } from '../model/engineList';
+import { addedEngineMessage, endpointKey, engineHostProblem, engineNameProblem, redactHost } from '../model/engineList';
 import type { EngineSession } from '../model/session';
 import { isEngineRoot } from '../views/engineForest';
+import { confirmAutomatedWrite } from '../workbench/automation';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import type { EnginesDeps } from './deps';
 
@@ -131,6 +132,11 @@ export const engineCommands: ReadonlyArray<CommandEntry<EnginesDeps>> = [
     if (!given) return undefined;
     const problem = engineNameProblem(given.name, deps.settings.engines.map((engine) => engine.name)) ?? hostProblem(deps, given.host);
     if (problem) throw new Error(problem);
+    // Arguments from another extension or a workspace's task input write the user's settings only with their yes.
+    if (isAddEngineArgs(args[0]) && !(await confirmAutomatedWrite(`Add the engine "${given.name}" to your berth.engines setting?`, 'Add Engine', `Host: ${redactHost(given.host)}. A command called Berth: Add Engine with these values; Berth connects to this engine and may send it registry credentials once you use it.`))) {
+      deps.log.warn(`Add Engine ${given.name} (${redactHost(given.host)}) from a command's arguments: declined`);
+      return undefined;
+    }
     const target = await addConfiguredEngine(given);
     const where = target === vscode.ConfigurationTarget.Global ? 'user settings' : 'workspace settings (this workspace sets berth.engines)';
     deps.log.info(`Added engine ${given.name}: ${given.host} to berth.engines in the ${where}`);
@@ -165,6 +171,9 @@ export const engineCommands: ReadonlyArray<CommandEntry<EnginesDeps>> = [
     }
     if (!session) return undefined;
     const names = configuredNames(session);
+    if (typeof target === 'string' && names.length > 0 && !(await confirmAutomatedWrite(`Remove the engine "${session.name}" from your berth.engines setting?`, 'Remove Engine', `A command called Berth: Remove Engine with "${target}".`))) {
+      return undefined;
+    }
     if (names.length === 0) {
       void vscode.window.showInformationMessage(notRemovable(session));
       return undefined;

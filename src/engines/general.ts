@@ -34,4 +34,8 @@ export const generalCommands: ReadonlyArray<CommandEntry<EnginesDeps>> = [
   }),
   command('berth.internal.modelSnapshot', 'Reading the model', (deps) => (options?: unknown) => deps.snapshot(engineOption(options))),
   command('berth.internal.engines', 'Listing the engines', (deps) => () => deps.engineSummaries()),
+  // `{ initialMs, maxMs }` for every engine's reconnect backoff, or nothing for the default (the Retry test).
+  command('berth.internal.reconnectBackoff', 'Setting the reconnect backoff', (deps) => (policy?: { initialMs: number; maxMs: number }) => {
+    for (const session of deps.engines.all) session.model.setBackoff(policy);
+  }),
 ];

@@ -12,6 +12,7 @@ import { stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { copyFromContainer, copyToContainer } from '../engine/containerCopy';
 import { kindOfStat, statFollowing } from '../engine/containerFiles';
+import { confirmAutomatedWrite } from '../workbench/automation';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import type { LogDeps, SessionsDeps } from '../workbench/deps';
 import { withCancellableProgress } from '../workbench/feedback';
@@ -50,6 +51,7 @@ async function download(deps: TransferDeps, target: unknown, options: TransferOp
       ? vscode.Uri.file(options.destination)
       : await vscode.window.showSaveDialog({ title: `Download ${baseName(source)}`, saveLabel: 'Download', defaultUri: vscode.Uri.file(baseName(source)) });
   if (destination === undefined) return undefined;
+  if (options.destination !== undefined && !(await confirmAutomatedWrite(`Download ${baseName(source)} to ${destination.fsPath}?`, 'Download', 'A command gave Berth this path to write; what is there is replaced.'))) return undefined;
   // The save dialog names the copy itself: a folder chosen there (its replace confirmed) receives the folder's
   // contents, merged, rather than a folder nested inside it as `docker cp` would do.
   const intoExisting = (await stat(destination.fsPath).catch(() => undefined))?.isDirectory() === true;
@@ -69,6 +71,7 @@ async function upload(deps: TransferDeps, target: unknown, options: TransferOpti
     options.sources?.map((each) => vscode.Uri.file(each)) ??
     (await vscode.window.showOpenDialog({ title: `Upload into ${path}`, openLabel: 'Upload', canSelectFiles: true, canSelectFolders: true, canSelectMany: true }));
   if (sources === undefined || sources.length === 0) return undefined;
+  if (options.sources !== undefined && !(await confirmAutomatedWrite(`Upload ${sources.length} item(s) from this machine into ${path}?`, 'Upload', sources.map((each) => each.fsPath).join('\n')))) return undefined;
   return withCancellableProgress(`Uploading into ${path}`, (signal) => uploadInto(deps, folder, sources, signal));
 }
 

@@ -62,5 +62,5 @@ export const commitCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     if (record) await deps.imagesView.reveal(record.key, ref.session.id);
     void vscode.window.showInformationMessage(`Committed ${ref.name} as ${repoTag}.`);
     return { imageId: result.Id, reference: `${repo}:${tag ?? 'latest'}` };
-  }),
+  }, { rejectsWhen: (...args: unknown[]) => typeof (splitArgs(args).options as CommitArgs).repo === 'string' }),
 ];

@@ -20,6 +20,7 @@ import { RunTerminalControls, type WhenClosed } from './runTerminal';
 import { reportError, withCancellableProgress } from '../workbench/feedback';
 import type { ImagesCommandDeps } from './deps';
 import { askRunOptions, resolveChosenOptions } from './runOptionsStep';
+import { runNetworkFor, type WorkspaceNetworkAnswer } from './workspaceNetwork';
 
 export interface RunArgs {
   image: string;
@@ -40,6 +41,8 @@ export interface RunArgs {
    * with, or false to decline. Given, a failed run rejects instead of showing a message.
    */
   signIn?: false | { username: string; password: string };
+  /** For Berth's tests: the answer to the question about a workspace's `berth.run.network` (ignored outside test mode). */
+  workspaceNetwork?: WorkspaceNetworkAnswer;
 }
 
 function isRunArgs(value: unknown): value is RunArgs {
@@ -175,7 +178,13 @@ function answersSignIn(value: unknown): boolean {
   return isRunArgs(value) && value.signIn !== undefined;
 }
 
-async function commonRunOptions(deps: ImagesCommandDeps, session: EngineSession, args: RunArgs) {
+/** The run's network, asked about when it would come from the workspace's settings; null: the user cancelled. */
+function chooseNetwork(deps: ImagesCommandDeps, args: RunArgs): Promise<string | undefined | null> {
+  const given = args.options?.network?.trim() || undefined;
+  return runNetworkFor(args.image, given, deps.settings.runNetwork, deps.settings.runNetworkFromWorkspace, deps.log, args.workspaceNetwork);
+}
+
+async function commonRunOptions(deps: ImagesCommandDeps, session: EngineSession, args: RunArgs, network: string | undefined) {
   const extra = await resolveChosenOptions(args.options ?? {}, session, args.autoRemove ?? false);
   return {
     image: args.image,
@@ -183,7 +192,7 @@ async function commonRunOptions(deps: ImagesCommandDeps, session: EngineSession,
     name: args.name,
     tty: args.tty ?? false,
     autoRemove: args.autoRemove ?? false,
-    networkMode: extra.networkMode ?? (deps.settings.runNetwork || undefined),
+    networkMode: network,
     labels: { ...extra.labels, 'berth.created-by': 'vscode' },
     env: extra.env,
     config: extra.config,
@@ -197,6 +206,8 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     const session = deps.sessionOfTarget(args[0]);
     const options = isRunArgs(args[0]) ? args[0] : await askRunArgs(session, 'Run Container', true, imageOfNode(args[0]));
     if (!options) return undefined;
+    const network = await chooseNetwork(deps, options);
+    if (network === null) return undefined;
     const terminal = new BufferedPseudoterminal();
     // Named after its container; one the engine names is renamed once it is created.
     let terminalName = `Run: ${options.name ?? options.image}`;
@@ -220,7 +231,7 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
       progressLineOpen = false;
     };
     try {
-      const base = await commonRunOptions(deps, session, options);
+      const base = await commonRunOptions(deps, session, options, network);
       const result = await withRegistryAuthRetry(options.image, ({ credential, attempt }) => {
         if (attempt > 1) terminal.writeLine(ANSI.dim(`[Berth] signed in; pulling ${options.image} again`));
         return runContainer(session.client, {
@@ -303,8 +314,10 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     const session = deps.sessionOfTarget(args[0]);
     const options = isRunArgs(args[0]) ? args[0] : await askRunArgs(session, 'Run in Background', false, imageOfNode(args[0]));
     if (!options) return undefined;
+    const network = await chooseNetwork(deps, options);
+    if (network === null) return undefined;
     const tracker = new LayerProgress();
-    const runOptions = await commonRunOptions(deps, session, options);
+    const runOptions = await commonRunOptions(deps, session, options, network);
     const result = await withCancellableProgress(`Starting ${options.image}`, (signal, progress) =>
       withRegistryAuthRetry(options.image, ({ credential }) =>
         runInBackground(session.client, {

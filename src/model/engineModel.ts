@@ -65,7 +65,7 @@ export class EngineModel extends Disposable {
   private readonly _onDidChange = this._register(new Emitter<ModelChange>());
   private readonly _onDidChangeState = this._register(new Emitter<EngineState>());
   private readonly now: () => number;
-  private readonly backoff: BackoffPolicy;
+  private backoff: BackoffPolicy;
   private readonly log: (level: LogLevel, message: string) => void;
 
   private _state: EngineState = 'connecting';
@@ -147,6 +147,16 @@ export class EngineModel extends Disposable {
     if (this.started || this.isDisposed) return;
     this.started = true;
     void this.runLoop();
+  }
+
+  /**
+   * For Berth's tests (`berth.internal.reconnectBackoff`): a backoff long enough that only Retry reconnects, so a
+   * test of Retry fails when Retry does nothing. Undefined puts the default back.
+   */
+  setBackoff(policy: BackoffPolicy | undefined): void {
+    this.backoff = policy ?? DEFAULT_BACKOFF;
+    // A pause under the old policy ends now; the next one follows the new policy.
+    if (policy === undefined) this.wakeBackoff?.();
   }
 
   /** Reconnects now instead of waiting out the backoff. */

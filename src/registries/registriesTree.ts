@@ -67,12 +67,21 @@ export class RegistriesTreeProvider implements vscode.TreeDataProvider<RegistryT
   readonly #rootListed = new vscode.EventEmitter<number>();
   readonly onDidListRoot = this.#rootListed.event;
 
+  /** Aborts the listings in flight when the whole view is refreshed or disposed: their answers would be thrown away. */
+  #listings = new AbortController();
+
   constructor(sources: RegistriesTreeSources) {
     this.#sources = sources;
   }
 
   refresh(node?: RegistryTreeNode): void {
+    if (!node) this.#renewListings();
     this.#changed.fire(node);
+  }
+
+  #renewListings(): void {
+    this.#listings.abort();
+    this.#listings = new AbortController();
   }
 
   async getChildren(node?: RegistryTreeNode): Promise<RegistryTreeNode[]> {
@@ -141,16 +150,16 @@ export class RegistriesTreeProvider implements vscode.TreeDataProvider<RegistryT
 
   async #repositories(node: RegistryNode): Promise<RegistryTreeNode[]> {
     const parentId = `registry:${node.registry}`;
-    return this.#list(node.registry, parentId, 'repositories', async (client) => {
-      const repositories = await client.catalog({ pageSize: PAGE_SIZE, limit: LIST_LIMIT });
+    return this.#list(node.registry, parentId, 'repositories', async (client, signal) => {
+      const repositories = await client.catalog({ pageSize: PAGE_SIZE, limit: LIST_LIMIT, signal });
       return repositories.sort(collator.compare).map((repository): RepositoryNode => ({ kind: 'repository', registry: node.registry, repository }));
     });
   }
 
   async #tags(node: RepositoryNode): Promise<RegistryTreeNode[]> {
     const parentId = `registry:${referenceOf(node)}`;
-    return this.#list(node.registry, parentId, 'tags', async (client) => {
-      const tags = await client.tags(node.repository, { pageSize: PAGE_SIZE, limit: LIST_LIMIT });
+    return this.#list(node.registry, parentId, 'tags', async (client, signal) => {
+      const tags = await client.tags(node.repository, { pageSize: PAGE_SIZE, limit: LIST_LIMIT, signal });
       // Newest-looking first: 2.0 before 1.10 before 1.9.
       return tags
         .sort((a, b) => collator.compare(b, a))
@@ -162,9 +171,10 @@ export class RegistriesTreeProvider implements vscode.TreeDataProvider<RegistryT
     registry: string,
     parentId: string,
     what: 'repositories' | 'tags',
-    list: (client: RegistryClient) => Promise<RegistryTreeNode[]>,
+    list: (client: RegistryClient, signal: AbortSignal) => Promise<RegistryTreeNode[]>,
   ): Promise<RegistryTreeNode[]> {
     let client: RegistryClient | undefined;
+    const signal = this.#listings.signal;
     try {
       const found = await this.#sources.chain.find(registry, (source, error) =>
         this.#sources.log.warn(`Credential lookup in ${source} for ${registry} failed: ${errorMessage(error)}`),
@@ -174,7 +184,7 @@ export class RegistriesTreeProvider implements vscode.TreeDataProvider<RegistryT
         auth: found ? toRegistryAuth(found.credential) : undefined,
         log: (line) => this.#sources.log.debug(line),
       });
-      const nodes = await list(client);
+      const nodes = await list(client, signal);
       if (nodes.length === 0) return [{ kind: 'notice', parentId, text: `No ${what}`, isError: false }];
       if (nodes.length >= LIST_LIMIT) {
         nodes.push({ kind: 'notice', parentId, text: `Showing the first ${LIST_LIMIT} ${what}`, isError: false });
@@ -182,6 +192,10 @@ export class RegistriesTreeProvider implements vscode.TreeDataProvider<RegistryT
       return nodes;
     } catch (error) {
       const message = errorMessage(error);
+      if (signal.aborted) {
+        this.#sources.log.debug(`Listing ${what} of ${registry}: cancelled by a refresh`);
+        return [];
+      }
       this.#sources.log.error(`Listing ${what} of ${registry} failed: ${message}`);
       return [{ kind: 'notice', parentId, text: `Cannot list ${what}`, detail: message, isError: true }];
     } finally {
@@ -190,6 +204,7 @@ export class RegistriesTreeProvider implements vscode.TreeDataProvider<RegistryT
   }
 
   dispose(): void {
+    this.#listings.abort();
     this.#changed.dispose();
     this.#rootListed.dispose();
   }

@@ -5,6 +5,7 @@
 import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
 import { insecureCredentialTransport, parseRegistryAddress, RegistryClient } from '../engine/registry';
+import { confirmAutomatedWrite } from '../workbench/automation';
 import { withCancellableProgress } from '../workbench/feedback';
 import { registryKey } from './credentialChain';
 import type { RegistryCredentialStore } from './credentialStore';
@@ -85,6 +86,12 @@ export class RegistrySignIn {
           validateInput: (value) => (value ? undefined : 'Enter a password or access token'),
         }));
       if (password === undefined) return undefined;
+      // A password handed in by a command's arguments is stored only with the user's yes (Berth's tests excepted).
+      if (request.password !== undefined && !(await confirmAutomatedWrite(`Store credentials for ${key} (user ${username}) in VS Code's secret storage?`, 'Sign In', `A command asked Berth to sign in to ${key} with a password it supplied. Berth checks them with the registry, stores them, and sends them with pulls and pushes to ${key}.`))) {
+        this.#log.warn(`Sign-in to ${key} as ${username} with a password from a command's arguments: declined`);
+        if (automated) throw new Error(`Signing in to ${key} was declined`);
+        return undefined;
+      }
 
       try {
         await this.#verify(registry, username, password);

@@ -1,6 +1,7 @@
 /** `berth run` against the private dockerd: streams kept apart, exit statuses, -d, --rm, -t, -e, Ctrl-C. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { isEngineError } from '../../../src/engine';
 import { collect, createCliHarness, eventually, type CliHarness } from './support';
 
 void describe('berth run', () => {
@@ -40,7 +41,9 @@ void describe('berth run', () => {
 
   void it('--rm removes the container once it exited; without it the container stays', async () => {
     const before = await suiteContainers();
-    await harness.berth(run(['--rm', harness.engines.image, 'true']));
+    // Its own status proves the container ran (a run refused before creating one would also leave the count alone).
+    const removed = await harness.berth(run(['--rm', harness.engines.image, 'sh', '-c', 'exit 5']));
+    assert.equal(removed.code, 5, removed.stderr);
     assert.equal(await suiteContainers(), before);
     const kept = await harness.berth(run(['--name', `kept-${process.pid}`, harness.engines.image, 'true']));
     assert.equal(kept.code, 0);
@@ -74,13 +77,18 @@ void describe('berth run', () => {
 
   void it('-d --rm lets the engine remove the container when it exits', async () => {
     const result = await harness.berth(run(['-d', '--rm', harness.engines.image, 'true']));
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^[0-9a-f]{64}\n$/);
+    assert.equal(result.stderr, '');
     const id = result.stdout.trim();
+    // Only "no such container" counts as removed: any other failure of inspect is not the engine's --rm.
     await eventually('the engine removed the container', async () => {
       try {
         await harness.client.inspectContainer(id);
         return false;
-      } catch {
-        return true;
+      } catch (error) {
+        if (isEngineError(error, 'not-found')) return true;
+        throw error;
       }
     });
   });

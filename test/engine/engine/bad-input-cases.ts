@@ -28,6 +28,7 @@ export type BadInputCategory =
   | 'Files in containers'
   | 'Live stats'
   | 'Untrusted settings, transports and output'
+  | 'Unbounded input'
   | 'The workbench'
   | 'Compose'
   | 'Builds and run options';

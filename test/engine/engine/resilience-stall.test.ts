@@ -2,68 +2,49 @@
 // operation ends through its AbortSignal with EngineError kind 'cancelled', and the client stays usable after.
 // The engine here is the in-process fake of test/support/fakeEngine.ts: a real dockerd cannot stall on demand.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { EngineClient, EngineError, parseHost } from '../../../src/engine';
-import {
-  containerEvent,
-  jsonLine,
-  logFrame,
-  sendJson,
-  stallAfterHeaders,
-  stallBeforeHeaders,
-  startFakeEngine,
-  type FakeEngine,
-} from '../../support/fakeEngine';
+import { describe, it } from 'node:test';
+import { EngineError } from '../../../src/engine';
+import { containerEvent, jsonLine, logFrame, sendJson, stallAfterHeaders, stallBeforeHeaders } from '../../support/fakeEngine';
+import { useFakeEngine } from '../../support/fakeEngineSuite';
 
 const CONTAINER = 'c0ffee'.padEnd(64, '0');
 
-let fake: FakeEngine;
-let client: EngineClient;
-
-before(async () => {
-  fake = await startFakeEngine([
-    (request, response) => {
-      if (request.path === `/containers/${CONTAINER}/logs` && request.query.get('follow') === '1') {
-        // One frame proves the stream is live; then the engine hangs.
-        stallAfterHeaders(response, 200, 'application/vnd.docker.raw-stream', logFrame(1, 'first line\n'));
-        return true;
-      }
-      if (request.path === `/containers/${CONTAINER}/wait`) {
-        stallAfterHeaders(response, 200, 'application/json');
-        return true;
-      }
-      if (request.path === '/events') {
-        stallAfterHeaders(response, 200, 'application/json', jsonLine(containerEvent('start', CONTAINER, 1_700_000_000_000_000_000n)));
-        return true;
-      }
-      if (request.path === '/images/create') {
-        stallAfterHeaders(response, 200, 'application/json', jsonLine({ status: 'Pulling from library/busybox', id: 'latest' }));
-        return true;
-      }
-      if (request.path === '/containers/json') {
-        // A plain call whose body never comes.
-        stallAfterHeaders(response, 200, 'application/json');
-        return true;
-      }
-      if (request.path === `/containers/${CONTAINER}/json`) {
-        // A plain call that never even gets its headers.
-        stallBeforeHeaders(response);
-        return true;
-      }
-      if (request.path === '/version') {
-        sendJson(response, 200, { ApiVersion: '1.41', Version: '20.10.24', Os: 'linux', Arch: 'amd64' });
-        return true;
-      }
-      return false;
-    },
-  ]);
-  client = new EngineClient({ endpoint: parseHost(fake.host, {}) });
-});
-
-after(async () => {
-  await client.close().catch(() => undefined);
-  await fake.close();
-});
+const suite = useFakeEngine([
+  (request, response) => {
+    if (request.path === `/containers/${CONTAINER}/logs` && request.query.get('follow') === '1') {
+      // One frame proves the stream is live; then the engine hangs.
+      stallAfterHeaders(response, 200, 'application/vnd.docker.raw-stream', logFrame(1, 'first line\n'));
+      return true;
+    }
+    if (request.path === `/containers/${CONTAINER}/wait`) {
+      stallAfterHeaders(response, 200, 'application/json');
+      return true;
+    }
+    if (request.path === '/events') {
+      stallAfterHeaders(response, 200, 'application/json', jsonLine(containerEvent('start', CONTAINER, 1_700_000_000_000_000_000n)));
+      return true;
+    }
+    if (request.path === '/images/create') {
+      stallAfterHeaders(response, 200, 'application/json', jsonLine({ status: 'Pulling from library/busybox', id: 'latest' }));
+      return true;
+    }
+    if (request.path === '/containers/json') {
+      // A plain call whose body never comes.
+      stallAfterHeaders(response, 200, 'application/json');
+      return true;
+    }
+    if (request.path === `/containers/${CONTAINER}/json`) {
+      // A plain call that never even gets its headers.
+      stallBeforeHeaders(response);
+      return true;
+    }
+    if (request.path === '/version') {
+      sendJson(response, 200, { ApiVersion: '1.41', Version: '20.10.24', Os: 'linux', Arch: 'amd64' });
+      return true;
+    }
+    return false;
+  },
+]);
 
 /**
  * Runs OPERATION with a signal and aborts once the fake has stalled the request and, for streams, once the client
@@ -74,14 +55,14 @@ async function cancelWhenStalled(
   expectsItem = false,
 ): Promise<EngineError> {
   const controller = new AbortController();
-  const stalledBefore = fake.stalledCount;
+  const stalledBefore = suite.fake.stalledCount;
   let markReceived = (): void => undefined;
   const firstItem = expectsItem ? new Promise<void>((resolve) => (markReceived = resolve)) : Promise.resolve();
   const outcome = operation(controller.signal, () => markReceived()).then(
     () => assert.fail('the stalled operation finished instead of being cancelled'),
     (error: unknown) => error,
   );
-  await fake.stalled(stalledBefore + 1);
+  await suite.fake.stalled(stalledBefore + 1);
   await firstItem;
   controller.abort();
   const error = await outcome;
@@ -98,7 +79,7 @@ void describe('cancelling long operations on a stalled engine', { timeout: 60_00
     const received: string[] = [];
     const error = await cancelWhenStalled(
       (signal, onFirst) =>
-        drain(client.containerLogs(CONTAINER, { follow: true, stdout: true, tty: false, signal }), (chunk) => {
+        drain(suite.client.containerLogs(CONTAINER, { follow: true, stdout: true, tty: false, signal }), (chunk) => {
           received.push(chunk.data.toString('utf8'));
           onFirst();
         }),
@@ -110,7 +91,7 @@ void describe('cancelling long operations on a stalled engine', { timeout: 60_00
 
   void it('a wait whose result never comes', async () => {
     const error = await cancelWhenStalled(async (signal) => {
-      const handle = await client.waitContainer(CONTAINER, { condition: 'next-exit', signal });
+      const handle = await suite.client.waitContainer(CONTAINER, { condition: 'next-exit', signal });
       await handle.result;
     });
     assert.equal(error.kind, 'cancelled');
@@ -120,7 +101,7 @@ void describe('cancelling long operations on a stalled engine', { timeout: 60_00
     const actions: string[] = [];
     const error = await cancelWhenStalled(
       (signal, onFirst) =>
-        drain(client.events({ signal }), (event) => {
+        drain(suite.client.events({ signal }), (event) => {
           actions.push(event.Action);
           onFirst();
         }),
@@ -134,7 +115,7 @@ void describe('cancelling long operations on a stalled engine', { timeout: 60_00
     const statuses: string[] = [];
     const error = await cancelWhenStalled(
       (signal, onFirst) =>
-        drain(client.pullImage('busybox:latest', { signal }), (progress) => {
+        drain(suite.client.pullImage('busybox:latest', { signal }), (progress) => {
           statuses.push(progress.status ?? '');
           onFirst();
         }),
@@ -145,31 +126,31 @@ void describe('cancelling long operations on a stalled engine', { timeout: 60_00
   });
 
   void it('a plain call whose body never arrives', async () => {
-    const error = await cancelWhenStalled((signal) => client.listContainers({ signal }));
+    const error = await cancelWhenStalled((signal) => suite.client.listContainers({ signal }));
     assert.equal(error.kind, 'cancelled');
   });
 
   void it('a plain call that never gets its headers', async () => {
-    const error = await cancelWhenStalled((signal) => client.inspectContainer(CONTAINER, { signal }));
+    const error = await cancelWhenStalled((signal) => suite.client.inspectContainer(CONTAINER, { signal }));
     assert.equal(error.kind, 'cancelled');
   });
 
   void it('a signal aborted before the call rejects at once without a request', async () => {
-    const requestsBefore = fake.seen.length;
+    const requestsBefore = suite.fake.seen.length;
     const controller = new AbortController();
     controller.abort();
-    await assert.rejects(client.listContainers({ signal: controller.signal }), (error: unknown) => {
+    await assert.rejects(suite.client.listContainers({ signal: controller.signal }), (error: unknown) => {
       assert.ok(error instanceof EngineError);
       assert.equal(error.kind, 'cancelled');
       return true;
     });
-    assert.equal(fake.seen.length, requestsBefore);
+    assert.equal(suite.fake.seen.length, requestsBefore);
   });
 
   void it('after every cancellation the same client still answers', async () => {
-    const version = await client.version();
+    const version = await suite.client.version();
     assert.equal(version.ApiVersion, '1.41');
     // The fake closes nothing by itself: cancelled requests must have released their connections.
-    assert.equal(fake.stalledCount, 0);
+    assert.equal(suite.fake.stalledCount, 0);
   });
 });

@@ -138,7 +138,8 @@ describe('container commands', () => {
     const result = await vscode.commands.executeCommand<{ removed: string[] } | undefined>('berth.remove', id, {
       confirmed: false,
     });
-    assert.equal(result?.removed.length ?? 0, 0);
+    // The typed refusal, not undefined: a crash also resolves to undefined and must not pass here.
+    assert.deepEqual(result, { removed: [], refused: [], declined: true });
     assert.equal((await client.inspectContainer(id)).State.Running, true);
   });
 

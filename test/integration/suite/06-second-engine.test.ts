@@ -69,7 +69,8 @@ describe('a second engine: Stop All, engine down and back up', function () {
     const result = await vscode.commands.executeCommand<{ stopped: string[] } | undefined>('berth.stopAll', {
       confirmed: false,
     });
-    assert.equal(result?.stopped.length ?? 0, 0);
+    // The typed refusal, not undefined: a crash also resolves to undefined and must not pass here.
+    assert.deepEqual(result, { stopped: [], failed: [], declined: true });
     assert.equal((await client.inspectContainer(id)).State.Running, true);
   });
 
@@ -115,10 +116,18 @@ describe('a second engine: Stop All, engine down and back up', function () {
   });
 
   it('Retry reconnects at once after the engine came back', async () => {
-    await engine.stop();
-    await modelState('unreachable');
-    await engine.start();
-    await vscode.commands.executeCommand('berth.retry');
-    await modelState('connected', 30_000);
+    // Automatic reconnects an hour apart: only Retry can bring the model back within the wait below, so this fails
+    // when Retry does nothing (with the default backoff the model would reconnect by itself within 1.5 s).
+    await vscode.commands.executeCommand('berth.internal.reconnectBackoff', { initialMs: 3_600_000, maxMs: 3_600_000 });
+    try {
+      await engine.stop();
+      await modelState('unreachable');
+      await engine.start();
+      await vscode.commands.executeCommand('berth.retry');
+      await modelState('connected', 30_000);
+    } finally {
+      await vscode.commands.executeCommand('berth.internal.reconnectBackoff');
+      await modelState('connected', 90_000);
+    }
   });
 });

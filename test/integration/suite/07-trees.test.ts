@@ -82,10 +82,13 @@ describe('the trees as rendered', () => {
     const stopped = await containers.create({ cmd: ['sleep', '300'], start: false });
     await modelShowsContainer(stopped.id, 'created');
     await modelShowsContainer(running.id, 'running');
-    await setBerthSetting('containers.showAll', false);
+    // The view's title-bar commands themselves, not the setting they write.
+    await vscode.commands.executeCommand('berth.containers.showRunning');
+    assert.equal(vscode.workspace.getConfiguration('berth').get('containers.showAll'), false);
     await viewShows('containers', [], 'the created row hidden, the running row shown', (rows) =>
       rowLabelled(rows, running.name) && !rowLabelled(rows, stopped.name) ? true : undefined);
-    await setBerthSetting('containers.showAll', true);
+    await vscode.commands.executeCommand('berth.containers.showAll');
+    assert.equal(vscode.workspace.getConfiguration('berth').get('containers.showAll'), true);
     await viewShows('containers', [], 'both rows shown again', (rows) =>
       rowLabelled(rows, running.name) && rowLabelled(rows, stopped.name) ? true : undefined);
   });

@@ -152,4 +152,20 @@ describe('several engines: dockerd and Podman side by side', function () {
     await viewShows('containers', [otherName], `${name} stopped under ${otherName}`, (rows) =>
       rows.some((row) => row.label === name && row.contextValue === 'berth:container:exited') ? true : undefined);
   });
+
+  it('Use Engine makes the named engine current, and Switch Context switches back', async () => {
+    const { current, other } = both();
+    const currentEndpoint = async (): Promise<string | undefined> => (await engineSummaries()).find((summary) => summary.current)?.endpoint;
+    assert.equal(await currentEndpoint(), current.host);
+    try {
+      const used = await vscode.commands.executeCommand<{ engine: string; name: string } | undefined>('berth.useEngine', otherName);
+      assert.deepEqual(used, { engine: other.summary.id, name: otherName });
+      await eventually(`${otherName} current`, async () => ((await currentEndpoint()) === other.host ? true : undefined));
+      const switched = await vscode.commands.executeCommand<{ engine: string; name: string } | undefined>('berth.switchContext', current.summary.id);
+      assert.equal(switched?.engine, current.summary.id);
+      await eventually('the suite engine current again', async () => ((await currentEndpoint()) === current.host ? true : undefined));
+    } finally {
+      if ((await currentEndpoint()) !== current.host) await vscode.commands.executeCommand('berth.useEngine', current.summary.id);
+    }
+  });
 });

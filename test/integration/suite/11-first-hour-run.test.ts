@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../src/common/errors';
 import { rowPattern } from '../../engine/engine/bad-input-workbench-cases';
-import { eventually, inspectOrUndefined, modelShowsContainer, removeImageQuietly, uniqueName, useConnectedSuite } from '../support/fixtures';
+import { engineSummaries, eventually, inspectOrUndefined, modelShowsContainer, removeImageQuietly, uniqueName, useConnectedSuite } from '../support/fixtures';
 
 interface RunResult { id: string; exitCode: number; terminalName: string }
 interface ChildSummary { label: string; description: string | undefined }
@@ -121,15 +121,25 @@ describe('first hour: Run signs in, terminals by container, Add Engine', functio
     for (const terminal of terminalsNamed(first.terminalName)) terminal.dispose();
   });
 
-  it('Add Engine selects the new engine\'s row in the Containers view', async () => {
+  it('Add Engine selects the new engine\'s row in the Containers view; Remove Engine takes it out of the settings', async () => {
     const name = uniqueName('berth-it-added');
     const host = `unix://${join(tmpdir(), `${name}.sock`)}`;
+    const configured = (): string[] =>
+      (vscode.workspace.getConfiguration('berth').get<Array<{ name?: string }>>('engines') ?? []).map((engine) => engine.name ?? '');
+    let removed = false;
     try {
       const added = await vscode.commands.executeCommand<{ engine: string; revealed: boolean }>('berth.addEngine', { name, host });
       assert.equal(added?.engine, `settings:${name}`);
       assert.equal(added.revealed, true, 'the new engine has a row, and it was revealed');
+      assert.ok(configured().includes(name), 'berth.engines names the added engine');
+      const result = await vscode.commands.executeCommand<{ removed: string } | undefined>('berth.removeEngine', `settings:${name}`);
+      removed = true;
+      assert.deepEqual(result, { removed: name });
+      assert.ok(!configured().includes(name), 'berth.engines still names the removed engine');
+      await eventually('the removed engine gone from the engines', async () =>
+        ((await engineSummaries()).some((summary) => summary.id === `settings:${name}`) ? undefined : true));
     } finally {
-      await vscode.commands.executeCommand('berth.removeEngine', `settings:${name}`);
+      if (!removed) await vscode.commands.executeCommand('berth.removeEngine', `settings:${name}`);
     }
   });
 });

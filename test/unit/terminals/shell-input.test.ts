@@ -7,11 +7,9 @@ void test('input typed before a shell runs is held, then delivered in order to t
   const queue = new InputQueue();
   queue.push('echo $((6*7))');
   queue.push(' > /tmp/answer\r');
-  const bash: string[] = [];
-  // The bash probe turned out missing: it never got the input, and it is detached.
+  // The bash probe turned out missing: nothing was attached, and detaching keeps holding what is typed.
   queue.detach();
   queue.push('ls\r');
-  assert.deepEqual(bash, []);
   const sh: string[] = [];
   queue.attach((data) => sh.push(data));
   assert.deepEqual(sh, ['echo $((6*7))', ' > /tmp/answer\r', 'ls\r']);
