@@ -18,14 +18,14 @@ void describe('per-stage minimum test counts', () => {
   void it('fails a stage whose tests fell below its minimum, naming the minimum', () => {
     const { status, output } = summaryOf('engine', 200, 0, 0);
     assert.equal(status, 1);
-    assert.match(output, /engine: 200 tests ran, fewer than the recorded minimum of 331/);
+    assert.match(output, /engine: 200 tests ran, fewer than the recorded minimum of 395/);
     assert.match(output, /200 passed, 1 failed, 0 skipped$/m);
   });
 
   void it('counts skipped tests as present, and passes a stage at its minimum', () => {
-    const { status, output } = summaryOf('engine', 300, 0, 31);
+    const { status, output } = summaryOf('engine', 360, 0, 35);
     assert.equal(status, 0, output);
-    assert.match(output, /300 passed, 0 failed, 31 skipped$/m);
+    assert.match(output, /360 passed, 0 failed, 35 skipped$/m);
   });
 
   void it('has no minimum for a stage it does not know', () => {
