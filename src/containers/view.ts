@@ -198,7 +198,7 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
 
   async reveal(id: string, engine: string = this.deps.session.id): Promise<void> {
     const node = this.node(id, engine);
-    if (node?.visible) await this.revealRow(node);
+    if (node?.visible) await this.view.reveal(node, { select: true, focus: false });
   }
 
   protected createTree(engine: string): ContainerTree {

@@ -26,7 +26,6 @@ import { STATS_CASE, statsPanel } from './stats';
 import { BUILD_CASE, buildFromExplorer } from './buildImage';
 import { FILES_CASE, filesEdit } from './filesRows';
 import { VOLUMES_CASE, volumesPrune } from './volumes';
-import { WORKSPACE_NETWORK_CASE, workspaceNetworkQuestion } from './workspaceNetwork';
 import { AGING_ROW_CASE, agingRow } from './agingRow';
 import { COMPOSE_CASE, composeUpFromExplorer } from './compose';
 import { SCAFFOLD_CASE, addDockerFilesFromPalette } from './scaffold';
@@ -249,9 +248,6 @@ async function devWorkbenchCases(
     await runner.run(RUN_SIGN_IN_CASE, () => runSignIn({ driver, client, registry: engines.registry, cleanup }), evidence);
 
     await runner.run(VOLUMES_CASE, () => volumesPrune(workbench, driver, client, publish), evidence);
-
-    await runner.run(WORKSPACE_NETWORK_CASE, () =>
-      workspaceNetworkQuestion({ workbench, driver, client, image: engines.image, cleanup, picture: (name) => driver.screenshot(name).then(() => undefined) }), evidence);
 
     await runner.run(STATS_CASE, () => statsPanel(workbench, driver, client, engines.image, publish), evidence);
 

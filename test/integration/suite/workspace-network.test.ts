@@ -43,7 +43,8 @@ describe('berth.run.network from workspace settings', function () {
       cmd: ['sleep', '300'],
       ...extra,
     });
-    assert.ok(result, 'berth.runInBackground returned a result');
+    // No result means the command failed or was cancelled: the Berth log says which.
+    if (!result) assert.fail(`berth.runInBackground returned no result; the Berth log ends:\n${(await berthLogText()).split('\n').slice(-15).join('\n')}`);
     return containers.track(result.id);
   }
 
