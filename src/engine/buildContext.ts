@@ -119,14 +119,11 @@ export async function* walkContext(contextDir: string, excludes: readonly string
     const names = (await readdir(dir)).sort(byteOrder);
     // The stats of a directory's names are asked together (a few at a time): one after the other, each waits a
     // round trip to libuv's thread pool, which made the walk, not the engine, the slow part of a build.
-    const stats = inOrderAhead(names, STATS_AHEAD, (name) => lstat(join(dir, name)));
-    for (const name of names) {
+    const statted = inOrderAhead(names, STATS_AHEAD, async (name) => ({ name, stat: await lstat(join(dir, name)) }));
+    for await (const { name, stat } of statted) {
       signal?.throwIfAborted();
       const absolutePath = join(dir, name);
       const relativeName = prefix === '' ? name : `${prefix}/${name}`;
-      const next = await stats.next();
-      if (next.done === true) throw new Error(`The walk of ${dir} lost a name`);
-      const stat = next.value;
       if (matcher.excludes(relativeName)) {
         if (stat.isDirectory() && hasExceptions && matcher.mustWalkExcludedDirectory(relativeName)) yield* walk(absolutePath, relativeName);
         continue;

@@ -40,11 +40,6 @@ export class PanelStates {
     return changed;
   }
 
-  isLive(id: string): boolean {
-    const state = this.byId.get(id)?.state;
-    return state === undefined || isRunningState(state);
-  }
-
   /** True when every container the panel shows has been removed: nothing more can come. */
   allRemoved(): boolean {
     return this.byId.size > 0 && [...this.byId.values()].every((tracked) => tracked.state === REMOVED);

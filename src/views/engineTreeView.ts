@@ -35,8 +35,8 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   /** One lifetime per session object for the listeners on its model: a session replaced for the same engine (new endpoint) gets a fresh one. */
   private readonly sessionBindings = this._register(new DisposableMap<EngineSession>());
-  /** Fires once VS Code has been handed the top-level rows (see revealRow). */
-  private readonly _onDidServeRoots = this._register(new vscode.EventEmitter<void>());
+  /** Reveals waiting for VS Code to be handed the top-level rows (see revealRow); none on the usual path. */
+  private readonly rootWaiters = new Set<() => void>();
   /** Rows whose relative times move on, refreshed the moment their text changes while the view is visible. */
   protected readonly rowClock = this._register(new RowRefreshScheduler<N>((rows) => this.fire(rows)));
 
@@ -95,9 +95,11 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
 
   getChildren(node?: N | EngineRootNode): vscode.ProviderResult<Array<N | EngineRootNode>> {
     const children = this.childrenOf(node);
-    if (node !== undefined) return children;
+    if (node !== undefined || this.rootWaiters.size === 0) return children;
+    const waiters = [...this.rootWaiters];
+    this.rootWaiters.clear();
     return Promise.resolve(children).then((rows) => {
-      this._onDidServeRoots.fire();
+      for (const served of waiters) served();
       return rows;
     });
   }
@@ -110,13 +112,13 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
     const options = { select: true, focus: false };
     if (this.view.visible) return this.view.reveal(node, options);
     const served = new Promise<void>((resolve) => {
-      const timer = setTimeout(done, 5_000);
-      const listener = this._onDidServeRoots.event(done);
-      function done(): void {
+      const done = (): void => {
         clearTimeout(timer);
-        listener.dispose();
+        this.rootWaiters.delete(done);
         resolve();
-      }
+      };
+      const timer = setTimeout(done, 5_000);
+      this.rootWaiters.add(done);
     });
     await this.view.reveal(node, options);
     await served;
