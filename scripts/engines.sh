@@ -75,6 +75,7 @@ cmd_start() {
   # The fixture push logs in with a private DOCKER_CONFIG; never leave its credentials behind.
   trap 'rm -f "$STATE/docker-config/config.json"' EXIT
   local began=$SECONDS
+  forget_dead_remote
   docker_start
   registry_start
   fixture_build_tar
@@ -94,6 +95,15 @@ require_podman_in_ci() {
   why=$(cat "$PODMAN_FAILURE_FILE" 2>/dev/null || echo "the podman service did not start; see $PODMAN_LOG")
   [[ ${CI:-} == true ]] || { log "WARNING: Podman cannot run containers here ($why): its cases are skipped"; return 0; }
   die "CI=true and Podman cannot run containers here ($why): the Podman cases of every engine stage would be skipped"
+}
+
+# A run that was killed (or a machine that restarted) leaves remote.json behind with its engines gone. Remove it, so
+# nothing reads endpoints that refuse connections; the remote engines start again when a test asks for them.
+forget_dead_remote() {
+  [[ -f $REMOTE_JSON ]] || return 0
+  if remote_dockerd_pid >/dev/null && pidfile_pid "$REMOTE_SSHD_PIDFILE" "$REMOTE_SSHD_MARKER" >/dev/null; then return 0; fi
+  log "removing $REMOTE_JSON: its remote engines are no longer running (an earlier run was interrupted)"
+  rm -f "$REMOTE_JSON"
 }
 
 cmd_stop() {

@@ -3,7 +3,7 @@
 // and an sshd on 127.0.0.1 whose `docker system dial-stdio` reaches that dockerd. Plain Node: nothing from src/.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { testStateDir } from './engines';
@@ -37,13 +37,15 @@ export interface RemoteEngines {
 
 const startRemoteCommand = ['scripts/engines.sh', 'start-remote'];
 
-/** Reads remote.json, starting the remote engines first (idempotent, a few seconds) when it is missing. */
+/**
+ * Starts the remote engines (idempotent: about 0.3 s when they already answer) and reads remote.json.
+ * It always asks `start-remote` rather than trusting the file: a run that was killed leaves remote.json behind with
+ * its engines gone, and the next run on that machine would then fail every remote case with "connection refused".
+ */
 export function loadRemoteEngines(env: NodeJS.ProcessEnv = process.env): RemoteEngines {
   const file = join(testStateDir(env), 'remote.json');
-  if (!existsSync(file)) {
-    const repo = resolve(__dirname, '..', '..');
-    execFileSync('bash', startRemoteCommand, { cwd: repo, env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 180_000 });
-  }
+  const repo = resolve(__dirname, '..', '..');
+  execFileSync('bash', startRemoteCommand, { cwd: repo, env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 180_000 });
   const raw = JSON.parse(readFileSync(file, 'utf8')) as RemoteEngines;
   for (const [field, value] of Object.entries({
     dockerHost: raw.dockerHost,
