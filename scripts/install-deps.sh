@@ -13,6 +13,7 @@ DEBIAN_PACKAGES=(
   docker-compose podman-compose  # the Compose implementations the compose tests run for real
   chromium libkrb5-dev pkg-config ripgrep openssh-server curl openssl
   fonts-wqy-microhei  # CJK glyphs, so non-ASCII output is legible in the screenshots
+  bash-static  # a bash for a test image built on busybox: Attach Shell's bash branch
 )
 
 log() { printf '[deps] %s\n' "$*" >&2; }

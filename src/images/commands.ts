@@ -11,14 +11,22 @@ import type { ImagesCommandDeps } from './deps';
 
 /** The automation bag of Pull Image… (second argument): `{ engine?, signIn? }`. */
 interface PullImageOptions {
-  /** `false`: a registry refusal fails the pull at once, without offering to sign in. */
-  readonly signIn?: boolean;
+  /**
+   * `false`: a registry refusal fails the pull at once, without offering to sign in. Credentials: a refusal signs in
+   * with them (stored as Sign In stores them) and pulls again, as a user answering the offer does.
+   */
+  readonly signIn?: false | { readonly username: string; readonly password: string };
 }
 
 function pullOptions(value: unknown): PullImageOptions {
   if (typeof value !== 'object' || value === null) return {};
   const signIn = (value as { signIn?: unknown }).signIn;
-  return typeof signIn === 'boolean' ? { signIn } : {};
+  if (signIn === false) return { signIn };
+  if (typeof signIn === 'object' && signIn !== null) {
+    const { username, password } = signIn as { username?: unknown; password?: unknown };
+    if (typeof username === 'string' && typeof password === 'string') return { signIn: { username, password } };
+  }
+  return {};
 }
 
 export const imageCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
@@ -39,7 +47,8 @@ export const imageCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     const invalid = validateImageReference(reference);
     if (invalid) throw new Error(invalid);
     // Automation (`{ signIn: false }`) gets the refusal at once instead of a Sign In… offer nobody will answer.
-    const authRetry = pullOptions(args[1]).signIn === false ? { ...deps.registries.authRetry(), maxSignIns: 0 } : deps.registries.authRetry();
+    const { signIn } = pullOptions(args[1]);
+    const authRetry = signIn === false ? { ...deps.registries.authRetry(), maxSignIns: 0 } : deps.registries.authRetry(signIn);
     const tracker = new LayerProgress();
     await withCancellableProgress(`Pulling ${reference}`, async (signal, progress) => {
       let reported = 0;
@@ -59,7 +68,8 @@ export const imageCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     if (record) await deps.imagesView.reveal(record.key, session.id);
     void vscode.window.showInformationMessage(`Pulled ${reference}.`);
     return { reference };
-  }),
+    // Automation that answered the sign-in itself gets the refusal as a rejection, not a notification.
+  }, { rejectsWhen: (...args: unknown[]) => pullOptions(args[1]).signIn !== undefined }),
 
   command('berth.removeImage', 'Removing images', (deps) => async (...args: unknown[]) => {
     const target = await resolveImages(deps, args, 'Images to remove');

@@ -18,7 +18,7 @@ import { Stopwatch } from '../vscode/stopwatch';
 import { CaseRunner } from './cases';
 import { WorkbenchDriver } from './driver';
 import { firstHourCases } from './firstHour';
-import { RUN_SIGN_IN_CASE, runSignIn } from './runSignIn';
+import { PULL_SIGN_IN_CASE, RUN_SIGN_IN_CASE, pullSignIn, runSignIn } from './runSignIn';
 import { logsCases } from './logsCases';
 import { MULTI_ENGINE_CASE, multiEngineExplorer } from './multiEngine';
 import { PORTS_CASE, containerPorts } from './ports';
@@ -230,20 +230,10 @@ async function devWorkbenchCases(
     // The engine-down case stopped every container again.
     await client.startContainer(web.Id).catch(() => undefined);
 
-    await runner.run('Pull Image without credentials shows the registry\'s message', async () => {
-      const reference = engines.registryImages[engines.registryImages.length - 1] ?? `${engines.registry.address}/berth/busybox:1.0`;
-      await driver.runFromPalette('Berth: Pull Image');
-      await driver.answerQuickInput('Image reference', reference);
-      // The registry's own words (docker's message for an anonymous pull from a registry that demands auth).
-      const toast = workbench.page
-        .locator('.notification-toast', { hasText: /no basic auth credentials|unauthori[sz]ed|authentication required/i })
-        .first();
-      await toast.waitFor({ timeout: 30_000 });
-      if (!(await toast.innerText()).includes(reference.split('/')[0] ?? '')) throw new Error('the notification does not name the registry');
-      await workbench.page.waitForTimeout(1000);
-      await driver.screenshot('pull-error');
-      await publish('pull-error');
-    }, evidence);
+    await runner.run(PULL_SIGN_IN_CASE, () => pullSignIn({
+      driver, client, registry: engines.registry, cleanup, publish,
+      reference: engines.registryImages[engines.registryImages.length - 1] ?? `${engines.registry.address}/berth/busybox:1.0`,
+    }), evidence);
 
     await runner.run(RUN_SIGN_IN_CASE, () => runSignIn({ driver, client, registry: engines.registry, cleanup }), evidence);
 

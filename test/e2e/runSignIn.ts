@@ -6,6 +6,8 @@ import { uniqueName } from '../support/engines';
 import type { WorkbenchDriver } from './driver';
 
 export const RUN_SIGN_IN_CASE = 'Run Container of a registry image, signed out: Sign In… from the refusal, then the run goes on';
+export const PULL_SIGN_IN_CASE =
+  'Pull Image signed out: the registry\'s message with Sign In…; after signing in through the prompts the image is pulled';
 
 export interface RunSignInSetup {
   readonly driver: WorkbenchDriver;
@@ -48,6 +50,40 @@ export async function runSignIn(setup: RunSignInSetup): Promise<void> {
     for (const container of created) setup.cleanup.push(container.Id);
     await page.waitForTimeout(500);
     await driver.screenshot('run-sign-in');
+  } finally {
+    await driver.runFromPalette('Berth: Sign Out of Registry').catch(() => undefined);
+    await driver.answerQuickInput('Registry host', registry.address).catch(() => undefined);
+    await driver.runFromPalette('Notifications: Clear All').catch(() => undefined);
+  }
+}
+
+/**
+ * Pull Image from the palette, signed out (issue 17, item 3): the toast carries the registry's own words and Sign In…;
+ * answering the prompts pulls again, "Pulled …" is shown and the engine has the image.
+ */
+export async function pullSignIn(setup: RunSignInSetup & { readonly reference: string; readonly publish: (name: string) => Promise<void> }): Promise<void> {
+  const { driver, client, registry, reference } = setup;
+  const page = driver.page;
+  await client.removeImage(reference, { force: true }).catch(() => undefined);
+  await driver.runFromPalette('Berth: Sign Out of Registry');
+  await driver.answerQuickInput('Registry host', registry.address);
+  await driver.runFromPalette('Notifications: Clear All');
+  try {
+    await driver.runFromPalette('Berth: Pull Image');
+    await driver.answerQuickInput('Image reference', reference);
+    // The registry's own words (docker's message for an anonymous pull from a registry that demands auth).
+    const toast = page.locator('.notification-toast', { hasText: /no basic auth credentials|unauthori[sz]ed|authentication required/i }).first();
+    await toast.waitFor({ timeout: 30_000 });
+    if (!(await toast.innerText()).includes(registry.address)) throw new Error('the notification does not name the registry');
+    await page.waitForTimeout(500);
+    await driver.screenshot('pull-error');
+    await setup.publish('pull-error');
+    await toast.locator('.monaco-button', { hasText: 'Sign In…' }).click();
+    await driver.answerQuickInput('User name', registry.username);
+    await driver.answerQuickInput('Password or access token', registry.password);
+    await page.locator('.notification-toast', { hasText: `Pulled ${reference}` }).first().waitFor({ timeout: 60_000 });
+    const image = await client.inspectImage(reference).catch(() => undefined);
+    if (!image) throw new Error(`"Pulled ${reference}" was shown, but the engine has no such image`);
   } finally {
     await driver.runFromPalette('Berth: Sign Out of Registry').catch(() => undefined);
     await driver.answerQuickInput('Registry host', registry.address).catch(() => undefined);

@@ -1,6 +1,9 @@
 // The logs document (byte-exact, non-ASCII, stderr marked, keeps following) and the interactive shell.
 import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
+import { tarOf } from '../../../src/engine/containerFiles';
+import { containerSpec } from '../../support/containerSpec';
 import { useConnectedSuite, eventually, execOutput, execRunning, modelShowsContainer } from '../support/fixtures';
 
 const KNOWN_LINE = 'héllo wörld ✓ 日本';
@@ -22,8 +25,31 @@ function currentText(document: vscode.TextDocument): string {
   return (fresh ?? document).getText();
 }
 
+/** Debian's statically linked bash (package bash-static, from scripts/install-deps.sh): it runs in a busybox root. */
+const BASH_STATIC = '/bin/bash-static';
+
 describe('logs and shell', () => {
   const { client, containers } = useConnectedSuite();
+
+  /**
+   * An image with bash: the busybox test image plus /bin/bash, made through the Engine API (a container, PUT archive,
+   * commit), so it needs no build and no network on either engine.
+   */
+  async function imageWithBash(): Promise<string> {
+    assert.ok(existsSync(BASH_STATIC), `${BASH_STATIC} is missing: run bash scripts/install-deps.sh (package bash-static)`);
+    const repo = 'berth-it/with-bash';
+    const tag = `t${Date.now()}`;
+    const reference = containers.trackImage(`${repo}:${tag}`);
+    const { Id } = await client.createContainer(containerSpec(containers.image, ['true']));
+    try {
+      const data = readFileSync(BASH_STATIC);
+      await client.putArchive(Id, '/bin', await tarOf([{ header: { name: 'bash', mode: 0o755, size: data.length }, data }]));
+      await client.commitContainer(Id, { repo, tag });
+    } finally {
+      await client.removeContainer(Id, { force: true });
+    }
+    return reference;
+  }
 
   it('Open Logs in Editor shows stdout byte-exact, non-ASCII included, then one line saying it exited', async () => {
     const script = `printf '%s\\n' '${KNOWN_LINE}'; printf 'second line\\n'; printf 'last\\n'`;
@@ -109,6 +135,19 @@ describe('logs and shell', () => {
     await execRunning(client, id, 'sh');
     terminal.sendText('echo $((6*7)) > /tmp/answer');
     assert.equal(await answerFile(id), '42');
+    terminal.sendText('exit');
+  });
+
+  it('Attach Shell runs bash when the image has it: $BASH_VERSION is set in the typed command', async () => {
+    const image = await imageWithBash();
+    const { id, name } = await containers.create({ cmd: ['sleep', '300'], image });
+    await modelShowsContainer(id, 'running');
+    const terminal = await attachShell(id, name);
+    // bash is the first candidate: it is what runs, and sh is never tried.
+    await execRunning(client, id, 'bash');
+    // Only bash sets BASH_VERSION; busybox sh would write an empty line, which answerFile does not accept.
+    terminal.sendText('echo "bash $BASH_VERSION" > /tmp/answer');
+    assert.match(await answerFile(id), /^bash 5\.\d+\.\d+/);
     terminal.sendText('exit');
   });
 

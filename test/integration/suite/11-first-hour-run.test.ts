@@ -89,6 +89,24 @@ describe('first hour: Run signs in, terminals by container, Add Engine', functio
     assert.equal((await client.inspectContainer(result.id)).Name, `/${name}`);
   });
 
+  it('Pull Image takes the same offer: declined it pulls nothing, signed in it pulls again and the image is local', async () => {
+    await vscode.commands.executeCommand('berth.registries.signOut', engines.registry.address);
+    await assert.rejects(
+      Promise.resolve(vscode.commands.executeCommand('berth.pullImage', reference, { signIn: false })),
+      (error: unknown) => /no basic auth credentials|authentication required|unauthorized/i.test(errorMessage(error)),
+      'the declined pull fails with the registry\'s own words',
+    );
+    await assert.rejects(client.inspectImage(reference), 'nothing was pulled after the refusal');
+    const result = await vscode.commands.executeCommand<{ reference: string } | undefined>('berth.pullImage', reference, {
+      signIn: { username: engines.registry.username, password: engines.registry.password },
+    });
+    assert.deepEqual(result, { reference });
+    assert.ok((await client.inspectImage(reference)).Id, 'the image was pulled after the sign-in');
+    const registries = (await vscode.commands.executeCommand<ChildSummary[]>('berth.internal.registriesChildren', [])) ?? [];
+    const row = registries.find((child) => child.label === engines.registry.address);
+    assert.ok(row?.description?.includes('signed in'), `the registry row says it is signed in: ${row?.description}`);
+  });
+
   it('a Run terminal without a given name takes the name the engine gave the container', async () => {
     const result = await vscode.commands.executeCommand<RunResult | undefined>('berth.runContainer', { image: engines.image, cmd: ['true'] });
     assert.ok(result);

@@ -139,6 +139,8 @@ export interface TestContainerSpec {
   tty?: boolean;
   labels?: Record<string, string>;
   start?: boolean;
+  /** Another image than the shared test image (one a test made; it is the test's to remove). */
+  image?: string;
   /** HostConfig.PortBindings (the container keeps NetworkMode none: never start one that has them). */
   portBindings?: Record<string, Array<{ HostIp: string; HostPort: string }>>;
 }
@@ -162,7 +164,7 @@ export class TestContainers {
     const ports = spec.portBindings
       ? { ExposedPorts: Object.fromEntries(Object.keys(spec.portBindings).map((key) => [key, {}])), HostConfig: { PortBindings: spec.portBindings } }
       : {};
-    const { Id } = await this.client.createContainer(containerSpec(this.image, spec.cmd, { Tty: spec.tty ?? false, Labels: spec.labels, ...ports }), { name });
+    const { Id } = await this.client.createContainer(containerSpec(spec.image ?? this.image, spec.cmd, { Tty: spec.tty ?? false, Labels: spec.labels, ...ports }), { name });
     this.ids.add(Id);
     if (spec.start ?? true) await this.client.startContainer(Id);
     return { id: Id, name };
