@@ -274,6 +274,7 @@ export interface UiLaunchOptions {
 interface Idler {
   /** CPU ms per minute over a window, and the profile of it. */
   window(windowMs: number): Promise<{ cpuMsPerMinute: number; profile: ProfileSummary | undefined }>;
+  startProfile(): Promise<() => Promise<ProfileSummary | undefined>>;
 }
 
 /** A workbench with the in-host profiler loaded beside the extension (when `profileHost` is given). */
@@ -288,6 +289,12 @@ async function withWorkbench<T>(options: UiLaunchOptions, body: (workbench: Work
   });
   let link: ProfilerLink | undefined;
   const idler: Idler = {
+    startProfile: async () => {
+      await waitForExtensionHost(workbench.server.pid);
+      link ??= await ProfilerLink.connect(socketPath);
+      await link.ask('start');
+      return async () => link?.ask<ProfileSummary>('stop');
+    },
     window: async (windowMs) => {
       const pid = await waitForExtensionHost(workbench.server.pid);
       // On an overloaded machine the profiler may not come up; the CPU figure does not need it.
@@ -344,7 +351,9 @@ export async function berthLaunch(
   options: UiLaunchOptions & { readonly client: EngineClient; readonly image: string; readonly requests: () => number; readonly changes: number; readonly idle?: { settleMs: number; windowMs: number; beforeIdle: () => Promise<void> } },
 ): Promise<BerthRun> {
   return withWorkbench(options, async ({ page }, idler) => {
+    const profiling = process.env.BERTH_BENCH_PROFILE_OPEN === '1' ? await idler.startProfile() : undefined;
     const open = await openView(page, 'Berth', 'Containers');
+    if (profiling) options.log(`OPEN PROFILE ${JSON.stringify(await profiling())}`);
     const changes: number[] = [];
     const missing: string[] = [];
     for (let round = 0; round < options.changes; round++) {

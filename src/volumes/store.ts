@@ -29,6 +29,8 @@ export interface VolumeUser {
 
 /** How old disk-usage figures may be before showing the view fetches them again. */
 export const DISK_USAGE_MAX_AGE_MS = 60_000;
+/** How long a shown Volumes view waits before it asks for disk usage: the listings the user waits for go first. */
+export const DISK_USAGE_SHOW_DELAY_MS = 1_000;
 
 export class VolumeStore extends FollowedStore {
   private readonly byName = new Map<string, Volume>();
