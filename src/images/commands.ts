@@ -68,8 +68,10 @@ export const imageCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     if (record) await deps.imagesView.reveal(record.key, session.id);
     void vscode.window.showInformationMessage(`Pulled ${reference}.`);
     return { reference };
+  }, {
     // Automation that answered the sign-in itself gets the refusal as a rejection, not a notification.
-  }, { rejectsWhen: (...args: unknown[]) => pullOptions(args[1]).signIn !== undefined }),
+    rejectsWhen: (...args: unknown[]) => pullOptions(args[1]).signIn !== undefined,
+  }),
 
   command('berth.removeImage', 'Removing images', (deps) => async (...args: unknown[]) => {
     const target = await resolveImages(deps, args, 'Images to remove');

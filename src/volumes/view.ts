@@ -185,8 +185,8 @@ export class VolumesView extends Disposable implements vscode.TreeDataProvider<V
     }
     store.start();
     // `/system/df` makes the engine size every container and volume. Asked for at the moment Berth's views open, it
-    // competes with the listings the user is waiting for (opening Berth with 1,000 containers: first row 179 ms against
-    // 129 ms without it), so the figures follow a second later, if the view is still shown.
+    // competes for the engine and the CPU with the container rows the user is waiting for, so the figures follow a
+    // second later, if the view is still shown. Hiding the view within that second cancels the request.
     const timer = setTimeout(() => {
       this.pendingDiskUsage.clear();
       store.diskUsage(DISK_USAGE_MAX_AGE_MS).catch((error: unknown) => this.deps.log.warn(`Disk usage: ${errorMessage(error)}`));
