@@ -40,7 +40,7 @@ export async function pickDockerfile(): Promise<string | undefined> {
   const items = found
     .map((uri) => ({ label: vscode.workspace.asRelativePath(uri), path: uri.fsPath }))
     .sort((a, b) => a.label.localeCompare(b.label));
-  return (await vscode.window.showQuickPick(items, { title: 'Build Image', placeHolder: 'Which Dockerfile?' }))?.path;
+  return (await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Build Image'), placeHolder: vscode.l10n.t('Which Dockerfile?') }))?.path;
 }
 
 /** Asks for the tag, build args, target and cache use, starting from what was used last time for this Dockerfile. */
@@ -49,14 +49,14 @@ export async function askBuildOptions(deps: BuildDeps, dockerfile: string): Prom
   const last = deps.workspaceState.get<Remembered>(REMEMBERED_KEY, {})[dockerfile];
   const tag = await vscode.window.showInputBox({
     title,
-    prompt: 'Tag for the image (name:tag)',
+    prompt: vscode.l10n.t('Tag for the image (name:tag)'),
     value: last?.tag ?? suggestedTag(dockerfile),
-    validateInput: (value) => (value.trim() === '' ? 'Enter a tag, e.g. app:latest' : validateImageReference(value.trim())),
+    validateInput: (value) => (value.trim() === '' ? vscode.l10n.t('Enter a tag, e.g. app:latest') : validateImageReference(value.trim())),
   });
   if (tag === undefined) return undefined;
   const argsText = await vscode.window.showInputBox({
     title,
-    prompt: 'Build args (optional): KEY=VALUE separated by spaces',
+    prompt: vscode.l10n.t('Build args (optional): KEY=VALUE separated by spaces'),
     value: formatBuildArgs(last?.buildArgs ?? {}),
     validateInput: (value) => {
       try {
@@ -73,17 +73,17 @@ export async function askBuildOptions(deps: BuildDeps, dockerfile: string): Prom
   let target: string | undefined;
   if (stages.length > 0) {
     const items = [
-      { label: '$(layers) All stages', description: 'build the last stage', stage: undefined as string | undefined },
-      ...stages.map((stage) => ({ label: stage.name as string, description: `FROM ${stage.image} (line ${stage.line})`, stage: stage.name })),
+      { label: vscode.l10n.t('$(layers) All stages'), description: vscode.l10n.t('build the last stage'), stage: undefined as string | undefined },
+      ...stages.map((stage) => ({ label: stage.name as string, description: vscode.l10n.t('FROM {0} (line {1})', stage.image, stage.line), stage: stage.name })),
     ];
-    const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'Target stage' });
+    const picked = await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Target stage') });
     if (!picked) return undefined;
     target = picked.stage;
   }
   const cache = await vscode.window.showQuickPick(
     [
-      { label: 'Use the cache', noCache: false },
-      { label: 'No cache', description: 'run every step again', noCache: true },
+      { label: vscode.l10n.t('Use the cache'), noCache: false },
+      { label: vscode.l10n.t('No cache'), description: vscode.l10n.t('run every step again'), noCache: true },
     ],
     { title, placeHolder: last?.noCache ? 'Last time: no cache' : 'Cache' },
   );
@@ -105,7 +105,7 @@ export async function remember(deps: BuildDeps, options: BuildOptions): Promise<
 /** Runs the build into a terminal; resolves undefined when the user cancelled or declined. */
 export async function runBuild(deps: BuildDeps, session: EngineSession, options: BuildOptions): Promise<BuildOutcome | undefined> {
   const contextDir = options.context ?? dirname(options.dockerfile);
-  const context = await withCancellableProgress(`Reading the build context of ${options.tag}`, async (signal) => {
+  const context = await withCancellableProgress(vscode.l10n.t('Reading the build context of {0}', options.tag), async (signal) => {
     const prepared = await prepareBuildContext({ contextDir, dockerfile: options.dockerfile });
     return (await confirmContextSize(prepared, options.confirmLargeContext, signal)) ? prepared : undefined;
   });
@@ -115,7 +115,7 @@ export async function runBuild(deps: BuildDeps, session: EngineSession, options:
   const transcript = new BuildTranscript();
   terminal.writeLine(ANSI.dim(`[Berth] building ${options.tag} from ${vscode.workspace.asRelativePath(options.dockerfile)} (context ${vscode.workspace.asRelativePath(contextDir)})`));
   try {
-    const result = await withCancellableProgress(`Building ${options.tag}`, (cancelled) =>
+    const result = await withCancellableProgress(vscode.l10n.t('Building {0}', options.tag), (cancelled) =>
       buildImage(session.client, {
         contextDir,
         prepared: context,
@@ -134,7 +134,7 @@ export async function runBuild(deps: BuildDeps, session: EngineSession, options:
     const record = await session.model.refetchImage(result.imageId ?? options.tag);
     // Revealing needs the Images view resolved; a hidden view must not turn a good build into a failure.
     if (record) await deps.revealImage(record.key, session.id).catch((error: unknown) => deps.log.info(`Built ${options.tag}; not revealed: ${errorMessage(error)}`));
-    void vscode.window.showInformationMessage(`Built ${options.tag}.`, 'Run').then((choice) => {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Built {0}.', options.tag), 'Run').then((choice) => {
       if (choice === 'Run') void vscode.commands.executeCommand('berth.runContainer', { image: options.tag, engine: session.id });
     });
     return { imageId: result.imageId, tag: options.tag };
@@ -153,8 +153,8 @@ async function confirmContextSize(context: BuildContext, preset: boolean | undef
   if (preset !== undefined) return preset;
   const biggest = size.biggest.map((dir) => `${dir.path}/ (${formatBytes(dir.bytes)})`).join(', ');
   const choice = await vscode.window.showWarningMessage(
-    `The build context is ${formatBytes(size.bytes)} in ${size.files} files, more than berth.build.contextWarningMB (${limitMB} MB). Build anyway?`,
-    { modal: true, detail: `Biggest folders: ${biggest || 'none (the files are at the top)'}. Add what the image does not need to .dockerignore.` },
+    vscode.l10n.t('The build context is {0} in {1} files, more than berth.build.contextWarningMB ({2} MB). Build anyway?', formatBytes(size.bytes), size.files, limitMB),
+    { modal: true, detail: vscode.l10n.t('Biggest folders: {0}. Add what the image does not need to .dockerignore.', biggest || 'none (the files are at the top)') },
     'Build Anyway',
     'Open .dockerignore',
   );

@@ -49,13 +49,13 @@ export async function resolveFiles(deps: SessionsDeps, args: readonly unknown[])
   if (group) return fromGroup(deps, group, isObject(first) ? first : {});
   const found = await vscode.workspace.findFiles(COMPOSE_FILE_GLOB, '**/node_modules/**', 200);
   if (found.length === 0) {
-    void vscode.window.showInformationMessage('No compose file in this workspace (compose*.yml, docker-compose*.yml). Open a folder that has one.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('No compose file in this workspace (compose*.yml, docker-compose*.yml). Open a folder that has one.'));
     return undefined;
   }
   const items = found
     .map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri }))
     .sort((a, b) => a.label.localeCompare(b.label));
-  const picked = await vscode.window.showQuickPick(items, { placeHolder: 'Compose file(s): several are merged as several -f', canPickMany: true });
+  const picked = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Compose file(s): several are merged as several -f'), canPickMany: true });
   if (!picked || picked.length === 0) return undefined;
   return { files: picked.map((item) => item.uri.fsPath), session: deps.session, projectName: undefined, cwd: undefined, options: {} };
 }

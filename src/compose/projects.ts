@@ -42,11 +42,11 @@ export async function resolveProject(deps: SessionsDeps, args: readonly unknown[
     return { session, project, options };
   }
   if (projects.length === 0) {
-    void vscode.window.showInformationMessage(`No Compose project on ${session.name}: no container carries the label ${COMPOSE_LABELS.project}.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('No Compose project on {0}: no container carries the label {1}.', session.name, COMPOSE_LABELS.project));
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    projects.map((project) => ({ label: project.name, description: `${project.running}/${project.members.length} running`, detail: project.workingDir, project })),
+    projects.map((project) => ({ label: project.name, description: vscode.l10n.t('{0}/{1} running', project.running, project.members.length), detail: project.workingDir, project })),
     { placeHolder },
   );
   return picked ? { session, project: picked.project, options } : undefined;

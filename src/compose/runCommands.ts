@@ -23,14 +23,14 @@ function strings(value: unknown): string[] | undefined {
 async function pickServices(model: ComposeModel): Promise<string[] | undefined> {
   const picked = await vscode.window.showQuickPick(
     model.services.map((service) => ({ label: service.name, description: service.profiles.length > 0 ? `profiles: ${service.profiles.join(', ')}` : undefined })),
-    { placeHolder: 'Services to start (a service behind a profile turns its profile on)', canPickMany: true },
+    { placeHolder: vscode.l10n.t('Services to start (a service behind a profile turns its profile on)'), canPickMany: true },
   );
   return picked && picked.length > 0 ? picked.map((item) => item.label) : undefined;
 }
 
 async function pickProfiles(model: ComposeModel): Promise<string[] | undefined> {
   if (model.profiles.length === 0) {
-    void vscode.window.showInformationMessage(`No service in ${model.files.join(', ')} has a profile: Compose Up starts them all.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('No service in {0} has a profile: Compose Up starts them all.', model.files.join(', ')));
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
@@ -38,7 +38,7 @@ async function pickProfiles(model: ComposeModel): Promise<string[] | undefined> 
       label: profile,
       description: model.services.filter((service) => service.profiles.includes(profile)).map((service) => service.name).join(', '),
     })),
-    { placeHolder: 'Profiles to turn on (services without a profile start too)', canPickMany: true },
+    { placeHolder: vscode.l10n.t('Profiles to turn on (services without a profile start too)'), canPickMany: true },
   );
   return picked && picked.length > 0 ? picked.map((item) => item.label) : undefined;
 }
@@ -61,10 +61,10 @@ async function describe(target: FilesTarget, commandName: ComposeCommand, select
     else {
       const choice = await vscode.window.showQuickPick(
         [
-          { label: 'Down', description: 'stop and remove containers and networks', volumes: false },
-          { label: 'Down and Remove Volumes', description: 'also the named volumes the files declare (-v)', volumes: true },
+          { label: vscode.l10n.t('Down'), description: vscode.l10n.t('stop and remove containers and networks'), volumes: false },
+          { label: vscode.l10n.t('Down and Remove Volumes'), description: vscode.l10n.t('also the named volumes the files declare (-v)'), volumes: true },
         ],
-        { placeHolder: 'Compose Down' },
+        { placeHolder: vscode.l10n.t('Compose Down') },
       );
       if (!choice) return undefined;
       run.volumes = choice.volumes;
@@ -87,7 +87,7 @@ function composeCommand(id: string, title: string, commandName: ComposeCommand, 
         deps.log.info(`${title}: ${prepared.implementation.command} ${prepared.args.join(' ')} (engine ${target.session.endpointDisplay})`);
         const exitCode = await runTask(prepared.task);
         if (exitCode !== 0) {
-          void vscode.window.showErrorMessage(`${title} failed: ${prepared.implementation.id} exited with ${exitCode ?? 'no code'}. Its output is in the task terminal.`);
+          void vscode.window.showErrorMessage(vscode.l10n.t('{0} failed: {1} exited with {2}. Its output is in the task terminal.', title, prepared.implementation.id, exitCode ?? 'no code'));
         }
         // Events bring the new containers too; a listing now makes the tree current when the command returns.
         target.session.model.refresh();

@@ -65,7 +65,7 @@ function swarmService(ref: ContainerRef): string | undefined {
 
 export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
   command('berth.start', 'Starting', (deps) => async (...args: unknown[]) => {
-    const target = await resolveContainers(deps, args, { placeHolder: 'Containers to start', eligible: notRunning, many: true });
+    const target = await resolveContainers(deps, args, { placeHolder: vscode.l10n.t('Containers to start'), eligible: notRunning, many: true });
     if (!target) return undefined;
     const started = await forEach(deps, 'Starting', target.refs, (ref, signal) =>
       ref.session.client.startContainer(ref.id, { signal }),
@@ -74,7 +74,7 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
   }),
 
   command('berth.restart', 'Restarting', (deps) => async (...args: unknown[]) => {
-    const target = await resolveContainers(deps, args, { placeHolder: 'Containers to restart', eligible: any, many: true });
+    const target = await resolveContainers(deps, args, { placeHolder: vscode.l10n.t('Containers to restart'), eligible: any, many: true });
     if (!target) return undefined;
     const timeoutSeconds = deps.settings.stopTimeoutSeconds;
     const restarted = await forEach(deps, 'Restarting', target.refs, (ref, signal) =>
@@ -84,7 +84,7 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
   }),
 
   command('berth.stop', 'Stopping', (deps) => async (...args: unknown[]) => {
-    const target = await resolveContainers(deps, args, { placeHolder: 'Containers to stop', eligible: running, many: true });
+    const target = await resolveContainers(deps, args, { placeHolder: vscode.l10n.t('Containers to stop'), eligible: running, many: true });
     if (!target) return undefined;
     const swarm = target.refs.filter((ref) => ref.record && isSwarmManaged(ref.record.summary));
     for (const ref of swarm) {
@@ -108,7 +108,7 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
   }),
 
   command('berth.remove', 'Removing', (deps) => async (...args: unknown[]) => {
-    const target = await resolveContainers(deps, args, { placeHolder: 'Containers to remove', eligible: any, many: true });
+    const target = await resolveContainers(deps, args, { placeHolder: vscode.l10n.t('Containers to remove'), eligible: any, many: true });
     if (!target) return undefined;
     const live = target.refs.filter((ref) => ref.record && isRunningState(ref.record.state));
     if (live.length > 0) {
@@ -140,10 +140,10 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
     const session = deps.sessionFor(isEngineRoot(args[0]) ? args[0].engine : options.engine);
     const count = [...session.model.containers()].filter((record) => record.state === 'running').length;
     const where = deps.engines.isMulti ? ` on ${session.name}` : '';
-    const proceed = await confirm(`Stop all ${plural(count, 'running container')}${where}?`, 'Stop All', options.confirmed);
+    const proceed = await confirm(vscode.l10n.t('Stop all {0}{1}?', plural(count, 'running container'), where), 'Stop All', options.confirmed);
     if (!proceed) return { stopped: [], failed: [], declined: true };
     const timeoutSeconds = deps.settings.stopTimeoutSeconds;
-    const result = await withCancellableProgress('Stopping all running containers', (signal, progress) =>
+    const result = await withCancellableProgress(vscode.l10n.t('Stopping all running containers'), (signal, progress) =>
       stopAllRunning(session.client, {
         timeoutSeconds,
         signal,
@@ -156,7 +156,7 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
   }),
 
   command('berth.waitForExit', 'Waiting for exit', (deps) => async (...args: unknown[]) => {
-    const target = await resolveContainers(deps, args, { placeHolder: 'Container to wait for (running ones first)', eligible: any, many: false });
+    const target = await resolveContainers(deps, args, { placeHolder: vscode.l10n.t('Container to wait for (running ones first)'), eligible: any, many: false });
     const ref = target?.refs[0];
     if (!ref) return undefined;
     // A container that never started has no exit status: waiting for "not running" would answer 0 at once.
@@ -171,7 +171,7 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
       );
       if (!start) return { id: ref.id, notStarted: true };
     }
-    const exitCode = await withCancellableProgress(`Waiting for ${ref.name} to exit`, async (signal) => {
+    const exitCode = await withCancellableProgress(vscode.l10n.t('Waiting for {0} to exit', ref.name), async (signal) => {
       // Registered before the start, so an exit right after it is not missed.
       const wait = await ref.session.client.waitContainer(ref.id, { condition: notStarted ? 'next-exit' : 'not-running', signal });
       if (notStarted) await ref.session.client.startContainer(ref.id, { signal });
@@ -180,7 +180,7 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
       return result.StatusCode;
     });
     deps.log.info(`${ref.name} exited with status ${exitCode}`);
-    void vscode.window.showInformationMessage(`${ref.name} exited with status ${exitCode}.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('{0} exited with status {1}.', ref.name, exitCode));
     return { id: ref.id, exitCode };
   }),
 
@@ -190,7 +190,7 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
       await vscode.env.clipboard.writeText(image.id);
       return image.id;
     }
-    const target = await resolveContainers(deps, args, { placeHolder: 'Container', eligible: any, many: false });
+    const target = await resolveContainers(deps, args, { placeHolder: vscode.l10n.t('Container'), eligible: any, many: false });
     const ref = target?.refs[0];
     if (!ref) return undefined;
     await vscode.env.clipboard.writeText(ref.id);
@@ -205,7 +205,7 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
   }),
 
   command('berth.copyName', 'Copying the name', (deps) => async (...args: unknown[]) => {
-    const target = await resolveContainers(deps, args, { placeHolder: 'Container', eligible: any, many: false });
+    const target = await resolveContainers(deps, args, { placeHolder: vscode.l10n.t('Container'), eligible: any, many: false });
     const ref = target?.refs[0];
     if (!ref) return undefined;
     await vscode.env.clipboard.writeText(ref.name);

@@ -22,8 +22,8 @@ export interface RefusedRemove {
 /** The question before a forced remove: the container's name, and what force does to it. */
 export function forceRemoveQuestion(name: string): { message: string; detail: string } {
   return {
-    message: `Remove the running container ${name} with force?`,
-    detail: `The engine kills ${name} (SIGKILL, no graceful stop) and removes it, with its logs and any data not kept in a volume.`,
+    message: vscode.l10n.t('Remove the running container {0} with force?', name),
+    detail: vscode.l10n.t('The engine kills {0} (SIGKILL, no graceful stop) and removes it, with its logs and any data not kept in a volume.', name),
   };
 }
 
@@ -39,7 +39,7 @@ async function currentName(ref: ContainerRef): Promise<string> {
 
 async function forceRemove(deps: CoreDeps, ref: ContainerRef, name: string): Promise<boolean> {
   try {
-    await withCancellableProgress(`Removing ${name} with force`, (signal) => ref.session.client.removeContainer(ref.id, { force: true, signal }));
+    await withCancellableProgress(vscode.l10n.t('Removing {0} with force', name), (signal) => ref.session.client.removeContainer(ref.id, { force: true, signal }));
     await ref.session.model.refetchContainers([ref.id]).catch((error: unknown) => reportError(deps, 'Refreshing containers', error));
     return true;
   } catch (error) {

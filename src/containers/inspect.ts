@@ -21,7 +21,7 @@ export const inspectCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
       if (image) uri = inspectUri('image', image.record?.tags[0] ?? image.reference, image.id, engineOf(image.session));
     }
     if (!uri) {
-      const picked = await resolveContainers(deps, [], { placeHolder: 'Container to inspect', eligible: () => true, many: false });
+      const picked = await resolveContainers(deps, [], { placeHolder: vscode.l10n.t('Container to inspect'), eligible: () => true, many: false });
       const ref = picked?.refs[0];
       if (!ref) return undefined;
       uri = inspectUri('container', ref.name, ref.id, engineOf(ref.session));

@@ -19,7 +19,7 @@ const CONTAINER_CHANGES: Record<ContainerChange, string> = {
 export const shellCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
   command('berth.attachShell', 'Attaching a shell', (deps) => async (...args: unknown[]) => {
     const target = await resolveContainers(deps, args, {
-      placeHolder: 'Running container to open a shell in',
+      placeHolder: vscode.l10n.t('Running container to open a shell in'),
       eligible: (record) => isRunningState(record.state),
       many: false,
     });

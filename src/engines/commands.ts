@@ -67,8 +67,8 @@ async function pickEngine(deps: EnginesDeps): Promise<EngineSession | undefined>
     session,
   }));
   const chosen = await vscode.window.showQuickPick(items, {
-    title: 'Switch Context',
-    placeHolder: 'The engine palette commands and the status bar use',
+    title: vscode.l10n.t('Switch Context'),
+    placeHolder: vscode.l10n.t('The engine palette commands and the status bar use'),
     matchOnDescription: true,
     matchOnDetail: true,
   });
@@ -86,16 +86,16 @@ async function switchTo(deps: EnginesDeps, target: unknown): Promise<{ engine: s
 async function askEngine(deps: EnginesDeps): Promise<AddEngineArgs | undefined> {
   const names = deps.settings.engines.map((engine) => engine.name);
   const name = await vscode.window.showInputBox({
-    title: 'Add Engine (1/2)',
-    prompt: 'A name for the engine',
+    title: vscode.l10n.t('Add Engine (1/2)'),
+    prompt: vscode.l10n.t('A name for the engine'),
     placeHolder: 'build-host',
     ignoreFocusOut: true,
     validateInput: (value) => engineNameProblem(value, names),
   });
   if (name === undefined) return undefined;
   const host = await vscode.window.showInputBox({
-    title: `Add Engine (2/2): ${name.trim()}`,
-    prompt: 'The engine host: unix:///path/to.sock, tcp://host:2376 (TLS from DOCKER_CERT_PATH) or ssh://user@host. No passwords.',
+    title: vscode.l10n.t('Add Engine (2/2): {0}', name.trim()),
+    prompt: vscode.l10n.t('The engine host: unix:///path/to.sock, tcp://host:2376 (TLS from DOCKER_CERT_PATH) or ssh://user@host. No passwords.'),
     placeHolder: 'ssh://user@build-host',
     ignoreFocusOut: true,
     validateInput: (value) => hostProblem(deps, value),
@@ -133,7 +133,7 @@ export const engineCommands: ReadonlyArray<CommandEntry<EnginesDeps>> = [
     const problem = engineNameProblem(given.name, deps.settings.engines.map((engine) => engine.name)) ?? hostProblem(deps, given.host);
     if (problem) throw new Error(problem);
     // Arguments from another extension or a workspace's task input write the user's settings only with their yes.
-    if (isAddEngineArgs(args[0]) && !(await confirmAutomatedWrite(`Add the engine "${given.name}" to your berth.engines setting?`, 'Add Engine', `Host: ${redactHost(given.host)}. A command called Berth: Add Engine with these values; Berth connects to this engine and may send it registry credentials once you use it.`))) {
+    if (isAddEngineArgs(args[0]) && !(await confirmAutomatedWrite(vscode.l10n.t('Add the engine "{0}" to your berth.engines setting?', given.name), 'Add Engine', `Host: ${redactHost(given.host)}. A command called Berth: Add Engine with these values; Berth connects to this engine and may send it registry credentials once you use it.`))) {
       deps.log.warn(`Add Engine ${given.name} (${redactHost(given.host)}) from a command's arguments: declined`);
       return undefined;
     }
@@ -160,18 +160,18 @@ export const engineCommands: ReadonlyArray<CommandEntry<EnginesDeps>> = [
     else {
       const configured = deps.engines.all.filter((engine) => configuredNames(engine).length > 0);
       if (configured.length === 0) {
-        void vscode.window.showInformationMessage('No engine comes from the berth.engines setting; only those can be removed.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('No engine comes from the berth.engines setting; only those can be removed.'));
         return undefined;
       }
       const chosen = await vscode.window.showQuickPick(
         configured.map((engine) => ({ label: engine.name, description: engine.endpointDisplay, engine })),
-        { title: 'Remove Engine', placeHolder: 'An engine from the berth.engines setting' },
+        { title: vscode.l10n.t('Remove Engine'), placeHolder: vscode.l10n.t('An engine from the berth.engines setting') },
       );
       session = chosen?.engine;
     }
     if (!session) return undefined;
     const names = configuredNames(session);
-    if (typeof target === 'string' && names.length > 0 && !(await confirmAutomatedWrite(`Remove the engine "${session.name}" from your berth.engines setting?`, 'Remove Engine', `A command called Berth: Remove Engine with "${target}".`))) {
+    if (typeof target === 'string' && names.length > 0 && !(await confirmAutomatedWrite(vscode.l10n.t('Remove the engine "{0}" from your berth.engines setting?', session.name), 'Remove Engine', `A command called Berth: Remove Engine with "${target}".`))) {
       return undefined;
     }
     if (names.length === 0) {

@@ -30,11 +30,11 @@ export function registerFiles(deps: FilesDeps, owner: DisposableStore): FilesFea
   registerCommandTable(
     [
       command('berth.files.openFolder', 'Opening the container folder', (d: FilesDeps) => async (...args: unknown[]) => {
-        const resolved = await resolveContainers(d, args, { placeHolder: 'Container whose files to open', eligible: () => true, many: false });
+        const resolved = await resolveContainers(d, args, { placeHolder: vscode.l10n.t('Container whose files to open'), eligible: () => true, many: false });
         const ref = resolved?.refs[0];
         if (ref === undefined) return undefined;
         const given = (splitArgs(args).options as { path?: unknown }).path;
-        const path = typeof given === 'string' ? given : await vscode.window.showInputBox({ prompt: `Folder in ${ref.name} to open`, value: '/' });
+        const path = typeof given === 'string' ? given : await vscode.window.showInputBox({ prompt: vscode.l10n.t('Folder in {0} to open', ref.name), value: '/' });
         if (path === undefined) return undefined;
         const uri = containerUri(ref.session.descriptor.id, ref.id, path);
         const count = vscode.workspace.workspaceFolders?.length ?? 0;

@@ -30,7 +30,7 @@ export class LargeFileGate {
     const key = `${uri.toString()}@${mtime}`;
     if (this.approved.has(key)) return;
     const message = `${path} is ${formatBytes(size)}, over berth.files.maxOpenMB (${limitMB} MB). Open it anyway?`;
-    const open = automatedAnswer ?? (await vscode.window.showWarningMessage(message, { modal: true, detail: 'The whole file is read from the engine into the editor.' }, 'Open Anyway')) === 'Open Anyway';
+    const open = automatedAnswer ?? (await vscode.window.showWarningMessage(message, { modal: true, detail: vscode.l10n.t('The whole file is read from the engine into the editor.') }, 'Open Anyway')) === 'Open Anyway';
     if (!open) {
       throw vscode.FileSystemError.Unavailable(
         `${path} is ${formatBytes(size)}, over berth.files.maxOpenMB (${limitMB} MB), and was not opened. Download it instead, or raise the setting`,

@@ -58,7 +58,7 @@ export class FileRows extends Disposable implements ContainerChildRows {
     } catch (error) {
       // The tree has no place for an error: it goes to the log and a notification, and the folder shows empty.
       this.deps.log.warn(`Listing ${row.path} in ${row.containerId.slice(0, 12)}: ${errorMessage(error)}`);
-      void vscode.window.showWarningMessage(`Cannot list ${row.path}: ${errorMessage(error)}`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Cannot list {0}: {1}', row.path, errorMessage(error)));
       return [];
     }
     const isDirectory = (type: vscode.FileType): boolean => (type & vscode.FileType.Directory) !== 0;
@@ -77,7 +77,7 @@ export class FileRows extends Disposable implements ContainerChildRows {
       const item = new vscode.TreeItem('Files', collapsed);
       item.id = row.parent.kind === 'volume' ? `files:${row.engine}/volume:${row.parent.name}` : `files:${row.engine}/${row.containerId}`;
       item.iconPath = new vscode.ThemeIcon('files');
-      item.tooltip = 'The container\'s files, through the Engine API (works on stopped containers and those without a shell too). Drop host files on a folder to upload them.';
+      item.tooltip = vscode.l10n.t('The container\'s files, through the Engine API (works on stopped containers and those without a shell too). Drop host files on a folder to upload them.');
       // A volume's row has no container until it is expanded: Download/Upload are offered on the rows below it.
       item.contextValue = row.parent.kind === 'volume' ? 'berth:files:volume' : 'berth:files:folder';
       return item;
@@ -87,7 +87,7 @@ export class FileRows extends Disposable implements ContainerChildRows {
     item.label = row.name;
     item.tooltip = row.path;
     item.contextValue = directory ? 'berth:files:folder' : 'berth:files:file';
-    if (!directory) item.command = { command: 'vscode.open', title: 'Open', arguments: [row.uri] };
+    if (!directory) item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [row.uri] };
     return item;
   }
 
@@ -99,7 +99,7 @@ export class FileRows extends Disposable implements ContainerChildRows {
     try {
       await uploadInto(this.deps, (await this.resolved(folder)).uri, sources);
     } catch (error) {
-      void vscode.window.showErrorMessage(`Uploading into ${folder.path} failed: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Uploading into {0} failed: {1}', folder.path, errorMessage(error)));
       return;
     }
     this._onDidChangeRows.fire(folder);

@@ -49,15 +49,15 @@ async function download(deps: TransferDeps, target: unknown, options: TransferOp
   const destination =
     options.destination !== undefined
       ? vscode.Uri.file(options.destination)
-      : await vscode.window.showSaveDialog({ title: `Download ${baseName(source)}`, saveLabel: 'Download', defaultUri: vscode.Uri.file(baseName(source)) });
+      : await vscode.window.showSaveDialog({ title: vscode.l10n.t('Download {0}', baseName(source)), saveLabel: 'Download', defaultUri: vscode.Uri.file(baseName(source)) });
   if (destination === undefined) return undefined;
-  if (options.destination !== undefined && !(await confirmAutomatedWrite(`Download ${baseName(source)} to ${destination.fsPath}?`, 'Download', 'A command gave Berth this path to write; what is there is replaced.'))) return undefined;
+  if (options.destination !== undefined && !(await confirmAutomatedWrite(vscode.l10n.t('Download {0} to {1}?', baseName(source), destination.fsPath), 'Download', 'A command gave Berth this path to write; what is there is replaced.'))) return undefined;
   // The save dialog names the copy itself: a folder chosen there (its replace confirmed) receives the folder's
   // contents, merged, rather than a folder nested inside it as `docker cp` would do.
   const intoExisting = (await stat(destination.fsPath).catch(() => undefined))?.isDirectory() === true;
   const isDirectory = kindOfStat(sourceStat) === 'directory';
   const from = isDirectory && intoExisting ? `${path === '/' ? '' : path}/.` : path;
-  const result = await withCancellableProgress(`Downloading ${baseName(source)}`, (signal) => copyFromContainer(client, containerId, from, destination.fsPath, signal));
+  const result = await withCancellableProgress(vscode.l10n.t('Downloading {0}', baseName(source)), (signal) => copyFromContainer(client, containerId, from, destination.fsPath, signal));
   deps.log.info(`Downloaded ${source.toString()} (${isDirectory ? `a folder, ${result.entries} entries` : `${sourceStat.size} bytes`}) to ${result.destination}`);
   return destination.fsPath;
 }
@@ -69,10 +69,10 @@ async function upload(deps: TransferDeps, target: unknown, options: TransferOpti
   if (kindOfStat(folderStat) !== 'directory') throw new Error(`${path} is not a folder: upload into its folder instead`);
   const sources =
     options.sources?.map((each) => vscode.Uri.file(each)) ??
-    (await vscode.window.showOpenDialog({ title: `Upload into ${path}`, openLabel: 'Upload', canSelectFiles: true, canSelectFolders: true, canSelectMany: true }));
+    (await vscode.window.showOpenDialog({ title: vscode.l10n.t('Upload into {0}', path), openLabel: 'Upload', canSelectFiles: true, canSelectFolders: true, canSelectMany: true }));
   if (sources === undefined || sources.length === 0) return undefined;
-  if (options.sources !== undefined && !(await confirmAutomatedWrite(`Upload ${sources.length} item(s) from this machine into ${path}?`, 'Upload', sources.map((each) => each.fsPath).join('\n')))) return undefined;
-  return withCancellableProgress(`Uploading into ${path}`, (signal) => uploadInto(deps, folder, sources, signal));
+  if (options.sources !== undefined && !(await confirmAutomatedWrite(vscode.l10n.t('Upload {0} item(s) from this machine into {1}?', sources.length, path), 'Upload', sources.map((each) => each.fsPath).join('\n')))) return undefined;
+  return withCancellableProgress(vscode.l10n.t('Uploading into {0}', path), (signal) => uploadInto(deps, folder, sources, signal));
 }
 
 /** Copies host files or folders into a container folder (the Upload command and drops on the Files tree). */

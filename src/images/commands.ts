@@ -38,9 +38,9 @@ export const imageCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
       given ??
       (
         await vscode.window.showInputBox({
-          title: 'Pull Image',
-          prompt: 'Image reference, e.g. registry.example.com/team/app:1.0',
-          validateInput: (value) => (value.trim() === '' ? 'Enter an image reference' : validateImageReference(value.trim())),
+          title: vscode.l10n.t('Pull Image'),
+          prompt: vscode.l10n.t('Image reference, e.g. registry.example.com/team/app:1.0'),
+          validateInput: (value) => (value.trim() === '' ? vscode.l10n.t('Enter an image reference') : validateImageReference(value.trim())),
         })
       )?.trim();
     if (!reference) return undefined;
@@ -50,7 +50,7 @@ export const imageCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     const { signIn } = pullOptions(args[1]);
     const authRetry = signIn === false ? { ...deps.registries.authRetry(), maxSignIns: 0 } : deps.registries.authRetry(signIn);
     const tracker = new LayerProgress();
-    await withCancellableProgress(`Pulling ${reference}`, async (signal, progress) => {
+    await withCancellableProgress(vscode.l10n.t('Pulling {0}', reference), async (signal, progress) => {
       let reported = 0;
       // A refusal ("no basic auth credentials", 401) offers Sign In and pulls again with the new credential.
       await withRegistryAuthRetry(reference, ({ credential }) => pull(session.client, reference, {
@@ -66,7 +66,7 @@ export const imageCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     });
     const record = await session.model.refetchImage(reference);
     if (record) await deps.imagesView.reveal(record.key, session.id);
-    void vscode.window.showInformationMessage(`Pulled ${reference}.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Pulled {0}.', reference));
     return { reference };
   }, {
     // Automation that answered the sign-in itself gets the refusal as a rejection, not a notification.
@@ -77,9 +77,9 @@ export const imageCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     const target = await resolveImages(deps, args, 'Images to remove');
     if (!target) return undefined;
     const names = target.refs.map((ref) => ref.reference).join(', ');
-    if (!(await confirm(`Remove ${names}?`, 'Remove', target.options.confirmed))) return undefined;
+    if (!(await confirm(vscode.l10n.t('Remove {0}?', names), 'Remove', target.options.confirmed))) return undefined;
     const removed: string[] = [];
-    await withCancellableProgress('Removing images', async (signal, progress) => {
+    await withCancellableProgress(vscode.l10n.t('Removing images'), async (signal, progress) => {
       for (const ref of target.refs) {
         progress.report({ message: ref.reference });
         try {

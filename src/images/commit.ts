@@ -24,7 +24,7 @@ export function validateCommitReference(value: string): string | undefined {
 
 export const commitCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
   command('berth.commitContainer', 'Committing', (deps) => async (...args: unknown[]) => {
-    const target = await resolveContainers(deps, args, { placeHolder: 'Container to commit', eligible: () => true, many: false });
+    const target = await resolveContainers(deps, args, { placeHolder: vscode.l10n.t('Container to commit'), eligible: () => true, many: false });
     const ref = target?.refs[0];
     if (!ref) return undefined;
     const given = splitArgs(args).options as CommitArgs;
@@ -34,22 +34,22 @@ export const commitCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     if (!repoTag) {
       repoTag = (
         await vscode.window.showInputBox({
-          title: `Commit ${ref.name}`,
-          prompt: 'Repository and tag of the new image',
+          title: vscode.l10n.t('Commit {0}', ref.name),
+          prompt: vscode.l10n.t('Repository and tag of the new image'),
           placeHolder: 'team/app:snapshot',
           validateInput: validateCommitReference,
         })
       )?.trim();
       if (!repoTag) return undefined;
-      comment = await vscode.window.showInputBox({ title: `Commit ${ref.name}`, prompt: 'Comment (optional)' });
+      comment = await vscode.window.showInputBox({ title: vscode.l10n.t('Commit {0}', ref.name), prompt: vscode.l10n.t('Comment (optional)') });
       if (comment === undefined) return undefined;
-      author = await vscode.window.showInputBox({ title: `Commit ${ref.name}`, prompt: 'Author (optional)', placeHolder: 'Name <email>' });
+      author = await vscode.window.showInputBox({ title: vscode.l10n.t('Commit {0}', ref.name), prompt: vscode.l10n.t('Author (optional)'), placeHolder: vscode.l10n.t('Name <email>') });
       if (author === undefined) return undefined;
     }
     const invalid = validateCommitReference(repoTag);
     if (invalid) throw new Error(invalid);
     const { repo, tag } = splitRepoTag(repoTag);
-    const result = await withCancellableProgress(`Committing ${ref.name} as ${repoTag}`, (signal) =>
+    const result = await withCancellableProgress(vscode.l10n.t('Committing {0} as {1}', ref.name, repoTag), (signal) =>
       ref.session.client.commitContainer(ref.id, {
         repo,
         tag: tag ?? 'latest',
@@ -60,7 +60,7 @@ export const commitCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     );
     const record = await ref.session.model.refetchImage(result.Id);
     if (record) await deps.imagesView.reveal(record.key, ref.session.id);
-    void vscode.window.showInformationMessage(`Committed ${ref.name} as ${repoTag}.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Committed {0} as {1}.', ref.name, repoTag));
     return { imageId: result.Id, reference: `${repo}:${tag ?? 'latest'}` };
   }, { rejectsWhen: (...args: unknown[]) => typeof (splitArgs(args).options as CommitArgs).repo === 'string' }),
 ];

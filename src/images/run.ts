@@ -54,7 +54,7 @@ async function pickImage(session: EngineSession, title: string): Promise<string 
   const quickPick = vscode.window.createQuickPick();
   quickPick.title = title;
   quickPick.placeholder = 'Pick a local image or type a reference (pulled when missing)';
-  const localItems = tags.map((tag) => ({ label: tag, description: 'local' }));
+  const localItems = tags.map((tag) => ({ label: tag, description: vscode.l10n.t('local') }));
   quickPick.items = localItems;
   return new Promise<string | undefined>((resolve) => {
     const pickLifetime = new DisposableStore();
@@ -63,7 +63,7 @@ async function pickImage(session: EngineSession, title: string): Promise<string 
       quickPick.onDidChangeValue((value) => {
         const typed = value.trim();
         quickPick.items =
-          typed && !tags.includes(typed) ? [{ label: typed, description: 'pull if missing' }, ...localItems] : localItems;
+          typed && !tags.includes(typed) ? [{ label: typed, description: vscode.l10n.t('pull if missing') }, ...localItems] : localItems;
       }),
     );
     pickLifetime.add(
@@ -107,7 +107,7 @@ async function askRunArgs(session: EngineSession, title: string, foreground: boo
   if (!image) return undefined;
   const commandLine = await vscode.window.showInputBox({
     title,
-    prompt: `Command for ${image} (optional; empty runs the image's default)`,
+    prompt: vscode.l10n.t('Command for {0} (optional; empty runs the image\'s default)', image),
     validateInput: (value) => {
       try {
         splitCommandLine(value);
@@ -120,21 +120,21 @@ async function askRunArgs(session: EngineSession, title: string, foreground: boo
   if (commandLine === undefined) return undefined;
   const name = await vscode.window.showInputBox({
     title,
-    prompt: 'Container name (optional)',
+    prompt: vscode.l10n.t('Container name (optional)'),
     validateInput: (value) => (value.trim() === '' ? undefined : (validateContainerName(value.trim()) ?? nameInUse(session, value.trim()))),
   });
   if (name === undefined) return undefined;
   const flags = [
-    { label: 'TTY', description: 'interactive pseudo-terminal: type into it, like docker run -it', picked: false, key: 'tty' as const },
+    { label: vscode.l10n.t('TTY'), description: vscode.l10n.t('interactive pseudo-terminal: type into it, like docker run -it'), picked: false, key: 'tty' as const },
     ...(foreground
-      ? [{ label: 'Interactive', description: 'keep stdin open and send what you type (without a TTY), like docker run -i', picked: false, key: 'interactive' as const }]
+      ? [{ label: vscode.l10n.t('Interactive'), description: vscode.l10n.t('keep stdin open and send what you type (without a TTY), like docker run -i'), picked: false, key: 'interactive' as const }]
       : []),
-    { label: 'Remove when done', description: 'remove the container after it exits (off: it stays, with its logs)', picked: false, key: 'autoRemove' as const },
+    { label: vscode.l10n.t('Remove when done'), description: vscode.l10n.t('remove the container after it exits (off: it stays, with its logs)'), picked: false, key: 'autoRemove' as const },
   ];
   const chosen = await vscode.window.showQuickPick(flags, {
     title,
     canPickMany: true,
-    placeHolder: 'Options (none ticked: no TTY, no stdin, and the container is kept after it exits)',
+    placeHolder: vscode.l10n.t('Options (none ticked: no TTY, no stdin, and the container is kept after it exits)'),
   });
   if (!chosen) return undefined;
   const runOptions = await askRunOptions(image, title);
@@ -318,7 +318,7 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     if (network === null) return undefined;
     const tracker = new LayerProgress();
     const runOptions = await commonRunOptions(deps, session, options, network);
-    const result = await withCancellableProgress(`Starting ${options.image}`, (signal, progress) =>
+    const result = await withCancellableProgress(vscode.l10n.t('Starting {0}', options.image), (signal, progress) =>
       withRegistryAuthRetry(options.image, ({ credential }) =>
         runInBackground(session.client, {
           ...runOptions,
@@ -327,7 +327,7 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
           onStatus: (text: string) => progress.report({ message: text }),
           onPullProgress: (line) => {
             tracker.update(line);
-            progress.report({ message: `pulling: ${pullProgressText(tracker)}` });
+            progress.report({ message: vscode.l10n.t('pulling: {0}', pullProgressText(tracker)) });
           },
         }),
       runAuthRetry(deps, options)).catch((error: unknown) => {

@@ -20,17 +20,17 @@ export async function askRunOptions(image: string, title: string): Promise<RunOp
   const profiles = profilesFor(readProfiles(vscode.workspace.getConfiguration('berth').get<unknown>(PROFILES_SETTING)), image);
   type Item = vscode.QuickPickItem & { options?: RunOptionsInput; custom?: boolean };
   const items: Item[] = [
-    { label: 'No extra options', options: {} },
+    { label: vscode.l10n.t('No extra options'), options: {} },
     ...profiles.map((profile) => ({ label: `$(bookmark) ${profile.name}`, description: formatRunOptions(profile), options: profile })),
-    { label: '$(edit) Set options…', description: 'ports, env, mounts, network, workdir, entrypoint, user, restart', custom: true },
+    { label: vscode.l10n.t('$(edit) Set options…'), description: vscode.l10n.t('ports, env, mounts, network, workdir, entrypoint, user, restart'), custom: true },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: `Options for ${image}` });
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Options for {0}', image) });
   if (!picked) return undefined;
   if (!picked.custom) return picked.options;
   const cwd = optionsFolder();
   const text = await vscode.window.showInputBox({
     title,
-    prompt: 'docker run options, e.g. -p 8080:80 -e KEY=VALUE --env-file .env -v ./src:/src -w /src --restart unless-stopped',
+    prompt: vscode.l10n.t('docker run options, e.g. -p 8080:80 -e KEY=VALUE --env-file .env -v ./src:/src -w /src --restart unless-stopped'),
     validateInput: (value) => {
       try {
         parseRunOptionsText(value, cwd);
@@ -42,7 +42,7 @@ export async function askRunOptions(image: string, title: string): Promise<RunOp
   });
   if (text === undefined) return undefined;
   const options = parseRunOptionsText(text, cwd);
-  const profileName = await vscode.window.showInputBox({ title, prompt: `Save these options as a profile for ${image}? Name it, or leave empty` });
+  const profileName = await vscode.window.showInputBox({ title, prompt: vscode.l10n.t('Save these options as a profile for {0}? Name it, or leave empty', image) });
   if (profileName !== undefined && profileName.trim() !== '') await saveProfile({ ...options, name: profileName.trim(), image: image.replace(/:[^:/]*$/, '') });
   return options;
 }

@@ -169,10 +169,10 @@ export class RunTerminalControls extends Disposable {
     const stop = 'Stop Container';
     const leave = 'Leave Running';
     const choice = await vscode.window.showWarningMessage(
-      `${name} is still running. Stop it, or leave it running?`,
+      vscode.l10n.t('{0} is still running. Stop it, or leave it running?', name),
       {
         modal: true,
-        detail: `Its Run terminal was closed. Stop sends SIGTERM, then SIGKILL after ${this.options.stopTimeoutSeconds} s. A container left running shows in the Containers view (Show Logs, Attach Shell, Stop).`,
+        detail: vscode.l10n.t('Its Run terminal was closed. Stop sends SIGTERM, then SIGKILL after {0} s. A container left running shows in the Containers view (Show Logs, Attach Shell, Stop).', this.options.stopTimeoutSeconds),
       },
       stop,
       leave,

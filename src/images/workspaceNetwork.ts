@@ -30,7 +30,7 @@ export async function runNetworkFor(
         ? use
         : ignore
       : await vscode.window.showWarningMessage(
-          `This workspace's settings run ${image} with the network "${fromWorkspace.value}".`,
+          vscode.l10n.t('This workspace\'s settings run {0} with the network "{1}".', image, fromWorkspace.value),
           {
             modal: true,
             detail:

@@ -19,7 +19,7 @@ export interface LogCommandDeps extends CoreDeps {
 
 export const logCommands: ReadonlyArray<CommandEntry<LogCommandDeps>> = [
   command('berth.showLogs', 'Showing logs', (deps) => async (...args: unknown[]) => {
-    const target = await resolveContainers(deps, args, { placeHolder: 'Container whose logs to follow', eligible: () => true, many: false });
+    const target = await resolveContainers(deps, args, { placeHolder: vscode.l10n.t('Container whose logs to follow'), eligible: () => true, many: false });
     const ref = target?.refs[0];
     if (!ref) return undefined;
     const terminalName = `Logs: ${ref.name}`;
@@ -60,7 +60,7 @@ export const logCommands: ReadonlyArray<CommandEntry<LogCommandDeps>> = [
   }),
 
   command('berth.openLogsInEditor', 'Opening logs', (deps) => async (...args: unknown[]) => {
-    const target = await resolveContainers(deps, args, { placeHolder: 'Container whose logs to open', eligible: () => true, many: false });
+    const target = await resolveContainers(deps, args, { placeHolder: vscode.l10n.t('Container whose logs to open'), eligible: () => true, many: false });
     const ref = target?.refs[0];
     if (!ref) return undefined;
     // The URI names the engine only when there are several, so it stays as documented with one.

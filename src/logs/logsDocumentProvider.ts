@@ -87,7 +87,7 @@ class LogDocument {
     const max = this.deps.settings.logsMaxLines;
     void vscode.window
       .showInformationMessage(
-        `The logs document keeps the last ${max} lines (berth.logs.maxLines); older lines are dropped to keep the editor responsive.`,
+        vscode.l10n.t('The logs document keeps the last {0} lines (berth.logs.maxLines); older lines are dropped to keep the editor responsive.', max),
         'Open Settings',
       )
       .then((choice) => {

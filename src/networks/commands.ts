@@ -30,7 +30,7 @@ function networkOf(value: unknown): string | undefined {
 async function pickNetwork(deps: NetworksDeps, canPickMany: boolean): Promise<string[]> {
   const networks = await deps.session.client.listNetworks({});
   const items = networks.map((network) => ({ label: network.Name, description: `${network.Driver} · ${network.Scope}` }));
-  const picked = await vscode.window.showQuickPick(items, { canPickMany, placeHolder: 'Network' } as vscode.QuickPickOptions & { canPickMany: boolean });
+  const picked = await vscode.window.showQuickPick(items, { canPickMany, placeHolder: vscode.l10n.t('Network') } as vscode.QuickPickOptions & { canPickMany: boolean });
   if (picked === undefined) return [];
   return (Array.isArray(picked) ? (picked as typeof items) : [picked]).map((item) => item.label);
 }
@@ -44,19 +44,19 @@ export function subnetProblem(text: string): string | undefined {
 }
 
 async function askCreateBody(): Promise<CreateNetworkBody | undefined> {
-  const name = await vscode.window.showInputBox({ title: 'Create Network (1/4)', prompt: 'Name', placeHolder: 'my-net', validateInput: (text) => (text.trim() === '' ? 'A network needs a name' : undefined) });
+  const name = await vscode.window.showInputBox({ title: vscode.l10n.t('Create Network (1/4)'), prompt: vscode.l10n.t('Name'), placeHolder: 'my-net', validateInput: (text) => (text.trim() === '' ? vscode.l10n.t('A network needs a name') : undefined) });
   if (name === undefined) return undefined;
-  const driver = await vscode.window.showInputBox({ title: 'Create Network (2/4)', prompt: 'Driver', value: 'bridge' });
+  const driver = await vscode.window.showInputBox({ title: vscode.l10n.t('Create Network (2/4)'), prompt: vscode.l10n.t('Driver'), value: 'bridge' });
   if (driver === undefined) return undefined;
   const internal = await vscode.window.showQuickPick(
     [
-      { label: 'Internal', description: 'no route to the outside', internal: true },
-      { label: 'Not internal', description: 'containers can reach the outside', internal: false },
+      { label: vscode.l10n.t('Internal'), description: vscode.l10n.t('no route to the outside'), internal: true },
+      { label: vscode.l10n.t('Not internal'), description: vscode.l10n.t('containers can reach the outside'), internal: false },
     ],
-    { title: 'Create Network (3/4)' },
+    { title: vscode.l10n.t('Create Network (3/4)') },
   );
   if (internal === undefined) return undefined;
-  const subnet = await vscode.window.showInputBox({ title: 'Create Network (4/4)', prompt: 'Subnet (optional), e.g. 10.89.7.0/24', validateInput: subnetProblem });
+  const subnet = await vscode.window.showInputBox({ title: vscode.l10n.t('Create Network (4/4)'), prompt: vscode.l10n.t('Subnet (optional), e.g. 10.89.7.0/24'), validateInput: subnetProblem });
   if (subnet === undefined) return undefined;
   return {
     Name: name.trim(),
@@ -74,7 +74,7 @@ async function containerToConnect(deps: NetworksDeps, network: string, given: un
     .filter((record) => !attached.has(record.id))
     .map((record) => ({ label: record.summary.Names[0]?.replace(/^\//, '') ?? record.id.slice(0, 12), description: record.summary.State, id: record.id }));
   if (items.length === 0) throw new Error(`Every container on this engine is already attached to ${network}`);
-  return (await vscode.window.showQuickPick(items, { placeHolder: `Container to connect to ${network}` }))?.id;
+  return (await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Container to connect to {0}', network) }))?.id;
 }
 
 /** The container for Disconnect: an attached container's row, given, or picked among the attached ones. */
@@ -83,7 +83,7 @@ async function containerToDisconnect(deps: NetworksDeps, network: string, target
   if (isObject(target) && target['kind'] === 'networkContainer' && typeof target['id'] === 'string') return target['id'];
   const items = attachmentsOf(await deps.session.client.inspectNetwork(network)).map((attachment) => ({ label: attachment.name, description: attachment.address, id: attachment.id }));
   if (items.length === 0) throw new Error(`No container is attached to ${network}`);
-  return (await vscode.window.showQuickPick(items, { placeHolder: `Container to disconnect from ${network}` }))?.id;
+  return (await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Container to disconnect from {0}', network) }))?.id;
 }
 
 /** Automation passes a name or an options object; rows pass nodes (they have a `kind`). */
@@ -125,10 +125,10 @@ export const networkCommands: ReadonlyArray<CommandEntry<NetworksDeps>> = [
         const names = given.length > 0 ? [...new Set(given)] : await pickNetwork(deps, true);
         if (names.length === 0) return undefined;
         const what = names.length === 1 ? `network ${names[0] ?? ''}` : plural(names.length, 'network');
-        if (!(await confirm(`Remove ${what}?`, 'Remove', options.confirmed, names.join('\n')))) return undefined;
+        if (!(await confirm(vscode.l10n.t('Remove {0}?', what), 'Remove', options.confirmed, names.join('\n')))) return undefined;
         const client = deps.session.client;
         const failures: string[] = [];
-        await withCancellableProgress(`Removing ${what}`, (signal) =>
+        await withCancellableProgress(vscode.l10n.t('Removing {0}', what), (signal) =>
           Promise.all(names.map((name) => removeNetworkNamingEndpoints(client, name, signal).catch((error: unknown) => void failures.push(errorMessage(error))))),
         );
         await deps.refreshNetworks();

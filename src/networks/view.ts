@@ -61,7 +61,7 @@ export class NetworksView extends Disposable implements vscode.TreeDataProvider<
       const network = this.networks?.network(node.network);
       const attachment = network && attachmentsOf(network).find((candidate) => candidate.id === node.id);
       const item = toTreeItem(`network:${node.network}/container:${node.id}`, presentAttachment(network?.Name ?? node.network, attachment ?? { ...node, address: '' }));
-      item.command = { command: 'berth.networks.revealContainer', title: 'Show Container', arguments: [node] };
+      item.command = { command: 'berth.networks.revealContainer', title: vscode.l10n.t('Show Container'), arguments: [node] };
       return item;
     }
     const network = this.networks?.network(node.id);

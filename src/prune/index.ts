@@ -44,8 +44,8 @@ export interface PruneResult {
 /** From the UI: optional filters first (Escape cancels, empty means none), checked as they are typed. */
 async function askFilters(title: string): Promise<string[] | undefined> {
   const text = await vscode.window.showInputBox({
-    title: `Prune ${title}`,
-    prompt: 'Filters (optional), e.g. label=team=a, until=24h. Leave empty to prune all; the next step lists what goes',
+    title: vscode.l10n.t('Prune {0}', title),
+    prompt: vscode.l10n.t('Filters (optional), e.g. label=team=a, until=24h. Leave empty to prune all; the next step lists what goes'),
     placeHolder: 'label=KEY=VALUE, until=24h',
     validateInput: (value) => {
       try {
@@ -68,19 +68,19 @@ async function prune(deps: PruneDeps, kinds: PruneKind[], title: string, options
   const entries = options.filters ?? (options.confirmed === undefined ? await askFilters(title) : []);
   if (entries === undefined) return undefined;
   const filters = parseFilterEntries(entries);
-  const plan = await withCancellableProgress(`Looking for ${title}`, (signal) => planPrune(client, kinds, filters, signal));
+  const plan = await withCancellableProgress(vscode.l10n.t('Looking for {0}', title), (signal) => planPrune(client, kinds, filters, signal));
   const planned = plan.parts.flatMap((part) => part.remove.map((item) => item.name));
   const kept = plan.parts.flatMap((part) => part.kept.map((item) => item.name));
   if (planIsEmpty(plan)) {
-    void vscode.window.showInformationMessage(`Nothing to remove: no ${title}${kept.length > 0 ? ` (${kept.length} in use, kept)` : ''}.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to remove: no {0}{1}.', title, kept.length > 0 ? ` (${kept.length} in use, kept)` : ''));
     return { nothingToRemove: true, planned, kept, outcomes: [] };
   }
   const { message, detail } = confirmationText(plan);
   if (!(await confirm(message, 'Remove', options.confirmed, detail))) return undefined;
-  const outcomes = await withCancellableProgress(`Pruning ${title}`, (signal) => runPrune(client, plan, signal));
+  const outcomes = await withCancellableProgress(vscode.l10n.t('Pruning {0}', title), (signal) => runPrune(client, plan, signal));
   const summary = describeOutcome(outcomes);
   deps.log.info(`Prune ${title}: ${summary}`);
-  void vscode.window.showInformationMessage(`Prune ${title}: ${summary}.`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Prune {0}: {1}.', title, summary));
   return { nothingToRemove: false, planned, kept, outcomes };
 }
 

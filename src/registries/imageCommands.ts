@@ -40,7 +40,7 @@ export function imageOf(target: ImageTarget): string | undefined {
 }
 
 async function askForImage(title: string): Promise<string | undefined> {
-  return vscode.window.showInputBox({ title, prompt: 'Image name, tag or id', ignoreFocusOut: true });
+  return vscode.window.showInputBox({ title, prompt: vscode.l10n.t('Image name, tag or id'), ignoreFocusOut: true });
 }
 
 export async function tagImage(deps: ImageCommandDeps, target: ImageTarget, options: { reference?: string } = {}): Promise<{ source: string; reference: string } | undefined> {
@@ -52,8 +52,8 @@ export async function tagImage(deps: ImageCommandDeps, target: ImageTarget, opti
     if (problem) throw new Error(problem);
   } else {
     reference = await vscode.window.showInputBox({
-      title: `Tag ${source}`,
-      prompt: 'New reference: [registry/]repository[:tag] (the tag defaults to latest)',
+      title: vscode.l10n.t('Tag {0}', source),
+      prompt: vscode.l10n.t('New reference: [registry/]repository[:tag] (the tag defaults to latest)'),
       value: typeof target === 'object' && target.tag ? target.tag : '',
       ignoreFocusOut: true,
       validateInput: tagReferenceProblem,
@@ -83,7 +83,7 @@ export async function pushImage(deps: ImageCommandDeps, target: ImageTarget, opt
   if (problem || /^sha256:|^[0-9a-f]{12,64}$/.test(reference)) {
     throw new Error(problem ?? `Push needs a tag such as registry.example.com/app:1.0, not an image id; use Tag Image… first`);
   }
-  const result = await withCancellableProgress(`Pushing ${reference}`, (signal, progress) =>
+  const result = await withCancellableProgress(vscode.l10n.t('Pushing {0}', reference), (signal, progress) =>
     withRegistryAuthRetry(
       reference,
       async ({ credential }) => {
@@ -93,7 +93,7 @@ export async function pushImage(deps: ImageCommandDeps, target: ImageTarget, opt
           if (!layers.update(line)) continue;
           const { current, total, layers: count, doneLayers } = layers.totals;
           const percent = total > 0 ? (current / total) * 100 : 0;
-          progress.report({ message: `${formatBytes(current)} / ${formatBytes(total)} · ${doneLayers}/${count} layers`, increment: Math.max(0, percent - reported) });
+          progress.report({ message: vscode.l10n.t('{0} / {1} · {2}/{3} layers', formatBytes(current), formatBytes(total), doneLayers, count), increment: Math.max(0, percent - reported) });
           reported = Math.max(reported, percent);
         }
         const { total, layers: count } = layers.totals;
@@ -106,6 +106,6 @@ export async function pushImage(deps: ImageCommandDeps, target: ImageTarget, opt
     ),
   );
   deps.log.info(`Pushed ${result.reference}${result.digest ? ` (${result.digest})` : ''}: ${result.layers} layers, ${formatBytes(result.bytes)}`);
-  if (options.reference === undefined) void vscode.window.showInformationMessage(`Berth: pushed ${result.reference}`);
+  if (options.reference === undefined) void vscode.window.showInformationMessage(vscode.l10n.t('Berth: pushed {0}', result.reference));
   return result;
 }

@@ -125,12 +125,12 @@ function signInRequestOf(value: SignInRequest | RegistryTreeNode | undefined): S
 }
 
 async function signOut(signIn: RegistrySignIn, target: RegistryTreeNode | string | undefined): Promise<{ registry: string; removed: boolean } | undefined> {
-  const registry = typeof target === 'string' ? target : target?.kind === 'registry' ? target.registry : await vscode.window.showInputBox({ title: 'Sign Out of Registry', prompt: 'Registry host' });
+  const registry = typeof target === 'string' ? target : target?.kind === 'registry' ? target.registry : await vscode.window.showInputBox({ title: vscode.l10n.t('Sign Out of Registry'), prompt: vscode.l10n.t('Registry host') });
   if (!registry) return undefined;
   const removed = await signIn.signOut(registry);
   if (!removed) {
     void vscode.window.showInformationMessage(
-      `Berth has no sign-in for ${registry}. If it is listed, its credentials come from the docker configuration: remove them with "docker logout ${registry}".`,
+      vscode.l10n.t('Berth has no sign-in for {0}. If it is listed, its credentials come from the docker configuration: remove them with "docker logout {0}".', registry),
     );
   }
   return { registry, removed };

@@ -21,7 +21,7 @@ export function signInOffer(signIn: RegistrySignIn, automatic?: Omit<SignInReque
     if (automatic?.username !== undefined && automatic.password !== undefined) {
       return (await signIn.signIn({ registry, username: automatic.username, password: automatic.password })) !== undefined;
     }
-    const choice = await vscode.window.showErrorMessage(`Berth: ${registry} refused: ${message}`, 'Sign In…');
+    const choice = await vscode.window.showErrorMessage(vscode.l10n.t('Berth: {0} refused: {1}', registry, message), 'Sign In…');
     if (choice !== 'Sign In…') return false;
     return (await signIn.signIn({ registry, reason: `${registry} asks for credentials` })) !== undefined;
   };
@@ -57,9 +57,9 @@ function referenceFromTarget(target: RegistryTreeNode | string | undefined): str
 }
 
 export async function pullTag(deps: RegistryCommandDeps, target: RegistryTreeNode | string | undefined, options: PullOptions = {}): Promise<PullResult | undefined> {
-  const reference = referenceFromTarget(target) ?? (await vscode.window.showInputBox({ title: 'Pull', prompt: 'Image reference', ignoreFocusOut: true }));
+  const reference = referenceFromTarget(target) ?? (await vscode.window.showInputBox({ title: vscode.l10n.t('Pull'), prompt: vscode.l10n.t('Image reference'), ignoreFocusOut: true }));
   if (!reference) return undefined;
-  const result = await withCancellableProgress(`Pulling ${reference}`, (signal, progress) =>
+  const result = await withCancellableProgress(vscode.l10n.t('Pulling {0}', reference), (signal, progress) =>
     withRegistryAuthRetry(
       reference,
       async ({ credential, attempt }) => {
@@ -76,7 +76,7 @@ export async function pullTag(deps: RegistryCommandDeps, target: RegistryTreeNod
     ),
   );
   deps.log.info(`Pulled ${reference}`);
-  if (!isAutomatedPull(target, options)) void vscode.window.showInformationMessage(`Berth: pulled ${reference}`);
+  if (!isAutomatedPull(target, options)) void vscode.window.showInformationMessage(vscode.l10n.t('Berth: pulled {0}', reference));
   return result;
 }
 

@@ -54,11 +54,11 @@ export class RegistrySignIn {
     let username = request.username;
     for (;;) {
       registry ??= await vscode.window.showInputBox({
-        title: 'Sign In to Registry (1/3)',
+        title: vscode.l10n.t('Sign In to Registry (1/3)'),
         prompt: request.reason ?? 'Registry host, e.g. registry.example.com or 127.0.0.1:5000',
         placeHolder: 'registry.example.com',
         ignoreFocusOut: true,
-        validateInput: (value) => (value.trim() ? signInAddressProblem(value) : 'Enter a registry host'),
+        validateInput: (value) => (value.trim() ? signInAddressProblem(value) : vscode.l10n.t('Enter a registry host')),
       });
       if (registry === undefined) return undefined;
       const problem = signInAddressProblem(registry);
@@ -69,25 +69,25 @@ export class RegistrySignIn {
       }
       const key = registryKey(registry);
       username ??= await vscode.window.showInputBox({
-        title: `Sign In to ${key} (2/3)`,
-        prompt: 'User name',
+        title: vscode.l10n.t('Sign In to {0} (2/3)', key),
+        prompt: vscode.l10n.t('User name'),
         value: (await this.#store.get(key))?.username ?? '',
         ignoreFocusOut: true,
-        validateInput: (value) => (value.trim() ? undefined : 'Enter a user name'),
+        validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Enter a user name')),
       });
       if (username === undefined) return undefined;
       const password =
         request.password ??
         (await vscode.window.showInputBox({
-          title: `Sign In to ${key} as ${username} (3/3)`,
-          prompt: 'Password or access token (stored in VS Code secret storage, never in settings)',
+          title: vscode.l10n.t('Sign In to {0} as {1} (3/3)', key, username),
+          prompt: vscode.l10n.t('Password or access token (stored in VS Code secret storage, never in settings)'),
           password: true,
           ignoreFocusOut: true,
-          validateInput: (value) => (value ? undefined : 'Enter a password or access token'),
+          validateInput: (value) => (value ? undefined : vscode.l10n.t('Enter a password or access token')),
         }));
       if (password === undefined) return undefined;
       // A password handed in by a command's arguments is stored only with the user's yes (Berth's tests excepted).
-      if (request.password !== undefined && !(await confirmAutomatedWrite(`Store credentials for ${key} (user ${username}) in VS Code's secret storage?`, 'Sign In', `A command asked Berth to sign in to ${key} with a password it supplied. Berth checks them with the registry, stores them, and sends them with pulls and pushes to ${key}.`))) {
+      if (request.password !== undefined && !(await confirmAutomatedWrite(vscode.l10n.t('Store credentials for {0} (user {1}) in VS Code\'s secret storage?', key, username), 'Sign In', `A command asked Berth to sign in to ${key} with a password it supplied. Berth checks them with the registry, stores them, and sends them with pulls and pushes to ${key}.`))) {
         this.#log.warn(`Sign-in to ${key} as ${username} with a password from a command's arguments: declined`);
         if (automated) throw new Error(`Signing in to ${key} was declined`);
         return undefined;
@@ -99,7 +99,7 @@ export class RegistrySignIn {
         const message = errorMessage(error);
         this.#log.warn(`Sign-in to ${key} as ${username} was refused: ${message}`);
         if (automated) throw error;
-        const choice = await vscode.window.showErrorMessage(`Berth: could not sign in to ${key}: ${message}`, 'Try Again');
+        const choice = await vscode.window.showErrorMessage(vscode.l10n.t('Berth: could not sign in to {0}: {1}', key, message), 'Try Again');
         if (choice !== 'Try Again') return undefined;
         continue;
       }
@@ -120,7 +120,7 @@ export class RegistrySignIn {
   async #verify(registry: string, username: string, password: string): Promise<void> {
     const client = new RegistryClient({ address: registry, auth: { username, password }, log: (line) => this.#log.debug(line) });
     try {
-      await withCancellableProgress(`Checking the credentials with ${client.address.key}…`, (signal) => client.ping({ signal }));
+      await withCancellableProgress(vscode.l10n.t('Checking the credentials with {0}…', client.address.key), (signal) => client.ping({ signal }));
     } finally {
       await client.close();
     }

@@ -99,7 +99,7 @@ export async function addDockerFiles(target: unknown): Promise<ScaffoldResult | 
   }
   if (!request) {
     const kept = skipped.length === 0 ? '' : ` Kept as they were: ${skipped.join(', ')}.`;
-    void vscode.window.showInformationMessage(`Added ${written.length === 0 ? 'no files' : written.join(', ')} for ${PLATFORM_LABELS[platform]}.${kept}`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Added {0} for {1}.{2}', written.length === 0 ? 'no files' : written.join(', '), PLATFORM_LABELS[platform], kept));
   }
   return { folder, platform, detected: detection.platform, port, written, skipped };
 }
@@ -130,21 +130,21 @@ async function pickFolder(target: unknown): Promise<string | undefined> {
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((each) => each.uri.scheme === 'file');
   if (folders.length === 0) throw new Error('No folder is open. Open the project folder (File > Open Folder…), then add the Docker files');
   if (folders.length === 1) return folders[0]?.uri.fsPath;
-  const picked = await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Add the Docker files to which folder?' });
+  const picked = await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Add the Docker files to which folder?') });
   return picked?.uri.fsPath;
 }
 
 async function pickPlatform(detection: Detection): Promise<Platform | undefined> {
   const items = platformChoices(detection).map(({ platform, note }) => ({ label: PLATFORM_LABELS[platform], description: note, platform }));
-  const picked = await vscode.window.showQuickPick(items, { title: 'Add Docker Files', placeHolder: 'What kind of application is it?' });
+  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Add Docker Files'), placeHolder: vscode.l10n.t('What kind of application is it?') });
   return picked?.platform;
 }
 
 /** The port, undefined for none, or null when the user cancelled. */
 async function askPort(platform: Platform): Promise<number | undefined | null> {
   const text = await vscode.window.showInputBox({
-    title: 'Add Docker Files',
-    prompt: 'The port your application listens on (empty: none)',
+    title: vscode.l10n.t('Add Docker Files'),
+    prompt: vscode.l10n.t('The port your application listens on (empty: none)'),
     value: String(defaultPort(platform)),
     validateInput: validatePort,
   });
@@ -154,8 +154,8 @@ async function askPort(platform: Platform): Promise<number | undefined | null> {
 async function askOverwrite(path: string, preset: OverwriteAnswer | undefined): Promise<OverwriteAnswer> {
   if (preset !== undefined) return preset;
   const choice = await vscode.window.showWarningMessage(
-    `${vscode.workspace.asRelativePath(path)} already exists. Overwrite it?`,
-    { modal: true, detail: 'Skip keeps this file as it is and writes the others; Cancel writes nothing.' },
+    vscode.l10n.t('{0} already exists. Overwrite it?', vscode.workspace.asRelativePath(path)),
+    { modal: true, detail: vscode.l10n.t('Skip keeps this file as it is and writes the others; Cancel writes nothing.') },
     // Skip first: the default button (Enter) must not be the one that loses the user's file.
     'Skip',
     'Overwrite',

@@ -24,7 +24,7 @@ export interface StatsPanelDeps extends CoreDeps {
 
 export const statsPanelCommands: ReadonlyArray<CommandEntry<StatsPanelDeps>> = [
   command('berth.showContainerStats', 'Opening container stats', (deps) => async (...args: unknown[]) => {
-    const target = await resolveContainers(deps, args, { placeHolder: 'Containers whose stats to show', eligible: (record) => record.state === 'running', many: true });
+    const target = await resolveContainers(deps, args, { placeHolder: vscode.l10n.t('Containers whose stats to show'), eligible: (record) => record.state === 'running', many: true });
     if (!target || target.refs.length === 0) return undefined;
     const refs = target.refs;
     const project = refs[0]?.record?.composeProject;

@@ -38,7 +38,15 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   /** Reveals waiting for VS Code to be handed the top-level rows (see revealRow); none on the usual path. */
   private readonly rootWaiters = new Set<() => void>();
   /** Rows whose relative times move on, refreshed the moment their text changes while the view is visible. */
-  protected readonly rowClock = this._register(new RowRefreshScheduler<N>((rows) => this.fire(rows)));
+  protected readonly rowClock = this._register(new RowRefreshScheduler<N>((rows) => this.refreshAged(rows)));
+  /**
+   * Expanded rows, and those among them whose text aged while open. VS Code lists every open row below a refreshed
+   * row again, so aging an expanded container each second would read its open folders through the engine each second,
+   * and two listings of one folder in flight at once make VS Code refuse the second ("Element with id … is already
+   * registered"). Their text is brought up to date when they are folded.
+   */
+  private readonly expanded = new Set<N | EngineRootNode>();
+  private readonly agedWhileExpanded = new Set<N>();
 
   protected constructor(
     protected readonly deps: SessionsDeps,
@@ -56,6 +64,23 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
         deps.engines.setViewShown(viewId, event.visible);
       }),
     );
+    this._register(this.view.onDidExpandElement((event) => this.expanded.add(event.element)));
+    this._register(
+      this.view.onDidCollapseElement((event) => {
+        this.expanded.delete(event.element);
+        const node = event.element as N;
+        if (this.agedWhileExpanded.delete(node)) this.fire([node]);
+      }),
+    );
+  }
+
+  private refreshAged(rows: N[]): void {
+    const now = rows.filter((row) => {
+      if (!this.expanded.has(row)) return true;
+      this.agedWhileExpanded.add(row);
+      return false;
+    });
+    if (now.length > 0) this.fire(now);
   }
 
   /** Call at the end of the subclass constructor, once its own fields exist. */
@@ -194,7 +219,10 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
 
   protected fire(change: Change<N>): void {
     // A full refresh renders the visible rows again, and they report their next change again.
-    if (change === undefined) this.rowClock.forgetAll();
+    if (change === undefined) {
+      this.rowClock.forgetAll();
+      this.agedWhileExpanded.clear();
+    }
     this._onDidChangeTreeData.fire(change);
   }
 

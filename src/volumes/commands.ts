@@ -38,7 +38,7 @@ async function pickVolumes(deps: VolumesDeps, canPickMany: boolean): Promise<str
   const volumes = await deps.session.client.listVolumes({});
   if (volumes.length === 0) throw new Error('There are no volumes on this engine');
   const items = volumes.map((volume) => ({ label: volumeLabel(volume.Name), description: volume.Driver, name: volume.Name }));
-  const picked = canPickMany ? await pickMany(items, { placeHolder: 'Volumes' }) : await vscode.window.showQuickPick(items, { placeHolder: 'Volume' });
+  const picked = canPickMany ? await pickMany(items, { placeHolder: vscode.l10n.t('Volumes') }) : await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Volume') });
   if (picked === undefined) return [];
   return (Array.isArray(picked) ? picked : [picked]).map((item) => item.name);
 }
@@ -55,13 +55,13 @@ export function parseLabels(text: string): Record<string, string> {
 }
 
 async function askCreateBody(): Promise<CreateVolumeBody | undefined> {
-  const name = await vscode.window.showInputBox({ title: 'Create Volume (1/3)', prompt: 'Name (empty: the engine picks one)', placeHolder: 'my-data' });
+  const name = await vscode.window.showInputBox({ title: vscode.l10n.t('Create Volume (1/3)'), prompt: vscode.l10n.t('Name (empty: the engine picks one)'), placeHolder: 'my-data' });
   if (name === undefined) return undefined;
-  const driver = await vscode.window.showInputBox({ title: 'Create Volume (2/3)', prompt: 'Driver', value: 'local' });
+  const driver = await vscode.window.showInputBox({ title: vscode.l10n.t('Create Volume (2/3)'), prompt: vscode.l10n.t('Driver'), value: 'local' });
   if (driver === undefined) return undefined;
   const labelText = await vscode.window.showInputBox({
-    title: 'Create Volume (3/3)',
-    prompt: 'Labels (optional), e.g. team=a, env=dev',
+    title: vscode.l10n.t('Create Volume (3/3)'),
+    prompt: vscode.l10n.t('Labels (optional), e.g. team=a, env=dev'),
     validateInput: (text) => {
       try {
         parseLabels(text);
@@ -101,10 +101,10 @@ export const volumeCommands: ReadonlyArray<CommandEntry<VolumesDeps>> = [
         const names = given.names.length > 0 ? given.names : await pickVolumes(deps, true);
         if (names.length === 0) return undefined;
         const what = names.length === 1 ? `volume ${volumeLabel(names[0] ?? '')}` : plural(names.length, 'volume');
-        if (!(await confirm(`Remove ${what}? Its data is deleted.`, 'Remove', confirmed, names.join('\n')))) return undefined;
+        if (!(await confirm(vscode.l10n.t('Remove {0}? Its data is deleted.', what), 'Remove', confirmed, names.join('\n')))) return undefined;
         const client = deps.session.client;
         const failures: string[] = [];
-        await withCancellableProgress(`Removing ${what}`, async (signal) => {
+        await withCancellableProgress(vscode.l10n.t('Removing {0}', what), async (signal) => {
           await Promise.all(
             names.map((name) =>
               removeVolumeNamingUsers(client, name, { signal }).catch((error: unknown) => {
@@ -138,6 +138,6 @@ export const volumeCommands: ReadonlyArray<CommandEntry<VolumesDeps>> = [
     await deps.revealContainer(node['id'], deps.session.id);
   }),
   command('berth.diskUsage.refresh', 'Computing disk usage', (deps) => async () => {
-    await withCancellableProgress('Computing disk usage', (signal) => deps.refreshDiskUsage(signal));
+    await withCancellableProgress(vscode.l10n.t('Computing disk usage'), (signal) => deps.refreshDiskUsage(signal));
   }),
 ];

@@ -102,12 +102,12 @@ export class VolumesView extends Disposable implements vscode.TreeDataProvider<V
     const now = Date.now();
     if (node.kind === 'diskUsage') {
       const item = toTreeItem('diskUsage', presentDiskUsage(store?.lastDiskUsage, store?.diskUsageFetchedAt, now));
-      item.command = { command: 'berth.diskUsage.refresh', title: 'Refresh Disk Usage' };
+      item.command = { command: 'berth.diskUsage.refresh', title: vscode.l10n.t('Refresh Disk Usage') };
       return item;
     }
     if (node.kind === 'volumeUser') {
       const item = toTreeItem(`volume:${node.volume}/container:${node.id}`, presentVolumeUser(node));
-      item.command = { command: 'berth.volumes.revealContainer', title: 'Show Container', arguments: [node] };
+      item.command = { command: 'berth.volumes.revealContainer', title: vscode.l10n.t('Show Container'), arguments: [node] };
       return item;
     }
     const volume = store?.volume(node.name);

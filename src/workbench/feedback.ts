@@ -24,7 +24,7 @@ export function reportError(deps: ReportDeps, what: string, error: unknown): voi
   deps.log.error(`${what} failed: ${error instanceof Error && error.stack ? error.stack : message}`);
   const actions = ['Show Log'];
   if (isEngineError(error, 'unreachable')) actions.unshift('Retry', 'Open Settings');
-  void vscode.window.showErrorMessage(`${what} failed: ${message}`, ...actions).then((choice) => {
+  void vscode.window.showErrorMessage(vscode.l10n.t('{0} failed: {1}', what, message), ...actions).then((choice) => {
     if (choice === 'Show Log') deps.log.show(true);
     else if (choice === 'Retry') for (const session of deps.engines.all) session.model.retry();
     else if (choice === 'Open Settings') void vscode.commands.executeCommand('berth.openSettings');

@@ -148,7 +148,7 @@ async function pickContainers(
       record,
     }));
   if (items.length === 0) {
-    void vscode.window.showInformationMessage('No container fits this command.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('No container fits this command.'));
     return undefined;
   }
   if (pick.many) {

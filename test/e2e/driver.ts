@@ -121,6 +121,8 @@ export class WorkbenchDriver {
 
   /** Right-clicks a row and picks `item`; the menu acts on keyboard Enter over the hovered entry reliably. */
   async contextMenu(row: Locator, item: string): Promise<void> {
+    // A row's hover tooltip left open (the mouse rested on another row) would take the click: move away first.
+    await this.page.mouse.move(900, 200);
     await this.page.keyboard.press('Escape');
     await row.click({ button: 'right' });
     const entry = this.page.locator('.monaco-menu .action-item .action-label', { hasText: new RegExp(`^${escapeRegExp(item)}$`) }).first();

@@ -300,13 +300,20 @@ async function vsixCases(runner: CaseRunner, engines: TestEngines, stopwatch: St
     const bin = await ensureCodeServer();
     const installed = await stopwatch.stage('install vsix', () => installVsix(bin, vsix ?? '', extensionsDir, join(root, 'cli-data')));
     console.log(installed.trim());
-    workbench = await stopwatch.stage('code-server + workbench (vsix)', () =>
+    const launchVsix = (): Promise<Workbench> =>
       launchWorkbench({
         extensionsDir,
         settings: { ...berthTestSettings(engines.dockerHost), ...WORKBENCH_SETTINGS },
         logFile: join(TEST_OUTPUT, 'e2e-vsix-code-server.log'),
-      }),
-    );
+      });
+    workbench = await stopwatch.stage('code-server + workbench (vsix)', launchVsix);
+    // The same silent extension host as the development launch above (seen in CI at load 1, with no error logged):
+    // start once more before the case counts it as a failure.
+    if (!(await new WorkbenchDriver(workbench.page, SCREENSHOTS).activityEntry('Berth').waitFor({ state: 'visible', timeout: 60_000 }).then(() => true, () => false))) {
+      console.log(`e2e: the vsix workbench did not show the Berth entry in 60 s (load average ${loadavg().map((load) => load.toFixed(1)).join(' ')}); starting it once more`);
+      await workbench.close();
+      workbench = await stopwatch.stage('code-server + workbench (vsix, attempt 2)', launchVsix);
+    }
     const page = workbench.page;
     const driver = new WorkbenchDriver(page, SCREENSHOTS);
     const evidence = async (name: string): Promise<void> => {

@@ -81,12 +81,15 @@ export async function pullSignIn(setup: RunSignInSetup & { readonly reference: s
     await toast.locator('.monaco-button', { hasText: 'Sign In…' }).click();
     await driver.answerQuickInput('User name', registry.username);
     await driver.answerQuickInput('Password or access token', registry.password);
-    await page.locator('.notification-toast', { hasText: `Pulled ${reference}` }).first().waitFor({ timeout: 60_000 });
-    const image = await client.inspectImage(reference).catch(() => undefined);
-    if (!image) throw new Error(`"Pulled ${reference}" was shown, but the engine has no such image`);
+    // The engine has the image, and the user was told: the toast may have hidden itself by the time the pull ends,
+    // so the notification is read from the Notifications center, which keeps it.
+    await driver.waitForText(async () => ((await client.inspectImage(reference).catch(() => undefined)) ? 'pulled' : ''), 'pulled', `${reference} in the engine`, 60_000);
+    await driver.runFromPalette('Notifications: Show Notifications');
+    await page.locator('.notifications-center', { hasText: `Pulled ${reference}.` }).first().waitFor({ timeout: 30_000 });
   } finally {
     await driver.runFromPalette('Berth: Sign Out of Registry').catch(() => undefined);
     await driver.answerQuickInput('Registry host', registry.address).catch(() => undefined);
     await driver.runFromPalette('Notifications: Clear All').catch(() => undefined);
+    await driver.runFromPalette('Notifications: Hide Notifications').catch(() => undefined);
   }
 }

@@ -37,6 +37,14 @@ void describe('l10n bundles', () => {
     }
   });
 
+  void it('the German bundle translates every string, except the words German spells the same', () => {
+    const english = readJson(join(ROOT, 'l10n', 'bundle.l10n.json'));
+    const german = readJson(join(ROOT, 'l10n', 'bundle.l10n.de.json'));
+    // A missing entry shows the English text, which for these is the German one too.
+    const sameInGerman = new Set(['Container', 'Name', 'TTY', 'Volume', 'Volumes']);
+    assert.deepEqual(Object.keys(english).filter((key) => !(key in german) && !sameInGerman.has(key)), [], 'strings with no German entry');
+  });
+
   void it('package.json points VS Code at the bundles', () => {
     const manifest = readJson(join(ROOT, 'package.json'));
     assert.equal(manifest['l10n'], './l10n');
