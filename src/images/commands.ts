@@ -1,5 +1,6 @@
 /** Image commands: pull (progress summed over layers, cancellable) and remove. */
 import * as vscode from 'vscode';
+import { errorMessage } from '../common/errors';
 import { LayerProgress } from '../common/layerProgress';
 import { pull, validateImageReference } from '../engine';
 import { withRegistryAuthRetry } from '../registries';
@@ -65,8 +66,9 @@ export const imageCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
       }), authRetry);
     });
     const record = await session.model.refetchImage(reference);
-    if (record) await deps.imagesView.reveal(record.key, session.id);
     void vscode.window.showInformationMessage(vscode.l10n.t('Pulled {0}.', reference));
+    // Selecting the row may wait for a folded or hidden Images view to draw it: never hold the news for it.
+    if (record) void deps.imagesView.reveal(record.key, session.id).catch((error: unknown) => deps.log.info(`Pulled ${reference}; not revealed: ${errorMessage(error)}`));
     return { reference };
   }, {
     // Automation that answered the sign-in itself gets the refusal as a rejection, not a notification.

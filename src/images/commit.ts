@@ -1,5 +1,6 @@
 /** Commit Container…: a validated repo:tag, optional comment and author; the new image is revealed. */
 import * as vscode from 'vscode';
+import { errorMessage } from '../common/errors';
 import { splitRepoTag } from '../common/imageName';
 import { validateImageReference } from '../engine';
 import { command, type CommandEntry } from '../workbench/commandTable';
@@ -59,8 +60,9 @@ export const commitCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
       }),
     );
     const record = await ref.session.model.refetchImage(result.Id);
-    if (record) await deps.imagesView.reveal(record.key, ref.session.id);
     void vscode.window.showInformationMessage(vscode.l10n.t('Committed {0} as {1}.', ref.name, repoTag));
+    // As after a pull: the news first; selecting the row may wait for a folded Images view to draw it.
+    if (record) void deps.imagesView.reveal(record.key, ref.session.id).catch((error: unknown) => deps.log.info(`Committed ${repoTag}; not revealed: ${errorMessage(error)}`));
     return { imageId: result.Id, reference: `${repo}:${tag ?? 'latest'}` };
   }, { rejectsWhen: (...args: unknown[]) => typeof (splitArgs(args).options as CommitArgs).repo === 'string' }),
 ];
