@@ -3,6 +3,7 @@
 // without asking them again, in a terminal named after the container.
 import type { EngineClient } from '../../src/engine';
 import { uniqueName } from '../support/engines';
+import type { Locator } from 'playwright-core';
 import type { WorkbenchDriver } from './driver';
 
 export const RUN_SIGN_IN_CASE = 'Run Container of a registry image, signed out: Sign In… from the refusal, then the run goes on';
@@ -22,10 +23,7 @@ export async function runSignIn(setup: RunSignInSetup): Promise<void> {
   const page = driver.page;
   const reference = `${registry.address}/berth/busybox:1.0`;
   const runName = uniqueName('berth-e2e-signin');
-  await client.removeImage(reference, { force: true }).catch(() => undefined);
-  await driver.runFromPalette('Berth: Sign Out of Registry');
-  await driver.answerQuickInput('Registry host', registry.address);
-  await driver.runFromPalette('Notifications: Clear All');
+  await signedOutWithout(setup, reference);
   try {
     await driver.runFromPalette('Berth: Run Container');
     await driver.answerQuickInput('Pick a local image', reference);
@@ -36,9 +34,7 @@ export async function runSignIn(setup: RunSignInSetup): Promise<void> {
     await driver.answerQuickInput('Options for', 'No extra options');
     const offer = page.locator('.notification-toast', { hasText: `${registry.address} refused` }).first();
     await offer.waitFor({ timeout: 30_000 });
-    await offer.locator('.monaco-button', { hasText: 'Sign In…' }).click();
-    await driver.answerQuickInput('User name', registry.username);
-    await driver.answerQuickInput('Password or access token', registry.password);
+    await signInFrom(setup, offer);
     const text = await driver.waitForText(() => driver.terminalText(), /exited with status 0/, 'the run after the sign-in', 60_000);
     if (!text.includes('signed-in-run')) throw new Error(`the command given before the sign-in did not run:\n${text}`);
     if (!text.includes('signed in; pulling')) throw new Error(`the terminal does not say it pulled again:\n${text}`);
@@ -51,9 +47,7 @@ export async function runSignIn(setup: RunSignInSetup): Promise<void> {
     await page.waitForTimeout(500);
     await driver.screenshot('run-sign-in');
   } finally {
-    await driver.runFromPalette('Berth: Sign Out of Registry').catch(() => undefined);
-    await driver.answerQuickInput('Registry host', registry.address).catch(() => undefined);
-    await driver.runFromPalette('Notifications: Clear All').catch(() => undefined);
+    await signOutAfter(setup);
   }
 }
 
@@ -64,10 +58,7 @@ export async function runSignIn(setup: RunSignInSetup): Promise<void> {
 export async function pullSignIn(setup: RunSignInSetup & { readonly reference: string; readonly publish: (name: string) => Promise<void> }): Promise<void> {
   const { driver, client, registry, reference } = setup;
   const page = driver.page;
-  await client.removeImage(reference, { force: true }).catch(() => undefined);
-  await driver.runFromPalette('Berth: Sign Out of Registry');
-  await driver.answerQuickInput('Registry host', registry.address);
-  await driver.runFromPalette('Notifications: Clear All');
+  await signedOutWithout(setup, reference);
   try {
     await driver.runFromPalette('Berth: Pull Image');
     await driver.answerQuickInput('Image reference', reference);
@@ -78,18 +69,36 @@ export async function pullSignIn(setup: RunSignInSetup & { readonly reference: s
     await page.waitForTimeout(500);
     await driver.screenshot('pull-error');
     await setup.publish('pull-error');
-    await toast.locator('.monaco-button', { hasText: 'Sign In…' }).click();
-    await driver.answerQuickInput('User name', registry.username);
-    await driver.answerQuickInput('Password or access token', registry.password);
+    await signInFrom(setup, toast);
     // The engine has the image, and the user was told: the toast may have hidden itself by the time the pull ends,
     // so the notification is read from the Notifications center, which keeps it.
     await driver.waitForText(async () => ((await client.inspectImage(reference).catch(() => undefined)) ? 'pulled' : ''), 'pulled', `${reference} in the engine`, 60_000);
     await driver.runFromPalette('Notifications: Show Notifications');
     await page.locator('.notifications-center', { hasText: `Pulled ${reference}.` }).first().waitFor({ timeout: 30_000 });
   } finally {
-    await driver.runFromPalette('Berth: Sign Out of Registry').catch(() => undefined);
-    await driver.answerQuickInput('Registry host', registry.address).catch(() => undefined);
-    await driver.runFromPalette('Notifications: Clear All').catch(() => undefined);
-    await driver.runFromPalette('Notifications: Hide Notifications').catch(() => undefined);
+    await signOutAfter(setup);
   }
+}
+
+/** Signed out of the test registry, the image only in the registry, no notification left from earlier cases. */
+async function signedOutWithout({ driver, client, registry }: RunSignInSetup, reference: string): Promise<void> {
+  await client.removeImage(reference, { force: true }).catch(() => undefined);
+  await driver.runFromPalette('Berth: Sign Out of Registry');
+  await driver.answerQuickInput('Registry host', registry.address);
+  await driver.runFromPalette('Notifications: Clear All');
+}
+
+/** Sign In… on the refusal's notification, answered as a user does. */
+async function signInFrom({ driver, registry }: RunSignInSetup, notification: Locator): Promise<void> {
+  await notification.locator('.monaco-button', { hasText: 'Sign In…' }).click();
+  await driver.answerQuickInput('User name', registry.username);
+  await driver.answerQuickInput('Password or access token', registry.password);
+}
+
+/** Leaves the next case signed out, with no notification shown. */
+async function signOutAfter({ driver, registry }: RunSignInSetup): Promise<void> {
+  await driver.runFromPalette('Berth: Sign Out of Registry').catch(() => undefined);
+  await driver.answerQuickInput('Registry host', registry.address).catch(() => undefined);
+  await driver.runFromPalette('Notifications: Clear All').catch(() => undefined);
+  await driver.runFromPalette('Notifications: Hide Notifications').catch(() => undefined);
 }
