@@ -156,14 +156,14 @@ add_counts() {
 
 # The table, then the plain total as the very last line; exits 1 when anything failed.
 # The names of the failed tests of each failed stage, last, so that the tail of a CI log names them (node's spec
-# reporter marks them with ✖, mocha numbers them `N) `), and the case that was running when a stage hit its limit.
+# reporter marks them with ✖, mocha numbers them `N) `, the e2e runner marks them ✗), and the case that was running when a stage hit its limit.
 print_failed_tests() {
   local stage log
   for stage in "${FAILED_STAGES[@]}"; do
     log=$OUTPUT_DIR/$stage.log
     [[ -f $log ]] || continue
     echo "failed in $stage:"
-    grep -E '^\s*✖ |^\s+[0-9]+\) ' "$log" | grep -v '# TODO' | sed -E 's/^\s+//' | awk '!seen[$0]++' | head -n 15 | sed 's/^/  /'
+    grep -E '^\s*[✖✗] |^\s+[0-9]+\) ' "$log" | grep -v '# TODO' | sed -E 's/^\s+//' | awk '!seen[$0]++' | head -n 15 | sed 's/^/  /'
     echo "  last lines of $log:"
     grep -vE '^\s+at ' "$log" | tail -n 4 | sed 's/^/    /'
   done

@@ -3,6 +3,7 @@
 // `npm run test:integration -- --engine podman` (or BERTH_IT_ENGINE=podman) is the matrix's Podman pass: the same suite
 // against engines.json's podmanHost, writing test-output/integration-podman-counts.json and integration-podman-*.log.
 import { execFile } from 'node:child_process';
+import type { Page } from 'playwright-core';
 import { createWriteStream } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
@@ -63,6 +64,29 @@ interface Attempt {
   blocked: string[];
 }
 
+/**
+ * What the workbench shows when a test fails: a modal dialog, notifications and the open tabs, or that the page no
+ * longer answers (its renderer hung or crashed). CI shows only the console, so this goes there, with a screenshot
+ * to test-output/. A failure that hangs every later test (seen once in CI) is otherwise a mystery.
+ */
+async function describeWorkbench(page: Page, screenshotPath: string): Promise<string> {
+  // A string, not a function: the runner's transpiler wraps named functions in a helper the page does not have.
+  const look = page.evaluate<string>(`(() => {
+    const texts = (selector) => Array.from(document.querySelectorAll(selector)).map((node) => node.innerText.replace(/\\s+/g, ' ').trim()).filter((text) => text !== '');
+    return JSON.stringify({
+      dialogs: texts('.monaco-dialog-box'),
+      notifications: texts('.notification-toast, .notifications-center .notification-list-item'),
+      tabs: texts('.tabs-container .tab .label-name'),
+      quickInput: texts('.quick-input-widget:not([style*="display: none"]) .quick-input-title'),
+    });
+  })()`);
+  const answer = await Promise.race([look, new Promise<string>((resolve) => setTimeout(() => resolve('the page did not answer within 5 s (its renderer is busy, hung or gone)'), 5_000))]).catch(
+    (error: unknown) => `the page could not be read: ${String(error)}`,
+  );
+  await Promise.race([page.screenshot({ path: screenshotPath }), new Promise((resolve) => setTimeout(resolve, 5_000))]).catch(() => undefined);
+  return answer;
+}
+
 /** One code-server + workbench session running the suite to its end (or to the deadline). */
 async function runSuiteOnce(stopwatch: Stopwatch, suiteIndex: string, engines: TestEngines, pass: Pass, attempt: number): Promise<Attempt> {
   const workbenchLog = createWriteStream(join(TEST_OUTPUT, `${pass.name}-workbench.log`), { flags: attempt > 1 ? 'a' : 'w' });
@@ -70,6 +94,8 @@ async function runSuiteOnce(stopwatch: Stopwatch, suiteIndex: string, engines: T
   /** The counts after the last test that ended: what a run cut off by the deadline did. */
   let progress: Counts | undefined;
   let resolveExit: (code: number) => void = () => undefined;
+  let page: Page | undefined;
+  let failuresDescribed = 0;
   const exitCode = new Promise<number>((resolve) => {
     resolveExit = resolve;
   });
@@ -92,10 +118,17 @@ async function runSuiteOnce(stopwatch: Stopwatch, suiteIndex: string, engines: T
         workbenchLog.write(`[${level}] ${text}\n`);
         if (EXTENSION_HOST_FAILED.test(text)) resolveExit(EXIT_HOST_FAILED);
         if (!isWorkbenchNoise(text)) process.stdout.write(`${text}\n`);
+        if (text.startsWith('FAILED: ') && page !== undefined && failuresDescribed < 3) {
+          failuresDescribed += 1;
+          const shot = join(TEST_OUTPUT, `${pass.name}-failure-${failuresDescribed}.png`);
+          void describeWorkbench(page, shot).then((state) => process.stdout.write(`the workbench after that failure (${shot}): ${state}\n`));
+        }
       },
       onExit: (code) => resolveExit(code),
     }),
   );
+  page = workbench.page;
+  workbench.page.on('crash', () => process.stdout.write('the workbench page crashed (its renderer is gone)\n'));
   let code: number;
   try {
     code = await stopwatch.stage('suite', () => withDeadline(exitCode, OVERALL_TIMEOUT_MS, 'the integration suite'));

@@ -9,7 +9,7 @@ import { readContainerFile } from '../../../src/engine/containerFiles';
 import { containerSpec } from '../../support/containerSpec';
 import { uniqueName } from '../../support/engines';
 import { importScratchImage, SCRATCH_SLEEP } from '../../support/scratchImage';
-import { useConnectedSuite, execOutput, removeImageQuietly } from '../support/fixtures';
+import { eventually, useConnectedSuite, execOutput, removeImageQuietly } from '../support/fixtures';
 
 const UNICODE_NAME = 'dír with spaces ✓ 日本.txt';
 
@@ -202,8 +202,26 @@ describe('files in containers (berth-container)', () => {
   it('Open Folder in Workspace adds the container path as a workspace folder', async () => {
     const opened = await vscode.commands.executeCommand<string>('berth.files.openFolder', running, { path: '/srv' });
     assert.equal(opened, uri(running, '/srv').toString());
+    const withFolder = vscode.workspace.workspaceFolders?.length ?? 0;
     const folder = vscode.workspace.workspaceFolders?.find((candidate) => candidate.uri.toString() === opened);
     assert.ok(folder, 'the folder is in the workspace');
-    vscode.workspace.updateWorkspaceFolders(folder.index, 1);
+    assert.equal(folder.name, `${(await client.inspectContainer(running)).Name.replace(/^\//, '')}:/srv`);
+    // A test window may not enter a multi-root workspace, so the workbench takes the folder back within a moment (a
+    // normal window enters an untitled workspace instead). Wait for that answer: a second change sent before it, as
+    // this test once did, races the first, and the suites after it must not meet a workspace in mid-change.
+    const settled = await eventually('the workbench to answer the folder change', () => {
+      const now = vscode.workspace.workspaceFolders ?? [];
+      return now.length === withFolder - 1 ? 'refused' : undefined;
+    }, 10_000).catch(() => 'kept');
+    if (settled === 'kept') {
+      const removed = new Promise<void>((resolve) => {
+        const listener = vscode.workspace.onDidChangeWorkspaceFolders(() => {
+          listener.dispose();
+          resolve();
+        });
+      });
+      assert.ok(vscode.workspace.updateWorkspaceFolders(folder.index, 1), 'the folder can be removed again');
+      await removed;
+    }
   });
 });
