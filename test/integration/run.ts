@@ -94,7 +94,7 @@ async function runSuiteOnce(stopwatch: Stopwatch, suiteIndex: string, engines: T
   /** The counts after the last test that ended: what a run cut off by the deadline did. */
   let progress: Counts | undefined;
   let resolveExit: (code: number) => void = () => undefined;
-  let page: Page | undefined;
+  const live: { page?: Page } = {};
   let failuresDescribed = 0;
   const exitCode = new Promise<number>((resolve) => {
     resolveExit = resolve;
@@ -118,16 +118,16 @@ async function runSuiteOnce(stopwatch: Stopwatch, suiteIndex: string, engines: T
         workbenchLog.write(`[${level}] ${text}\n`);
         if (EXTENSION_HOST_FAILED.test(text)) resolveExit(EXIT_HOST_FAILED);
         if (!isWorkbenchNoise(text)) process.stdout.write(`${text}\n`);
-        if (text.startsWith('FAILED: ') && page !== undefined && failuresDescribed < 3) {
+        if (text.startsWith('FAILED: ') && live.page !== undefined && failuresDescribed < 3) {
           failuresDescribed += 1;
           const shot = join(TEST_OUTPUT, `${pass.name}-failure-${failuresDescribed}.png`);
-          void describeWorkbench(page, shot).then((state) => process.stdout.write(`the workbench after that failure (${shot}): ${state}\n`));
+          void describeWorkbench(live.page, shot).then((state) => process.stdout.write(`the workbench after that failure (${shot}): ${state}\n`));
         }
       },
       onExit: (code) => resolveExit(code),
     }),
   );
-  page = workbench.page;
+  live.page = workbench.page;
   workbench.page.on('crash', () => process.stdout.write('the workbench page crashed (its renderer is gone)\n'));
   let code: number;
   try {
