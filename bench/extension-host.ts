@@ -85,7 +85,7 @@ async function activation(blackhole: boolean): Promise<void> {
   const [activatedMs, viewsReadyMs] = await logFigures(blackhole ? [ACTIVATED] : [ACTIVATED, VIEWS_READY], 10_000);
   // VS Code's own view of the activation: the Running Extensions editor, read by the launcher from the page.
   await vscode.commands.executeCommand('workbench.action.showRuntimeExtensions').then(undefined, () => undefined);
-  const sample: ActivationSample = { kind: blackhole ? 'blackhole' : 'activation', wasActive, activateCallMs, readyCallMs, readyWithin, activatedMs, viewsReadyMs };
+  const sample: ActivationSample = { kind: blackhole ? 'blackhole' : 'activation', wasActive, activateCallMs, readyCallMs, readyWithin, activatedMs, viewsReadyMs, language: vscode.env.language };
   report(sample);
   step('activation-done');
   // The launcher reads the Running Extensions editor from the page meanwhile; it empties once this host ends.

@@ -32,6 +32,8 @@ export interface ActivationSample {
   readonly activatedMs: number | undefined;
   /** `Views ready Y ms after activation began`, from the Berth log. */
   readonly viewsReadyMs: number | undefined;
+  /** `vscode.env.language` in the host: `de` when the German bundles were loaded. */
+  readonly language?: string | undefined;
 }
 
 export interface TimerCounts {

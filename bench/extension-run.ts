@@ -14,11 +14,12 @@
  * Everything that needs an engine uses a scratch dockerd of its own (bench/extension-engine.ts), removed at the end.
  */
 import { execFileSync } from 'node:child_process';
-import { accessSync, appendFileSync, constants, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, appendFileSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { EngineClient } from '../src/engine';
 import { REPO_ROOT } from '../test/vscode/codeServer';
+import { germanDisplayLanguage } from '../test/vscode/germanLocale';
 import { stageProductionBuild, type StagedExtension } from './extension-bundle';
 import { startBenchEngine, type BenchEngine } from './extension-engine';
 import type { HostPlan, IdleSample } from './extension-protocol';
@@ -33,6 +34,8 @@ import { targetsTable } from './report';
 import type { Summary } from './stats';
 
 const ACTIVATION_LAUNCHES = 5;
+/** Launches with German as the display language, after the English ones. */
+const GERMAN_LAUNCHES = 2;
 /** `BERTH_BENCH_ONLY=activation`: the activation launches and bundle sizes alone, printed, nothing written. */
 const ACTIVATION_ONLY = process.env.BERTH_BENCH_ONLY === 'activation';
 const LAUNCH_ATTEMPTS = 2;
@@ -134,6 +137,24 @@ async function measureInVscode(staged: StagedExtension, engine: BenchEngine): Pr
       }
       else if (result.kind === 'idle') figures.idle = result;
     }
+  }
+  // The same activation with the German bundles loaded (package.nls.de.json, l10n/bundle.l10n.de.json).
+  const languageRoot = mkdtempSync(join(tmpdir(), 'berth-bench-de-'));
+  try {
+    const language = await germanDisplayLanguage(languageRoot);
+    for (let launch = 1; launch <= GERMAN_LAUNCHES; launch++) {
+      const what = `code-server launch ${ACTIVATION_LAUNCHES + launch} (German)`;
+      const plan: HostPlan = { ...basePlan, phases: ['activation'] };
+      const outcome = await launchWithRetry({ extensionDir: staged.dir, hostModule, plan, settings, language, deadlineMs: ACTIVATION_LAUNCH_DEADLINE_MS }, what);
+      for (const result of outcome.results) {
+        if (result.kind !== 'activation') continue;
+        if (result.language !== 'de') throw new Error(`${what}: the extension host ran in "${result.language ?? '?'}", not German`);
+        figures.activation.push({ launch: ACTIVATION_LAUNCHES + launch, sample: result, vscodeActivationMs: vscodeActivationMs(outcome.runtimeRow) });
+        log(`${what}: activated in ${result.activatedMs?.toFixed(1) ?? '?'} ms`);
+      }
+    }
+  } finally {
+    rmSync(languageRoot, { recursive: true, force: true });
   }
   if (ACTIVATION_ONLY) return figures;
   // The logs document in a launch of its own: a broken workbench connection there must not cost the other figures.

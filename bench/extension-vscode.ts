@@ -55,6 +55,8 @@ export interface LaunchOptions {
   readonly hostModule: string;
   readonly plan: HostPlan;
   readonly settings: Record<string, unknown>;
+  /** The display language and the user-data files that make it available (test/vscode/germanLocale.ts). */
+  readonly language?: { readonly locale: string; readonly userDataFiles: Readonly<Record<string, string>> } | undefined;
   readonly log: (line: string) => void;
   /** Every line the workbench and the extension host log goes here (for a post-mortem). */
   readonly transcript: (line: string) => void;
@@ -123,6 +125,7 @@ export async function runLaunch(options: LaunchOptions): Promise<LaunchOutcome> 
     extensionDevelopmentPath: options.extensionDir,
     extensionTestsPath: options.hostModule,
     settings: options.settings,
+    ...(options.language ?? {}),
     env: { BERTH_BENCH_PLAN: JSON.stringify(options.plan) },
     onLog: (level, text) => {
       options.transcript(`[${level}] ${text}`);

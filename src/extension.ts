@@ -36,7 +36,7 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
   const core = owner.add(new BerthCore(log, context.workspaceState));
 
   const registries = registerRegistries(
-    { log, engines: core.engines, secrets: context.secrets, engine: (target) => core.sessionOfTarget(target).client, logUri: context.logUri },
+    { log, engines: core.engines, secrets: context.secrets, globalState: context.globalState, engine: (target) => core.sessionOfTarget(target).client, logUri: context.logUri },
     owner,
   );
   const containers = registerContainers(core, owner);

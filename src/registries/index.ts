@@ -3,6 +3,7 @@
  * commands, Tag Image… and Push Image. extension.ts calls `registerRegistries` once.
  */
 import * as vscode from 'vscode';
+import { RegistryError } from '../engine/registry';
 import type { DisposableStore } from '../common/lifecycle';
 import { command, registerCommandTable, type CommandEntry } from '../workbench/commandTable';
 import { labelOf, rowsUnder } from '../views/treeItems';
@@ -16,6 +17,7 @@ import { RegistriesTreeProvider, type RegistryTreeNode } from './registriesTree'
 import { authRetryOptions, copyReference, isAutomatedPull, pullTag, type PullOptions } from './registryCommands';
 import type { EngineGetter } from './registryEngine';
 import { RegistrySignIn, type SignInRequest } from './signIn';
+import { repositoryNameProblem, TypedRepositories } from './typedRepositories';
 
 export { withRegistryAuthRetry, isRegistryAuthFailure, runRefusedMessage, type AuthRetryOptions } from './authRetry';
 
@@ -23,6 +25,8 @@ export const REGISTRIES_VIEW_ID = 'berth.registries';
 
 export interface RegistriesDeps extends ReportDeps {
   readonly secrets: vscode.SecretStorage;
+  /** Where the repositories typed into "Type a Repository…" are kept (names only, nothing secret). */
+  readonly globalState: vscode.Memento;
   /** The client of the engine a target belongs to (re-read on every use: the current engine and endpoints change). */
   readonly engine: EngineGetter;
   /**
@@ -59,12 +63,14 @@ export function registerRegistries(deps: RegistriesDeps, owner: DisposableStore)
   const store = owner.add(new RegistryCredentialStore(deps.secrets));
   const chain = new CredentialChain([store, dockerConfigSource(deps.dockerConfig)]);
   const signIn = new RegistrySignIn(store, deps.log);
+  const typed = new TypedRepositories(deps.globalState);
   const tree = owner.add(
     new RegistriesTreeProvider({
       chain,
       signedIn: () => store.registries(),
       fromDockerConfig: () => dockerConfigRegistries(deps.dockerConfig),
       log: deps.log,
+      typed,
     }),
   );
   const view = owner.add(vscode.window.createTreeView(REGISTRIES_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }));
@@ -90,6 +96,22 @@ export function registerRegistries(deps: RegistriesDeps, owner: DisposableStore)
     command('berth.registries.pull', 'Pulling', () => (target?: RegistryTreeNode | string, options?: PullOptions) => pullTag(commandDeps, target, options), {
       rejectsWhen: (target, options) => isAutomatedPull(target, options as PullOptions | undefined),
     }),
+    command('berth.registries.typeRepository', 'Listing a typed repository', () => async (target?: RegistryTreeNode | string, options?: { repository?: string }) => {
+      const registry = typeof target === 'string' ? target : target?.kind === 'type-repository' || target?.kind === 'registry' ? target.registry : undefined;
+      if (registry === undefined) throw new Error('Type a Repository… needs a registry row of the Registries view');
+      const repository = options?.repository ?? (await askRepository(registry));
+      if (repository === undefined) return undefined;
+      const problem = repositoryNameProblem(repository);
+      if (problem) throw new RegistryError('bad-request', registry, problem);
+      await typed.add(registry, repository);
+      tree.refresh();
+      return { registry, repository };
+    }, { rejectsWhen: (_target, options) => (options as { repository?: unknown } | undefined)?.repository !== undefined }),
+    command('berth.registries.forgetRepository', 'Forgetting a typed repository', () => async (target?: RegistryTreeNode) => {
+      if (target?.kind !== 'repository' || !target.typed) return;
+      await typed.remove(target.registry, target.repository);
+      tree.refresh();
+    }),
     command('berth.registries.copyReference', 'Copying the reference', () => (target?: RegistryTreeNode | string) => copyReference(target)),
     command('berth.images.tag', 'Tagging', () => (target?: ImageTarget, options?: { reference?: string }) => tagImage(imageDeps, target, options), {
       rejectsWhen: givenReference,
@@ -111,6 +133,16 @@ export function registerRegistries(deps: RegistriesDeps, owner: DisposableStore)
     authRetry: (automatic) => authRetryOptions(chain, signIn, deps.log, automatic),
     refresh: () => tree.refresh(),
   };
+}
+
+function askRepository(registry: string): Thenable<string | undefined> {
+  return vscode.window.showInputBox({
+    title: vscode.l10n.t('Type a Repository of {0}', registry),
+    prompt: vscode.l10n.t('A repository name, such as team/app (on Docker Hub, library/busybox for an official image)'),
+    placeHolder: 'team/app',
+    ignoreFocusOut: true,
+    validateInput: (value) => repositoryNameProblem(value.trim()),
+  }).then((value) => value?.trim());
 }
 
 function isCompleteSignIn(request: SignInRequest): boolean {

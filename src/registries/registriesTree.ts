@@ -1,11 +1,15 @@
 /**
  * The Registries view (`berth.registries`): registries from Berth's sign-ins and from the docker configuration;
- * under each its repositories (`/v2/_catalog`), under each repository its tags (`/v2/<name>/tags/list`).
+ * under each its repositories (`/v2/_catalog`; Docker Hub's and GHCR's own APIs for those two, which serve no catalog
+ * to users), under each repository its tags. Where a listing is refused, a "Type a Repository…" row takes its place,
+ * and the repositories typed there are remembered per registry.
  */
 import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
-import { RegistryClient } from '../engine/registry';
-import { toRegistryAuth, type CredentialChain, type CredentialSourceName } from './credentialChain';
+import { hostedCatalogFor, type RepositoryCatalog } from '../engine/hostedCatalogs';
+import { isRegistryError, RegistryClient } from '../engine/registry';
+import type { RegistryAuth } from '../engine/registry';
+import { registryKey, toRegistryAuth, type CredentialChain, type CredentialSourceName } from './credentialChain';
 
 export interface RegistryNode {
   readonly kind: 'registry';
@@ -19,6 +23,14 @@ export interface RepositoryNode {
   readonly kind: 'repository';
   readonly registry: string;
   readonly repository: string;
+  /** Typed by the user ("Type a Repository…") rather than listed by the registry. */
+  readonly typed?: boolean | undefined;
+}
+
+/** The row that asks for a repository name, where the registry does not list its repositories. */
+export interface TypeRepositoryNode {
+  readonly kind: 'type-repository';
+  readonly registry: string;
 }
 
 export interface TagNode {
@@ -35,14 +47,31 @@ export interface NoticeNode {
   readonly text: string;
   readonly detail?: string | undefined;
   readonly isError: boolean;
+  /** The registry refused the listing (rather than being unreachable): naming a repository may still work. */
+  readonly refused?: boolean | undefined;
 }
 
-export type RegistryTreeNode = RegistryNode | RepositoryNode | TagNode | NoticeNode;
+export type RegistryTreeNode = RegistryNode | RepositoryNode | TagNode | NoticeNode | TypeRepositoryNode;
 
 /** `registry/repository:tag` as the engine pulls it (Docker Hub keeps its `docker.io/` prefix: unambiguous). */
 export function referenceOf(node: TagNode | RepositoryNode): string {
   const name = `${node.registry}/${node.repository}`;
   return node.kind === 'tag' ? `${name}:${node.tag}` : name;
+}
+
+/** Docker Hub and GHCR through their own APIs; every other registry through the v2 API's `_catalog`. */
+function catalogFor(registry: string, auth: RegistryAuth | undefined, log: vscode.LogOutputChannel): RepositoryCatalog {
+  const hosted = hostedCatalogFor(registryKey(registry), { auth, log: (line) => log.debug(line) });
+  if (hosted) return hosted;
+  const client = new RegistryClient({ address: registry, auth, log: (line) => log.debug(line) });
+  return {
+    repositories: (options) => client.catalog({ pageSize: PAGE_SIZE, limit: options?.limit, signal: options?.signal }),
+    tags: (repository, options) => client.tags(repository, { pageSize: PAGE_SIZE, limit: options?.limit, signal: options?.signal }),
+    verify: async (options) => {
+      await client.ping(options);
+    },
+    close: () => client.close(),
+  };
 }
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
@@ -57,6 +86,8 @@ export interface RegistriesTreeSources {
   /** Registry keys named in the docker configuration. */
   readonly fromDockerConfig: () => Promise<string[]>;
   readonly log: vscode.LogOutputChannel;
+  /** Repositories the user typed, per registry key (kept in the extension's global state). */
+  readonly typed: { get(registry: string): readonly string[] };
 }
 
 export class RegistriesTreeProvider implements vscode.TreeDataProvider<RegistryTreeNode>, vscode.Disposable {
@@ -105,9 +136,19 @@ export class RegistriesTreeProvider implements vscode.TreeDataProvider<RegistryT
       case 'repository': {
         const item = new vscode.TreeItem(node.repository, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `registry:${node.registry}/${node.repository}`;
-        item.contextValue = 'berth:registry:repository';
+        item.contextValue = node.typed ? 'berth:registry:repository:typed' : 'berth:registry:repository';
         item.iconPath = new vscode.ThemeIcon('repo');
         item.tooltip = referenceOf(node);
+        if (node.typed) item.description = vscode.l10n.t('typed');
+        return item;
+      }
+      case 'type-repository': {
+        const item = new vscode.TreeItem(vscode.l10n.t('Type a Repository…'), vscode.TreeItemCollapsibleState.None);
+        item.id = `registry:${node.registry}:type-repository`;
+        item.contextValue = 'berth:registry:type';
+        item.iconPath = new vscode.ThemeIcon('edit');
+        item.tooltip = vscode.l10n.t('Name a repository of {0} to list its tags', node.registry);
+        item.command = { command: 'berth.registries.typeRepository', title: vscode.l10n.t('Type a Repository…'), arguments: [node] };
         return item;
       }
       case 'tag': {
@@ -150,16 +191,23 @@ export class RegistriesTreeProvider implements vscode.TreeDataProvider<RegistryT
 
   async #repositories(node: RegistryNode): Promise<RegistryTreeNode[]> {
     const parentId = `registry:${node.registry}`;
-    return this.#list(node.registry, parentId, 'repositories', async (client, signal) => {
-      const repositories = await client.catalog({ pageSize: PAGE_SIZE, limit: LIST_LIMIT, signal });
+    const typed = this.#sources.typed.get(node.registry).map((repository): RepositoryNode => ({ kind: 'repository', registry: node.registry, repository, typed: true }));
+    const listed = await this.#list(node.registry, parentId, 'repositories', async (client, signal) => {
+      const repositories = await client.repositories({ limit: LIST_LIMIT, signal });
       return repositories.sort(collator.compare).map((repository): RepositoryNode => ({ kind: 'repository', registry: node.registry, repository }));
     });
+    const known = new Set(listed.flatMap((row) => (row.kind === 'repository' ? [row.repository] : [])));
+    const extra = typed.filter((row) => !known.has(row.repository));
+    // A refused listing: the notice says why, and the user can still name a repository to browse.
+    const refused = listed.some((row) => row.kind === 'notice' && row.refused === true);
+    const rows = refused ? [...listed, ...extra, { kind: 'type-repository', registry: node.registry } as const] : [...listed.filter((row) => !(extra.length > 0 && row.kind === 'notice' && !row.isError)), ...extra];
+    return rows;
   }
 
   async #tags(node: RepositoryNode): Promise<RegistryTreeNode[]> {
     const parentId = `registry:${referenceOf(node)}`;
     return this.#list(node.registry, parentId, 'tags', async (client, signal) => {
-      const tags = await client.tags(node.repository, { pageSize: PAGE_SIZE, limit: LIST_LIMIT, signal });
+      const tags = await client.tags(node.repository, { limit: LIST_LIMIT, signal });
       // Newest-looking first: 2.0 before 1.10 before 1.9.
       return tags
         .sort((a, b) => collator.compare(b, a))
@@ -171,23 +219,19 @@ export class RegistriesTreeProvider implements vscode.TreeDataProvider<RegistryT
     registry: string,
     parentId: string,
     what: 'repositories' | 'tags',
-    list: (client: RegistryClient, signal: AbortSignal) => Promise<RegistryTreeNode[]>,
+    list: (client: RepositoryCatalog, signal: AbortSignal) => Promise<RegistryTreeNode[]>,
   ): Promise<RegistryTreeNode[]> {
-    let client: RegistryClient | undefined;
+    let client: RepositoryCatalog | undefined;
     const signal = this.#listings.signal;
     try {
       const found = await this.#sources.chain.find(registry, (source, error) =>
         this.#sources.log.warn(`Credential lookup in ${source} for ${registry} failed: ${errorMessage(error)}`),
       );
-      client = new RegistryClient({
-        address: registry,
-        auth: found ? toRegistryAuth(found.credential) : undefined,
-        log: (line) => this.#sources.log.debug(line),
-      });
+      client = catalogFor(registry, found ? toRegistryAuth(found.credential) : undefined, this.#sources.log);
       const nodes = await list(client, signal);
-      if (nodes.length === 0) return [{ kind: 'notice', parentId, text: `No ${what}`, isError: false }];
+      if (nodes.length === 0) return [{ kind: 'notice', parentId, text: what === 'tags' ? vscode.l10n.t('No tags') : vscode.l10n.t('No repositories'), isError: false }];
       if (nodes.length >= LIST_LIMIT) {
-        nodes.push({ kind: 'notice', parentId, text: `Showing the first ${LIST_LIMIT} ${what}`, isError: false });
+        nodes.push({ kind: 'notice', parentId, text: what === 'tags' ? vscode.l10n.t('Showing the first {0} tags', LIST_LIMIT) : vscode.l10n.t('Showing the first {0} repositories', LIST_LIMIT), isError: false });
       }
       return nodes;
     } catch (error) {
@@ -197,7 +241,8 @@ export class RegistriesTreeProvider implements vscode.TreeDataProvider<RegistryT
         return [];
       }
       this.#sources.log.error(`Listing ${what} of ${registry} failed: ${message}`);
-      return [{ kind: 'notice', parentId, text: `Cannot list ${what}`, detail: message, isError: true }];
+      const refused = isRegistryError(error) && !['unreachable', 'cancelled', 'insecure', 'protocol'].includes(error.kind);
+      return [{ kind: 'notice', parentId, text: what === 'tags' ? vscode.l10n.t('Cannot list tags') : vscode.l10n.t('Cannot list repositories'), detail: message, isError: true, refused }];
     } finally {
       await client?.close();
     }

@@ -4,6 +4,7 @@
  */
 import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
+import { hostedCatalogFor } from '../engine/hostedCatalogs';
 import { insecureCredentialTransport, parseRegistryAddress, RegistryClient } from '../engine/registry';
 import { confirmAutomatedWrite } from '../workbench/automation';
 import { withCancellableProgress } from '../workbench/feedback';
@@ -55,7 +56,7 @@ export class RegistrySignIn {
     for (;;) {
       registry ??= await vscode.window.showInputBox({
         title: vscode.l10n.t('Sign In to Registry (1/3)'),
-        prompt: request.reason ?? 'Registry host, e.g. registry.example.com or 127.0.0.1:5000',
+        prompt: request.reason ?? vscode.l10n.t('Registry host, e.g. registry.example.com or 127.0.0.1:5000'),
         placeHolder: 'registry.example.com',
         ignoreFocusOut: true,
         validateInput: (value) => (value.trim() ? signInAddressProblem(value) : vscode.l10n.t('Enter a registry host')),
@@ -117,12 +118,28 @@ export class RegistrySignIn {
     return removed;
   }
 
+  /**
+   * Docker Hub and GHCR are checked the way their own sites sign users in (Hub's login, GitHub's token check): the
+   * same APIs the view then lists through. Every other registry is checked at its `/v2/`.
+   */
   async #verify(registry: string, username: string, password: string): Promise<void> {
-    const client = new RegistryClient({ address: registry, auth: { username, password }, log: (line) => this.#log.debug(line) });
+    const key = registryKey(registry);
+    const log = (line: string): void => this.#log.debug(line);
+    const client = hostedCatalogFor(key, { auth: { username, password }, log }) ?? pingOnly(new RegistryClient({ address: registry, auth: { username, password }, log }));
     try {
-      await withCancellableProgress(vscode.l10n.t('Checking the credentials with {0}…', client.address.key), (signal) => client.ping({ signal }));
+      await withCancellableProgress(vscode.l10n.t('Checking the credentials with {0}…', key), (signal) => client.verify({ signal }));
     } finally {
       await client.close();
     }
   }
+}
+
+/** A v2 registry's check: its `/v2/` with the credentials. */
+function pingOnly(client: RegistryClient): { verify(options: { signal?: AbortSignal }): Promise<void>; close(): Promise<void> } {
+  return {
+    verify: async (options) => {
+      await client.ping(options);
+    },
+    close: () => client.close(),
+  };
 }

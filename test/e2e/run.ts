@@ -13,6 +13,9 @@ import { REPO_ROOT, ensureCodeServer, installVsix, makeTempRoot } from '../vscod
 import { withDeadline } from '../vscode/deadline';
 import { berthTestSettings, prepareEngines } from '../vscode/engines';
 import { launchWorkbench, TEST_OUTPUT, type Workbench } from '../vscode/launch';
+import { startHostedApi } from '../support/hostedApis';
+import { HOSTED_REGISTRIES_CASE, hostedRegistries } from './hostedRegistries';
+import { GERMAN_CASE, germanWorkbench } from './germanWorkbench';
 import { PrivateEngine } from '../vscode/privateEngine';
 import { Stopwatch } from '../vscode/stopwatch';
 import { CaseRunner } from './cases';
@@ -52,11 +55,16 @@ async function devWorkbenchCases(
   engine: PrivateEngine,
 ): Promise<void> {
   const settings = { ...berthTestSettings(engines.dockerHost), ...WORKBENCH_SETTINGS };
+  // Docker Hub's API, replayed on loopback (hub.docker.com cannot be reached from here): the extension host is told
+  // through the one variable that may point it elsewhere, and only at a loopback address.
+  const hub = await startHostedApi('docker-hub');
+  let germanSettings: { settings: Record<string, unknown>; container: string } | undefined;
   const launchDevelopment = (): Promise<Workbench> =>
     launchWorkbench({
       extensionDevelopmentPath: REPO_ROOT,
       settings,
       logFile: join(TEST_OUTPUT, 'e2e-code-server.log'),
+      env: { BERTH_DOCKER_HUB_API: hub.origin },
     });
   let workbench = await stopwatch.stage('code-server + workbench (development)', launchDevelopment);
   // On a loaded machine the first extension host was once seen launched and then silent, the workbench never
@@ -257,6 +265,11 @@ async function devWorkbenchCases(
 
     await runner.run(SCAFFOLD_CASE, () => addDockerFilesFromPalette(workbench, driver), evidence);
 
+    await runner.run(HOSTED_REGISTRIES_CASE, () => hostedRegistries(driver, publish), evidence);
+
+    // Its own workbench, in German, after this one closes (two at once would halve the machine for both).
+    germanSettings = { settings, container: webName };
+
     const podmanHost = engines.podmanHost;
     if (podmanHost) {
       await runner.run(MULTI_ENGINE_CASE, () =>
@@ -269,6 +282,11 @@ async function devWorkbenchCases(
     }
   } finally {
     await workbench.close();
+    await hub.close();
+    if (germanSettings !== undefined) {
+      const german = germanSettings;
+      await runner.run(GERMAN_CASE, () => germanWorkbench(german.settings, SCREENSHOTS, german.container));
+    }
     if (workbench.blocked.length > 0) console.log(`blocked non-loopback requests: ${[...new Set(workbench.blocked)].join(', ')}`);
   }
 }

@@ -37,6 +37,7 @@ const PUBLISHED: Readonly<Record<string, string>> = {
   'container-ports': 'container-ports.png',
   'build-image': 'build-image.png',
   'files-edit': 'files-edit.png',
+  'registries-docker-hub': 'registries-docker-hub.png',
 };
 
 /** Empties the publishable set, so a picture of an earlier run can never pass for one of this run. */

@@ -2,7 +2,7 @@ import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { pollUntil, sleep } from './deadline';
 import { freeLoopbackPort } from './ports';
@@ -72,6 +72,10 @@ export interface CodeServerOptions {
   extensionsDir?: string;
   /** Extra environment (e.g. DOCKER_HOST for the extension host). */
   env?: NodeJS.ProcessEnv;
+  /** The display language (`--locale`); it must be available, e.g. through a language pack in extensionsDir. */
+  locale?: string;
+  /** Files to write into the user-data dir before the start (path relative to it → content). */
+  userDataFiles?: Readonly<Record<string, string>>;
 }
 
 export interface CodeServer {
@@ -128,6 +132,10 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   await mkdir(join(userDataDir, 'Machine'), { recursive: true });
   await writeFile(join(userDataDir, 'Machine', 'settings.json'), JSON.stringify(options.settings ?? {}, null, 2));
   await writeFile(join(workspaceDir, 'README.txt'), 'Berth test workspace\n');
+  for (const [path, content] of Object.entries(options.userDataFiles ?? {})) {
+    await mkdir(dirname(join(userDataDir, path)), { recursive: true });
+    await writeFile(join(userDataDir, path), content);
+  }
 
   const port = await freeLoopbackPort();
   const galleryPort = await freeLoopbackPort();
@@ -143,6 +151,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
       '--disable-update-check',
       '--disable-workspace-trust',
       '--disable-getting-started-override',
+      ...(options.locale ? ['--locale', options.locale] : []),
       workspaceDir,
     ],
     {

@@ -31,7 +31,8 @@ export type BadInputCategory =
   | 'Unbounded input'
   | 'The workbench'
   | 'Compose'
-  | 'Builds and run options';
+  | 'Builds and run options'
+  | 'Registries people use';
 
 export interface BadInputCase {
   readonly id: string;
@@ -59,6 +60,7 @@ import { STATS_BAD_INPUT_CASES } from './bad-input-stats-cases';
 import { STORAGE_BAD_INPUT_CASES } from './bad-input-storage-cases';
 import { BUILD_BAD_INPUT_CASES } from './bad-input-build-cases';
 import { WORKBENCH_BAD_INPUT_CASES } from './bad-input-workbench-cases';
+import { REGISTRIES_BAD_INPUT_CASES } from './bad-input-registries-cases';
 import { SCAFFOLD_BAD_INPUT_CASES } from './bad-input-scaffold-cases';
 
 const CORE_CASES: readonly BadInputCase[] = [
@@ -490,6 +492,7 @@ const CORE_CASES: readonly BadInputCase[] = [
   ...SCAFFOLD_BAD_INPUT_CASES,
   ...STATS_BAD_INPUT_CASES,
   ...WORKBENCH_BAD_INPUT_CASES,
+  ...REGISTRIES_BAD_INPUT_CASES,
 ];
 
 export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...SECURITY_CASES, ...COMPOSE_BAD_INPUT_CASES];

@@ -45,6 +45,17 @@ void describe('l10n bundles', () => {
     assert.deepEqual(Object.keys(english).filter((key) => !(key in german) && !sameInGerman.has(key)), [], 'strings with no German entry');
   });
 
+  void it('a string a translation lacks falls back to English, never to a raw key (bad-input row translation-missing)', () => {
+    // VS Code shows the key itself when the language's bundle lacks it; so each key must be its own English text.
+    const english = readJson(join(ROOT, 'l10n', 'bundle.l10n.json'));
+    assert.deepEqual(Object.entries(english).filter(([key, text]) => key !== text).map(([key]) => key), [], 'keys that are not their English text');
+    const german = readJson(join(ROOT, 'l10n', 'bundle.l10n.de.json'));
+    const lookup = (bundle: Record<string, string>, key: string): string => bundle[key] ?? key;
+    const dropped = Object.keys(german)[0] ?? '';
+    const partial = Object.fromEntries(Object.entries(german).filter(([key]) => key !== dropped));
+    assert.equal(lookup(partial, dropped), english[dropped], 'the dropped string shows in English');
+  });
+
   void it('package.json points VS Code at the bundles', () => {
     const manifest = readJson(join(ROOT, 'package.json'));
     assert.equal(manifest['l10n'], './l10n');

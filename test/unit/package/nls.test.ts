@@ -47,6 +47,11 @@ void describe('package.json localisation', () => {
     }
   });
 
+  void it('the German translation has every key: the palette, views and settings read German throughout', () => {
+    const german = readJson('package.nls.de.json');
+    assert.deepEqual(Object.keys(english).filter((key) => !(key in german)), [], 'keys with no German text');
+  });
+
   void it('the check finds a literal command title, category, welcome text and setting description', () => {
     const texts = localisableTexts({
       contributes: {
