@@ -3,6 +3,7 @@
  * itself on one owner. Activation makes no engine call; the first listing starts in the background.
  * Where things go: docs/architecture.md.
  */
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { registerBuild } from './build';
 import { DisposableStore } from './common/lifecycle';
@@ -28,6 +29,8 @@ import { extendDeps } from './workbench/deps';
 
 export function activate(context: vscode.ExtensionContext): BerthApi {
   const started = performance.now();
+  // The vscode-free view-models translate through @vscode/l10n: hand it the bundle VS Code loaded for this language.
+  if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   registerInternalCommands(context.extensionMode !== vscode.ExtensionMode.Production);
   setBerthTestMode(context.extensionMode !== vscode.ExtensionMode.Production);
   const owner = new DisposableStore();

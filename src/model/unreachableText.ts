@@ -4,6 +4,7 @@
  * view's message (one paragraph: VS Code joins its lines), as welcome content is static text and cannot carry an
  * endpoint. No `vscode` here.
  */
+import * as l10n from '@vscode/l10n';
 import type { UnreachableReason } from './unreachable';
 
 /** The first sentences of the walkthrough's step for each reason (package.nls.json keeps the same words). */
@@ -15,6 +16,22 @@ export const UNREACHABLE_REASONS: Record<UnreachableReason, string> = {
   other: "Berth cannot reach the container engine. The log has the engine's message.",
 };
 
+/** UNREACHABLE_REASONS in the display language (the German bundle has the German walkthrough's words). */
+function reasonText(reason: UnreachableReason): string {
+  switch (reason) {
+    case 'missing':
+      return l10n.t('No container engine answers at the configured endpoint: its socket or host does not exist. Start Docker or Podman, or set the endpoint in the settings.');
+    case 'refused':
+      return l10n.t('The container engine refused the connection. Is Docker or Podman running?');
+    case 'denied':
+      return l10n.t("Permission denied on the container engine's socket. Add your user to the docker group, or use rootless Podman.");
+    case 'version':
+      return l10n.t('The container engine speaks an API version Berth does not support.');
+    case 'other':
+      return l10n.t("Berth cannot reach the container engine. The log has the engine's message.");
+  }
+}
+
 export function unreachableViewMessage(reason: UnreachableReason, endpoint: string): string {
-  return `${UNREACHABLE_REASONS[reason]} · Endpoint: ${endpoint} · Retry Connection is in this view's title bar; Open Settings and Show Log are in its … menu.`;
+  return [reasonText(reason), l10n.t('Endpoint: {0}', endpoint), l10n.t("Retry Connection is in this view's title bar; Open Settings and Show Log are in its … menu.")].join(' · ');
 }

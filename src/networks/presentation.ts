@@ -1,5 +1,5 @@
 /** What a network row and a row of a container attached to it show. No `vscode` here. */
-import { plural } from '../common/format';
+import * as l10n from '@vscode/l10n';
 import type { Network } from '../engine';
 import { escapeMarkdown, type ItemPresentation } from '../views/presentation';
 
@@ -37,7 +37,7 @@ export function presentNetwork(network: Network): ItemPresentation {
   const parts = [network.Driver, network.Scope];
   if (network.Internal) parts.push('internal');
   if (subnets.length > 0) parts.push(subnets.join(', '));
-  parts.push(attached.length > 0 ? plural(attached.length, 'container') : 'no containers');
+  parts.push(attached.length === 0 ? l10n.t('no containers') : attached.length === 1 ? l10n.t('1 container') : l10n.t('{0} containers', attached.length));
   const lines = [
     `**${escapeMarkdown(network.Name)}**${predefined ? ' (predefined: the engine will not remove it)' : ''}`,
     '',
@@ -62,7 +62,7 @@ export function presentAttachment(network: string, attachment: NetworkAttachment
   return {
     label: attachment.name,
     description: attachment.address || attachment.id.slice(0, 12),
-    tooltip: `Container **${escapeMarkdown(attachment.name)}** (${attachment.id.slice(0, 12)}) is attached to ${escapeMarkdown(network)}.`,
+    tooltip: l10n.t('Container **{0}** ({1}) is attached to {2}.', escapeMarkdown(attachment.name), attachment.id.slice(0, 12), escapeMarkdown(network)),
     icon: { id: 'vm' },
     contextValue: 'berth:network:container',
   };

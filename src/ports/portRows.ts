@@ -3,6 +3,7 @@
  * one row per published port, the container row's addition (tooltip lines, the `:ports` context suffix the menus
  * ask for) and the quick pick's items.
  */
+import * as l10n from '@vscode/l10n';
 import { portAddress, portLabel, type PublishedPort } from '../model/ports';
 import { escapeMarkdown } from '../views/presentation';
 
@@ -22,19 +23,19 @@ export function portContextValue(port: PublishedPort): string {
 
 /** Why a port has no address, or that it is not open yet; undefined for a published port with an address. */
 export function portNote(port: PublishedPort): string | undefined {
-  if (port.protocol !== 'tcp') return `${port.protocol.toUpperCase()}: no address to open in a browser`;
-  if (port.hostPort === undefined) return 'the engine picks a random host port when the container starts';
-  return port.published ? undefined : 'not yet published: the port opens when the container starts';
+  if (port.protocol !== 'tcp') return l10n.t('{0}: no address to open in a browser', port.protocol.toUpperCase());
+  if (port.hostPort === undefined) return l10n.t('the engine picks a random host port when the container starts');
+  return port.published ? undefined : l10n.t('not yet published: the port opens when the container starts');
 }
 
 export function presentPortGroup(ports: readonly PublishedPort[]): PortRowPresentation {
   const published = ports.some((port) => port.published);
   return {
-    label: 'Ports',
-    description: published ? String(ports.length) : `${ports.length} · not yet published`,
+    label: l10n.t('Ports'),
+    description: published ? String(ports.length) : l10n.t('{0} · not yet published', ports.length),
     tooltip: published
-      ? 'The ports this container publishes on the host. Open in Browser and Copy Address are on each row.'
-      : 'The port bindings of this container: the engine publishes them when the container starts.',
+      ? l10n.t('The ports this container publishes on the host. Open in Browser and Copy Address are on each row.')
+      : l10n.t('The port bindings of this container: the engine publishes them when the container starts.'),
     contextValue: 'berth:ports',
     icon: 'plug',
   };
@@ -59,7 +60,7 @@ export function presentPort(port: PublishedPort): PortRowPresentation {
 export function containerPortDecoration(ports: readonly PublishedPort[], running: boolean): { tooltip?: string; contextSuffix?: string } {
   const decoration: { tooltip?: string; contextSuffix?: string } = {};
   // A running container's ports are in the row's own tooltip (from the listing).
-  if (!running && ports.length > 0) decoration.tooltip = `Ports (published when it starts): ${escapeMarkdown(ports.map(portLabel).join(', '))}`;
+  if (!running && ports.length > 0) decoration.tooltip = l10n.t('Ports (published when it starts): {0}', escapeMarkdown(ports.map(portLabel).join(', ')));
   if (ports.some((port) => portAddress(port) !== undefined)) decoration.contextSuffix = ':ports';
   return decoration;
 }

@@ -2,7 +2,8 @@
  * What each tree row shows (label, description, icon, tooltip markdown, context value), computed
  * without `vscode` so it is unit-testable. Providers turn it into TreeItems.
  */
-import { formatBytes, plural, shortId } from '../common/format';
+import * as l10n from '@vscode/l10n';
+import { formatBytes, shortId } from '../common/format';
 import { portLabel, portsOfSummary } from '../model/ports';
 import { containerHealth, isRunningState, type ContainerHealth, type ContainerRecord, type ImageRecord } from '../model/records';
 import { clockChangesAt, createdClock, renderClock, type StatusClock } from '../model/statusClock';
@@ -73,7 +74,7 @@ export function containerStatus(record: ContainerRecord, nowMs: number): string 
 /** docker's `CREATED` wording: `5 minutes ago`. */
 function createdAgo(createdSeconds: number, nowMs: number): string {
   const clock = createdClock(createdSeconds);
-  return clock ? renderClock(clock, nowMs) : 'unknown age';
+  return clock ? renderClock(clock, nowMs) : l10n.t('unknown age');
 }
 
 function changesAt(clock: StatusClock | undefined, nowMs: number): number | undefined {
@@ -100,29 +101,29 @@ export function markdownCommand(command: string): string {
 
 export function containerTooltip(record: ContainerRecord, nowMs: number): string {
   const summary = record.summary;
-  const created = summary.Created > 0 ? new Date(summary.Created * 1000).toISOString() : 'unknown';
+  const created = summary.Created > 0 ? new Date(summary.Created * 1000).toISOString() : l10n.t('unknown');
   const lines = [
     `**${escapeMarkdown(record.name)}** — ${escapeMarkdown(stateAndStatus(summary.State, containerStatus(record, nowMs)))}`,
     '',
-    `ID: ${escapeMarkdown(record.id)}`,
+    l10n.t('ID: {0}', escapeMarkdown(record.id)),
     '',
-    `Image: ${escapeMarkdown(summary.Image)}`,
+    l10n.t('Image: {0}', escapeMarkdown(summary.Image)),
     '',
-    `Command: ${markdownCommand(summary.Command ?? '')}`,
+    l10n.t('Command: {0}', markdownCommand(summary.Command ?? '')),
     '',
     // No relative age here: a hovered tooltip stays as it was until the row is rendered again, and the row is
     // rendered again only when its own text changes (the status, worded as of `nowMs` like the description).
-    `Created: ${escapeMarkdown(created)}`,
+    l10n.t('Created: {0}', escapeMarkdown(created)),
   ];
   // A running container's published ports (from the listing); those of one that is not running are only bindings,
   // which the Ports feature reads by inspect and adds as a decoration.
   if (isRunningState(record.state)) {
     const ports = portsOfSummary(summary.Ports).map(portLabel);
-    lines.push('', `Ports: ${ports.length > 0 ? escapeMarkdown(ports.join(', ')) : 'none'}`);
+    lines.push('', l10n.t('Ports: {0}', ports.length > 0 ? escapeMarkdown(ports.join(', ')) : l10n.t('none')));
   }
   const labels = Object.entries(summary.Labels ?? {}).sort(([a], [b]) => a.localeCompare(b));
   if (labels.length > 0) {
-    lines.push('', 'Labels:', '');
+    lines.push('', l10n.t('Labels:'), '');
     for (const [key, value] of labels) lines.push(`- ${escapeMarkdown(key)} = ${escapeMarkdown(value)}`);
   }
   return lines.join('\n');
@@ -146,12 +147,16 @@ export interface GroupPlace {
 }
 
 export function presentGroup(project: string, counts: { running: number; total: number }, place?: GroupPlace): ItemPresentation {
-  const lines = [`Compose project **${escapeMarkdown(project)}**: ${counts.running} of ${plural(counts.total, 'container')} running`];
-  if (place?.workingDir) lines.push('', `Working directory: ${escapeMarkdown(place.workingDir)}`);
-  if (place && place.configFiles.length > 0) lines.push('', 'Config files:', '', ...place.configFiles.map((file) => `- ${escapeMarkdown(file)}`));
+  const lines = [
+    counts.total === 1
+      ? l10n.t('Compose project **{0}**: {1} of 1 container running', escapeMarkdown(project), counts.running)
+      : l10n.t('Compose project **{0}**: {1} of {2} containers running', escapeMarkdown(project), counts.running, counts.total),
+  ];
+  if (place?.workingDir) lines.push('', l10n.t('Working directory: {0}', escapeMarkdown(place.workingDir)));
+  if (place && place.configFiles.length > 0) lines.push('', l10n.t('Config files:'), '', ...place.configFiles.map((file) => `- ${escapeMarkdown(file)}`));
   return {
     label: project,
-    description: `${counts.running}/${counts.total} running`,
+    description: l10n.t('{0}/{1} running', counts.running, counts.total),
     tooltip: lines.join('\n'),
     icon: { id: 'layers' },
     contextValue: 'berth:group:compose',
@@ -180,13 +185,18 @@ export interface ImageUsage {
 
 /** `used by 1 container`, `used by 3 containers`; nothing when no container uses it. */
 export function usedBy(count: number): string | undefined {
-  return count > 0 ? `used by ${plural(count, 'container')}` : undefined;
+  if (count <= 0) return undefined;
+  return count === 1 ? l10n.t('used by 1 container') : l10n.t('used by {0} containers', count);
 }
 
 function usageLine(node: ImageRow, usage: ImageUsage): string {
-  const ofImage = `${plural(usage.image, 'container')} of this image in all`;
-  if (node.tag === undefined || usage.row === usage.image) return `Used by: ${plural(usage.image, 'container')}`;
-  return `Used by: ${plural(usage.row, 'container')} created from ${escapeMarkdown(node.tag)} (${ofImage})`;
+  if (node.tag === undefined || usage.row === usage.image) return l10n.t('Used by: {0}', containerCount(usage.image));
+  return l10n.t('Used by: {0} created from {1} ({2} of this image in all)', containerCount(usage.row), escapeMarkdown(node.tag), containerCount(usage.image));
+}
+
+/** `1 container`, `3 containers`. */
+function containerCount(count: number): string {
+  return count === 1 ? l10n.t('1 container') : l10n.t('{0} containers', count);
 }
 
 export function presentImage(node: ImageRow, usage: ImageUsage, nowMs: number): ItemPresentation {
@@ -198,13 +208,13 @@ export function presentImage(node: ImageRow, usage: ImageUsage, nowMs: number): 
   const lines = [
     `**${escapeMarkdown(node.tag ?? untaggedLabel(node.record.id))}**`,
     '',
-    `ID: ${escapeMarkdown(node.record.id)}`,
+    l10n.t('ID: {0}', escapeMarkdown(node.record.id)),
     '',
-    `Tags: ${tags.length > 0 ? escapeMarkdown(tags.join(', ')) : 'none'}`,
+    l10n.t('Tags: {0}', tags.length > 0 ? escapeMarkdown(tags.join(', ')) : l10n.t('none')),
     '',
-    `Size: ${formatBytes(summary.Size)}`,
+    l10n.t('Size: {0}', formatBytes(summary.Size)),
     '',
-    `Created: ${summary.Created > 0 ? escapeMarkdown(new Date(summary.Created * 1000).toISOString()) : 'unknown'} (${createdAgo(summary.Created, nowMs)})`,
+    l10n.t('Created: {0} ({1})', summary.Created > 0 ? escapeMarkdown(new Date(summary.Created * 1000).toISOString()) : l10n.t('unknown'), createdAgo(summary.Created, nowMs)),
     '',
     usageLine(node, usage),
   ];
@@ -246,17 +256,17 @@ export function presentEngine(engine: EngineRowFacts): ItemPresentation {
         ? { id: 'debug-disconnect', color: 'errorForeground' }
         : { id: 'loading~spin' };
   const lines = [
-    `**${escapeMarkdown(engine.name)}**${engine.current ? ' (current engine)' : ''}`,
+    engine.current ? l10n.t('**{0}** (current engine)', escapeMarkdown(engine.name)) : `**${escapeMarkdown(engine.name)}**`,
     '',
-    escapeMarkdown(engine.reason !== undefined ? `unreachable: ${engine.reason}` : engine.status),
+    escapeMarkdown(engine.reason !== undefined ? l10n.t('unreachable: {0}', engine.reason) : engine.status),
     '',
-    `Endpoint: ${escapeMarkdown(engine.endpoint)}`,
+    l10n.t('Endpoint: {0}', escapeMarkdown(engine.endpoint)),
     '',
-    `From: ${escapeMarkdown(engine.source)}`,
+    l10n.t('From: {0}', escapeMarkdown(engine.source)),
   ];
   return {
     label: engine.name,
-    description: engine.current ? `${engine.status} · current` : engine.status,
+    description: engine.current ? l10n.t('{0} · current', engine.status) : engine.status,
     tooltip: lines.join('\n'),
     icon,
     contextValue: engineContextValue(engine.state),

@@ -1,5 +1,6 @@
 /** What a volume row, a row of a container using it, and the Disk Usage row show. No `vscode` here. */
-import { formatBytes, humanDuration, plural } from '../common/format';
+import * as l10n from '@vscode/l10n';
+import { formatBytes, humanDuration } from '../common/format';
 
 /** docker's wording of an age: `5 minutes ago`. */
 function formatAge(createdSeconds: number, nowMs: number): string {
@@ -23,21 +24,21 @@ export function presentVolume(volume: Volume, users: readonly VolumeUser[], usag
   const created = volume.CreatedAt !== undefined ? Date.parse(volume.CreatedAt) / 1000 : Number.NaN;
   const size = usage !== undefined && usage.size >= 0 ? formatBytes(usage.size) : undefined;
   const parts: string[] = [];
-  if (anonymous) parts.push('anonymous');
+  if (anonymous) parts.push(l10n.t('anonymous'));
   parts.push(volume.Driver);
   if (size !== undefined) parts.push(size);
   if (Number.isFinite(created)) parts.push(formatAge(created, nowMs));
-  parts.push(users.length > 0 ? `in use by ${plural(users.length, 'container')}` : 'unused');
+  parts.push(users.length === 0 ? l10n.t('unused') : users.length === 1 ? l10n.t('in use by 1 container') : l10n.t('in use by {0} containers', users.length));
   const lines = [
-    `**${escapeMarkdown(volume.Name)}**${anonymous ? ' (anonymous)' : ''}`,
+    anonymous ? l10n.t('**{0}** (anonymous)', escapeMarkdown(volume.Name)) : `**${escapeMarkdown(volume.Name)}**`,
     '',
-    `Driver: ${escapeMarkdown(volume.Driver)}`,
+    l10n.t('Driver: {0}', escapeMarkdown(volume.Driver)),
     '',
-    `Size: ${size ?? 'not computed yet (Refresh Disk Usage)'}`,
+    l10n.t('Size: {0}', size ?? l10n.t('not computed yet (Refresh Disk Usage)')),
     '',
-    `Created: ${volume.CreatedAt !== undefined ? escapeMarkdown(volume.CreatedAt) : 'unknown'}`,
+    l10n.t('Created: {0}', volume.CreatedAt !== undefined ? escapeMarkdown(volume.CreatedAt) : l10n.t('unknown')),
     '',
-    `Used by: ${users.length > 0 ? escapeMarkdown(users.map((user) => user.name).join(', ')) : 'no container'}`,
+    l10n.t('Used by: {0}', users.length > 0 ? escapeMarkdown(users.map((user) => user.name).join(', ')) : l10n.t('no container')),
   ];
   return {
     label: volumeLabel(volume.Name),
@@ -52,7 +53,7 @@ export function presentVolumeUser(user: VolumeUser): ItemPresentation {
   return {
     label: user.name,
     description: user.id.slice(0, 12),
-    tooltip: `Container **${escapeMarkdown(user.name)}** (${user.id.slice(0, 12)}) mounts this volume. Click to show it.`,
+    tooltip: l10n.t('Container **{0}** ({1}) mounts this volume. Click to show it.', escapeMarkdown(user.name), user.id.slice(0, 12)),
     icon: { id: 'vm' },
     contextValue: 'berth:volume:user',
   };
@@ -67,9 +68,9 @@ export function reclaimableText(line: DiskUsageLine): string {
 export function presentDiskUsage(usage: DiskUsage | undefined, fetchedAt: number | undefined, nowMs: number): ItemPresentation {
   if (usage === undefined) {
     return {
-      label: 'Disk Usage',
-      description: 'click to compute',
-      tooltip: 'Images, containers, volumes and build cache: total, active and reclaimable, as `docker system df` shows them.',
+      label: l10n.t('Disk Usage'),
+      description: l10n.t('click to compute'),
+      tooltip: l10n.t('Images, containers, volumes and build cache: total, active and reclaimable, as `docker system df` shows them.'),
       icon: { id: 'graph' },
       contextValue: 'berth:diskUsage',
     };
@@ -78,14 +79,14 @@ export function presentDiskUsage(usage: DiskUsage | undefined, fetchedAt: number
   const reclaimable = lines.reduce((sum, line) => sum + line.reclaimable, 0);
   const total = lines.reduce((sum, line) => sum + line.size, 0);
   const table = [
-    '| Type | Total | Active | Size | Reclaimable |',
+    l10n.t('| Type | Total | Active | Size | Reclaimable |'),
     '|---|---:|---:|---:|---:|',
     ...lines.map((line) => `| ${line.type} | ${line.total} | ${line.active} | ${formatBytes(line.size)} | ${reclaimableText(line)} |`),
   ];
-  const age = fetchedAt !== undefined ? `computed ${formatAge(fetchedAt / 1000, nowMs)}` : '';
+  const age = fetchedAt !== undefined ? l10n.t('computed {0}', formatAge(fetchedAt / 1000, nowMs)) : '';
   return {
-    label: 'Disk Usage',
-    description: `${formatBytes(total)} · ${formatBytes(reclaimable)} reclaimable`,
+    label: l10n.t('Disk Usage'),
+    description: l10n.t('{0} · {1} reclaimable', formatBytes(total), formatBytes(reclaimable)),
     tooltip: [...table, '', age].join('\n'),
     icon: { id: 'graph' },
     contextValue: 'berth:diskUsage',

@@ -1,5 +1,5 @@
-// Berth in a German workbench (issue 16, item 5): the palette, the view titles and a prompt read German, from
-// package.nls.de.json and l10n/bundle.l10n.de.json, and the Containers view lists the engine's containers as in
+// Berth in a German workbench (issue 16, item 5): the palette, the view titles, a tree row and a prompt read German,
+// from package.nls.de.json and l10n/bundle.l10n.de.json, and the Containers view lists the engine's containers as in
 // English. The display language comes from test/vscode/germanLocale.ts.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { germanDisplayLanguage } from '../vscode/germanLocale';
 import { launchWorkbench, TEST_OUTPUT, type Workbench } from '../vscode/launch';
 import { WorkbenchDriver } from './driver';
 
-export const GERMAN_CASE = 'German workbench: the palette, the views and a prompt read German; the containers are listed';
+export const GERMAN_CASE = 'German workbench: the palette, the views, a row and a prompt read German; the containers are listed';
 
 const readJson = async (path: string): Promise<Record<string, string>> => JSON.parse(await readFile(join(REPO_ROOT, path), 'utf8')) as Record<string, string>;
 
@@ -27,6 +27,10 @@ export async function germanWorkbench(settings: Record<string, unknown>, screens
     // A view title from package.nls.de.json, and the engine's containers listed under the German view.
     await driver.pane(manifest['view.berth.networks.name'] ?? 'Netzwerke').waitFor({ timeout: 60_000 });
     await driver.treeRow(manifest['view.berth.containers.name'] ?? 'Container', containerName).waitFor({ timeout: 60_000 });
+    // A row built by a vscode-free view-model, translated through @vscode/l10n with the bundle VS Code loaded.
+    const diskUsage = bundle['Disk Usage'];
+    if (!diskUsage) throw new Error('the German bundle has no "Disk Usage"');
+    await driver.treeRow(manifest['view.berth.volumes.name'] ?? 'Volumes', diskUsage).waitFor({ timeout: 30_000 });
     // A command title in the palette, then a prompt title from the l10n bundle.
     const signIn = manifest['berth.registries.signIn.title'];
     const prompt = bundle['Sign In to Registry (1/3)'];

@@ -20,3 +20,20 @@ void test("the view's message says the reason in the walkthrough's words, then t
     "Retry Connection is in this view's title bar; Open Settings and Show Log are in its … menu.",
   ]);
 });
+
+void test('in German, the message says the reason in the German walkthrough\'s words (the bundle @vscode/l10n gets)', async () => {
+  const l10n = await import('@vscode/l10n');
+  const german = JSON.parse(readFileSync(join(__dirname, '../../../package.nls.de.json'), 'utf8')) as Record<string, string>;
+  l10n.config({ contents: readFileSync(join(__dirname, '../../../l10n/bundle.l10n.de.json'), 'utf8') });
+  try {
+    for (const reason of Object.keys(UNREACHABLE_REASONS) as Array<keyof typeof UNREACHABLE_REASONS>) {
+      const [words, endpoint] = unreachableViewMessage(reason, 'unix:///x.sock').split(' · ');
+      assert.notEqual(words, UNREACHABLE_REASONS[reason], `${reason}: still English`);
+      const key = `viewsWelcome.berth.containers.enginestate-unreachable-unreachablereason-${reason}`;
+      assert.ok(german[key]?.startsWith(words ?? '?'), `${key} starts with "${words ?? ''}": ${german[key] ?? '(missing)'}`);
+      assert.equal(endpoint, 'Endpunkt: unix:///x.sock');
+    }
+  } finally {
+    l10n.config({ contents: {} });
+  }
+});
