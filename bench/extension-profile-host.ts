@@ -25,6 +25,35 @@ export interface ProfileSummary {
   readonly selfByScript: Record<string, number>;
   /** The heaviest functions under Berth's frames, ms. */
   readonly topInclusive: Array<{ frame: string; ms: number }>;
+  /** Bytes allocated in the window (V8's sampling heap profiler), by the function that allocated, top 8. */
+  readonly topAllocations?: Array<{ frame: string; kb: number }>;
+  /** Of those bytes, the share allocated with a Berth frame on the stack, KB. */
+  readonly berthAllocatedKb?: number;
+}
+
+interface SamplingHeapNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: SamplingHeapNode[];
+}
+
+/** Who allocated: self bytes by function, and the bytes allocated under a Berth frame. */
+function summarizeAllocations(head: SamplingHeapNode, marker: string): { topAllocations: Array<{ frame: string; kb: number }>; berthAllocatedKb: number } {
+  const bySelf = new Map<string, number>();
+  let berth = 0;
+  const walk = (node: SamplingHeapNode, underBerth: boolean): void => {
+    const frame = node.callFrame;
+    const inBerth = underBerth || frame.url.includes(marker);
+    if (node.selfSize > 0) {
+      const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop() ?? ''}:${frame.lineNumber}`;
+      bySelf.set(key, (bySelf.get(key) ?? 0) + node.selfSize);
+      if (inBerth) berth += node.selfSize;
+    }
+    for (const child of node.children) walk(child, inBerth);
+  };
+  walk(head, false);
+  const topAllocations = [...bySelf].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([frame, bytes]) => ({ frame, kb: bytes / 1024 }));
+  return { topAllocations, berthAllocatedKb: berth / 1024 };
 }
 
 function post<T>(session: Session, method: string, params?: object): Promise<T> {
@@ -74,11 +103,15 @@ export function run(): Promise<void> {
             await post(session, 'Profiler.enable');
             await post(session, 'Profiler.setSamplingInterval', { interval: 1000 });
             await post(session, 'Profiler.start');
+            // Every allocation has a 1 in 16 KiB chance to be sampled; the samples say who allocates while idle.
+            await post(session, 'HeapProfiler.enable');
+            await post(session, 'HeapProfiler.startSampling', { samplingInterval: 16_384 });
             return { started: true };
           }
           if (command === 'stop') {
             const { profile } = await post<{ profile: Profile }>(session, 'Profiler.stop');
-            return summarize(profile, marker);
+            const heap = await post<{ profile: { head: SamplingHeapNode } }>(session, 'HeapProfiler.stopSampling').catch(() => undefined);
+            return { ...summarize(profile, marker), ...(heap ? summarizeAllocations(heap.profile.head, marker) : {}) };
           }
           server.close();
           session.disconnect();

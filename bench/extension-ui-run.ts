@@ -26,7 +26,7 @@ const CHANGES_PER_LAUNCH = QUICK ? 3 : 6;
 const SETTLE_MS = QUICK ? 5000 : 35_000;
 const WINDOW_MS = QUICK ? 15_000 : 60_000;
 /** Of the 1,000, this many are started (and exit at once) before the idle windows: their "Exited (0) N seconds ago" ages every second. */
-const AGING_ROWS = 20;
+const AGING_ROWS = Number(process.env.BERTH_BENCH_UI_AGING_ROWS ?? 20);
 /** Berth's idle windows start after the view was opened and changes timed: about this much later after start-up. */
 const BASELINE_EXTRA_SETTLE_MS = QUICK ? 5000 : 20_000;
 

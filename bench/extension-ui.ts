@@ -312,6 +312,8 @@ async function withWorkbench<T>(options: UiLaunchOptions, body: (workbench: Work
         inclusiveMs: profile.inclusiveMs * perMinute,
         selfByScript: Object.fromEntries(Object.entries(profile.selfByScript).map(([script, ms]) => [script, ms * perMinute])),
         topInclusive: profile.topInclusive.map((entry) => ({ frame: entry.frame, ms: entry.ms * perMinute })),
+        ...(profile.topAllocations ? { topAllocations: profile.topAllocations.map((entry) => ({ frame: entry.frame, kb: entry.kb * perMinute })) } : {}),
+        ...(profile.berthAllocatedKb !== undefined ? { berthAllocatedKb: profile.berthAllocatedKb * perMinute } : {}),
       };
       return { cpuMsPerMinute: cpuMs * perMinute, profile: scaled };
     },

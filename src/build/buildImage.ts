@@ -134,8 +134,9 @@ export async function runBuild(deps: BuildDeps, session: EngineSession, options:
     const record = await session.model.refetchImage(result.imageId ?? options.tag);
     // Revealing needs the Images view resolved; a hidden view must not turn a good build into a failure.
     if (record) await deps.revealImage(record.key, session.id).catch((error: unknown) => deps.log.info(`Built ${options.tag}; not revealed: ${errorMessage(error)}`));
-    void vscode.window.showInformationMessage(vscode.l10n.t('Built {0}.', options.tag), 'Run').then((choice) => {
-      if (choice === 'Run') void vscode.commands.executeCommand('berth.runContainer', { image: options.tag, engine: session.id });
+    const run = vscode.l10n.t('Run');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Built {0}.', options.tag), run).then((choice) => {
+      if (choice === run) void vscode.commands.executeCommand('berth.runContainer', { image: options.tag, engine: session.id });
     });
     return { imageId: result.imageId, tag: options.tag };
   } catch (error) {
@@ -152,16 +153,18 @@ async function confirmContextSize(context: BuildContext, preset: boolean | undef
   if (size.bytes <= limitMB * 1024 * 1024) return true;
   if (preset !== undefined) return preset;
   const biggest = size.biggest.map((dir) => `${dir.path}/ (${formatBytes(dir.bytes)})`).join(', ');
+  const buildAnyway = vscode.l10n.t('Build Anyway');
+  const openIgnore = vscode.l10n.t('Open .dockerignore');
   const choice = await vscode.window.showWarningMessage(
     vscode.l10n.t('The build context is {0} in {1} files, more than berth.build.contextWarningMB ({2} MB). Build anyway?', formatBytes(size.bytes), size.files, limitMB),
     { modal: true, detail: vscode.l10n.t('Biggest folders: {0}. Add what the image does not need to .dockerignore.', biggest || 'none (the files are at the top)') },
-    'Build Anyway',
-    'Open .dockerignore',
+    buildAnyway,
+    openIgnore,
   );
-  if (choice === 'Open .dockerignore') {
+  if (choice === openIgnore) {
     const uri = vscode.Uri.file(`${context.contextDir}/.dockerignore`).with({ scheme: 'untitled' });
     const existing = vscode.Uri.file(`${context.contextDir}/.dockerignore`);
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(existing).then(undefined, () => vscode.workspace.openTextDocument(uri)));
   }
-  return choice === 'Build Anyway';
+  return choice === buildAnyway;
 }

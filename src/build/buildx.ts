@@ -17,9 +17,11 @@ export async function offerBuildx(deps: BuildDeps, session: EngineSession, optio
   const message = errorMessage(error);
   if (!BUILDKIT_REFUSAL.test(message) || !(await buildxAvailable())) return false;
   deps.log.error(`Building ${options.tag} failed: ${message}`);
-  const choice = await vscode.window.showErrorMessage(vscode.l10n.t('Building failed: {0}', message), 'Build with docker buildx', 'Show Log');
-  if (choice === 'Show Log') deps.log.show(true);
-  if (choice === 'Build with docker buildx') await vscode.tasks.executeTask(buildxTask(session, options, contextDir));
+  const withBuildx = vscode.l10n.t('Build with docker buildx');
+  const showLog = vscode.l10n.t('Show Log');
+  const choice = await vscode.window.showErrorMessage(vscode.l10n.t('Building failed: {0}', message), withBuildx, showLog);
+  if (choice === showLog) deps.log.show(true);
+  if (choice === withBuildx) await vscode.tasks.executeTask(buildxTask(session, options, contextDir));
   return true;
 }
 

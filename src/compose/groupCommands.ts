@@ -3,6 +3,7 @@
  * containers at a time (bounded), under one cancellable progress notification. A container that fails is reported
  * on its own and the others go on.
  */
+import * as vscode from 'vscode';
 import { plural } from '../common/format';
 import { actOnMembers, membersFor, type GroupAction } from '../engine';
 import { command, type CommandEntry } from '../workbench/commandTable';
@@ -21,7 +22,7 @@ async function runGroupAction(deps: CoreDeps, action: GroupAction, args: unknown
     const running = project.members.filter((member) => member.state === 'running').length;
     const proceed = await confirm(
       `Remove the ${plural(project.members.length, 'container')} of ${project.name}${running > 0 ? ` (${running} running, forced)` : ''}?`,
-      'Remove',
+      vscode.l10n.t('Remove'),
       typeof options['confirmed'] === 'boolean' ? options['confirmed'] : undefined,
       'Volumes and networks stay: Compose Down removes those.',
     );

@@ -94,7 +94,7 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
       const names = swarm.map((ref) => `${ref.name} (service ${swarmService(ref)})`).join(', ');
       const proceed = await confirm(
         `${names} ${swarm.length === 1 ? 'is' : 'are'} managed by Docker Swarm. Stopping will make the service start a replacement.`,
-        'Stop Anyway',
+        vscode.l10n.t('Stop Anyway'),
         target.options.confirmed,
         'To stop the service for good, scale it to 0 or remove it with the docker CLI.',
       );
@@ -114,7 +114,7 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
     if (live.length > 0) {
       const proceed = await confirm(
         `${live.map((ref) => ref.name).join(', ')} ${live.length === 1 ? 'is' : 'are'} running. Remove anyway (forced)?`,
-        'Remove',
+        vscode.l10n.t('Remove'),
         target.options.confirmed,
       );
       // A typed answer: automation tells "declined" from a failure (which resolves to undefined).
@@ -140,7 +140,7 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
     const session = deps.sessionFor(isEngineRoot(args[0]) ? args[0].engine : options.engine);
     const count = [...session.model.containers()].filter((record) => record.state === 'running').length;
     const where = deps.engines.isMulti ? ` on ${session.name}` : '';
-    const proceed = await confirm(vscode.l10n.t('Stop all {0}{1}?', plural(count, 'running container'), where), 'Stop All', options.confirmed);
+    const proceed = await confirm(vscode.l10n.t('Stop all {0}{1}?', plural(count, 'running container'), where), vscode.l10n.t('Stop All'), options.confirmed);
     if (!proceed) return { stopped: [], failed: [], declined: true };
     const timeoutSeconds = deps.settings.stopTimeoutSeconds;
     const result = await withCancellableProgress(vscode.l10n.t('Stopping all running containers'), (signal, progress) =>
@@ -165,7 +165,7 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
     if (notStarted) {
       const start = await confirm(
         `${ref.name} has not started, so it has no exit status to wait for.`,
-        'Start and Wait',
+        vscode.l10n.t('Start and Wait'),
         target.options.confirmed,
         'Start it now and wait for it to exit, or pick a running container.',
       );

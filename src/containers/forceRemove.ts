@@ -51,7 +51,7 @@ async function forceRemove(deps: CoreDeps, ref: ContainerRef, name: string): Pro
 /** Asks (modal, by name) and force-removes; `confirmed` answers the question for automation. */
 async function confirmAndForce(deps: CoreDeps, ref: ContainerRef, name: string, confirmed: boolean | undefined): Promise<boolean> {
   const question = forceRemoveQuestion(name);
-  if (!(await confirm(question.message, FORCE_REMOVE_ACTION, confirmed, question.detail))) {
+  if (!(await confirm(question.message, vscode.l10n.t(FORCE_REMOVE_ACTION), confirmed, question.detail))) {
     deps.log.info(`${name}: remove with force declined; it keeps running`);
     return false;
   }
@@ -70,9 +70,11 @@ export async function offerForceRemove(deps: CoreDeps, ref: ContainerRef, error:
   if (confirmed !== undefined) {
     return { id: ref.id, name, message, forced: await confirmAndForce(deps, ref, name, confirmed) };
   }
-  void vscode.window.showErrorMessage(message, FORCE_REMOVE_ACTION, 'Show Log').then(async (choice) => {
-    if (choice === FORCE_REMOVE_ACTION) await confirmAndForce(deps, ref, name, undefined);
-    else if (choice === 'Show Log') deps.log.show(true);
+  const force = vscode.l10n.t('Remove with Force');
+  const showLog = vscode.l10n.t('Show Log');
+  void vscode.window.showErrorMessage(message, force, showLog).then(async (choice) => {
+    if (choice === force) await confirmAndForce(deps, ref, name, undefined);
+    else if (choice === showLog) deps.log.show(true);
   });
   return { id: ref.id, name, message, forced: false };
 }

@@ -133,7 +133,7 @@ export const engineCommands: ReadonlyArray<CommandEntry<EnginesDeps>> = [
     const problem = engineNameProblem(given.name, deps.settings.engines.map((engine) => engine.name)) ?? hostProblem(deps, given.host);
     if (problem) throw new Error(problem);
     // Arguments from another extension or a workspace's task input write the user's settings only with their yes.
-    if (isAddEngineArgs(args[0]) && !(await confirmAutomatedWrite(vscode.l10n.t('Add the engine "{0}" to your berth.engines setting?', given.name), 'Add Engine', `Host: ${redactHost(given.host)}. A command called Berth: Add Engine with these values; Berth connects to this engine and may send it registry credentials once you use it.`))) {
+    if (isAddEngineArgs(args[0]) && !(await confirmAutomatedWrite(vscode.l10n.t('Add the engine "{0}" to your berth.engines setting?', given.name), vscode.l10n.t('Add Engine'), `Host: ${redactHost(given.host)}. A command called Berth: Add Engine with these values; Berth connects to this engine and may send it registry credentials once you use it.`))) {
       deps.log.warn(`Add Engine ${given.name} (${redactHost(given.host)}) from a command's arguments: declined`);
       return undefined;
     }
@@ -171,7 +171,7 @@ export const engineCommands: ReadonlyArray<CommandEntry<EnginesDeps>> = [
     }
     if (!session) return undefined;
     const names = configuredNames(session);
-    if (typeof target === 'string' && names.length > 0 && !(await confirmAutomatedWrite(vscode.l10n.t('Remove the engine "{0}" from your berth.engines setting?', session.name), 'Remove Engine', `A command called Berth: Remove Engine with "${target}".`))) {
+    if (typeof target === 'string' && names.length > 0 && !(await confirmAutomatedWrite(vscode.l10n.t('Remove the engine "{0}" from your berth.engines setting?', session.name), vscode.l10n.t('Remove Engine'), `A command called Berth: Remove Engine with "${target}".`))) {
       return undefined;
     }
     if (names.length === 0) {

@@ -29,8 +29,9 @@ export class LargeFileGate {
     if (size <= limitMB * BYTES_PER_MB) return;
     const key = `${uri.toString()}@${mtime}`;
     if (this.approved.has(key)) return;
-    const message = `${path} is ${formatBytes(size)}, over berth.files.maxOpenMB (${limitMB} MB). Open it anyway?`;
-    const open = automatedAnswer ?? (await vscode.window.showWarningMessage(message, { modal: true, detail: vscode.l10n.t('The whole file is read from the engine into the editor.') }, 'Open Anyway')) === 'Open Anyway';
+    const message = vscode.l10n.t('{0} is {1}, over berth.files.maxOpenMB ({2} MB). Open it anyway?', path, formatBytes(size), limitMB);
+    const openAnyway = vscode.l10n.t('Open Anyway');
+    const open = automatedAnswer ?? (await vscode.window.showWarningMessage(message, { modal: true, detail: vscode.l10n.t('The whole file is read from the engine into the editor.') }, openAnyway)) === openAnyway;
     if (!open) {
       throw vscode.FileSystemError.Unavailable(
         `${path} is ${formatBytes(size)}, over berth.files.maxOpenMB (${limitMB} MB), and was not opened. Download it instead, or raise the setting`,

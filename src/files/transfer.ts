@@ -51,7 +51,7 @@ async function download(deps: TransferDeps, target: unknown, options: TransferOp
       ? vscode.Uri.file(options.destination)
       : await vscode.window.showSaveDialog({ title: vscode.l10n.t('Download {0}', baseName(source)), saveLabel: 'Download', defaultUri: vscode.Uri.file(baseName(source)) });
   if (destination === undefined) return undefined;
-  if (options.destination !== undefined && !(await confirmAutomatedWrite(vscode.l10n.t('Download {0} to {1}?', baseName(source), destination.fsPath), 'Download', 'A command gave Berth this path to write; what is there is replaced.'))) return undefined;
+  if (options.destination !== undefined && !(await confirmAutomatedWrite(vscode.l10n.t('Download {0} to {1}?', baseName(source), destination.fsPath), vscode.l10n.t('Download'), 'A command gave Berth this path to write; what is there is replaced.'))) return undefined;
   // The save dialog names the copy itself: a folder chosen there (its replace confirmed) receives the folder's
   // contents, merged, rather than a folder nested inside it as `docker cp` would do.
   const intoExisting = (await stat(destination.fsPath).catch(() => undefined))?.isDirectory() === true;
@@ -71,7 +71,7 @@ async function upload(deps: TransferDeps, target: unknown, options: TransferOpti
     options.sources?.map((each) => vscode.Uri.file(each)) ??
     (await vscode.window.showOpenDialog({ title: vscode.l10n.t('Upload into {0}', path), openLabel: 'Upload', canSelectFiles: true, canSelectFolders: true, canSelectMany: true }));
   if (sources === undefined || sources.length === 0) return undefined;
-  if (options.sources !== undefined && !(await confirmAutomatedWrite(vscode.l10n.t('Upload {0} item(s) from this machine into {1}?', sources.length, path), 'Upload', sources.map((each) => each.fsPath).join('\n')))) return undefined;
+  if (options.sources !== undefined && !(await confirmAutomatedWrite(vscode.l10n.t('Upload {0} item(s) from this machine into {1}?', sources.length, path), vscode.l10n.t('Upload'), sources.map((each) => each.fsPath).join('\n')))) return undefined;
   return withCancellableProgress(vscode.l10n.t('Uploading into {0}', path), (signal) => uploadInto(deps, folder, sources, signal));
 }
 

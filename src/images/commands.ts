@@ -79,7 +79,7 @@ export const imageCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     const target = await resolveImages(deps, args, 'Images to remove');
     if (!target) return undefined;
     const names = target.refs.map((ref) => ref.reference).join(', ');
-    if (!(await confirm(vscode.l10n.t('Remove {0}?', names), 'Remove', target.options.confirmed))) return undefined;
+    if (!(await confirm(vscode.l10n.t('Remove {0}?', names), vscode.l10n.t('Remove'), target.options.confirmed))) return undefined;
     const removed: string[] = [];
     await withCancellableProgress(vscode.l10n.t('Removing images'), async (signal, progress) => {
       for (const ref of target.refs) {

@@ -125,7 +125,7 @@ export const networkCommands: ReadonlyArray<CommandEntry<NetworksDeps>> = [
         const names = given.length > 0 ? [...new Set(given)] : await pickNetwork(deps, true);
         if (names.length === 0) return undefined;
         const what = names.length === 1 ? `network ${names[0] ?? ''}` : plural(names.length, 'network');
-        if (!(await confirm(vscode.l10n.t('Remove {0}?', what), 'Remove', options.confirmed, names.join('\n')))) return undefined;
+        if (!(await confirm(vscode.l10n.t('Remove {0}?', what), vscode.l10n.t('Remove'), options.confirmed, names.join('\n')))) return undefined;
         const client = deps.session.client;
         const failures: string[] = [];
         await withCancellableProgress(vscode.l10n.t('Removing {0}', what), (signal) =>

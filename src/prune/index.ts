@@ -76,7 +76,7 @@ async function prune(deps: PruneDeps, kinds: PruneKind[], title: string, options
     return { nothingToRemove: true, planned, kept, outcomes: [] };
   }
   const { message, detail } = confirmationText(plan);
-  if (!(await confirm(message, 'Remove', options.confirmed, detail))) return undefined;
+  if (!(await confirm(message, vscode.l10n.t('Remove'), options.confirmed, detail))) return undefined;
   const outcomes = await withCancellableProgress(vscode.l10n.t('Pruning {0}', title), (signal) => runPrune(client, plan, signal));
   const summary = describeOutcome(outcomes);
   deps.log.info(`Prune ${title}: ${summary}`);

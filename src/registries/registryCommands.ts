@@ -21,9 +21,10 @@ export function signInOffer(signIn: RegistrySignIn, automatic?: Omit<SignInReque
     if (automatic?.username !== undefined && automatic.password !== undefined) {
       return (await signIn.signIn({ registry, username: automatic.username, password: automatic.password })) !== undefined;
     }
-    const choice = await vscode.window.showErrorMessage(vscode.l10n.t('Berth: {0} refused: {1}', registry, message), 'Sign In…');
-    if (choice !== 'Sign In…') return false;
-    return (await signIn.signIn({ registry, reason: `${registry} asks for credentials` })) !== undefined;
+    const signInButton = vscode.l10n.t('Sign In…');
+    const choice = await vscode.window.showErrorMessage(vscode.l10n.t('Berth: {0} refused: {1}', registry, message), signInButton);
+    if (choice !== signInButton) return false;
+    return (await signIn.signIn({ registry, reason: vscode.l10n.t('{0} asks for credentials', registry) })) !== undefined;
   };
 }
 

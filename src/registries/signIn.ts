@@ -88,7 +88,7 @@ export class RegistrySignIn {
         }));
       if (password === undefined) return undefined;
       // A password handed in by a command's arguments is stored only with the user's yes (Berth's tests excepted).
-      if (request.password !== undefined && !(await confirmAutomatedWrite(vscode.l10n.t('Store credentials for {0} (user {1}) in VS Code\'s secret storage?', key, username), 'Sign In', `A command asked Berth to sign in to ${key} with a password it supplied. Berth checks them with the registry, stores them, and sends them with pulls and pushes to ${key}.`))) {
+      if (request.password !== undefined && !(await confirmAutomatedWrite(vscode.l10n.t('Store credentials for {0} (user {1}) in VS Code\'s secret storage?', key, username), vscode.l10n.t('Sign In'), `A command asked Berth to sign in to ${key} with a password it supplied. Berth checks them with the registry, stores them, and sends them with pulls and pushes to ${key}.`))) {
         this.#log.warn(`Sign-in to ${key} as ${username} with a password from a command's arguments: declined`);
         if (automated) throw new Error(`Signing in to ${key} was declined`);
         return undefined;
@@ -100,8 +100,9 @@ export class RegistrySignIn {
         const message = errorMessage(error);
         this.#log.warn(`Sign-in to ${key} as ${username} was refused: ${message}`);
         if (automated) throw error;
-        const choice = await vscode.window.showErrorMessage(vscode.l10n.t('Berth: could not sign in to {0}: {1}', key, message), 'Try Again');
-        if (choice !== 'Try Again') return undefined;
+        const tryAgain = vscode.l10n.t('Try Again');
+        const choice = await vscode.window.showErrorMessage(vscode.l10n.t('Berth: could not sign in to {0}: {1}', key, message), tryAgain);
+        if (choice !== tryAgain) return undefined;
         continue;
       }
       await this.#store.store(key, { username, password });

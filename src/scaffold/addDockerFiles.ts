@@ -153,12 +153,14 @@ async function askPort(platform: Platform): Promise<number | undefined | null> {
 
 async function askOverwrite(path: string, preset: OverwriteAnswer | undefined): Promise<OverwriteAnswer> {
   if (preset !== undefined) return preset;
+  const skip = vscode.l10n.t('Skip');
+  const overwrite = vscode.l10n.t('Overwrite');
   const choice = await vscode.window.showWarningMessage(
     vscode.l10n.t('{0} already exists. Overwrite it?', vscode.workspace.asRelativePath(path)),
     { modal: true, detail: vscode.l10n.t('Skip keeps this file as it is and writes the others; Cancel writes nothing.') },
     // Skip first: the default button (Enter) must not be the one that loses the user's file.
-    'Skip',
-    'Overwrite',
+    skip,
+    overwrite,
   );
-  return choice === 'Overwrite' ? 'overwrite' : choice === 'Skip' ? 'skip' : 'cancel';
+  return choice === overwrite ? 'overwrite' : choice === skip ? 'skip' : 'cancel';
 }

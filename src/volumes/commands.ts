@@ -101,7 +101,7 @@ export const volumeCommands: ReadonlyArray<CommandEntry<VolumesDeps>> = [
         const names = given.names.length > 0 ? given.names : await pickVolumes(deps, true);
         if (names.length === 0) return undefined;
         const what = names.length === 1 ? `volume ${volumeLabel(names[0] ?? '')}` : plural(names.length, 'volume');
-        if (!(await confirm(vscode.l10n.t('Remove {0}? Its data is deleted.', what), 'Remove', confirmed, names.join('\n')))) return undefined;
+        if (!(await confirm(vscode.l10n.t('Remove {0}? Its data is deleted.', what), vscode.l10n.t('Remove'), confirmed, names.join('\n')))) return undefined;
         const client = deps.session.client;
         const failures: string[] = [];
         await withCancellableProgress(vscode.l10n.t('Removing {0}', what), async (signal) => {

@@ -22,12 +22,15 @@ export function reportError(deps: ReportDeps, what: string, error: unknown): voi
   }
   const message = errorMessage(error);
   deps.log.error(`${what} failed: ${error instanceof Error && error.stack ? error.stack : message}`);
-  const actions = ['Show Log'];
-  if (isEngineError(error, 'unreachable')) actions.unshift('Retry', 'Open Settings');
+  const showLog = vscode.l10n.t('Show Log');
+  const retry = vscode.l10n.t('Retry');
+  const openSettings = vscode.l10n.t('Open Settings');
+  const actions = [showLog];
+  if (isEngineError(error, 'unreachable')) actions.unshift(retry, openSettings);
   void vscode.window.showErrorMessage(vscode.l10n.t('{0} failed: {1}', what, message), ...actions).then((choice) => {
-    if (choice === 'Show Log') deps.log.show(true);
-    else if (choice === 'Retry') for (const session of deps.engines.all) session.model.retry();
-    else if (choice === 'Open Settings') void vscode.commands.executeCommand('berth.openSettings');
+    if (choice === showLog) deps.log.show(true);
+    else if (choice === retry) for (const session of deps.engines.all) session.model.retry();
+    else if (choice === openSettings) void vscode.commands.executeCommand('berth.openSettings');
   });
 }
 
