@@ -50,7 +50,7 @@ export function uiMarkdown(report: UiReport): string {
     '| extension host | CPU ms per minute | above the baseline | in Berth\'s code (V8 profile, inclusive) | engine requests in the window | where the sampled time went (ms per minute, top scripts) |',
     '| --- | ---: | ---: | ---: | ---: | --- |',
     ...report.idle.map((row) => {
-      const above = row.engineRequests === undefined ? '—' : `${row.cpuMsPerMinute - baseline >= 0 ? '+' : ''}${(row.cpuMsPerMinute - baseline).toFixed(1)}`;
+      const above = row === report.idle.find((candidate) => candidate.engineRequests === undefined) ? '—' : `${row.cpuMsPerMinute - baseline >= 0 ? '+' : ''}${(row.cpuMsPerMinute - baseline).toFixed(1)}`;
       const scripts = Object.entries(row.profile?.selfByScript ?? {})
         .sort((a, b) => b[1] - a[1])
         .slice(0, 4)
@@ -83,6 +83,13 @@ function targets(idle: IdleCpu[], latency: UiLatency[]): TargetCheck[] {
     const above = row.cpuMsPerMinute - baseline;
     checks.push({ target: `views ${name}, idle: ≤ +${limit} ms CPU per minute over the baseline`, measured: `+${above.toFixed(1)} ms (${row.cpuMsPerMinute.toFixed(1)} against ${baseline.toFixed(1)})`, met: above <= limit });
     checks.push({ target: `views ${name}, idle: 0 engine requests`, measured: String(row.engineRequests), met: row.engineRequests === 0 });
+  }
+  // Context, not a goal of the issue: what VS Code itself costs with a visible tree of 1,000 prebuilt items.
+  const floorIdle = idle.find((row) => row.case.startsWith('floor extension'));
+  const visible = idle.find((row) => row.case.endsWith('visible') && row.case.startsWith('Berth'));
+  if (floorIdle && visible) {
+    const above = visible.cpuMsPerMinute - floorIdle.cpuMsPerMinute;
+    checks.push({ target: 'views visible, idle, against the floor extension\'s visible tree (context: VS Code\'s own cost of a visible tree)', measured: `${above >= 0 ? '+' : ''}${above.toFixed(1)} ms (${visible.cpuMsPerMinute.toFixed(1)} against ${floorIdle.cpuMsPerMinute.toFixed(1)}; the floor is ${(floorIdle.cpuMsPerMinute - baseline).toFixed(1)} ms over the baseline)`, met: above <= 60 });
   }
   for (const containers of SIZES) {
     const berth = latency.find((row) => row.subject === 'Berth' && row.containers === containers);
@@ -124,9 +131,20 @@ export async function measureUi(engine: BenchEngine, berthDir: string, log: (lin
           if (subject === 'floor') {
             rmSync(floorSocket, { force: true });
             const env = { BERTH_FLOOR_ITEMS: String(containers), BERTH_FLOOR_SOCKET: floorSocket };
-            const run = await floorLaunch({ extensionDir: floors.floorDir, settings: {}, env, log, socket: floorSocket, changes: CHANGES_PER_LAUNCH });
+            const floorIdle = containers === SIZES[0] && launch === 1;
+            const run = await floorLaunch({
+              extensionDir: floors.floorDir,
+              profileHost: floorIdle ? profileHost : undefined,
+              settings: {},
+              env,
+              log,
+              socket: floorSocket,
+              changes: CHANGES_PER_LAUNCH,
+              idle: floorIdle ? { settleMs: SETTLE_MS, windowMs: WINDOW_MS } : undefined,
+            });
             opens.floor.push(run.open);
             changes.floor.push(...run.changes);
+            if (run.idle) idle.push(run.idle);
             return;
           }
           const withIdle = containers === SIZES[0] && launch === 1;

@@ -397,8 +397,10 @@ export async function berthLaunch(
 }
 
 /** One floor launch: open its view (timed), then `changes` root refreshes adding one item (timed). */
-export async function floorLaunch(options: UiLaunchOptions & { readonly socket: string; readonly changes: number }): Promise<{ open: number; changes: number[] }> {
-  return withWorkbench(options, async ({ page }) => {
+export async function floorLaunch(
+  options: UiLaunchOptions & { readonly socket: string; readonly changes: number; readonly idle?: { settleMs: number; windowMs: number } },
+): Promise<{ open: number; changes: number[]; idle: IdleCpu | undefined }> {
+  return withWorkbench(options, async ({ page }, idler) => {
     const open = await openView(page, FLOOR_CONTAINER_TITLE, FLOOR_VIEW_TITLE);
     const socket = await connectWithRetry(options.socket);
     const changes: number[] = [];
@@ -417,7 +419,14 @@ export async function floorLaunch(options: UiLaunchOptions & { readonly socket: 
     } finally {
       socket.destroy();
     }
-    return { open, changes };
+    // VS Code's own cost of a visible tree of prebuilt items doing nothing: what Berth's visible idle compares with.
+    let idle: IdleCpu | undefined;
+    if (options.idle) {
+      options.log(`idle CPU, the floor's view visible: ${options.idle.settleMs / 1000} s to settle, ${options.idle.windowMs / 1000} s measured`);
+      await sleep(options.idle.settleMs);
+      idle = { case: 'floor extension (1,000 prebuilt tree items), view visible', ...(await idler.window(options.idle.windowMs)), windowMs: options.idle.windowMs, engineRequests: undefined };
+    }
+    return { open, changes, idle };
   });
 }
 
