@@ -5,30 +5,10 @@
 import * as assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { errorMessage } from '../../../src/common/errors';
+import { failureOf, registryRows, type ChildSummary } from '../support/registriesView';
 import { GITHUB_TOKENS, HUB_USER, startHostedApi, type HostedApiServer } from '../../support/hostedApis';
 
-interface ChildSummary {
-  label: string;
-  description: string | undefined;
-  contextValue: string | undefined;
-  tooltip: string | undefined;
-  node: unknown;
-}
-
-async function children(path: string[] = []): Promise<ChildSummary[]> {
-  await vscode.commands.executeCommand('berth.registries.refresh');
-  return (await vscode.commands.executeCommand<ChildSummary[]>('berth.internal.registriesChildren', path)) ?? [];
-}
-
-async function failureOf(command: string, ...args: unknown[]): Promise<string> {
-  try {
-    await vscode.commands.executeCommand(command, ...args);
-  } catch (error) {
-    return errorMessage(error);
-  }
-  assert.fail(`${command} should have failed`);
-}
+const children = (path: string[] = []): Promise<ChildSummary[]> => registryRows(path, true);
 
 function signIn(registry: string, username: string, password: string): Thenable<unknown> {
   return vscode.commands.executeCommand('berth.registries.signIn', { registry, username, password });

@@ -7,29 +7,9 @@ import * as vscode from 'vscode';
 import { EngineClient } from '../../../src/engine/client';
 import { loadTestEngines, type TestEngines } from '../../support/engines';
 import { suiteEngine } from '../support/fixtures';
-import { errorMessage } from '../../../src/common/errors';
+import { failureOf, registryRows, type ChildSummary } from '../support/registriesView';
 
-interface ChildSummary {
-  label: string;
-  description: string | undefined;
-  contextValue: string | undefined;
-  tooltip: string | undefined;
-  node: unknown;
-}
-
-async function children(path: string[] = []): Promise<ChildSummary[]> {
-  return (await vscode.commands.executeCommand<ChildSummary[]>('berth.internal.registriesChildren', path)) ?? [];
-}
-
-/** Runs a command that must fail; returns its error message. */
-async function failureOf(command: string, ...args: unknown[]): Promise<string> {
-  try {
-    await vscode.commands.executeCommand(command, ...args);
-  } catch (error) {
-    return errorMessage(error);
-  }
-  assert.fail(`${command} should have failed`);
-}
+const children = (path: string[] = []): Promise<ChildSummary[]> => registryRows(path);
 
 describe('registries', function () {
   let engines: TestEngines;
