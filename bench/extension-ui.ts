@@ -9,7 +9,7 @@
  *     asked over a socket at a wall-clock time and the same DOM observer times the row.
  * The DOM times are taken in the page (a MutationObserver) and put on the launcher's clock with a measured offset.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -281,11 +281,16 @@ interface Idler {
 async function withWorkbench<T>(options: UiLaunchOptions, body: (workbench: Workbench, idler: Idler) => Promise<T>): Promise<T> {
   const socketPath = join(tmpdir(), `berth-bench-profile-${process.pid}.sock`);
   rmSync(socketPath, { force: true });
+  // The workbench's console and code-server's log, kept for a post-mortem (a change whose row never showed).
+  const launch = `${Date.now()}`;
+  mkdirSync(join(TEST_OUTPUT, 'bench-ui'), { recursive: true });
   const workbench = await launchWorkbench({
     extensionDevelopmentPath: options.extensionDir,
     extensionTestsPath: options.profileHost,
     settings: options.settings,
     env: { ...options.env, BERTH_PROFILE_SOCKET: socketPath },
+    logFile: join(TEST_OUTPUT, 'bench-ui', `code-server-${launch}.log`),
+    onLog: (level, text) => appendFileSync(join(TEST_OUTPUT, 'bench-ui', `workbench-${launch}.log`), `[${level}] ${text}\n`),
   });
   let link: ProfilerLink | undefined;
   const idler: Idler = {
@@ -383,8 +388,12 @@ export async function berthLaunch(
     const idle: IdleCpu[] = [];
     if (options.idle) {
       await options.idle.beforeIdle();
-      for (const visible of [true, false]) {
+      // BERTH_BENCH_UI_HIDDEN_FIRST=1 measures the hidden window first: whether a window's garbage collection belongs to
+      // what came just before it (the open and the changes) rather than to the views' state.
+      const order = process.env.BERTH_BENCH_UI_HIDDEN_FIRST === '1' ? [false, true] : [true, false];
+      for (const visible of order) {
         if (!visible) await showExplorer(page);
+        else if (order[0] === false) await openView(page, 'Berth', 'Containers');
         options.log(`idle CPU, Berth's views ${visible ? 'visible' : 'hidden'}: ${options.idle.settleMs / 1000} s to settle, ${options.idle.windowMs / 1000} s measured`);
         await sleep(options.idle.settleMs);
         const requestsBefore = options.requests();
