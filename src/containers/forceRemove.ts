@@ -9,7 +9,8 @@ import type { CoreDeps } from '../workbench/deps';
 import { confirm, reportError, withCancellableProgress } from '../workbench/feedback';
 import type { ContainerRef } from '../workbench/targets';
 
-export const FORCE_REMOVE_ACTION = 'Remove with Force';
+/** The action that removes a running container with force, in the display language. */
+const forceRemoveAction = (): string => vscode.l10n.t('Remove with Force');
 
 /** What the user was told about one refused container, and whether it was then removed with force. */
 export interface RefusedRemove {
@@ -51,7 +52,7 @@ async function forceRemove(deps: CoreDeps, ref: ContainerRef, name: string): Pro
 /** Asks (modal, by name) and force-removes; `confirmed` answers the question for automation. */
 async function confirmAndForce(deps: CoreDeps, ref: ContainerRef, name: string, confirmed: boolean | undefined): Promise<boolean> {
   const question = forceRemoveQuestion(name);
-  if (!(await confirm(question.message, vscode.l10n.t(FORCE_REMOVE_ACTION), confirmed, question.detail))) {
+  if (!(await confirm(question.message, forceRemoveAction(), confirmed, question.detail))) {
     deps.log.info(`${name}: remove with force declined; it keeps running`);
     return false;
   }
@@ -70,7 +71,7 @@ export async function offerForceRemove(deps: CoreDeps, ref: ContainerRef, error:
   if (confirmed !== undefined) {
     return { id: ref.id, name, message, forced: await confirmAndForce(deps, ref, name, confirmed) };
   }
-  const force = vscode.l10n.t('Remove with Force');
+  const force = forceRemoveAction();
   const showLog = vscode.l10n.t('Show Log');
   void vscode.window.showErrorMessage(message, force, showLog).then(async (choice) => {
     if (choice === force) await confirmAndForce(deps, ref, name, undefined);

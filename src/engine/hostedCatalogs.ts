@@ -9,7 +9,8 @@
  */
 import { Agent, request, type Dispatcher } from './undici';
 import { isLoopbackHost } from './auth';
-import { RegistryError, parseLinkNext, type RegistryAuth } from './registry-protocol';
+import { RegistryClient } from './registry';
+import { RegistryError, parseLinkNext, parseRegistryAddress, type RegistryAuth } from './registry-protocol';
 
 export const DOCKER_HUB_API = 'https://hub.docker.com';
 export const GITHUB_API = 'https://api.github.com';
@@ -385,6 +386,27 @@ export class GhcrCatalog extends HostedClient {
 
 function ghList(page: unknown): Array<Record<string, unknown>> {
   return Array.isArray(page) ? page.filter((entry): entry is Record<string, unknown> => typeof entry === 'object' && entry !== null) : [];
+}
+
+/** Entries per page asked of a v2 registry's `_catalog` and tag lists. */
+const V2_PAGE_SIZE = 100;
+
+/**
+ * The listings and sign-in check of any registry address: Docker Hub's and GHCR's own APIs for those two, the v2
+ * API (`_catalog`, `tags/list`, `/v2/`) for every other. One place, for the Registries view and Sign In alike.
+ */
+export function repositoryCatalogFor(address: string, options: Omit<HostedCatalogOptions, 'apiBase'> & { env?: NodeJS.ProcessEnv | undefined } = {}): RepositoryCatalog {
+  const hosted = hostedCatalogFor(parseRegistryAddress(address).key, options);
+  if (hosted) return hosted;
+  const client = new RegistryClient({ address, auth: options.auth, log: options.log, dispatcher: options.dispatcher, requestTimeoutMs: options.requestTimeoutMs });
+  return {
+    repositories: (list) => client.catalog({ pageSize: V2_PAGE_SIZE, limit: list?.limit, signal: list?.signal }),
+    tags: (repository, list) => client.tags(repository, { pageSize: V2_PAGE_SIZE, limit: list?.limit, signal: list?.signal }),
+    verify: async (check) => {
+      await client.ping(check);
+    },
+    close: () => client.close(),
+  };
 }
 
 /** The hosted catalog for a registry key, or undefined for a registry that keeps the v2 `_catalog`. */

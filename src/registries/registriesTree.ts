@@ -6,10 +6,9 @@
  */
 import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
-import { hostedCatalogFor, type RepositoryCatalog } from '../engine/hostedCatalogs';
-import { isRegistryError, RegistryClient } from '../engine/registry';
-import type { RegistryAuth } from '../engine/registry';
-import { registryKey, toRegistryAuth, type CredentialChain, type CredentialSourceName } from './credentialChain';
+import { repositoryCatalogFor, type RepositoryCatalog } from '../engine/hostedCatalogs';
+import { isRegistryError } from '../engine/registry';
+import { toRegistryAuth, type CredentialChain, type CredentialSourceName } from './credentialChain';
 
 export interface RegistryNode {
   readonly kind: 'registry';
@@ -59,25 +58,9 @@ export function referenceOf(node: TagNode | RepositoryNode): string {
   return node.kind === 'tag' ? `${name}:${node.tag}` : name;
 }
 
-/** Docker Hub and GHCR through their own APIs; every other registry through the v2 API's `_catalog`. */
-function catalogFor(registry: string, auth: RegistryAuth | undefined, log: vscode.LogOutputChannel): RepositoryCatalog {
-  const hosted = hostedCatalogFor(registryKey(registry), { auth, log: (line) => log.debug(line) });
-  if (hosted) return hosted;
-  const client = new RegistryClient({ address: registry, auth, log: (line) => log.debug(line) });
-  return {
-    repositories: (options) => client.catalog({ pageSize: PAGE_SIZE, limit: options?.limit, signal: options?.signal }),
-    tags: (repository, options) => client.tags(repository, { pageSize: PAGE_SIZE, limit: options?.limit, signal: options?.signal }),
-    verify: async (options) => {
-      await client.ping(options);
-    },
-    close: () => client.close(),
-  };
-}
-
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 /** Catalogs can be huge; the view lists this many entries at most and says so. */
 const LIST_LIMIT = 1000;
-const PAGE_SIZE = 100;
 
 export interface RegistriesTreeSources {
   readonly chain: CredentialChain;
@@ -200,8 +183,10 @@ export class RegistriesTreeProvider implements vscode.TreeDataProvider<RegistryT
     const extra = typed.filter((row) => !known.has(row.repository));
     // A refused listing: the notice says why, and the user can still name a repository to browse.
     const refused = listed.some((row) => row.kind === 'notice' && row.refused === true);
-    const rows = refused ? [...listed, ...extra, { kind: 'type-repository', registry: node.registry } as const] : [...listed.filter((row) => !(extra.length > 0 && row.kind === 'notice' && !row.isError)), ...extra];
-    return rows;
+    if (refused) return [...listed, ...extra, { kind: 'type-repository', registry: node.registry }];
+    // "No repositories" gives way to the typed ones; "Showing the first N" stays.
+    const empty = listed.length === 1 && listed[0]?.kind === 'notice' && !listed[0].isError && extra.length > 0;
+    return empty ? extra : [...listed, ...extra];
   }
 
   async #tags(node: RepositoryNode): Promise<RegistryTreeNode[]> {
@@ -227,7 +212,7 @@ export class RegistriesTreeProvider implements vscode.TreeDataProvider<RegistryT
       const found = await this.#sources.chain.find(registry, (source, error) =>
         this.#sources.log.warn(`Credential lookup in ${source} for ${registry} failed: ${errorMessage(error)}`),
       );
-      client = catalogFor(registry, found ? toRegistryAuth(found.credential) : undefined, this.#sources.log);
+      client = repositoryCatalogFor(registry, { auth: found ? toRegistryAuth(found.credential) : undefined, log: (line) => this.#sources.log.debug(line) });
       const nodes = await list(client, signal);
       if (nodes.length === 0) return [{ kind: 'notice', parentId, text: what === 'tags' ? vscode.l10n.t('No tags') : vscode.l10n.t('No repositories'), isError: false }];
       if (nodes.length >= LIST_LIMIT) {

@@ -4,8 +4,8 @@
  */
 import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
-import { hostedCatalogFor } from '../engine/hostedCatalogs';
-import { insecureCredentialTransport, parseRegistryAddress, RegistryClient } from '../engine/registry';
+import { repositoryCatalogFor } from '../engine/hostedCatalogs';
+import { insecureCredentialTransport, parseRegistryAddress } from '../engine/registry';
 import { confirmAutomatedWrite } from '../workbench/automation';
 import { withCancellableProgress } from '../workbench/feedback';
 import { registryKey } from './credentialChain';
@@ -126,21 +126,11 @@ export class RegistrySignIn {
   async #verify(registry: string, username: string, password: string): Promise<void> {
     const key = registryKey(registry);
     const log = (line: string): void => this.#log.debug(line);
-    const client = hostedCatalogFor(key, { auth: { username, password }, log }) ?? pingOnly(new RegistryClient({ address: registry, auth: { username, password }, log }));
+    const client = repositoryCatalogFor(registry, { auth: { username, password }, log });
     try {
       await withCancellableProgress(vscode.l10n.t('Checking the credentials with {0}…', key), (signal) => client.verify({ signal }));
     } finally {
       await client.close();
     }
   }
-}
-
-/** A v2 registry's check: its `/v2/` with the credentials. */
-function pingOnly(client: RegistryClient): { verify(options: { signal?: AbortSignal }): Promise<void>; close(): Promise<void> } {
-  return {
-    verify: async (options) => {
-      await client.ping(options);
-    },
-    close: () => client.close(),
-  };
 }
