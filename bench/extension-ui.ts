@@ -9,7 +9,7 @@
  *     asked over a socket at a wall-clock time and the same DOM observer times the row.
  * The DOM times are taken in the page (a MutationObserver) and put on the launcher's clock with a measured offset.
  */
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -218,6 +218,29 @@ const WATCH_SCRIPT = `(() => {
   });
 })()`;
 
+/** In-page predicate: no row of the pane titled PANE contains TEXT any more. */
+const GONE_SCRIPT = `(() => {
+  for (const section of document.querySelectorAll('.pane')) {
+    const title = section.querySelector('.pane-header h3.title');
+    if (!title || title.textContent.trim().toLowerCase() !== PANE.toLowerCase()) continue;
+    for (const row of section.querySelectorAll('.pane-body .monaco-list-row')) if (row.textContent.includes(TEXT)) return false;
+  }
+  return true;
+})()`;
+
+/**
+ * Waits until the pane no longer shows the row. With thousands of rows a removal's refresh takes longer than the pause
+ * between changes, and the next change's refresh would queue behind it: the floor removes nothing, so that wait
+ * would be Berth's alone.
+ */
+async function waitForRowGone(page: Page, pane: string, text: string): Promise<boolean> {
+  const expression = withValues(GONE_SCRIPT, { KEY: '', PANE: pane, TEXT: text, CLICK: false });
+  return page.waitForFunction(expression, undefined, { timeout: 30_000, polling: 50 }).then(
+    () => true,
+    () => false,
+  );
+}
+
 const RESULT_SCRIPT = `(async () => {
   const state = window[KEY];
   await Promise.race([state && state.done, new Promise((resolve) => setTimeout(resolve, 90000))]);
@@ -328,6 +351,12 @@ async function withWorkbench<T>(options: UiLaunchOptions, body: (workbench: Work
   } finally {
     await link?.ask('done').catch(() => undefined);
     link?.close();
+    // The extension host's own logs (a refresh VS Code refused, an unresponsive host) and Berth's output channel.
+    try {
+      cpSync(join(workbench.server.userDataDir, 'logs'), join(TEST_OUTPUT, 'bench-ui', `logs-${launch}`), { recursive: true });
+    } catch {
+      // No logs folder yet: nothing to keep.
+    }
     await workbench.close();
     rmSync(socketPath, { force: true });
   }
@@ -383,6 +412,7 @@ export async function berthLaunch(
         await page.screenshot({ path: join(TEST_OUTPUT, `bench-missing-${name}.png`) }).catch(() => undefined);
       }
       await options.client.removeContainer(Id, { force: true });
+      if (!(await waitForRowGone(page, 'Containers', name))) options.log(`${name}: the removed row still showed after 30 s`);
       await sleep(300);
     }
     const idle: IdleCpu[] = [];

@@ -50,6 +50,8 @@ export interface ContainerRowDecoration {
 }
 export type ContainerRowDecorator = (node: ContainerNode) => ContainerRowDecoration | undefined;
 
+const NO_DECORATION: ContainerRowDecoration = {};
+
 /** Which of Show All / Show Running the palette and the view's title offer. */
 const showAllContext = new ContextKey<boolean>('berth.containers.showAll');
 
@@ -141,6 +143,8 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
   /** What every decorator adds to NODE, joined. */
   private decorate(node: ContainerNode): ContainerRowDecoration {
     const parts = this.decorators.flatMap((decorator) => decorator(node) ?? []);
+    // Most rows have nothing added: no joining for them (thousands of rows are drawn at once).
+    if (parts.length === 0) return NO_DECORATION;
     const joined = (values: Array<string | undefined>, separator: string): string | undefined =>
       values.some((value) => value !== undefined) ? values.filter((value) => value !== undefined).join(separator) : undefined;
     return {

@@ -133,7 +133,10 @@ export function presentContainer(record: ContainerRecord, nowMs: number): ItemPr
   return {
     label: record.name,
     description: `${record.summary.Image} · ${containerStatus(record, nowMs) || record.state}`,
-    tooltip: containerTooltip(record, nowMs),
+    // Worded only when read: a row's tooltip waits for a hover, and thousands of rows are drawn at once.
+    get tooltip() {
+      return containerTooltip(record, nowMs);
+    },
     icon: containerIcon(record),
     contextValue: containerContextValue(record.state),
     changesAt: changesAt(record.clock, nowMs),
@@ -205,7 +208,8 @@ export function presentImage(node: ImageRow, usage: ImageUsage, nowMs: number): 
   const used = usedBy(node.tag === undefined ? usage.image : usage.row);
   if (used !== undefined) parts.push(used);
   const tags = node.record.tags;
-  const lines = [
+  // Worded only when read (on hover), like a container row's.
+  const tooltip = (): string => [
     `**${escapeMarkdown(node.tag ?? untaggedLabel(node.record.id))}**`,
     '',
     l10n.t('ID: {0}', escapeMarkdown(node.record.id)),
@@ -217,11 +221,13 @@ export function presentImage(node: ImageRow, usage: ImageUsage, nowMs: number): 
     l10n.t('Created: {0} ({1})', summary.Created > 0 ? escapeMarkdown(new Date(summary.Created * 1000).toISOString()) : l10n.t('unknown'), createdAgo(summary.Created, nowMs)),
     '',
     usageLine(node, usage),
-  ];
+  ].join('\n');
   return {
     label: node.label,
     description: parts.join(' · '),
-    tooltip: lines.join('\n'),
+    get tooltip() {
+      return tooltip();
+    },
     icon: node.tag === undefined ? { id: 'file-binary', color: 'disabledForeground' } : { id: 'package' },
     contextValue: node.tag === undefined ? 'berth:image:untagged' : 'berth:image:tagged',
     changesAt: changesAt(createdClock(summary.Created), nowMs),

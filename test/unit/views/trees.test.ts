@@ -91,6 +91,26 @@ void test('a container row shows name, image · status, a state icon, a namespac
   assert.equal(failed.icon.color, 'charts.red', 'a non-zero exit is red');
 });
 
+void test('a container row is drawn without wording its tooltip, which is worded when read and as of the row', () => {
+  // Thousands of rows are drawn at once and a tooltip waits for a hover: the labels (read only by the tooltip) are
+  // not touched until the tooltip is.
+  const record = container('abc', 'web', 'running', 'shop');
+  let labelReads = 0;
+  const labels = record.summary.Labels;
+  Object.defineProperty(record.summary, 'Labels', {
+    get: () => {
+      labelReads++;
+      return labels;
+    },
+  });
+  const presentation = presentContainer(record, Date.now() + 60 * 60_000);
+  assert.equal(presentation.description, 'busybox · Up About an hour');
+  assert.equal(labelReads, 0, 'the labels were read to draw the row');
+  assert.match(presentation.tooltip, /com\\\.docker\\\.compose\\\.project = shop/);
+  assert.match(presentation.tooltip, /running, Up About an hour/, 'worded as of the moment the row was drawn');
+  assert.ok(labelReads > 0);
+});
+
 function image(id: string, tags: string[] | null): ImageRecord {
   const summary: ImageSummary = { Id: `sha256:${id}`, ParentId: '', RepoTags: tags, RepoDigests: [], Created: 1_700_000_000, Size: 4_860_000, Labels: null, Containers: -1 };
   return toImageRecord(summary);
