@@ -130,6 +130,8 @@ export interface LogsOptions {
   tail?: number | 'all';
   /** Unix seconds. */
   since?: number;
+  /** Unix seconds, fractions allowed: lines stamped later are left out (a message stamped exactly then is kept). */
+  until?: number;
   timestamps?: boolean;
 }
 

@@ -87,7 +87,17 @@ class Follower {
     if (!current.Running && this.options.followRestarts && !hasRun(current)) this.sink.notice(`${this.name} has not started yet; waiting for it to start…`);
     for (;;) {
       try {
-        if (current.Running || this.cut || (hasRun(current) && current.StartedAt !== this.knownRun)) {
+        if (this.cut && !current.Running) {
+          // Stopped during the outage: the rest of that run is read without following, up to its end, then the wait
+          // for a start goes on as after any exit. Following here would stream a run started in the meantime with
+          // no "restarted" line before it.
+          this.cut = false;
+          if (hasRun(current)) {
+            if (this.knownRun !== undefined && current.StartedAt !== this.knownRun) this.sink.notice(`${this.name} restarted`);
+            this.knownRun = current.StartedAt;
+            await this.readRunEnd(current);
+          }
+        } else if (current.Running || this.cut || (hasRun(current) && current.StartedAt !== this.knownRun)) {
           if (this.knownRun !== undefined && current.StartedAt !== this.knownRun) this.sink.notice(`${this.name} restarted`);
           if (hasRun(current)) this.knownRun = current.StartedAt;
           this.cut = false;
@@ -167,7 +177,17 @@ class Follower {
     await this.readStream(this.reader, { follow: true, signal: this.options.signal, ...(since === undefined ? {} : { since }) });
   }
 
-  private async readStream(reader: LogMessageReader, query: { tail?: number | 'all'; since?: number; follow?: boolean; signal: AbortSignal }): Promise<void> {
+  /** What a stopped run wrote after the last message shown, up to the moment it finished; nothing later. */
+  private async readRunEnd(state: State): Promise<void> {
+    const finished = parseTimestamp(`${state.FinishedAt} `)?.nanos;
+    this.reader.beginResume();
+    const since = this.reader.resumeSince;
+    // A microsecond past FinishedAt, rounded up, so that a double's rounding never drops the run's last message.
+    const until = finished === undefined ? undefined : Number(finished / 1000n + 1n) / 1e6;
+    await this.readStream(this.reader, { signal: this.options.signal, ...(since === undefined ? {} : { since }), ...(until === undefined ? {} : { until }) });
+  }
+
+  private async readStream(reader: LogMessageReader, query: { tail?: number | 'all'; since?: number; until?: number; follow?: boolean; signal: AbortSignal }): Promise<void> {
     let clean = false;
     try {
       for await (const chunk of this.client.containerLogs(this.id, { ...query, timestamps: true, tty: this.tty })) reader.push(chunk, !this.tty);

@@ -143,6 +143,7 @@ export class ContainerEndpoints extends SystemEndpoints {
       follow: options.follow,
       tail: options.tail,
       since: options.since,
+      until: options.until,
       timestamps: options.timestamps,
     });
     const response = await this.openStream({
