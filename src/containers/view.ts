@@ -154,9 +154,16 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
     };
   }
 
-  /** Draws these rows again, in one refresh. */
+  /** Draws these rows again, in one refresh (a row with an open folder below it waits until that is folded). */
   redraw(rows: readonly ContainerNode[]): void {
-    if (rows.length > 0) this.fire([...rows]);
+    this.refreshRows(rows);
+  }
+
+  /** A container row with a folder open below it ("Files" or one of its folders): drawing it lists them again. */
+  protected override hasOpenListingsBelow(row: ContainerRowNode, expanded: ReadonlySet<ContainerRowNode | EngineRootNode>): boolean {
+    if (row.kind !== 'container') return false;
+    for (const open of expanded) if (open.kind === 'child' && open.engine === row.engine && open.containerId === row.id) return true;
+    return false;
   }
 
   /**

@@ -82,8 +82,10 @@ export class FileRows extends Disposable implements ContainerChildRows {
       item.contextValue = row.parent.kind === 'volume' ? 'berth:files:volume' : 'berth:files:folder';
       return item;
     }
+    // No id: VS Code then names the row after its folder's row and its label, and gives a name already taken a new
+    // one. With ids, a listing still in flight when its container's row was drawn again leaves its rows registered,
+    // and every later listing of that folder is refused ("Element with id … is already registered").
     const item = new vscode.TreeItem(row.uri, directory ? collapsed : vscode.TreeItemCollapsibleState.None);
-    item.id = `files:${row.engine}/${row.containerId}${row.path}`;
     item.label = row.name;
     item.tooltip = row.path;
     item.contextValue = directory ? 'berth:files:folder' : 'berth:files:file';

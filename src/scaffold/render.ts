@@ -3,6 +3,7 @@
  * from the facts detect.ts found. Every Dockerfile works with the classic builder (no BuildKit-only syntax), starts
  * with FROM, uses JSON forms for CMD and ENTRYPOINT, and passes the Dockerfile language server without a diagnostic.
  */
+import { stringify } from 'yaml';
 import { DEFAULT_PORTS, type Platform, type ProjectFacts } from './detect';
 
 export const SCAFFOLD_FILES = ['Dockerfile', '.dockerignore', 'compose.yaml'] as const;
@@ -177,7 +178,8 @@ function composeFile(name: string, port: number | undefined): string {
     '# One service, built from the Dockerfile beside this file, with its port published. Add environment, volumes',
     '# and other services as the application needs them.',
     'services:',
-    `  ${name}:`,
+    // Quoted when YAML would read it as something else: a project named "00" or "true" stays that service.
+    `  ${stringify(name).trim()}:`,
     '    build:',
     '      context: .',
     '      dockerfile: Dockerfile',

@@ -40,10 +40,11 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   /** Rows whose relative times move on, refreshed the moment their text changes while the view is visible. */
   protected readonly rowClock = this._register(new RowRefreshScheduler<N>((rows) => this.refreshAged(rows)));
   /**
-   * Expanded rows, and those among them whose text aged while open. VS Code lists every open row below a refreshed
-   * row again, so aging an expanded container each second would read its open folders through the engine each second,
-   * and two listings of one folder in flight at once make VS Code refuse the second ("Element with id … is already
-   * registered"). Their text is brought up to date when they are folded.
+   * Expanded rows, and those among them whose text went stale while open. VS Code lists every open row below a
+   * refreshed row again, so aging a container (or drawing its live figures) each second would read its open folders
+   * through the engine each second, and a listing in flight when its container's row is refreshed leaves VS Code
+   * refusing the next one ("Element with id … is already registered"). Such a row is drawn again once nothing below
+   * it that lists through the engine is open.
    */
   private readonly expanded = new Set<N | EngineRootNode>();
   private readonly agedWhileExpanded = new Set<N>();
@@ -68,19 +69,34 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
     this._register(
       this.view.onDidCollapseElement((event) => {
         this.expanded.delete(event.element);
-        const node = event.element as N;
-        if (this.agedWhileExpanded.delete(node)) this.fire([node]);
+        const due = [...this.agedWhileExpanded].filter((row) => !this.holdsOpenListings(row));
+        for (const row of due) this.agedWhileExpanded.delete(row);
+        if (due.length > 0) this.fire(due);
       }),
     );
   }
 
-  private refreshAged(rows: N[]): void {
+  /** Open rows below ROW (among EXPANDED) that VS Code would list again through the engine if ROW were drawn again. */
+  protected hasOpenListingsBelow(_row: N, _expanded: ReadonlySet<N | EngineRootNode>): boolean {
+    return false;
+  }
+
+  private holdsOpenListings(row: N): boolean {
+    return this.expanded.has(row) && this.hasOpenListingsBelow(row, this.expanded);
+  }
+
+  /** Draws ROWS again now, except those holding open listings: they are drawn once those are folded. */
+  protected refreshRows(rows: readonly N[]): void {
     const now = rows.filter((row) => {
-      if (!this.expanded.has(row)) return true;
+      if (!this.holdsOpenListings(row)) return true;
       this.agedWhileExpanded.add(row);
       return false;
     });
     if (now.length > 0) this.fire(now);
+  }
+
+  private refreshAged(rows: N[]): void {
+    this.refreshRows(rows);
   }
 
   /** Call at the end of the subclass constructor, once its own fields exist. */

@@ -31,6 +31,12 @@ export async function filesEdit(workbench: Workbench, driver: WorkbenchDriver, c
     await expand(/^app$/);
     const file = driver.treeRow('Containers', /^config\.txt$/);
     await file.waitFor({ timeout: 30_000 });
+    // The row shows live figures that change each second: drawing it again must neither fold nor break the open
+    // folders below it (VS Code once refused their listings: "Element with id … is already registered").
+    await page.waitForTimeout(3_000);
+    await file.waitFor({ timeout: 5_000 });
+    const toasts = await page.locator('.notifications-toasts').innerText().catch(() => '');
+    if (/already registered|Cannot list/.test(toasts)) throw new Error(`a notification after the folders were opened: ${toasts}`);
     await file.click();
     await driver.waitForText(() => driver.activeEditorText(), 'setting=1', 'the opened file');
     const tab = page.locator('.tabs-container .tab.active');

@@ -21,6 +21,7 @@ import { ENGINE_KIND_ENV, engineHostFor, parseEngineKind, type EngineKind } from
 const execFileAsync = promisify(execFile);
 const COUNTS_MARKER = 'BERTH_MOCHA_COUNTS';
 const PROGRESS_MARKER = 'BERTH_MOCHA_PROGRESS';
+const RUNNING_MARKER = 'BERTH_MOCHA_RUNNING';
 /** The workbench gives up on an extension host that did not start (seen on an overloaded machine): fail at once. */
 const EXTENSION_HOST_FAILED = /took longer than \d+s to send its ready message|Extension host terminated unexpectedly/;
 const EXIT_HOST_FAILED = 70;
@@ -38,7 +39,7 @@ interface Counts {
  * test-output/integration-workbench.log only, so the console shows mocha's report.
  */
 function isWorkbenchNoise(text: string): boolean {
-  return text.includes(PROGRESS_MARKER) || /\/static\/out\/vs\/|^(Creating a socket|Resolving connection token|Resolved connection token|\[Service Worker\]|Updating additional builtin|ChatSessionStore|Creation of workbench contribution)/.test(
+  return text.includes(PROGRESS_MARKER) || text.includes(RUNNING_MARKER) || /\/static\/out\/vs\/|^(Creating a socket|Resolving connection token|Resolved connection token|\[Service Worker\]|Updating additional builtin|ChatSessionStore|Creation of workbench contribution)/.test(
     text,
   ) || /ECONNREFUSED 127\.0\.0\.1:\d+: Failed/.test(text);
 }
@@ -62,6 +63,8 @@ interface Attempt {
   code: number;
   counts: Counts | undefined;
   blocked: string[];
+  /** What to say of a suite the deadline cut off: the test it was in, and how the host and workbench looked. */
+  cutOff: string[];
 }
 
 /**
@@ -93,6 +96,11 @@ async function runSuiteOnce(stopwatch: Stopwatch, suiteIndex: string, engines: T
   let counts: Counts | undefined;
   /** The counts after the last test that ended: what a run cut off by the deadline did. */
   let progress: Counts | undefined;
+  /** The test that started last, as its console line said. */
+  let running: string | undefined;
+  let cutOff: string[] = [];
+  const progressFile = join(TEST_OUTPUT, `${pass.name}-progress.txt`);
+  await writeFile(progressFile, '');
   let resolveExit: (code: number) => void = () => undefined;
   const live: { page?: Page } = {};
   let failuresDescribed = 0;
@@ -109,12 +117,15 @@ async function runSuiteOnce(stopwatch: Stopwatch, suiteIndex: string, engines: T
         BERTH_TEST_ENGINES: JSON.stringify(engines),
         [ENGINE_KIND_ENV]: pass.kind,
         BERTH_IT_GREP: process.env.BERTH_IT_GREP ?? '',
+        BERTH_IT_PROGRESS_FILE: progressFile,
       },
       onLog: (level, text) => {
         const at = text.indexOf(COUNTS_MARKER);
         if (at >= 0) counts = JSON.parse(text.slice(at + COUNTS_MARKER.length)) as Counts;
         const progressAt = text.indexOf(PROGRESS_MARKER);
         if (progressAt >= 0) progress = JSON.parse(text.slice(progressAt + PROGRESS_MARKER.length)) as Counts;
+        const runningAt = text.indexOf(RUNNING_MARKER);
+        if (runningAt >= 0) running = text.slice(runningAt + RUNNING_MARKER.length).trim();
         workbenchLog.write(`[${level}] ${text}\n`);
         if (EXTENSION_HOST_FAILED.test(text)) resolveExit(EXIT_HOST_FAILED);
         if (!isWorkbenchNoise(text)) process.stdout.write(`${text}\n`);
@@ -136,13 +147,25 @@ async function runSuiteOnce(stopwatch: Stopwatch, suiteIndex: string, engines: T
     const soFar = counts ?? progress;
     counts = { passed: soFar?.passed ?? 0, failed: Math.max(1, soFar?.failed ?? 0), pending: soFar?.pending ?? 0, error: String(error) };
     code = 1;
+    // The summary shows ✗ lines: name the test the deadline cut off, and what the extension host itself last wrote
+    // (a later line there than the console's means the workbench stopped passing its lines on, not the test).
+    const hostRecord = (await readFile(progressFile, 'utf8').catch(() => '')).trim().split('\n').pop() ?? '';
+    const state = await Promise.race([
+      describeWorkbench(workbench.page, join(TEST_OUTPUT, `${pass.name}-deadline.png`)).catch((reason: unknown) => `not described: ${String(reason)}`),
+      new Promise<string>((resolve) => setTimeout(() => resolve('not described: the page did not answer in 15 s'), 15_000)),
+    ]);
+    cutOff = [
+      `  ✗ cut off by the deadline while running: ${running ?? '(no test had started)'}`,
+      `    the extension host's last record: ${hostRecord || '(none)'}; load average ${loadavg().map((load) => load.toFixed(1)).join(' ')}`,
+      `    the workbench then: ${state}`,
+    ];
   } finally {
     // What the workbench looked like at the end helps when a test failed.
     await workbench.page.screenshot({ path: join(TEST_OUTPUT, `${pass.name}-final.png`) }).catch(() => undefined);
     await stopwatch.stage('shutdown', () => workbench.close());
     workbenchLog.end();
   }
-  return { code, counts, blocked: workbench.blocked };
+  return { code, counts, blocked: workbench.blocked, cutOff };
 }
 
 async function main(): Promise<number> {
@@ -177,6 +200,8 @@ async function main(): Promise<number> {
   if (result.blocked.length > 0) console.log(`blocked non-loopback requests: ${result.blocked.join(', ')}`);
   console.log(`${pass.name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.pending ?? 0} skipped; exit code ${code}`);
   console.log(stopwatch.report());
+  // Last, so that the summary's few last lines of this log carry them.
+  for (const line of result.cutOff) console.log(line);
   return code === 0 && counts.failed === 0 ? 0 : 1;
 }
 

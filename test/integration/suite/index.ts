@@ -1,11 +1,26 @@
 // Entry point the extension host loads (URL payload `extensionTestsPath`). Same contract as @vscode/test-electron:
 // run() resolves when every test passed and rejects otherwise. The counts line is parsed by test/integration/run.ts.
-import { readdirSync } from 'node:fs';
+import { appendFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Mocha from 'mocha';
 
 export const COUNTS_MARKER = 'BERTH_MOCHA_COUNTS';
 export const PROGRESS_MARKER = 'BERTH_MOCHA_PROGRESS';
+export const RUNNING_MARKER = 'BERTH_MOCHA_RUNNING';
+
+/**
+ * The extension host's own record of each test's start and end, written straight to a file: when the console lines
+ * stop reaching the launcher, this file tells a stuck test from a stuck workbench.
+ */
+function record(line: string): void {
+  const file = process.env.BERTH_IT_PROGRESS_FILE;
+  if (!file) return;
+  try {
+    appendFileSync(file, `${new Date().toISOString()} ${line}\n`);
+  } catch {
+    // A record that cannot be written costs the diagnosis only.
+  }
+}
 
 export function run(): Promise<void> {
   const mocha = new Mocha({
@@ -38,7 +53,12 @@ export function run(): Promise<void> {
       runner.on('fail', (test, error: Error) => {
         console.log(`FAILED: ${test.fullTitle()}\n${String(error.stack ?? error).split('\n').slice(0, 6).join('\n')}`);
       });
-      runner.on('test end', () => {
+      runner.on('test', (test) => {
+        console.log(`${RUNNING_MARKER} ${test.fullTitle()}`);
+        record(`start ${test.fullTitle()}`);
+      });
+      runner.on('test end', (test) => {
+        record(`end ${test.state ?? 'pending'} ${test.fullTitle()}`);
         const stats = runner.stats;
         console.log(`${PROGRESS_MARKER} ${JSON.stringify({ passed: stats?.passes ?? 0, failed: stats?.failures ?? 0, pending: stats?.pending ?? 0 })}`);
       });

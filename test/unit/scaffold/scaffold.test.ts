@@ -154,8 +154,17 @@ void describe('scaffold: rendering', () => {
         assert.match(detection.facts.name, /^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$/);
         assertValidScaffold(render(chosen, { facts: detection.facts, port: chosenPort }), detection.facts.name, chosenPort);
       }),
-      { numRuns: 150 },
+      // The counterexample a run once found (a project named "00", which YAML read as the number 0) is always tried.
+      { numRuns: 150, examples: [[{ 'package.json': JSON.stringify({ name: '00', main: '', scripts: { start: '' }, engines: { node: '' } }) }, '', 'node', undefined]] },
     );
+  });
+
+  void it('a project named like a YAML number, boolean or null keeps that name as its service', () => {
+    for (const name of ['00', '1.5', 'true', 'null', '0x1']) {
+      const detection = detect({ 'package.json': JSON.stringify({ name }) }, 'folder');
+      assert.equal(detection.facts.name, name);
+      assertValidScaffold(render('node', { facts: detection.facts, port: 3000 }), name, 3000);
+    }
   });
 });
 
