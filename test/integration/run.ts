@@ -25,6 +25,8 @@ const RUNNING_MARKER = 'BERTH_MOCHA_RUNNING';
 /** The workbench gives up on an extension host that did not start (seen on an overloaded machine): fail at once. */
 const EXTENSION_HOST_FAILED = /took longer than \d+s to send its ready message|Extension host terminated unexpectedly/;
 const EXIT_HOST_FAILED = 70;
+/** How long the console may lag behind the extension host's own record of the suite's end. */
+const HOST_RECORD_GRACE_MS = 30_000;
 const OVERALL_TIMEOUT_MS = Number(process.env.BERTH_IT_TIMEOUT_MS ?? 15 * 60_000);
 
 interface Counts {
@@ -140,6 +142,24 @@ async function runSuiteOnce(stopwatch: Stopwatch, suiteIndex: string, engines: T
   );
   live.page = workbench.page;
   workbench.page.on('crash', () => process.stdout.write('the workbench page crashed (its renderer is gone)\n'));
+  let hostEndedAt: number | undefined;
+  // The extension host writes its own record too. When it says the suite ended and the workbench has not passed
+  // that on within a grace period, the record decides, and the log says the workbench went quiet.
+  const hostWatch = setInterval(() => {
+    void readFile(progressFile, 'utf8').then((text) => {
+      const at = text.lastIndexOf(COUNTS_MARKER);
+      if (at < 0 || counts !== undefined) return;
+      hostEndedAt ??= Date.now();
+      if (Date.now() - hostEndedAt < HOST_RECORD_GRACE_MS) return;
+      counts = JSON.parse(text.slice(at + COUNTS_MARKER.length).split('\n')[0] ?? '') as Counts;
+      const failures = text.split('\n').filter((line) => / FAILED /.test(line));
+      cutOff = [
+        `  the workbench passed on nothing for ${HOST_RECORD_GRACE_MS / 1000} s after the extension host's suite ended; its own record was read (last console test: ${running ?? 'none'})`,
+        ...failures.map((line) => `  ✗ ${line.replace(/^\S+ FAILED /, '')}`),
+      ];
+      resolveExit(counts.failed > 0 ? 1 : 0);
+    }, () => undefined);
+  }, 5_000);
   let code: number;
   try {
     code = await stopwatch.stage('suite', () => withDeadline(exitCode, OVERALL_TIMEOUT_MS, 'the integration suite'));
@@ -160,6 +180,7 @@ async function runSuiteOnce(stopwatch: Stopwatch, suiteIndex: string, engines: T
       `    the workbench then: ${state}`,
     ];
   } finally {
+    clearInterval(hostWatch);
     // What the workbench looked like at the end helps when a test failed.
     await workbench.page.screenshot({ path: join(TEST_OUTPUT, `${pass.name}-final.png`) }).catch(() => undefined);
     await stopwatch.stage('shutdown', () => workbench.close());

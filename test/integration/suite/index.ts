@@ -45,6 +45,7 @@ export function run(): Promise<void> {
           pending: stats?.pending ?? 0,
         };
         console.log(`${COUNTS_MARKER} ${JSON.stringify(counts)}`);
+        record(`${COUNTS_MARKER} ${JSON.stringify(counts)}`);
         if (failures > 0) reject(new Error(`${failures} test(s) failed`));
         else resolve();
       });
@@ -52,6 +53,7 @@ export function run(): Promise<void> {
       // keep the counts current so the launcher reports what ran.
       runner.on('fail', (test, error: Error) => {
         console.log(`FAILED: ${test.fullTitle()}\n${String(error.stack ?? error).split('\n').slice(0, 6).join('\n')}`);
+        record(`FAILED ${test.fullTitle()}: ${String(error.message ?? error).split('\n')[0]}`);
       });
       runner.on('test', (test) => {
         console.log(`${RUNNING_MARKER} ${test.fullTitle()}`);
