@@ -38,6 +38,12 @@ function hasRun(state: State): boolean {
   return state.Running || (state.StartedAt !== '' && !state.StartedAt.startsWith('0001-'));
 }
 
+/**
+ * How long Podman's followed lines wait before they show: its stray messages of a restarted run come in the last
+ * moment before the stream ends (within 10 ms of its end in the runs recorded), so a line older than this is safe.
+ */
+const PODMAN_FOLLOW_DEFER_MS = 250;
+
 /** When the same run's follow ends while it still runs (an engine quirk), wait this long before following again. */
 const SAME_RUN_RETRY_MS = 500;
 
@@ -95,7 +101,7 @@ class Follower {
           if (hasRun(current)) {
             if (this.knownRun !== undefined && current.StartedAt !== this.knownRun) this.sink.notice(`${this.name} restarted`);
             this.knownRun = current.StartedAt;
-            await this.readRunEnd(current);
+            await this.readRunEnd(runEnd(current));
           }
         } else if (current.Running || this.cut || (hasRun(current) && current.StartedAt !== this.knownRun)) {
           if (this.knownRun !== undefined && current.StartedAt !== this.knownRun) this.sink.notice(`${this.name} restarted`);
@@ -106,6 +112,8 @@ class Follower {
           const next = await this.inspect();
           if (!next) return;
           if (next.Running && next.StartedAt === this.knownRun) await delay(SAME_RUN_RETRY_MS, undefined, { signal });
+          // The run ended (stopped, or restarted since): the rest of it, up to its end, before anything else is said.
+          else await this.readRunEnd(next.StartedAt === this.knownRun ? runEnd(next) : beforeRun(next));
           current = next;
           continue;
         }
@@ -129,6 +137,7 @@ class Follower {
         this.sink.notice(`lost the engine (${error.message}); reconnecting…`);
         const state = await this.waitForEngine();
         if (!state) {
+          this.reader.releaseHeld();
           this.sink.notice(`reconnected; ${this.name} was removed`);
           return;
         }
@@ -170,30 +179,47 @@ class Follower {
     await this.readStream(this.reader, { signal, ...(since === undefined ? {} : { since }) });
   }
 
-  /** Follows the current run from after the last message shown, until the engine ends the stream. */
+  /**
+   * Follows the current run from after the last message shown, until the engine ends the stream. When restarts
+   * are followed, an unfinished line at the end is held back: it is read again with the rest of the run.
+   */
   private async followRun(): Promise<void> {
     this.reader.beginResume();
     const since = this.reader.resumeSince;
-    await this.readStream(this.reader, { follow: true, signal: this.options.signal, ...(since === undefined ? {} : { since }) });
+    // Podman's follow ends a restarted run with a few of the next run's messages out of order (see deferFor).
+    const podman = this.client.pingInfo?.libpodApiVersion !== undefined;
+    if (podman && this.options.followRestarts) this.reader.deferFor(PODMAN_FOLLOW_DEFER_MS);
+    try {
+      await this.readStream(this.reader, { follow: true, signal: this.options.signal, ...(since === undefined ? {} : { since }) }, this.options.followRestarts);
+    } finally {
+      this.reader.deferFor(undefined);
+    }
   }
 
-  /** What a stopped run wrote after the last message shown, up to the moment it finished; nothing later. */
-  private async readRunEnd(state: State): Promise<void> {
-    const finished = parseTimestamp(`${state.FinishedAt} `)?.nanos;
+  /**
+   * What a run wrote after the last message shown, up to END (nanoseconds), without following; nothing later. With
+   * no END known, nothing is read here: the next resumed stream brings it.
+   */
+  private async readRunEnd(end: bigint | undefined): Promise<void> {
+    if (end === undefined) return;
     this.reader.beginResume();
     const since = this.reader.resumeSince;
-    // A microsecond past FinishedAt, rounded up, so that a double's rounding never drops the run's last message.
-    const until = finished === undefined ? undefined : Number(finished / 1000n + 1n) / 1e6;
-    await this.readStream(this.reader, { signal: this.options.signal, ...(since === undefined ? {} : { since }), ...(until === undefined ? {} : { until }) });
+    // Whole microseconds, rounded up, so that a double's rounding never drops the run's last message.
+    const until = Number(end / 1000n + 1n) / 1e6;
+    await this.readStream(this.reader, { signal: this.options.signal, until, ...(since === undefined ? {} : { since }) });
   }
 
-  private async readStream(reader: LogMessageReader, query: { tail?: number | 'all'; since?: number; until?: number; follow?: boolean; signal: AbortSignal }): Promise<void> {
+  private async readStream(
+    reader: LogMessageReader,
+    query: { tail?: number | 'all'; since?: number; until?: number; follow?: boolean; signal: AbortSignal },
+    holdUnfinished = false,
+  ): Promise<void> {
     let clean = false;
     try {
       for await (const chunk of this.client.containerLogs(this.id, { ...query, timestamps: true, tty: this.tty })) reader.push(chunk, !this.tty);
       clean = true;
     } finally {
-      reader.end(clean);
+      reader.end(clean, holdUnfinished);
     }
   }
 
@@ -203,6 +229,8 @@ class Follower {
       return (await this.client.inspectContainer(this.id, { signal: this.options.signal })).State;
     } catch (error) {
       if (!isEngineError(error, 'not-found')) throw error;
+      // Nothing more can be read: what the last stream held back is shown as it came.
+      this.reader.releaseHeld();
       this.sink.notice(`${this.name} was removed`);
       return undefined;
     }
@@ -237,6 +265,17 @@ class Follower {
       }
     }
   }
+}
+
+/** The instant a stopped run finished (nanoseconds). */
+function runEnd(state: State): bigint | undefined {
+  return parseTimestamp(`${state.FinishedAt} `)?.nanos;
+}
+
+/** Just before the current run started: the end of every earlier run. */
+function beforeRun(state: State): bigint | undefined {
+  const started = parseTimestamp(`${state.StartedAt} `)?.nanos;
+  return started === undefined ? undefined : started - 2000n;
 }
 
 /** Retry delays while the engine is unreachable: short at first, capped so a returning engine is seen within 2 s. */

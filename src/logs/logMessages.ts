@@ -65,6 +65,8 @@ class StreamState {
   /** Content of the finished messages of the unfinished line, and its size. */
   line: Buffer[] = [];
   lineBytes = 0;
+  /** The stamps and sizes of the line's messages not handed on yet: they count as shown once handed on. */
+  pending: Array<{ stamp: string | undefined; bytes: number }> = [];
 }
 
 /**
@@ -73,8 +75,20 @@ class StreamState {
  */
 export const MAX_HELD_LINE_BYTES = 64 * 1024;
 
+/** A line handed on, with what it adds to the counts of what was shown. */
+interface Delivery {
+  readonly stream: Stream;
+  readonly text: string;
+  readonly counts: Array<{ state: StreamState; stamp: string | undefined; bytes: number; whole: boolean }>;
+  readonly at: number;
+}
+
 export class LogMessageReader {
   private readonly streams = new Map<Stream, StreamState>();
+  /** Set by `deferFor`: each line waits this long before it is handed on; until then it is not counted as shown. */
+  private deferMs: number | undefined;
+  private readonly deferred: Delivery[] = [];
+  private deferTimer: ReturnType<typeof setTimeout> | undefined;
   /** The newest stamp shown and its whole second. */
   private newest: string | undefined;
   private newestSecond: number | undefined;
@@ -92,12 +106,75 @@ export class LogMessageReader {
     return this.newestSecond;
   }
 
-  /** A resumed stream begins: drop the replay of what was shown, keep the unfinished lines. */
+  /**
+   * A resumed stream begins: drop the replay of what was shown. An unfinished line not handed on (a broken stream,
+   * or one `end` held back) was not counted as shown, so the replay brings it again, whole: it goes.
+   */
   beginResume(): void {
+    this.deferred.length = 0;
+    this.stopDeferTimer();
     for (const state of this.streams.values()) {
       this.resetMessage(state);
+      this.dropLine(state);
       state.skip = this.newestSecond === undefined ? 0 : state.shownInNewestSecond;
     }
+  }
+
+  /** Hands on the lines still deferred and the unfinished lines `end` held back. */
+  releaseHeld(): void {
+    this.releaseDeferred(Number.POSITIVE_INFINITY);
+    for (const [stream, state] of this.streams) if (state.line.length > 0) this.emitLine(stream, state);
+    this.releaseDeferred(Number.POSITIVE_INFINITY);
+  }
+
+  /**
+   * From now on each line waits MS before it is handed on (undefined: lines go at once again; those waiting stay
+   * until `releaseHeld`, or go uncounted at `beginResume`). Podman's follow sends, in the last moment before it ends
+   * at a restart, a few messages of the new run picked out of order: held this way, they never show, and the next
+   * read brings the new run whole.
+   */
+  deferFor(ms: number | undefined): void {
+    this.deferMs = ms;
+    if (ms === undefined) this.stopDeferTimer();
+    else this.armDeferTimer();
+  }
+
+  private releaseDeferred(ageMs: number): void {
+    const limit = ageMs === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : Date.now() - ageMs;
+    while (this.deferred.length > 0 && (this.deferred[0] as Delivery).at <= limit) {
+      const { stream, text, counts } = this.deferred.shift() as Delivery;
+      for (const count of counts) this.countShown(count.state, count.stamp, count.bytes, count.whole);
+      if (text !== '') this.output(stream, text);
+    }
+    if (this.deferred.length === 0) this.stopDeferTimer();
+  }
+
+  private armDeferTimer(): void {
+    const first = this.deferred[0];
+    if (this.deferMs === undefined || first === undefined || this.deferTimer !== undefined) return;
+    const ms = this.deferMs;
+    this.deferTimer = setTimeout(() => {
+      this.deferTimer = undefined;
+      this.releaseDeferred(ms);
+      this.armDeferTimer();
+    }, Math.max(0, first.at + ms - Date.now()));
+  }
+
+  private stopDeferTimer(): void {
+    if (this.deferTimer !== undefined) clearTimeout(this.deferTimer);
+    this.deferTimer = undefined;
+  }
+
+  /** A line is handed on now, or once it waited `deferMs`. */
+  private deliver(stream: Stream, text: string, counts: Delivery['counts']): void {
+    if (this.deferMs === undefined && this.deferred.length === 0) {
+      for (const count of counts) this.countShown(count.state, count.stamp, count.bytes, count.whole);
+      if (text !== '') this.output(stream, text);
+      return;
+    }
+    this.deferred.push({ stream, text, counts, at: Date.now() });
+    if (this.deferMs === undefined) this.releaseDeferred(Number.POSITIVE_INFINITY);
+    else this.armDeferTimer();
   }
 
   /** `framed`: the chunks say where each frame ends (non-TTY output). */
@@ -121,10 +198,12 @@ export class LogMessageReader {
 
   /**
    * The stream ended. `clean`: the engine closed it (the container stopped); the last message is whole, and an
-   * unfinished line is delivered as it is. Otherwise (the connection broke) the message in progress is dropped:
-   * the resumed stream brings it again, whole.
+   * unfinished line is delivered as it is, or with `holdUnfinished` kept back for `releaseHeld` or a resume (a
+   * followed stream's last bytes may belong to a run started since: Podman's follow once sent the new run's first
+   * part of a line without the line before it). Otherwise (the connection broke) the message in progress is
+   * dropped: the resumed stream brings it again, whole.
    */
-  end(clean: boolean): void {
+  end(clean: boolean, holdUnfinished = false): void {
     for (const [stream, state] of this.streams) {
       if (!clean) {
         this.resetMessage(state);
@@ -137,8 +216,14 @@ export class LogMessageReader {
       }
       if (state.atStart && state.head !== '') this.startUnstamped(state);
       if (!state.atStart) this.finishMessage(stream, state, false);
-      if (state.line.length > 0) this.emitLine(stream, state);
+      if (state.line.length > 0 && !holdUnfinished) this.emitLine(stream, state);
     }
+  }
+
+  private dropLine(state: StreamState): void {
+    state.line = [];
+    state.lineBytes = 0;
+    state.pending = [];
   }
 
   private state(stream: Stream): StreamState {
@@ -261,7 +346,7 @@ export class LogMessageReader {
   private finishMessage(stream: Stream, state: StreamState, endsLine: boolean): void {
     state.atStart = true;
     if (state.messageBytes > 0) {
-      this.countShown(state, state.stamp, state.messageBytes);
+      state.pending.push({ stamp: state.stamp, bytes: state.messageBytes });
       for (const part of state.message) state.line.push(part);
       state.lineBytes += state.messageBytes;
     }
@@ -283,11 +368,23 @@ export class LogMessageReader {
     if (cut - lead < needed) cut = lead;
     state.line = cut < held.length ? [held.subarray(cut)] : [];
     state.lineBytes = held.length - cut;
-    if (cut > 0) this.output(stream, held.toString('utf8', 0, cut));
+    // The messages handed on count as shown; one cut in two counts its first part now and the rest later.
+    const counts: Delivery['counts'] = [];
+    let left = cut;
+    while (left > 0 && state.pending.length > 0) {
+      const first = state.pending[0] as { stamp: string | undefined; bytes: number };
+      const bytes = Math.min(first.bytes, left);
+      counts.push({ state, stamp: first.stamp, bytes, whole: bytes === first.bytes });
+      left -= bytes;
+      first.bytes -= bytes;
+      if (first.bytes === 0) state.pending.shift();
+    }
+    if (cut > 0) this.deliver(stream, held.toString('utf8', 0, cut), counts);
   }
 
-  private countShown(state: StreamState, stamp: string | undefined, bytes: number): void {
-    this.shownMessages++;
+  /** BYTES of a message were handed on; `whole`: its last ones. */
+  private countShown(state: StreamState, stamp: string | undefined, bytes: number, whole: boolean): void {
+    if (whole) this.shownMessages++;
     if (stamp === undefined) {
       state.shownInNewestSecond += bytes;
       return;
@@ -313,9 +410,11 @@ export class LogMessageReader {
 
   private emitLine(stream: Stream, state: StreamState): void {
     const parts = state.line;
+    const counts = state.pending.map((message) => ({ state, stamp: message.stamp, bytes: message.bytes, whole: true }));
+    state.pending = [];
     state.line = [];
     state.lineBytes = 0;
     const text = parts.length === 1 ? (parts[0] as Buffer).toString('utf8') : Buffer.concat(parts).toString('utf8');
-    if (text !== '') this.output(stream, text);
+    this.deliver(stream, text, counts);
   }
 }

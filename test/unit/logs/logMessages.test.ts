@@ -150,3 +150,67 @@ void test('a line without a newline is handed on in pieces of at most 64 KiB, cu
   }
   assert.equal(lines.map((line) => line.slice('stdout: '.length)).join(''), text);
 });
+
+// Podman stamps to the second, and its follow across a restart once ended with the new run's first part of a line
+// while the line before it ("run 2") never came on that stream.
+const S2 = '2026-11-26T00:58:02Z';
+const S3 = '2026-11-26T00:58:03Z';
+const PART = 'x'.repeat(4095);
+
+void test('a followed stream\'s unfinished line held back at its end is read again, after the line the stream skipped', () => {
+  const { reader, lines } = collector();
+  feedRaw(reader, `${S2} run 1\r\n${S2} ready\r\n${S3} ${PART}`, 1000);
+  reader.end(true, true);
+  assert.deepEqual(lines, ['stdout: run 1\r\n', 'stdout: ready\r\n']);
+  // Nothing of the held part counts as shown: the resume starts at the second of "ready" and drops exactly it.
+  assert.equal(reader.resumeSince, Date.parse(S2) / 1000);
+  reader.beginResume();
+  feedRaw(reader, `${S2} run 1\r\n${S2} ready\r\n${S3} run 2\r\n${S3} ${PART}${S3} xé\r\n`, 333);
+  reader.end(true);
+  assert.equal(lines.map((line) => line.slice('stdout: '.length)).join(''), `run 1\r\nready\r\nrun 2\r\n${PART}xé\r\n`);
+});
+
+void test('a held-back unfinished line is shown by releaseHeld, and then counts as shown', () => {
+  const { reader, lines } = collector();
+  feedRaw(reader, `${S2} one\n${S3} no newline`, 7);
+  reader.end(true, true);
+  assert.deepEqual(lines, ['stdout: one\n']);
+  reader.releaseHeld();
+  assert.deepEqual(lines, ['stdout: one\n', 'stdout: no newline']);
+  assert.equal(reader.resumeSince, Date.parse(S3) / 1000);
+  reader.beginResume();
+  feedRaw(reader, `${S3} no newline`, 5);
+  reader.end(true);
+  assert.deepEqual(lines, ['stdout: one\n', 'stdout: no newline']);
+});
+
+void test('a broken stream drops its unfinished line uncounted; the resumed stream brings it once', () => {
+  const { reader, lines } = collector();
+  feedRaw(reader, `${S2} one\n${S3} half ${S3} more`, 9);
+  reader.end(false);
+  assert.deepEqual(lines, ['stdout: one\n']);
+  reader.beginResume();
+  feedRaw(reader, `${S2} one\n${S3} half ${S3} more${S3} end\n`, 9);
+  reader.end(true);
+  assert.deepEqual(lines.map((line) => line.slice('stdout: '.length)).join(''), 'one\nhalf moreend\n');
+});
+
+void test('deferred lines: shown once they waited, or dropped uncounted at a resume and brought again by the replay', async () => {
+  const { reader, lines } = collector();
+  reader.deferFor(40);
+  feedRaw(reader, `${S2} old\n`, 100);
+  assert.deepEqual(lines, [], 'a deferred line waits');
+  await new Promise((resolve) => setTimeout(resolve, 120));
+  assert.deepEqual(lines, ['stdout: old\n']);
+  // The last moment of a stream that then ends: what came in it is not shown, and does not count as shown.
+  feedRaw(reader, `${S3} stray\n`, 100);
+  reader.end(true, true);
+  reader.deferFor(undefined);
+  await new Promise((resolve) => setTimeout(resolve, 120));
+  assert.deepEqual(lines, ['stdout: old\n']);
+  assert.equal(reader.resumeSince, Date.parse(S2) / 1000);
+  reader.beginResume();
+  feedRaw(reader, `${S2} old\n${S3} first\n${S3} stray\n`, 100);
+  reader.end(true);
+  assert.deepEqual(lines, ['stdout: old\n', 'stdout: first\n', 'stdout: stray\n']);
+});

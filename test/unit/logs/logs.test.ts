@@ -120,7 +120,7 @@ void test('timestamps parse to nanoseconds and back to an events since value', (
 
 /** Scripted answers for the three calls a follower makes, in order. */
 class ScriptedLogs implements LogsClient {
-  readonly logCalls: Array<{ follow?: boolean; since?: number; tail?: number | 'all' }> = [];
+  readonly logCalls: Array<{ follow?: boolean; since?: number; until?: number; tail?: number | 'all' }> = [];
   constructor(
     private readonly inspects: Array<ContainerInspect | Error>,
     private readonly logs: string[][],
@@ -134,8 +134,8 @@ class ScriptedLogs implements LogsClient {
   }
 
   // eslint-disable-next-line @typescript-eslint/require-await
-  async *containerLogs(_id: string, options: { follow?: boolean; since?: number; tail?: number | 'all' } = {}): AsyncGenerator<OutputChunk> {
-    this.logCalls.push({ follow: options.follow, since: options.since, tail: options.tail });
+  async *containerLogs(_id: string, options: { follow?: boolean; since?: number; until?: number; tail?: number | 'all' } = {}): AsyncGenerator<OutputChunk> {
+    this.logCalls.push({ follow: options.follow, since: options.since, tail: options.tail, ...(options.until === undefined ? {} : { until: options.until }) });
     for (const line of this.logs.shift() ?? []) {
       const stream = line.startsWith('E ') ? 'stderr' : 'stdout';
       yield { stream, data: Buffer.from(line.replace(/^E /, ''), 'utf8') };
@@ -178,6 +178,8 @@ void test('a followed log survives a restart: one exit line, resumes after the l
       ['2024-05-01T10:00:01.000000001Z first\n', '2024-05-01T10:00:02.000000002Z second\n'],
       // The resume asks from the whole second of the last line, so the engine replays "second".
       ['2024-05-01T10:00:02.000000002Z second\n', '2024-05-01T10:00:02.5Z thïrd\n', 'E 2024-05-01T10:00:03Z oops\n'],
+      // Stopped: the rest of the run up to FinishedAt, from the second of the last line shown (replayed, dropped).
+      ['E 2024-05-01T10:00:03Z oops\n'],
       ['2024-05-01T10:00:09Z after restart\n'],
     ],
     [[{ Type: 'container', Action: 'start', Actor: { ID: 'c1' }, time: 1_714_557_608, timeNano: 1_714_557_608_000_000_000 }]],
@@ -196,6 +198,7 @@ void test('a followed log survives a restart: one exit line, resumes after the l
   assert.deepEqual(client.logCalls, [
     { follow: undefined, since: undefined, tail: 10 },
     { follow: true, since: 1_714_557_602, tail: undefined },
+    { follow: undefined, since: 1_714_557_603, tail: undefined, until: 1_714_557_605.500001 },
     { follow: true, since: 1_714_557_603, tail: undefined },
   ]);
 });
@@ -207,7 +210,7 @@ void test('a container shown before its first start: no "stopped", its output, t
   const client = new ScriptedLogs(
     // After the start event the container has exited already; the replayed start of that run changes nothing.
     [never, ran, ran, ran, new EngineError('not-found', 'No such container: c1', { status: 404 })],
-    [[], ['2024-05-01T10:00:06.1Z instant-out\n']],
+    [[], ['2024-05-01T10:00:06.1Z instant-out\n'], ['2024-05-01T10:00:06.1Z instant-out\n']],
     [[start], [start], [{ ...start, Action: 'destroy' }]],
   );
   const shown = await followScripted(client, true);
@@ -234,4 +237,33 @@ void test('second-precision stamps (Podman): a new line in the same second as th
   const shown = await followScripted(client, false);
   assert.deepEqual(shown, ['stdout: a\n', 'stdout: b\n', 'stderr: c\n', 'stdout: d\n', 'stdout: e\n']);
   assert.deepEqual(client.logCalls.at(-1), { follow: true, since: 1_714_557_602, tail: undefined });
+});
+
+void test('a follow that ends with part of a line of the next run (Podman across a restart): that part waits, and the new run comes whole after "restarted"', async () => {
+  const restarted = inspect(true, 0, '2024-05-01T10:00:03.2Z');
+  const client = new ScriptedLogs(
+    [inspect(true), restarted, new EngineError('not-found', 'No such container: c1', { status: 404 })],
+    [
+      ['2024-05-01T10:00:02Z run 1\n', '2024-05-01T10:00:02Z ready\n'],
+      // The follow replays that second, then sends the next run's first part of a line without the line before it.
+      ['2024-05-01T10:00:02Z run 1\n', '2024-05-01T10:00:02Z ready\n', '2024-05-01T10:00:03Z xxxx'],
+      // The rest of the first run, up to just before the new one started: nothing new.
+      ['2024-05-01T10:00:02Z run 1\n', '2024-05-01T10:00:02Z ready\n'],
+      ['2024-05-01T10:00:02Z run 1\n', '2024-05-01T10:00:02Z ready\n', '2024-05-01T10:00:03Z run 2\n', '2024-05-01T10:00:03Z xxxxyyy\n'],
+    ],
+    [],
+  );
+  const shown = await followScripted(client, true);
+  assert.deepEqual(shown, ['stdout: run 1\n', 'stdout: ready\n', 'notice: job restarted', 'stdout: run 2\n', 'stdout: xxxxyyy\n', 'notice: job was removed']);
+  assert.deepEqual(client.logCalls[2], { follow: undefined, since: 1_714_557_602, tail: undefined, until: 1_714_557_603.199999 });
+});
+
+void test('a follow that ends with an unfinished line of a container then removed: the line is shown as it came', async () => {
+  const client = new ScriptedLogs(
+    [inspect(true), new EngineError('not-found', 'No such container: c1', { status: 404 })],
+    [['2024-05-01T10:00:02Z one\n'], ['2024-05-01T10:00:02Z one\n', '2024-05-01T10:00:03Z last words']],
+    [],
+  );
+  const shown = await followScripted(client, true);
+  assert.deepEqual(shown, ['stdout: one\n', 'stdout: last words', 'notice: job was removed']);
 });
