@@ -55,6 +55,9 @@ const NO_DECORATION: ContainerRowDecoration = {};
 /** Which of Show All / Show Running the palette and the view's title offer. */
 const showAllContext = new ContextKey<boolean>('berth.containers.showAll');
 
+/** VS Code applies a tree's refresh within a few hundred milliseconds; a reveal that came too early tries again then. */
+const REVEAL_RETRY_MS = 500;
+
 export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTree> {
   /**
    * Items per record object: a record is replaced when its container changes, and an item whose relative time
@@ -207,9 +210,21 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
     return parent.kind === 'container' ? this.node(parent.id, node.engine) : undefined;
   }
 
+  /**
+   * Selects a container's row. VS Code finds the row among the children it was last handed, so a row added a
+   * moment ago may not be there yet ("Cannot resolve tree item"): one more try once that refresh has gone through.
+   */
   async reveal(id: string, engine: string = this.deps.session.id): Promise<void> {
+    const options = { select: true, focus: false };
     const node = this.node(id, engine);
-    if (node?.visible) await this.view.reveal(node, { select: true, focus: false });
+    if (!node?.visible) return;
+    try {
+      await this.view.reveal(node, options);
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, REVEAL_RETRY_MS));
+      const again = this.node(id, engine);
+      if (again?.visible) await this.view.reveal(again, options);
+    }
   }
 
   protected createTree(engine: string): ContainerTree {

@@ -335,7 +335,8 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
       }),
     );
     await session.model.refetchContainers([result.id]);
-    await deps.revealContainer(result.id, session.id);
+    // Showing the row is a courtesy: a run that worked does not fail because of it.
+    await deps.revealContainer(result.id, session.id).catch((error: unknown) => deps.log.warn(`Showing the row of ${shortId(result.id)}: ${errorMessage(error)}`));
     return { id: result.id };
   }, { rejectsWhen: answersSignIn }),
 ];
