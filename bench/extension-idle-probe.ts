@@ -11,6 +11,7 @@
  *   text occurs in the bundle counts as fired.
  */
 import { createHook, executionAsyncResource } from 'node:async_hooks';
+import { channel } from 'node:diagnostics_channel';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -20,6 +21,8 @@ export interface TimerActivity {
   readonly scheduled: number;
   /** Timer callbacks of the bundle that ran while the probe ran (both views, each callback counted once). */
   readonly fired: number;
+  /** HTTP requests made through undici (the bundle's, or any other) while the probe ran. */
+  readonly requests: number;
   /**
    * When (ms after start) and where each one came from: the first bundle frame of the scheduling stack, or the
    * callback's first line.
@@ -49,8 +52,15 @@ export class TimerProbe {
   private readonly wrappers = new WeakSet<object>();
   private readonly originals = new Map<TimerName, TimerFunction>();
   private readonly hook = createHook({ before: () => this.onCallbackStart() });
+  /**
+   * undici (the bundle's copy too) announces each request on this channel; a request while idle is no timer by
+   * itself, but the timers it brings say only "undici", so its line names the request and what made it.
+   */
+  private readonly requests = channel('undici:request:create');
+  private readonly onRequest = (message: unknown): void => this.noteRequest(message);
   private scheduled = 0;
   private fired = 0;
+  private requestCount = 0;
   private readonly sources: string[] = [];
   private running = false;
   private startedAt = 0;
@@ -64,6 +74,7 @@ export class TimerProbe {
     this.running = true;
     this.scheduled = 0;
     this.fired = 0;
+    this.requestCount = 0;
     this.sources.length = 0;
     this.startedAt = performance.now();
     const globals = globalThis as unknown as Record<TimerName, TimerFunction>;
@@ -73,18 +84,20 @@ export class TimerProbe {
       globals[name] = this.wrap(name, original);
     }
     this.hook.enable();
+    this.requests.subscribe(this.onRequest);
   }
 
   /** Restores the globals and returns what was seen since start(). Safe to call when not running. */
   stop(): TimerActivity {
     if (this.running) {
       this.hook.disable();
+      this.requests.unsubscribe(this.onRequest);
       const globals = globalThis as unknown as Record<TimerName, TimerFunction>;
       for (const [name, original] of this.originals) globals[name] = original;
       this.originals.clear();
       this.running = false;
     }
-    return { scheduled: this.scheduled, fired: this.fired, sources: [...this.sources] };
+    return { scheduled: this.scheduled, fired: this.fired, requests: this.requestCount, sources: [...this.sources] };
   }
 
   private wrap(name: TimerName, original: TimerFunction): TimerFunction {
@@ -111,14 +124,26 @@ export class TimerProbe {
 
   /** The first stack frame inside the bundle, or undefined when the caller is not the bundle. */
   private bundleFrame(): string | undefined {
+    return this.bundleFrames()[0];
+  }
+
+  /** The stack frames inside the bundle, innermost first (async callers included). */
+  private bundleFrames(): string[] {
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 60;
     const stack = new Error().stack ?? '';
     Error.stackTraceLimit = limit;
     return stack
       .split('\n')
-      .find((line) => line.includes(this.bundlePath))
-      ?.trim();
+      .filter((line) => line.includes(this.bundlePath))
+      .map((line) => line.trim().replace(/^at /, '').replace(this.bundlePath, 'bundle'));
+  }
+
+  private noteRequest(message: unknown): void {
+    const request = (message as { request?: { method?: string; path?: string } }).request;
+    this.requestCount++;
+    const frames = this.bundleFrames().slice(1, 9);
+    this.note(`request ${request?.method ?? '?'} ${request?.path ?? '?'}${frames.length > 0 ? ` from ${frames.join(' < ')}` : ''}`);
   }
 
   private onCallbackStart(): void {
@@ -230,7 +255,7 @@ export async function measureIdle(options: IdleOptions): Promise<IdleResult> {
   const counter = await EngineEventCounter.open(options.socketPath);
   const started = performance.now();
   let windows = 0;
-  let activity: TimerActivity = { scheduled: 0, fired: 0, sources: [] };
+  let activity: TimerActivity = { scheduled: 0, fired: 0, requests: 0, sources: [] };
   try {
     while (performance.now() - started < options.deadlineMs) {
       // The probe's start counts as activity too: the extension may have just made requests of its own.

@@ -44,6 +44,14 @@ function hasRun(state: State): boolean {
  */
 const PODMAN_FOLLOW_DEFER_MS = 250;
 
+/**
+ * Podman takes a run's FinishedAt from its exit file's ctime, which the kernel stamps with its coarse clock (whole
+ * jiffies, up to 10 ms behind), while conmon stamps the run's last lines with the fine clock: the last line can be a
+ * few milliseconds after FinishedAt (1 in 2 runs of `echo` in CI's engine test). A run's end on Podman is read this
+ * much further; a next run cannot start that soon after an exit (a restart takes 100 ms or more there).
+ */
+const PODMAN_FINISHED_SLACK_NS = 20_000_000n;
+
 /** When the same run's follow ends while it still runs (an engine quirk), wait this long before following again. */
 const SAME_RUN_RETRY_MS = 500;
 
@@ -101,7 +109,7 @@ class Follower {
           if (hasRun(current)) {
             if (this.knownRun !== undefined && current.StartedAt !== this.knownRun) this.sink.notice(`${this.name} restarted`);
             this.knownRun = current.StartedAt;
-            await this.readRunEnd(runEnd(current));
+            await this.readRunEnd(this.runEnd(current));
           }
         } else if (current.Running || this.cut || (hasRun(current) && current.StartedAt !== this.knownRun)) {
           if (this.knownRun !== undefined && current.StartedAt !== this.knownRun) this.sink.notice(`${this.name} restarted`);
@@ -113,7 +121,7 @@ class Follower {
           if (!next) return;
           if (next.Running && next.StartedAt === this.knownRun) await delay(SAME_RUN_RETRY_MS, undefined, { signal });
           // The run ended (stopped, or restarted since): the rest of it, up to its end, before anything else is said.
-          else await this.readRunEnd(next.StartedAt === this.knownRun ? runEnd(next) : beforeRun(next));
+          else await this.readRunEnd(next.StartedAt === this.knownRun ? this.runEnd(next) : beforeRun(next));
           current = next;
           continue;
         }
@@ -196,6 +204,14 @@ class Follower {
     }
   }
 
+  /** The instant (nanoseconds) a stopped run's last line was written by, from its FinishedAt. */
+  private runEnd(state: State): bigint | undefined {
+    const finished = parseTimestamp(`${state.FinishedAt} `)?.nanos;
+    if (finished === undefined) return undefined;
+    const podman = this.client.pingInfo?.libpodApiVersion !== undefined;
+    return podman ? finished + PODMAN_FINISHED_SLACK_NS : finished;
+  }
+
   /**
    * What a run wrote after the last message shown, up to END (nanoseconds), without following; nothing later. With
    * no END known, nothing is read here: the next resumed stream brings it.
@@ -265,11 +281,6 @@ class Follower {
       }
     }
   }
-}
-
-/** The instant a stopped run finished (nanoseconds). */
-function runEnd(state: State): bigint | undefined {
-  return parseTimestamp(`${state.FinishedAt} `)?.nanos;
 }
 
 /** Just before the current run started: the end of every earlier run. */

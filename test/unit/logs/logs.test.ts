@@ -267,3 +267,22 @@ void test('a follow that ends with an unfinished line of a container then remove
   const shown = await followScripted(client, true);
   assert.deepEqual(shown, ['stdout: one\n', 'stdout: last words', 'notice: job was removed']);
 });
+
+void test('Podman: a stopped run is read 20 ms past its FinishedAt (an exit file\'s coarse ctime), so a last line stamped after it is shown', async () => {
+  const client = Object.assign(
+    new ScriptedLogs(
+      [inspect(true), inspect(false, 0), inspect(false, 0)],
+      [
+        ['2024-05-01T10:00:01Z a\n'],
+        // The follow ends before its last line has waited out Podman's deferral: that line is read again.
+        ['2024-05-01T10:00:01Z a\n', '2024-05-01T10:00:05Z last\n'],
+        ['2024-05-01T10:00:01Z a\n', '2024-05-01T10:00:05Z last\n'],
+      ],
+      [[{ Type: 'container', Action: 'destroy', Actor: { ID: 'c1' }, time: 1_714_557_609, timeNano: 1_714_557_609_000_000_000 }]],
+    ),
+    { pingInfo: { apiVersion: '1.41', osType: 'linux', server: 'Libpod/4.3.1', libpodApiVersion: '4.3.1' } },
+  );
+  const shown = await followScripted(client, true);
+  assert.deepEqual(shown, ['stdout: a\n', 'stdout: last\n', 'notice: job exited with status 0; waiting for it to start again…', 'notice: job was removed']);
+  assert.deepEqual(client.logCalls[2], { follow: undefined, since: 1_714_557_601, tail: undefined, until: 1_714_557_605.520001 });
+});
