@@ -38,7 +38,7 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   /** Reveals waiting for VS Code to be handed the top-level rows (see revealRow); none on the usual path. */
   private readonly rootWaiters = new Set<() => void>();
   /** Rows whose relative times move on, refreshed the moment their text changes while the view is visible. */
-  protected readonly rowClock = this._register(new RowRefreshScheduler<N>((rows) => this.refreshAged(rows)));
+  protected readonly rowClock = this._register(new RowRefreshScheduler<N>((rows) => this.refreshRows(rows)));
   /**
    * Expanded rows, and those among them whose text went stale while open. VS Code lists every open row below a
    * refreshed row again, so aging a container (or drawing its live figures) each second would read its open folders
@@ -93,10 +93,6 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
       return false;
     });
     if (now.length > 0) this.fire(now);
-  }
-
-  private refreshAged(rows: N[]): void {
-    this.refreshRows(rows);
   }
 
   /** Call at the end of the subclass constructor, once its own fields exist. */
