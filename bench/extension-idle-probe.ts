@@ -21,7 +21,7 @@ export interface TimerActivity {
   readonly scheduled: number;
   /** Timer callbacks of the bundle that ran while the probe ran (both views, each callback counted once). */
   readonly fired: number;
-  /** HTTP requests made through undici (the bundle's, or any other) while the probe ran. */
+  /** HTTP requests the bundle made through its undici while the probe ran. */
   readonly requests: number;
   /**
    * When (ms after start) and where each one came from: the first bundle frame of the scheduling stack, or the
@@ -43,6 +43,18 @@ function timerCallback(resource: object | undefined): unknown {
   if (name === 'Timeout') return (resource as { _onTimeout?: unknown })._onTimeout;
   if (name === 'Immediate') return (resource as { _onImmediate?: unknown })._onImmediate;
   return undefined;
+}
+
+/** The current stack's frames inside BUNDLEPATH, innermost first (async callers included). */
+function bundleFramesOf(bundlePath: string): string[] {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 60;
+  const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = limit;
+  return stack
+    .split('\n')
+    .filter((line) => line.includes(bundlePath))
+    .map((line) => line.trim().replace(/^at /, '').replace(bundlePath, 'bundle'));
 }
 
 export class TimerProbe {
@@ -129,21 +141,16 @@ export class TimerProbe {
 
   /** The stack frames inside the bundle, innermost first (async callers included). */
   private bundleFrames(): string[] {
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 60;
-    const stack = new Error().stack ?? '';
-    Error.stackTraceLimit = limit;
-    return stack
-      .split('\n')
-      .filter((line) => line.includes(this.bundlePath))
-      .map((line) => line.trim().replace(/^at /, '').replace(this.bundlePath, 'bundle'));
+    return bundleFramesOf(this.bundlePath);
   }
 
+  /** A request made through the bundle's undici (other extensions' and Node's own fetch are not the bundle). */
   private noteRequest(message: unknown): void {
+    const frames = this.bundleFrames();
+    if (frames.length === 0) return;
     const request = (message as { request?: { method?: string; path?: string } }).request;
     this.requestCount++;
-    const frames = this.bundleFrames().slice(1, 9);
-    this.note(`request ${request?.method ?? '?'} ${request?.path ?? '?'}${frames.length > 0 ? ` from ${frames.join(' < ')}` : ''}`);
+    this.note(`request ${request?.method ?? '?'} ${request?.path ?? '?'} from ${frames.slice(1, 9).join(' < ')}`);
   }
 
   private onCallbackStart(): void {
@@ -218,6 +225,72 @@ export class EngineEventCounter {
   }
 }
 
+/**
+ * The bundle's undici requests from the probe's start on, with when each was made and ended. A request is activity
+ * as an engine event is: what it leaves behind (undici's keep-alive timer) must run out before a window counts. One
+ * made while nothing had happened for the quiet time is unprovoked: idle work, reported whenever it comes.
+ */
+class RequestLedger {
+  private readonly open = new Map<object, { readonly what: string; readonly at: number }>();
+  private readonly ended: Array<{ readonly what: string; readonly at: number; readonly endedAt: number }> = [];
+  private lastAt = 0;
+  readonly unprovoked: string[] = [];
+  private readonly channels = {
+    create: channel('undici:request:create'),
+    trailers: channel('undici:request:trailers'),
+    error: channel('undici:request:error'),
+  };
+  private readonly onCreate = (message: unknown): void => {
+    const frames = bundleFramesOf(this.bundlePath);
+    const request = (message as { request?: { method?: string; origin?: string; path?: string } }).request;
+    if (!request || frames.length === 0) return;
+    const what = `${request.method ?? '?'} ${request.origin ?? ''}${request.path ?? '?'}`;
+    const now = performance.now();
+    if (this.quietFor(now) >= this.quietBeforeMs) this.unprovoked.push(`${what} from ${frames.slice(1, 9).join(' < ')}`);
+    this.open.set(request, { what, at: now });
+    this.lastAt = now;
+  };
+  private readonly onEnd = (message: unknown): void => {
+    const request = (message as { request?: object }).request;
+    const entry = request ? this.open.get(request) : undefined;
+    if (!request || !entry) return;
+    this.open.delete(request);
+    this.lastAt = performance.now();
+    this.ended.push({ ...entry, endedAt: this.lastAt });
+  };
+
+  constructor(
+    private readonly bundlePath: string,
+    private readonly quietBeforeMs: number,
+    /** How long (ms) before NOW the last engine event or request came. */
+    private readonly quietFor: (now: number) => number,
+  ) {
+    this.channels.create.subscribe(this.onCreate);
+    this.channels.trailers.subscribe(this.onEnd);
+    this.channels.error.subscribe(this.onEnd);
+  }
+
+  /** performance.now() of the last request made or ended, 0 when none. */
+  get lastActivityAt(): number {
+    return this.lastAt;
+  }
+
+  /** Requests made before FROM that ended in [FROM, TO], and those still open at TO, one line each. */
+  describe(from: number, to: number): string[] {
+    const age = (at: number): string => `made ${((from - at) / 1000).toFixed(1)} s before the window`;
+    return [
+      ...this.ended.filter((entry) => entry.at < from && entry.endedAt >= from && entry.endedAt <= to).map((entry) => `+${(entry.endedAt - from).toFixed(0)} ms ended: ${entry.what} (${age(entry.at)})`),
+      ...[...this.open.values()].filter((entry) => entry.at < from).map((entry) => `still open: ${entry.what} (${age(entry.at)})`),
+    ];
+  }
+
+  close(): void {
+    this.channels.create.unsubscribe(this.onCreate);
+    this.channels.trailers.unsubscribe(this.onEnd);
+    this.channels.error.unsubscribe(this.onEnd);
+  }
+}
+
 export interface IdleOptions {
   /** The extension's bundle, e.g. `<extensionPath>/dist/extension.js`. */
   readonly bundlePath: string;
@@ -235,7 +308,7 @@ export interface IdleOptions {
 }
 
 export interface IdleResult {
-  /** A window passed with no engine event in it or just before it. */
+  /** A window passed with no engine event in it or just before it, and no request of the bundle ending in it. */
   readonly quiet: boolean;
   /** What the bundle scheduled and fired in that window (in the last window tried when none was quiet). */
   readonly activity: TimerActivity;
@@ -244,9 +317,15 @@ export interface IdleResult {
   readonly engineEvents: number;
   /** From the start until the measured window began. */
   readonly waitedMs: number;
+  /** Requests the bundle made after the quiet time had passed with nothing happening (idle work), with their callers. */
+  readonly unprovokedRequests: readonly string[];
 }
 
-/** Waits for the engine to be quiet, then counts the bundle's timers over one window. */
+/**
+ * Waits for the engine and the bundle's requests to be quiet, then counts the bundle's timers over one window.
+ * A request the bundle makes is activity as an engine event is, but one it makes after the quiet time with nothing
+ * happening is reported as unprovoked, whenever it comes.
+ */
 export async function measureIdle(options: IdleOptions): Promise<IdleResult> {
   // Taken before the probe wraps the globals: the waits below are the probe's own and never pass its wrapper.
   const setTimer = globalThis.setTimeout;
@@ -254,12 +333,15 @@ export async function measureIdle(options: IdleOptions): Promise<IdleResult> {
   const probe = new TimerProbe(options.bundlePath);
   const counter = await EngineEventCounter.open(options.socketPath);
   const started = performance.now();
+  // The probe's start counts as activity too: the extension may have just made requests of its own.
+  const lastActivity = (): number => Math.max(started, counter.lastEventAt, ledger.lastActivityAt);
+  const ledger = new RequestLedger(options.bundlePath, options.quietBeforeMs, (now) => now - lastActivity());
   let windows = 0;
   let activity: TimerActivity = { scheduled: 0, fired: 0, requests: 0, sources: [] };
+  const result = (quiet: boolean, waitedMs: number): IdleResult => ({ quiet, activity, windows, engineEvents: counter.events, waitedMs, unprovokedRequests: [...ledger.unprovoked] });
   try {
     while (performance.now() - started < options.deadlineMs) {
-      // The probe's start counts as activity too: the extension may have just made requests of its own.
-      const sinceActivity = performance.now() - Math.max(started, counter.lastEventAt);
+      const sinceActivity = performance.now() - lastActivity();
       if (sinceActivity < options.quietBeforeMs) {
         await wait(Math.min(1000, options.quietBeforeMs - sinceActivity + 1));
         continue;
@@ -272,15 +354,17 @@ export async function measureIdle(options: IdleOptions): Promise<IdleResult> {
       } finally {
         activity = probe.stop();
       }
+      const requestsEnded = ledger.describe(windowStart, performance.now());
+      if (activity.scheduled + activity.fired + activity.requests > 0) activity = { ...activity, sources: [...activity.sources, ...requestsEnded] };
       windows++;
-      const eventsInWindow = counter.events - eventsBefore;
-      if (eventsInWindow === 0) {
-        return { quiet: true, activity, windows, engineEvents: counter.events, waitedMs: windowStart - started };
-      }
+      // A request made before the window and ended in it (its keep-alive timer shows) is activity, as an event is.
+      const endedInWindow = requestsEnded.some((line) => line.startsWith('+'));
+      if (counter.events === eventsBefore && !endedInWindow) return result(true, windowStart - started);
     }
-    return { quiet: false, activity, windows, engineEvents: counter.events, waitedMs: performance.now() - started };
+    return result(false, performance.now() - started);
   } finally {
     probe.stop();
+    ledger.close();
     counter.close();
   }
 }

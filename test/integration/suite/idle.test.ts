@@ -37,6 +37,8 @@ describe('idle', () => {
       quietBeforeMs: QUIET_BEFORE_MS,
       deadlineMs: DEADLINE_MS,
     });
+    // A request made after the quiet time with nothing happening is idle work, whether or not a window came.
+    assert.deepEqual(result.unprovokedRequests, [], 'requests of the extension with nothing happening');
     if (!result.quiet) {
       console.log(`      the engine was never quiet for ${QUIET_BEFORE_MS / 1000} s (${result.engineEvents} events): nothing idle to observe`);
       this.skip();
