@@ -91,6 +91,11 @@ class Follower {
     return this.lastClient;
   }
 
+  /** Podman answers the logs endpoint with quirks of its own (see backlog, followRun and runEnd). */
+  private get onPodman(): boolean {
+    return this.client.pingInfo?.libpodApiVersion !== undefined;
+  }
+
   async run(first: ContainerInspect): Promise<void> {
     const { signal } = this.options;
     await this.backlog();
@@ -166,8 +171,7 @@ class Follower {
   private async backlog(): Promise<void> {
     const { tail, signal } = this.options;
     let held: Array<['stdout' | 'stderr', string]> = [];
-    const podman = this.client.pingInfo?.libpodApiVersion !== undefined;
-    const keep = podman && typeof tail === 'number' ? tail : undefined;
+    const keep = this.onPodman && typeof tail === 'number' ? tail : undefined;
     // Only a tail of a number of lines is held back (it may need reading again); `all` goes straight to the sink.
     const hold = (stream: 'stdout' | 'stderr', text: string): void => {
       held.push([stream, text]);
@@ -195,8 +199,7 @@ class Follower {
     this.reader.beginResume();
     const since = this.reader.resumeSince;
     // Podman's follow ends a restarted run with a few of the next run's messages out of order (see deferFor).
-    const podman = this.client.pingInfo?.libpodApiVersion !== undefined;
-    if (podman && this.options.followRestarts) this.reader.deferFor(PODMAN_FOLLOW_DEFER_MS);
+    if (this.onPodman && this.options.followRestarts) this.reader.deferFor(PODMAN_FOLLOW_DEFER_MS);
     try {
       await this.readStream(this.reader, { follow: true, signal: this.options.signal, ...(since === undefined ? {} : { since }) }, this.options.followRestarts);
     } finally {
@@ -208,8 +211,7 @@ class Follower {
   private runEnd(state: State): bigint | undefined {
     const finished = parseTimestamp(`${state.FinishedAt} `)?.nanos;
     if (finished === undefined) return undefined;
-    const podman = this.client.pingInfo?.libpodApiVersion !== undefined;
-    return podman ? finished + PODMAN_FINISHED_SLACK_NS : finished;
+    return this.onPodman ? finished + PODMAN_FINISHED_SLACK_NS : finished;
   }
 
   /**
