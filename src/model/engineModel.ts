@@ -17,14 +17,15 @@ import { Emitter } from '../common/emitter';
 import { EventBatcher, timeoutScheduler, DEFAULT_WINDOW_MS, type PendingWork, type Scheduler } from './batcher';
 import { backoffDelay, DEFAULT_BACKOFF, sinceBefore, sinceFromEvent, type BackoffPolicy } from './reconnect';
 import { containerSummaryFromInspect } from './containerInspect';
+import { summaryFromCreateEvent } from './createdEvent';
 import { imageKey, imageSummaryFromInspect, type ContainerRecord, type ImageRecord } from './records';
 import { emptyChange, fullChange, isEmptyChange, type MutableChange, type ModelChange } from './modelChange';
 import { ContainerStore, ImageStore, type Updated } from './stores';
+import { modelSnapshot, type EngineState, type ModelSnapshot } from './snapshot';
 import type { ModelSource } from './source';
 
 export type { ModelChange } from './modelChange';
-
-export type EngineState = 'connecting' | 'connected' | 'unreachable';
+export type { EngineState, ModelSnapshot } from './snapshot';
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 
@@ -47,13 +48,6 @@ const FETCH_CONCURRENCY = 8;
 /** A connection that breaks sooner than this after being made counts as a failed attempt for backoff. */
 const STABLE_CONNECTION_MS = 1000;
 
-export interface ModelSnapshot {
-  state: EngineState;
-  reason?: string;
-  containers: Array<{ id: string; name: string; state: string; image: string }>;
-  images: Array<{ id: string; tags: string[]; containers: number }>;
-}
-
 const BARE_IMAGE_ID = /^[0-9a-f]{64}$/;
 
 export class EngineModel extends Disposable {
@@ -75,6 +69,8 @@ export class EngineModel extends Disposable {
   private wakeBackoff: (() => void) | undefined;
   private started = false;
   private readonly stateWaiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+  /** Rows made from a create event (see createdEvent.ts), until their inspect replaces them: not a `previous` to keep fields from. */
+  private readonly fromCreateEvent = new WeakSet<ContainerSummary>();
 
   readonly onDidChange = this._onDidChange.event;
   readonly onDidChangeState = this._onDidChangeState.event;
@@ -195,15 +191,7 @@ export class EngineModel extends Disposable {
   }
 
   snapshot(): ModelSnapshot {
-    const containers = [...this.containerStore.values()]
-      .map((record) => ({ id: record.id, name: record.name, state: record.state, image: record.summary.Image }))
-      .sort((a, b) => a.name.localeCompare(b.name));
-    const images = [...this.imageStore.values()]
-      .map((record) => ({ id: record.id, tags: [...record.tags], containers: this.containersUsing(record.key) }))
-      .sort((a, b) => (a.tags[0] ?? a.id).localeCompare(b.tags[0] ?? b.id));
-    const snapshot: ModelSnapshot = { state: this._state, containers, images };
-    if (this._state === 'unreachable') snapshot.reason = errorMessage(this._lastError);
-    return snapshot;
+    return modelSnapshot(this);
   }
 
   private async runLoop(): Promise<void> {
@@ -265,7 +253,24 @@ export class EngineModel extends Disposable {
   private onEvent(event: EngineEvent): void {
     const since = sinceFromEvent(event.timeNano, event.time);
     if (since) this.lastSince = since;
-    if (this.batcher.add(event)) this.log('trace', `event ${event.Type} ${event.Action} ${event.Actor?.ID ?? ''}`);
+    if (!this.batcher.add(event)) return;
+    this.log('trace', `event ${event.Type} ${event.Action} ${event.Actor?.ID ?? ''}`);
+    this.showCreated(event);
+  }
+
+  /**
+   * A container unknown until its create event is shown from the event at once; the inspect the batch makes anyway
+   * completes it. Events are read only once the listing is in, so this never races a listing.
+   */
+  private showCreated(event: EngineEvent): void {
+    const summary = summaryFromCreateEvent(event);
+    if (!summary || this.containerStore.get(summary.Id)) return;
+    const result = this.containerStore.upsert(summary, new Set());
+    if (result.kind !== 'added') return;
+    this.fromCreateEvent.add(summary);
+    const change = emptyChange();
+    change.containers.added.push(result.current);
+    this._onDidChange.fire(change);
   }
 
   private async listAll(signal: AbortSignal): Promise<void> {
@@ -353,7 +358,8 @@ export class EngineModel extends Disposable {
   private async fetchContainer(id: string, signal: AbortSignal): Promise<ContainerSummary | undefined> {
     try {
       const inspect = await this.source.inspectContainer(id, { signal });
-      return containerSummaryFromInspect(inspect, this.now(), this.containerStore.get(id)?.summary);
+      const previous = this.containerStore.get(id)?.summary;
+      return containerSummaryFromInspect(inspect, this.now(), previous && !this.fromCreateEvent.has(previous) ? previous : undefined);
     } catch (error) {
       if (isEngineError(error, 'not-found')) return undefined;
       throw error;
