@@ -267,6 +267,11 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
     return decorated;
   }
 
+  /** A row shown from its create event has no command or mounts yet: its tooltip waits the moment for its inspect. */
+  protected override tooltipReady(node: ContainerRowNode, session: EngineSession): Promise<void> | undefined {
+    return node.kind === 'container' ? session.model.whenInspected(node.id) : undefined;
+  }
+
   protected tooltipFor(node: ContainerRowNode, session: EngineSession): string {
     if (node.kind === 'container') {
       const extra = this.decorate(node).tooltip;

@@ -179,6 +179,29 @@ export class EngineModel extends Disposable {
     return this.batcher.whenIdle();
   }
 
+  /**
+   * Resolves once a container shown from its create event has been completed by its inspect (at once for any other,
+   * and after TIMEOUT_MS at the latest: an inspect that failed leaves the row as the event gave it).
+   */
+  whenInspected(id: string, timeoutMs = 3000): Promise<void> {
+    const partial = (): boolean => {
+      const summary = this.containerStore.get(id)?.summary;
+      return summary !== undefined && this.fromCreateEvent.has(summary);
+    };
+    if (!partial()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        listener.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      const listener = this.onDidChange(() => {
+        if (!partial()) done();
+      });
+    });
+  }
+
   /** Fetches containers now (after a command changed them, without waiting for their events). */
   async refetchContainers(ids: readonly string[]): Promise<void> {
     await this.applyWork({ containers: new Map(ids.map((id) => [id, 'refetch'])), images: new Set(), relistImages: false });

@@ -116,6 +116,10 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   protected abstract itemFor(node: N, session: EngineSession): vscode.TreeItem;
   /** The row's tooltip markdown as of now (asked for on hover). */
   protected abstract tooltipFor(node: N, session: EngineSession): string;
+  /** What the row's tooltip must wait for first: a row the model has only part of (see ContainersView). */
+  protected tooltipReady(_node: N, _session: EngineSession): Promise<void> | undefined {
+    return undefined;
+  }
   /** The engine layout changed between one and several: ids of items change, so caches go. */
   protected abstract onLayoutChanged(): void;
 
@@ -184,13 +188,17 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
    * Tooltips are worded when hovered. The item itself may be cached across renders, so the tooltip goes on a copy:
    * VS Code reads only `tooltip` and `command` from what this returns.
    */
-  resolveTreeItem(item: vscode.TreeItem, node: N | EngineRootNode): vscode.TreeItem {
+  resolveTreeItem(item: vscode.TreeItem, node: N | EngineRootNode): vscode.TreeItem | Promise<vscode.TreeItem> {
     const session = this.deps.engines.find(node.engine);
     if (isEngineRoot(node) || !session || item.tooltip !== undefined) return item;
-    const resolved = new vscode.TreeItem(item.label ?? '', item.collapsibleState);
-    resolved.command = item.command;
-    resolved.tooltip = markdownTooltip(this.tooltipFor(node, session));
-    return resolved;
+    const resolve = (): vscode.TreeItem => {
+      const resolved = new vscode.TreeItem(item.label ?? '', item.collapsibleState);
+      resolved.command = item.command;
+      resolved.tooltip = markdownTooltip(this.tooltipFor(node, session));
+      return resolved;
+    };
+    const ready = this.tooltipReady(node, session);
+    return ready ? ready.then(resolve) : resolve();
   }
 
   getParent(node: N | EngineRootNode): N | EngineRootNode | undefined {
@@ -210,9 +218,9 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   /** The rows under a path of labels (`[]` = the roots), as VS Code would render them. */
   async rowsAt(path: readonly string[]): Promise<RowSummary[]> {
     const rows = await rowsUnder(this, path, 'The view');
-    return rows.map(({ node, item }) => {
+    return Promise.all(rows.map(async ({ node, item }) => {
       // The tooltip as a hover gets it.
-      const tooltip = this.resolveTreeItem(item, node).tooltip;
+      const tooltip = (await this.resolveTreeItem(item, node)).tooltip;
       return {
         id: item.id,
         label: labelOf(item),
@@ -221,7 +229,7 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
         tooltip: typeof tooltip === 'string' ? tooltip : tooltip?.value,
         collapsible: item.collapsibleState !== undefined && item.collapsibleState !== vscode.TreeItemCollapsibleState.None,
       };
-    });
+    }));
   }
 
   /** Item ids stay as documented with one engine; with several, each engine's ids are prefixed so they never collide. */

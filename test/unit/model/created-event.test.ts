@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ContainerInspect, ContainerSummary, EngineEvent } from '../../../src/engine';
+import { EngineError, type ContainerInspect, type ContainerSummary, type EngineEvent } from '../../../src/engine';
 import { summaryFromCreateEvent } from '../../../src/model/createdEvent';
 import { EngineModel, type ModelChange } from '../../../src/model/engineModel';
 import type { Scheduler } from '../../../src/model/batcher';
@@ -86,9 +86,16 @@ void test('a created container is shown from its create event before its inspect
   await until(() => engine.inspectsAsked.length > 0, 'the inspect asked for, as for any event');
   assert.equal(model.container(hex(1))?.summary.Command, '', 'still the row from the event while the inspect is held');
 
+  let inspected = false;
+  void model.whenInspected(hex(1)).then(() => (inspected = true));
+  for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(inspected, false, 'a tooltip waits while the inspect is held');
   engine.letInspectsThrough();
-  await until(() => model.container(hex(1))?.summary.Command === 'sleep 60', 'the inspect applied');
+  await until(() => inspected, 'the wait over once the inspect is applied');
+  assert.equal(model.container(hex(1))?.summary.Command, 'sleep 60');
   await model.whenIdle();
+  // The tooltip's wait (whenInspected) is over once the inspect is in.
+  assert.equal(await Promise.race([model.whenInspected(hex(1)).then(() => 'inspected'), new Promise((resolve) => setTimeout(resolve, 1000, 'still waiting'))]), 'inspected');
   // The inspect's fields, not the event's blanks: the row was not kept as a `previous` to copy from.
   assert.equal(model.container(hex(1))?.imageKey, 'img1');
   assert.equal(model.containersUsing('img1'), 1);
@@ -136,4 +143,29 @@ void test('the create event gives a row only with a name and an image; Podman\'s
     { names: podman?.Names, image: podman?.Image, labels: podman?.Labels, state: podman?.State, status: podman?.Status, created: podman?.Created },
     { names: ['/a'], image: 'localhost/b:latest', labels: { 'x.y': 'z' }, state: 'created', status: 'Created', created: 1_700_000_123 },
   );
+});
+
+void test('a row from a create event whose inspect fails keeps the event\'s words, and a tooltip waits only so long', async (t) => {
+  class FailingInspects extends MemoryEngine {
+    override inspectContainer(id: string): Promise<ContainerInspect> {
+      this.calls.push(`inspectContainer:${id}`);
+      return Promise.reject(new EngineError('server', 'the engine failed', { status: 500 }));
+    }
+  }
+  const engine = new FailingInspects();
+  const { model } = setup(engine);
+  t.after(() => model.dispose());
+  model.start();
+  await model.whenConnected();
+  engine.emit('container', 'create', hex(5), { name: 'unreadable', image: 'busybox' });
+  await until(() => engine.calls.includes(`inspectContainer:${hex(5)}`), 'the inspect tried');
+  await model.whenIdle();
+  assert.equal(model.container(hex(5))?.summary.Status, 'Created', 'the row stays as the event gave it');
+  let over = false;
+  const wait = model.whenInspected(hex(5), 50).then(() => (over = true));
+  for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(over, false, 'a tooltip waits for the inspect…');
+  await wait;
+  assert.equal(over, true, '…until the limit, then shows what the event gave');
+  assert.equal(await Promise.race([model.whenInspected('unknown').then(() => 'at once'), new Promise((resolve) => setImmediate(resolve, 'waited'))]), 'at once');
 });
