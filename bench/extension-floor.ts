@@ -14,17 +14,26 @@ import { REPO_ROOT } from '../test/vscode/codeServer';
 export const FLOOR_CONTAINER_TITLE = 'Floor';
 export const FLOOR_VIEW_TITLE = 'Items';
 
+/**
+ * `BERTH_FLOOR_SHAPE` in the floor's extension host: rows as the plain floor makes them, or with one part of a Berth
+ * container row (`collapsed`: expandable, as Berth's rows are for Ports and Files; `ids`: a 74-character
+ * `container:<id>`), or all of it (`berth`: those two, a coloured icon and Berth's context value).
+ */
+export type FloorShape = 'berth' | 'collapsed' | 'ids';
+
 const FLOOR_SOURCE = String.raw`
 const vscode = require('vscode');
 const net = require('net');
 exports.activate = (context) => {
   const count = Number(process.env.BERTH_FLOOR_ITEMS || '1000');
+  const shape = process.env.BERTH_FLOOR_SHAPE || '';
   const makeItem = (label) => {
-    const item = new vscode.TreeItem(label);
-    item.id = label;
+    const expandable = shape === 'berth' || shape === 'collapsed';
+    const item = new vscode.TreeItem(label, expandable ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    item.id = shape === 'berth' || shape === 'ids' ? 'container:' + require('crypto').createHash('sha256').update(label).digest('hex') : label;
     item.description = 'berth-bench/busybox:latest · Created';
-    item.iconPath = new vscode.ThemeIcon('vm-outline');
-    item.contextValue = 'floor:item';
+    item.iconPath = shape === 'berth' ? new vscode.ThemeIcon('vm-outline', new vscode.ThemeColor('charts.blue')) : new vscode.ThemeIcon('vm-outline');
+    item.contextValue = shape === 'berth' ? 'berth:container:created' : 'floor:item';
     return item;
   };
   const items = Array.from({ length: count }, (_, index) => makeItem('item-' + String(index).padStart(5, '0')));

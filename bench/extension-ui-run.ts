@@ -7,7 +7,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchEngine } from './extension-engine';
-import { writeFloorExtensions } from './extension-floor';
+import { writeFloorExtensions, type FloorShape } from './extension-floor';
 import { baselineIdle, berthLaunch, buildProfileHost, countingProxy, floorLaunch, latencyRow, type IdleCpu, type UiLatency } from './extension-ui';
 import { createIdleContainers, fixtureLabels, removeRunContainers } from './fixtures';
 import type { TargetCheck } from './report';
@@ -20,8 +20,15 @@ import { targetsTable } from './report';
  */
 const QUICK = process.env.BERTH_BENCH_UI_QUICK === '1';
 const SIZES = process.env.BERTH_BENCH_UI_SIZES ? process.env.BERTH_BENCH_UI_SIZES.split(',').map(Number) : QUICK ? [1000] : [1000, 5000];
-const LAUNCHES = QUICK ? 1 : 2;
-const CHANGES_PER_LAUNCH = QUICK ? 3 : 6;
+/** `BERTH_BENCH_UI_LAUNCHES` and `BERTH_BENCH_UI_CHANGES`: more samples than the defaults. */
+const LAUNCHES = Number(process.env.BERTH_BENCH_UI_LAUNCHES ?? (QUICK ? 1 : 2));
+const CHANGES_PER_LAUNCH = Number(process.env.BERTH_BENCH_UI_CHANGES ?? (QUICK ? 3 : 6));
+/**
+ * `BERTH_BENCH_UI_SHAPED_FLOOR=berth` (or `collapsed`, `ids`; see FloorShape): in Berth's place, the floor again with
+ * rows of that shape, in the same alternation, with no containers and no idle windows. Its figures land in the
+ * "Berth" columns: how much of Berth's ratio is VS Code's cost of rows shaped like Berth's.
+ */
+const SHAPED_FLOOR = (process.env.BERTH_BENCH_UI_SHAPED_FLOOR || undefined) as FloorShape | undefined;
 /** Past the engine client's 30 s keep-alive, so sockets closing is not in the window. */
 const SETTLE_MS = QUICK ? 5000 : 35_000;
 const WINDOW_MS = QUICK ? 15_000 : 60_000;
@@ -69,6 +76,7 @@ export function uiMarkdown(report: UiReport): string {
     if (!berth || !floor) continue;
     lines.push(`| ${containers.toLocaleString('en')} | ${berth.open.median.toFixed(0)} ms | ${floor.open.median.toFixed(0)} ms | ${ratio(berth.open.median, floor.open.median)} | ${berth.change.median.toFixed(0)} ms | ${floor.change.median.toFixed(0)} ms | ${ratio(berth.change.median, floor.change.median)} |`);
   }
+  if (SHAPED_FLOOR) lines.push('', `The "Berth" columns are the floor with rows shaped \`${SHAPED_FLOOR}\` (BERTH_BENCH_UI_SHAPED_FLOOR), not Berth.`);
   if (report.missing.length > 0) lines.push('', `Changes whose row did not show in Berth's view within 90 s (left out of the medians): ${report.missing.length}`, ...report.missing.map((entry) => `- ${entry}`));
   lines.push('', targetsTable(report.targets), '');
   return lines.join('\n');
@@ -117,21 +125,24 @@ export async function measureUi(engine: BenchEngine, berthDir: string, log: (lin
   try {
     log('idle CPU: an extension host with no extension');
     // As long after start-up as Berth's idle windows come (open, changes, then the same settling).
-    idle.push(await baselineIdle({ extensionDir: floors.baselineDir, profileHost, settings: {}, log }, SETTLE_MS + BASELINE_EXTRA_SETTLE_MS, WINDOW_MS));
+    if (!SHAPED_FLOOR) idle.push(await baselineIdle({ extensionDir: floors.baselineDir, profileHost, settings: {}, log }, SETTLE_MS + BASELINE_EXTRA_SETTLE_MS, WINDOW_MS));
     let created: string[] = [];
     for (const containers of SIZES) {
-      log(`creating ${containers - created.length} containers`);
-      created = [...created, ...(await createIdleContainers(engine.client, engine.image, containers - created.length, set.labels))];
+      if (!SHAPED_FLOOR) {
+        log(`creating ${containers - created.length} containers`);
+        created = [...created, ...(await createIdleContainers(engine.client, engine.image, containers - created.length, set.labels))];
+      }
       const opens = { Berth: [] as number[], floor: [] as number[] };
       const changes = { Berth: [] as number[], floor: [] as number[] };
       for (let launch = 1; launch <= LAUNCHES; launch++) {
         // Alternate which goes first, so a busier moment of the machine falls on both.
         const order = launch % 2 === 1 ? (['floor', 'Berth'] as const) : (['Berth', 'floor'] as const);
         const measureLaunch = async (subject: 'floor' | 'Berth'): Promise<void> => {
-          if (subject === 'floor') {
+          if (subject === 'floor' || SHAPED_FLOOR) {
             rmSync(floorSocket, { force: true });
-            const env = { BERTH_FLOOR_ITEMS: String(containers), BERTH_FLOOR_SOCKET: floorSocket };
-            const floorIdle = containers === SIZES[0] && launch === 1;
+            const shape = subject === 'Berth' ? SHAPED_FLOOR : undefined;
+            const env = { BERTH_FLOOR_ITEMS: String(containers), BERTH_FLOOR_SOCKET: floorSocket, BERTH_FLOOR_SHAPE: shape ?? '' };
+            const floorIdle = !SHAPED_FLOOR && containers === SIZES[0] && launch === 1;
             const run = await floorLaunch({
               extensionDir: floors.floorDir,
               profileHost: floorIdle ? profileHost : undefined,
@@ -142,8 +153,8 @@ export async function measureUi(engine: BenchEngine, berthDir: string, log: (lin
               changes: CHANGES_PER_LAUNCH,
               idle: floorIdle ? { settleMs: SETTLE_MS, windowMs: WINDOW_MS } : undefined,
             });
-            opens.floor.push(run.open);
-            changes.floor.push(...run.changes);
+            opens[subject].push(run.open);
+            changes[subject].push(...run.changes);
             if (run.idle) idle.push(run.idle);
             return;
           }

@@ -184,13 +184,24 @@ export class VolumesView extends Disposable implements vscode.TreeDataProvider<V
       return;
     }
     store.start();
-    // `/system/df` makes the engine size every container and volume. Asked for at the moment Berth's views open, it
-    // competes for the engine and the CPU with the container rows the user is waiting for, so the figures follow a
-    // second later, if the view is still shown. Hiding the view within that second cancels the request.
-    const timer = setTimeout(() => {
-      this.pendingDiskUsage.clear();
-      store.diskUsage(DISK_USAGE_MAX_AGE_MS).catch((error: unknown) => this.deps.log.warn(`Disk usage: ${errorMessage(error)}`));
-    }, DISK_USAGE_SHOW_DELAY_MS);
-    this.pendingDiskUsage.value = toDisposable(() => clearTimeout(timer));
+    // `/system/df` makes the engine size every container and volume. Asked for while Berth's views open, it competes
+    // for the engine and the CPU with the container rows the user is waiting for: with thousands of containers, with
+    // the listing itself. So the figures follow a second after the engine's first listing is in, if the view is still
+    // shown. Hiding the view before that cancels the request.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let cancelled = false;
+    const ask = (): void => {
+      if (cancelled) return;
+      timer = setTimeout(() => {
+        this.pendingDiskUsage.clear();
+        store.diskUsage(DISK_USAGE_MAX_AGE_MS).catch((error: unknown) => this.deps.log.warn(`Disk usage: ${errorMessage(error)}`));
+      }, DISK_USAGE_SHOW_DELAY_MS);
+    };
+    // An unreachable engine has no figures to give: the row keeps "click to compute".
+    this.binding.value?.session.model.whenConnected().then(ask, () => undefined);
+    this.pendingDiskUsage.value = toDisposable(() => {
+      cancelled = true;
+      clearTimeout(timer);
+    });
   }
 }
