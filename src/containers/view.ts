@@ -236,7 +236,18 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
   }
 
   protected applyChange(tree: ContainerTree, change: ModelChange, model: EngineModel): RefreshPlanLike<ContainerRowNode> {
-    return tree.apply(change, () => model.containers());
+    const plan = tree.apply(change, () => model.containers());
+    if (plan.all) return plan;
+    // A row shown from its create event and completed by its inspect usually reads the same. Drawing it again would
+    // make VS Code list the rows below it again, while the user may be opening them (Ports, Files): VS Code then
+    // refuses the second list ("Element with id … is already registered") and leaves the row open and empty. Its
+    // tooltip waited for the inspect, so it is not stale.
+    const now = Date.now();
+    const unchanged = new Set(
+      change.containers.updated.filter(({ previous, current }) => model.isFromCreateEvent(previous) && sameRow(previous, current, now)).map(({ current }) => current.id),
+    );
+    if (unchanged.size === 0) return plan;
+    return { all: false, nodes: plan.nodes.filter((node) => node.kind !== 'container' || !unchanged.has(node.id)) };
   }
 
   protected itemFor(node: ContainerRowNode, session: EngineSession): vscode.TreeItem {
@@ -286,6 +297,18 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
   protected onLayoutChanged(): void {
     this.itemCache = new WeakMap();
   }
+}
+
+/** Whether two records of a container draw the same row (label, description, icon, context value). */
+function sameRow(a: ContainerRecord, b: ContainerRecord, now: number): boolean {
+  const [first, second] = [presentContainer(a, now), presentContainer(b, now)];
+  return (
+    first.label === second.label &&
+    first.description === second.description &&
+    first.contextValue === second.contextValue &&
+    first.icon.id === second.icon.id &&
+    first.icon.color === second.icon.color
+  );
 }
 
 function optionsOf(settings: SettingsDeps['settings']): ContainerTreeOptions {

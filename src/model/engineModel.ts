@@ -179,6 +179,11 @@ export class EngineModel extends Disposable {
     return this.batcher.whenIdle();
   }
 
+  /** Whether RECORD is a row made from a create event that its inspect has not completed yet. */
+  isFromCreateEvent(record: ContainerRecord): boolean {
+    return this.fromCreateEvent.has(record.summary);
+  }
+
   /**
    * Resolves once a container shown from its create event has been completed by its inspect (at once for any other,
    * and after TIMEOUT_MS at the latest: an inspect that failed leaves the row as the event gave it).

@@ -43,7 +43,11 @@ export class PortFacts {
       this.reading.set(record, reading);
       void reading.then((ports) => {
         this.bindings.set(record, ports);
-        this.onRead(session.id, record);
+        // A container's bindings are fixed when it is created, so they hold for the record that replaced RECORD
+        // meanwhile too (a row from its create event, completed by its inspect while the bindings were read).
+        const current = session.model.container(record.id);
+        if (current && current !== record && !this.bindings.has(current)) this.bindings.set(current, ports);
+        this.onRead(session.id, current ?? record);
       });
     }
     return reading;
