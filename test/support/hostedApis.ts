@@ -1,7 +1,9 @@
 // A loopback server that replays Docker Hub's and GitHub's web API answers from test/fixtures/hosted-apis/*.json, in
 // their exact wire format (status, headers, JSON bodies, `next` URLs and `Link` headers). Neither service can be
 // reached from here, and no real part can stand in for them. Absolute URLs of the real service in a body or header are
-// rewritten to this server, as a recording proxy would. Every request is kept, so tests can say what was sent.
+// rewritten to this server, as a recording proxy would. Reset times in epoch seconds (`x-ratelimit-reset`) are moved
+// by as long as has passed since the recording, so a reset an hour after the recording is an hour after the request,
+// whatever the date the tests run on. Every request is kept, so tests can say what was sent.
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { dirname, join } from 'node:path';
@@ -55,9 +57,27 @@ function fixturesDir(): string {
   }
 }
 
-function loadExchanges(service: HostedService): Exchange[] {
+interface Recording {
+  /** When the answers were recorded, in epoch seconds: what their reset times count from. */
+  readonly recordedAt: number;
+  readonly exchanges: Exchange[];
+}
+
+function loadRecording(service: HostedService): Recording {
   const file = join(fixturesDir(), `${service}.json`);
-  return (JSON.parse(readFileSync(file, 'utf8')) as { exchanges: Exchange[] }).exchanges;
+  const recording = JSON.parse(readFileSync(file, 'utf8')) as Recording;
+  if (!Number.isInteger(recording.recordedAt)) throw new Error(`${file} has no recordedAt (epoch seconds)`);
+  return recording;
+}
+
+/** Headers that hold a moment in epoch seconds, moved to the same distance from now as from the recording. */
+const EPOCH_HEADERS = new Set(['x-ratelimit-reset']);
+
+function replayedHeaders(recorded: Record<string, string>, recordedAt: number, rewrite: (text: string) => string): Record<string, string> {
+  const shift = Math.floor(Date.now() / 1000) - recordedAt;
+  return Object.fromEntries(
+    Object.entries(recorded).map(([name, value]) => [name, EPOCH_HEADERS.has(name.toLowerCase()) ? String(Number(value) + shift) : rewrite(value)]),
+  );
 }
 
 function readBody(request: IncomingMessage): Promise<string> {
@@ -80,7 +100,7 @@ function bodyMatches(expected: Record<string, unknown> | undefined, text: string
 }
 
 export async function startHostedApi(service: HostedService): Promise<HostedApiServer> {
-  const exchanges = loadExchanges(service);
+  const { exchanges, recordedAt } = loadRecording(service);
   const requests: ReplayedRequest[] = [];
   let origin = '';
   const rewrite = (text: string): string => text.split(REAL_ORIGIN[service]).join(origin);
@@ -100,7 +120,7 @@ export async function startHostedApi(service: HostedService): Promise<HostedApiS
         response.writeHead(599, { 'content-type': 'text/plain' }).end(`no recorded exchange for ${request.method ?? ''} ${path}`);
         return;
       }
-      const headers = Object.fromEntries(Object.entries(exchange.headers).map(([name, value]) => [name, rewrite(value)]));
+      const headers = replayedHeaders(exchange.headers, recordedAt, rewrite);
       response.writeHead(exchange.status, headers).end(rewrite(JSON.stringify(exchange.body_out)));
     });
   });
