@@ -7,6 +7,7 @@
  * the row. No `vscode` here.
  */
 import type { ContainerSummary, EngineEvent } from '../engine';
+import type { Listener } from '../common/emitter';
 import { baseAction } from './actions';
 
 /** Attributes the engines add to a container event that are not the container's labels. */
@@ -41,4 +42,41 @@ export function summaryFromCreateEvent(event: EngineEvent): ContainerSummary | u
     State: 'created',
     Status: 'Created',
   };
+}
+
+/**
+ * The rows the model made from create events, until each one's inspect replaces it: such a row is not a `previous` to
+ * keep fields from, a tooltip waits for its inspect, and the view need not draw it again when the inspect changes
+ * nothing shown. Held weakly, so a replaced row is forgotten with it. The one place that says whether a row is one.
+ */
+export class CreateEventRows {
+  readonly #rows = new WeakSet<ContainerSummary>();
+
+  add(summary: ContainerSummary): void {
+    this.#rows.add(summary);
+  }
+
+  /** Whether SUMMARY is a row made from a create event that its inspect has not completed yet. */
+  has(summary: ContainerSummary | undefined): boolean {
+    return summary !== undefined && this.#rows.has(summary);
+  }
+
+  /**
+   * Resolves once CURRENT() is no longer such a row, checked on each ON_CHANGE, or after TIMEOUT_MS (an inspect that
+   * failed leaves the row as the event gave it); at once when it is not one now.
+   */
+  whenCompleted(current: () => ContainerSummary | undefined, onChange: Listener<unknown>, timeoutMs: number): Promise<void> {
+    if (!this.has(current())) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        listener.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      const listener = onChange(() => {
+        if (!this.has(current())) done();
+      });
+    });
+  }
 }

@@ -17,7 +17,7 @@ import { Emitter } from '../common/emitter';
 import { EventBatcher, timeoutScheduler, DEFAULT_WINDOW_MS, type PendingWork, type Scheduler } from './batcher';
 import { backoffDelay, DEFAULT_BACKOFF, sinceBefore, sinceFromEvent, type BackoffPolicy } from './reconnect';
 import { containerSummaryFromInspect } from './containerInspect';
-import { summaryFromCreateEvent } from './createdEvent';
+import { CreateEventRows, summaryFromCreateEvent } from './createdEvent';
 import { imageKey, imageSummaryFromInspect, type ContainerRecord, type ImageRecord } from './records';
 import { emptyChange, fullChange, isEmptyChange, type MutableChange, type ModelChange } from './modelChange';
 import { ContainerStore, ImageStore, type Updated } from './stores';
@@ -69,8 +69,7 @@ export class EngineModel extends Disposable {
   private wakeBackoff: (() => void) | undefined;
   private started = false;
   private readonly stateWaiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
-  /** Rows made from a create event (see createdEvent.ts), until their inspect replaces them: not a `previous` to keep fields from. */
-  private readonly fromCreateEvent = new WeakSet<ContainerSummary>();
+  private readonly createEventRows = new CreateEventRows();
 
   readonly onDidChange = this._onDidChange.event;
   readonly onDidChangeState = this._onDidChangeState.event;
@@ -181,7 +180,7 @@ export class EngineModel extends Disposable {
 
   /** Whether RECORD is a row made from a create event that its inspect has not completed yet. */
   isFromCreateEvent(record: ContainerRecord): boolean {
-    return this.fromCreateEvent.has(record.summary);
+    return this.createEventRows.has(record.summary);
   }
 
   /**
@@ -189,22 +188,7 @@ export class EngineModel extends Disposable {
    * and after TIMEOUT_MS at the latest: an inspect that failed leaves the row as the event gave it).
    */
   whenInspected(id: string, timeoutMs = 3000): Promise<void> {
-    const partial = (): boolean => {
-      const summary = this.containerStore.get(id)?.summary;
-      return summary !== undefined && this.fromCreateEvent.has(summary);
-    };
-    if (!partial()) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        listener.dispose();
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      const listener = this.onDidChange(() => {
-        if (!partial()) done();
-      });
-    });
+    return this.createEventRows.whenCompleted(() => this.containerStore.get(id)?.summary, this.onDidChange, timeoutMs);
   }
 
   /** Fetches containers now (after a command changed them, without waiting for their events). */
@@ -295,7 +279,7 @@ export class EngineModel extends Disposable {
     if (!summary || this.containerStore.get(summary.Id)) return;
     const result = this.containerStore.upsert(summary, new Set());
     if (result.kind !== 'added') return;
-    this.fromCreateEvent.add(summary);
+    this.createEventRows.add(summary);
     const change = emptyChange();
     change.containers.added.push(result.current);
     this._onDidChange.fire(change);
@@ -387,7 +371,7 @@ export class EngineModel extends Disposable {
     try {
       const inspect = await this.source.inspectContainer(id, { signal });
       const previous = this.containerStore.get(id)?.summary;
-      return containerSummaryFromInspect(inspect, this.now(), previous && !this.fromCreateEvent.has(previous) ? previous : undefined);
+      return containerSummaryFromInspect(inspect, this.now(), this.createEventRows.has(previous) ? undefined : previous);
     } catch (error) {
       if (isEngineError(error, 'not-found')) return undefined;
       throw error;
