@@ -10,17 +10,17 @@
  *   while disconnected).
  * - Changes are reported with the records that changed, so views refresh only those nodes.
  */
-import { isEngineError, type ContainerSummary, type EngineEvent } from '../engine';
+import { isEngineError, type EngineEvent } from '../engine';
 import { errorMessage } from '../common/errors';
 import { Disposable, toDisposable, type IDisposable } from '../common/lifecycle';
 import { Emitter } from '../common/emitter';
 import { EventBatcher, timeoutScheduler, DEFAULT_WINDOW_MS, type PendingWork, type Scheduler } from './batcher';
 import { backoffDelay, DEFAULT_BACKOFF, sinceBefore, sinceFromEvent, type BackoffPolicy } from './reconnect';
-import { containerSummaryFromInspect } from './containerInspect';
+import { applyBatch, type BatchTarget } from './applyBatch';
 import { CreateEventRows, summaryFromCreateEvent } from './createdEvent';
-import { imageKey, imageSummaryFromInspect, type ContainerRecord, type ImageRecord } from './records';
-import { emptyChange, fullChange, isEmptyChange, type MutableChange, type ModelChange } from './modelChange';
-import { ContainerStore, ImageStore, type Updated } from './stores';
+import type { ContainerRecord, ImageRecord } from './records';
+import { emptyChange, fullChange, type ModelChange } from './modelChange';
+import { ContainerStore, ImageStore } from './stores';
 import { modelSnapshot, type EngineState, type ModelSnapshot } from './snapshot';
 import type { ModelSource } from './source';
 
@@ -40,15 +40,8 @@ export interface EngineModelOptions {
 
 /** How far before "now" the first events subscription starts, to cover the gap while listing. */
 const FIRST_SINCE_MARGIN_MS = 2000;
-/**
- * Inspects in flight at once when a burst touched many containers. Each adds an abort listener to the
- * model's lifetime signal, and Node warns past 10.
- */
-const FETCH_CONCURRENCY = 8;
 /** A connection that breaks sooner than this after being made counts as a failed attempt for backoff. */
 const STABLE_CONNECTION_MS = 1000;
-
-const BARE_IMAGE_ID = /^[0-9a-f]{64}$/;
 
 export class EngineModel extends Disposable {
   private readonly containerStore = new ContainerStore();
@@ -70,6 +63,7 @@ export class EngineModel extends Disposable {
   private started = false;
   private readonly stateWaiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
   private readonly createEventRows = new CreateEventRows();
+  private readonly batchTarget: BatchTarget;
 
   readonly onDidChange = this._onDidChange.event;
   readonly onDidChangeState = this._onDidChangeState.event;
@@ -82,6 +76,14 @@ export class EngineModel extends Disposable {
     this.now = options.now ?? Date.now;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.log = options.log ?? (() => undefined);
+    this.batchTarget = {
+      source,
+      containers: this.containerStore,
+      images: this.imageStore,
+      createEventRows: this.createEventRows,
+      now: this.now,
+      warn: (message) => this.log('warn', message),
+    };
     this.batcher = this._register(
       new EventBatcher(
         (work) => this.applyWork(work),
@@ -307,98 +309,8 @@ export class EngineModel extends Disposable {
   }
 
   private async applyWorkNow(work: PendingWork): Promise<void> {
-    const signal = this.lifetime.signal;
-    const change = emptyChange();
-    const usageChanged = new Set<string>();
-
-    const refetch: string[] = [];
-    for (const [id, effect] of work.containers) {
-      if (effect !== 'remove') {
-        refetch.push(id);
-        continue;
-      }
-      const removed = this.containerStore.remove(id, usageChanged);
-      if (removed) change.containers.removed.push(removed);
-    }
-    for (let index = 0; index < refetch.length; index += FETCH_CONCURRENCY) {
-      const ids = refetch.slice(index, index + FETCH_CONCURRENCY);
-      // One container that cannot be read must not cost the rest of the batch its update (a lost batch leaves rows
-      // missing until the next full listing).
-      const settled = await Promise.allSettled(ids.map((id) => this.fetchContainer(id, signal)));
-      for (const [position, outcome] of settled.entries()) {
-        if (outcome.status === 'rejected') {
-          if (signal.aborted) throw outcome.reason;
-          this.log('warn', `Refreshing container ${ids[position] ?? ''} failed: ${errorMessage(outcome.reason)}`);
-          continue;
-        }
-        const summary = outcome.value;
-        if (summary) {
-          const result = this.containerStore.upsert(summary, usageChanged);
-          if (result.kind === 'added') change.containers.added.push(result.current);
-          else if (result.kind === 'updated') change.containers.updated.push(result);
-          continue;
-        }
-        const removed = this.containerStore.remove(ids[position] ?? '', usageChanged);
-        if (removed) change.containers.removed.push(removed);
-      }
-    }
-
-    for (const reference of work.images) {
-      // One image that cannot be read must not cost the rest of the batch its update.
-      try {
-        await this.applyImage(reference, change, signal);
-      } catch (error) {
-        if (signal.aborted) throw error;
-        this.log('warn', `Refreshing image ${reference} failed: ${errorMessage(error)}`);
-      }
-    }
-    if (work.relistImages) {
-      this.imageStore.replaceAll(await this.source.listImages({ signal }));
-      this._onDidChange.fire(fullChange());
-      return;
-    }
-
-    for (const key of usageChanged) if (this.imageStore.get(key)) change.images.usageChanged.push(key);
-    if (!isEmptyChange(change)) this._onDidChange.fire(change);
-  }
-
-  /**
-   * One container's listing row, from an inspect (undefined when it is gone). The inspect is also the barrier
-   * after `die`: Docker emits it before recording the exited state, and inspect waits for the container's
-   * lock, which the engine holds until the state is recorded (see `refetch` in actions.ts).
-   */
-  private async fetchContainer(id: string, signal: AbortSignal): Promise<ContainerSummary | undefined> {
-    try {
-      const inspect = await this.source.inspectContainer(id, { signal });
-      const previous = this.containerStore.get(id)?.summary;
-      return containerSummaryFromInspect(inspect, this.now(), this.createEventRows.has(previous) ? undefined : previous);
-    } catch (error) {
-      if (isEngineError(error, 'not-found')) return undefined;
-      throw error;
-    }
-  }
-
-  private async applyImage(reference: string, change: MutableChange, signal: AbortSignal): Promise<void> {
-    // Podman's image events carry bare hex ids, and for a removed image it answers those with a 500 instead of
-    // a 404; the `sha256:` form gets the 404.
-    const name = BARE_IMAGE_ID.test(reference) ? `sha256:${reference}` : reference;
-    try {
-      const inspect = await this.source.inspectImage(name, { signal });
-      const displaced: Array<Updated<ImageRecord>> = [];
-      const result = this.imageStore.upsert(imageSummaryFromInspect(inspect), displaced);
-      if (result.kind === 'added') change.images.added.push(result.current);
-      else if (result.kind === 'updated') change.images.updated.push(result);
-      change.images.updated.push(...displaced);
-    } catch (error) {
-      if (!isEngineError(error, 'not-found')) throw error;
-      // Gone: an id names the record directly; a tag is taken off whichever image held it.
-      const known = this.imageStore.find(name);
-      if (!known) return;
-      if (known.key === imageKey(name) || known.id === name) {
-        const removed = this.imageStore.remove(known.key);
-        if (removed) change.images.removed.push(removed);
-      }
-    }
+    const change = await applyBatch(this.batchTarget, work, this.lifetime.signal);
+    if (change) this._onDidChange.fire(change);
   }
 
   private setState(state: EngineState): void {

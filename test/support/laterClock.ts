@@ -8,10 +8,10 @@ const RealDate = Date;
 const laterNow = (): number => RealDate.now() + offsetMs;
 
 globalThis.Date = new Proxy(RealDate, {
-  construct: (target, args: unknown[], newTarget) =>
-    args.length === 0 ? Reflect.construct(target, [laterNow()], newTarget) : Reflect.construct(target, args, newTarget),
+  construct: (target, args: unknown[], newTarget): object =>
+    Reflect.construct(target, args.length === 0 ? [laterNow()] : args, newTarget) as Date,
   apply: () => new RealDate(laterNow()).toString(),
-  get: (target, key, receiver) => (key === 'now' ? laterNow : Reflect.get(target, key, receiver)),
+  get: (target, key, receiver): unknown => (key === 'now' ? laterNow : Reflect.get(target, key, receiver)),
 });
 
 if (new Date().getTime() - RealDate.now() < offsetMs - 60_000 || Date.now() - RealDate.now() < offsetMs - 60_000) {
