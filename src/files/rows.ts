@@ -74,17 +74,20 @@ export class FileRows extends Disposable implements ContainerChildRows {
     const directory = (row.type & vscode.FileType.Directory) !== 0;
     const collapsed = vscode.TreeItemCollapsibleState.Collapsed;
     if (row.parent.kind !== 'child') {
+      // No id, as for the rows below it (see there).
       const item = new vscode.TreeItem('Files', collapsed);
-      item.id = row.parent.kind === 'volume' ? `files:${row.engine}/volume:${row.parent.name}` : `files:${row.engine}/${row.containerId}`;
       item.iconPath = new vscode.ThemeIcon('files');
       item.tooltip = vscode.l10n.t('The container\'s files, through the Engine API (works on stopped containers and those without a shell too). Drop host files on a folder to upload them.');
       // A volume's row has no container until it is expanded: Download/Upload are offered on the rows below it.
       item.contextValue = row.parent.kind === 'volume' ? 'berth:files:volume' : 'berth:files:folder';
       return item;
     }
-    // No id: VS Code then names the row after its folder's row and its label, and gives a name already taken a new
-    // one. With ids, a listing still in flight when its container's row was drawn again leaves its rows registered,
-    // and every later listing of that folder is refused ("Element with id … is already registered").
+    // No id, here or on any row below a container or a volume (Files, Ports and their rows): VS Code then names the
+    // row after its parent's row and its label, and gives a name already taken a new one. With ids, a listing still
+    // in flight when an ancestor's row is drawn again (VS Code 1.100's extHostTreeViews: the redraw drops the
+    // ancestor's cached rows, the listing then registers its rows under the dropped one) leaves those rows
+    // registered, and every later listing there is refused ("Element with id … is already registered"): the row
+    // stays open and empty until the whole view is drawn again.
     const item = new vscode.TreeItem(row.uri, directory ? collapsed : vscode.TreeItemCollapsibleState.None);
     item.label = row.name;
     item.tooltip = row.path;

@@ -9,7 +9,6 @@ import type { ChildRow, ContainerChildRows } from '../views/childRows';
 import { markdownTooltip } from '../views/treeItems';
 import type { SessionsDeps } from '../workbench/deps';
 import type { PortFacts } from './facts';
-import { portLabel } from '../model/ports';
 import { presentPort, presentPortGroup, type PortRowPresentation } from './portRows';
 
 /** The "Ports" row (`port` undefined) or a port's row; each knows every port of its container. */
@@ -56,7 +55,8 @@ export class PortRows extends Disposable implements ContainerChildRows {
       presentation.label,
       row.port ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Expanded,
     );
-    item.id = `ports:${row.engine}/${row.containerId}${row.port ? `/${portLabel(row.port)}` : ''}`;
+    // No id, as for every row below a container (see FileRows.item): VS Code names the row after its container's row
+    // and its label, which is as stable, and never refuses a listing that overlapped a redraw of the container's row.
     item.description = presentation.description;
     item.tooltip = markdownTooltip(presentation.tooltip);
     item.contextValue = presentation.contextValue;
