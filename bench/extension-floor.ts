@@ -2,7 +2,9 @@
  * What VS Code itself allows, built by the benchmark: two extension folders written to a temp dir.
  *   - floor: a view whose TreeDataProvider holds N prebuilt TreeItems (made at activation, before the view asks),
  *     and adds one item at the top, then fires a root refresh, when a line `add NAME` arrives on a unix socket.
- *     Nothing in it can be faster than VS Code's own tree: it is the floor Berth's figures are divided by.
+ *     Nothing in it can be faster than VS Code's own tree: it is the floor Berth's figures are divided by. A line
+ *     `age N` makes its first N rows age as Berth's exited containers do (their text redrawn each second, then each
+ *     minute, while the view is visible): VS Code's cost of the refreshes Berth's visible idle window includes.
  *   - baseline: an extension with no code, so the extension host runs with nothing of ours in it (idle CPU).
  * Both are plain CommonJS with no dependency; the workbench loads them as extensionDevelopmentPath.
  */
@@ -39,7 +41,32 @@ exports.activate = (context) => {
   const items = Array.from({ length: count }, (_, index) => makeItem('item-' + String(index).padStart(5, '0')));
   const changed = new vscode.EventEmitter();
   const provider = { onDidChangeTreeData: changed.event, getTreeItem: (item) => item, getChildren: (item) => (item ? [] : items) };
-  context.subscriptions.push(changed, vscode.window.createTreeView('floor.items', { treeDataProvider: provider }));
+  const view = vscode.window.createTreeView('floor.items', { treeDataProvider: provider });
+  context.subscriptions.push(changed, view);
+  // 'age N': the first N rows exited now and age as Berth's do (docker's words), drawn again when their text changes
+  // and only while the view is visible: VS Code's cost of the refreshes the issue asks Berth for.
+  let aging = [];
+  let exitedAt = 0;
+  let timer;
+  const words = (ms) => {
+    const seconds = Math.floor(ms / 1000);
+    if (seconds < 1) return 'Less than a second';
+    if (seconds < 60) return seconds + ' seconds';
+    const minutes = Math.floor(seconds / 60);
+    return minutes === 1 ? 'About a minute' : minutes + ' minutes';
+  };
+  const nextChangeIn = (ms) => (ms < 60000 ? 1000 - (ms % 1000) : 60000 - (ms % 60000));
+  const tick = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (aging.length === 0 || !view.visible) return;
+    const age = Date.now() - exitedAt;
+    const text = 'berth-bench/busybox:latest · Exited (0) ' + words(age) + ' ago';
+    for (const item of aging) item.description = text;
+    changed.fire(aging);
+    timer = setTimeout(tick, nextChangeIn(age) + 1);
+  };
+  context.subscriptions.push(view.onDidChangeVisibility(() => tick()), { dispose: () => clearTimeout(timer) });
   const server = net.createServer((socket) => {
     let buffered = '';
     socket.on('data', (data) => {
@@ -51,6 +78,11 @@ exports.activate = (context) => {
         if (line.startsWith('add ')) {
           items.unshift(makeItem(line.slice(4)));
           changed.fire(undefined);
+        }
+        if (line.startsWith('age ')) {
+          aging = items.slice(0, Number(line.slice(4)));
+          exitedAt = Date.now();
+          tick();
         }
         socket.write('ok\n');
       }

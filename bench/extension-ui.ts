@@ -437,7 +437,7 @@ export async function berthLaunch(
 
 /** One floor launch: open its view (timed), then `changes` root refreshes adding one item (timed). */
 export async function floorLaunch(
-  options: UiLaunchOptions & { readonly socket: string; readonly changes: number; readonly idle?: { settleMs: number; windowMs: number } },
+  options: UiLaunchOptions & { readonly socket: string; readonly changes: number; readonly idle?: { settleMs: number; windowMs: number; agingRows: number } },
 ): Promise<{ open: number; changes: number[]; idle: IdleCpu | undefined }> {
   return withWorkbench(options, async ({ page }, idler) => {
     const open = await openView(page, FLOOR_CONTAINER_TITLE, FLOOR_VIEW_TITLE);
@@ -455,17 +455,24 @@ export async function floorLaunch(
         changes.push(shownAt - askedAt);
         await sleep(300);
       }
+      // VS Code's own cost of a visible tree of prebuilt items, as many of them aging as Berth's window has (the same
+      // moment: Berth's exit just before its settling time): what Berth's visible idle compares with.
+      let idle: IdleCpu | undefined;
+      if (options.idle) {
+        const { agingRows, settleMs, windowMs } = options.idle;
+        if (agingRows > 0) {
+          const answered = new Promise((resolve) => socket.once('data', resolve));
+          socket.write(`age ${agingRows}\n`);
+          await answered;
+        }
+        options.log(`idle CPU, the floor's view visible: ${settleMs / 1000} s to settle, ${windowMs / 1000} s measured`);
+        await sleep(settleMs);
+        idle = { case: `floor extension (1,000 prebuilt tree items, ${agingRows} aging), view visible`, ...(await idler.window(windowMs)), windowMs, engineRequests: undefined };
+      }
+      return { open, changes, idle };
     } finally {
       socket.destroy();
     }
-    // VS Code's own cost of a visible tree of prebuilt items doing nothing: what Berth's visible idle compares with.
-    let idle: IdleCpu | undefined;
-    if (options.idle) {
-      options.log(`idle CPU, the floor's view visible: ${options.idle.settleMs / 1000} s to settle, ${options.idle.windowMs / 1000} s measured`);
-      await sleep(options.idle.settleMs);
-      idle = { case: 'floor extension (1,000 prebuilt tree items), view visible', ...(await idler.window(options.idle.windowMs)), windowMs: options.idle.windowMs, engineRequests: undefined };
-    }
-    return { open, changes, idle };
   });
 }
 
