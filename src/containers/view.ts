@@ -239,9 +239,9 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
     const plan = tree.apply(change, () => model.containers());
     if (plan.all) return plan;
     // A row shown from its create event and completed by its inspect usually reads the same. Drawing it again would
-    // make VS Code list the rows below it again, while the user may be opening them (Ports, Files): VS Code then
-    // refuses the second list ("Element with id … is already registered") and leaves the row open and empty. Its
-    // tooltip waited for the inspect, so it is not stale.
+    // make VS Code list the rows below it again (Ports, and Files through the engine) while the user may be opening
+    // them, and fold what was opened meanwhile (those rows have no ids: see FileRows.item). Its tooltip waited for
+    // the inspect, so not drawing it leaves nothing stale.
     const now = Date.now();
     const unchanged = new Set(
       change.containers.updated.filter(({ previous, current }) => model.isFromCreateEvent(previous) && sameRow(previous, current, now)).map(({ current }) => current.id),
