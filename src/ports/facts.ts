@@ -1,8 +1,9 @@
 /**
  * Which ports each container has. A running container's come with its listing row; a container that is not running
- * has only port bindings, which the listing leaves out: they are read by one inspect per record (a record is
- * replaced when its container changes, so the answer never goes stale), only when its row is expanded or a command
- * asks. Never on drawing a row: a view of a thousand created containers would otherwise inspect each of them.
+ * has only port bindings, which the listing leaves out: they are read by one inspect per container, only when its row
+ * is expanded or a command asks. Bindings are fixed when a container is created, so they are kept by container id and
+ * hold for every later record of it (a row from its create event is replaced by its inspect's a moment later). One
+ * small entry per container ever expanded, never pruned: a removed container's costs a few bytes. Never on drawing a row: a view of a thousand created containers would otherwise inspect each of them.
  */
 import { errorMessage } from '../common/errors';
 import { shortId } from '../common/format';
@@ -12,8 +13,8 @@ import type { EngineSession } from '../model/session';
 import type { LogDeps } from '../workbench/deps';
 
 export class PortFacts {
-  private readonly bindings = new WeakMap<ContainerRecord, PublishedPort[]>();
-  private readonly reading = new WeakMap<ContainerRecord, Promise<PublishedPort[]>>();
+  private readonly bindings = new Map<string, PublishedPort[]>();
+  private readonly reading = new Map<string, Promise<PublishedPort[]>>();
 
   /** ON_READ: bindings were read for RECORD (its row can now show them). */
   constructor(
@@ -23,31 +24,33 @@ export class PortFacts {
 
   /** The ports known now: a running container's from its listing, another's once read; undefined until then. */
   known(record: ContainerRecord): PublishedPort[] | undefined {
-    return isRunningState(record.state) ? portsOfSummary(record.summary.Ports) : this.bindings.get(record);
+    return isRunningState(record.state) ? portsOfSummary(record.summary.Ports) : this.bindings.get(record.id);
   }
 
-  /** The ports, read by inspect for a container that is not running (once per record). */
+  /** The ports, read by inspect for a container that is not running (once per container). */
   read(session: EngineSession, record: ContainerRecord, signal?: AbortSignal): Promise<PublishedPort[]> {
     const known = this.known(record);
     if (known !== undefined) return Promise.resolve(known);
-    let reading = this.reading.get(record);
+    let reading = this.reading.get(record.id);
     if (!reading) {
-      reading = session.client.inspectContainer(record.id, { signal }).then(
-        (inspect) => portsOfInspect(inspect),
+      const id = record.id;
+      reading = session.client.inspectContainer(id, { signal }).then(
+        (inspect) => {
+          const ports = portsOfInspect(inspect);
+          this.bindings.set(id, ports);
+          return ports;
+        },
         (error: unknown) => {
-          // A row has no place for the error: without bindings it shows no ports, and the log says why.
-          this.deps.log.warn(`Reading the port bindings of ${shortId(record.id)}: ${errorMessage(error)}`);
+          // A row has no place for the error: without bindings it shows no ports, and the log says why. Nothing is
+          // kept, so the next expansion asks again.
+          this.deps.log.warn(`Reading the port bindings of ${shortId(id)}: ${errorMessage(error)}`);
           return [];
         },
       );
-      this.reading.set(record, reading);
-      void reading.then((ports) => {
-        this.bindings.set(record, ports);
-        // A container's bindings are fixed when it is created, so they hold for the record that replaced RECORD
-        // meanwhile too (a row from its create event, completed by its inspect while the bindings were read).
-        const current = session.model.container(record.id);
-        if (current && current !== record && !this.bindings.has(current)) this.bindings.set(current, ports);
-        this.onRead(session.id, current ?? record);
+      this.reading.set(id, reading);
+      void reading.then(() => {
+        this.reading.delete(id);
+        this.onRead(session.id, session.model.container(id) ?? record);
       });
     }
     return reading;
