@@ -251,12 +251,21 @@ class RequestLedger {
     this.lastAt = now;
   };
   private readonly onEnd = (message: unknown): void => {
-    const request = (message as { request?: object }).request;
-    const entry = request ? this.open.get(request) : undefined;
-    if (!request || !entry) return;
-    this.open.delete(request);
+    const request = (message as { request?: { method?: string; origin?: string; path?: string } }).request;
+    if (!request) return;
+    const entry = this.open.get(request);
+    if (entry) {
+      this.open.delete(request);
+      this.lastAt = performance.now();
+      this.ended.push({ ...entry, endedAt: this.lastAt });
+      return;
+    }
+    // Made before the probe started (a long request: a wait, a followed stream, a slow listing), so its caller is
+    // unknown; its end still leaves undici's keep-alive timer, and is activity as any other end is. The bundle's
+    // undici ends it inside the bundle; Node's own fetch (other code in the host) does not.
+    if (bundleFramesOf(this.bundlePath).length === 0) return;
     this.lastAt = performance.now();
-    this.ended.push({ ...entry, endedAt: this.lastAt });
+    this.ended.push({ what: `${request.method ?? '?'} ${request.origin ?? ''}${request.path ?? '?'}`, at: Number.NEGATIVE_INFINITY, endedAt: this.lastAt });
   };
 
   constructor(
@@ -277,7 +286,7 @@ class RequestLedger {
 
   /** Requests made before FROM that ended in [FROM, TO], and those still open at TO, one line each. */
   describe(from: number, to: number): string[] {
-    const age = (at: number): string => `made ${((from - at) / 1000).toFixed(1)} s before the window`;
+    const age = (at: number): string => (at === Number.NEGATIVE_INFINITY ? 'made before the probe started' : `made ${((from - at) / 1000).toFixed(1)} s before the window`);
     return [
       ...this.ended.filter((entry) => entry.at < from && entry.endedAt >= from && entry.endedAt <= to).map((entry) => `+${(entry.endedAt - from).toFixed(0)} ms ended: ${entry.what} (${age(entry.at)})`),
       ...[...this.open.values()].filter((entry) => entry.at < from).map((entry) => `still open: ${entry.what} (${age(entry.at)})`),
