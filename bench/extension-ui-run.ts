@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchEngine } from './extension-engine';
 import { writeFloorExtensions, type FloorShape } from './extension-floor';
-import { baselineIdle, berthLaunch, buildProfileHost, countingProxy, floorLaunch, latencyRow, type IdleCpu, type UiLatency } from './extension-ui';
+import { baselineIdle, berthLaunch, buildProfileHost, countingProxy, floorLaunch, latencyRow, type BerthRun, type IdleCpu, type UiLatency } from './extension-ui';
 import { createIdleContainers, fixtureLabels, removeRunContainers } from './fixtures';
 import type { TargetCheck } from './report';
 import { targetsTable } from './report';
@@ -73,11 +73,24 @@ export function uiMarkdown(report: UiReport): string {
     '| containers | Berth open, median | floor open, median | open ratio | Berth change, median | floor change, median | change ratio |',
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
+  const firstWindow: string[] = [];
   for (const containers of SIZES) {
     const berth = report.latency.find((row) => row.subject === 'Berth' && row.containers === containers);
     const floor = report.latency.find((row) => row.subject === 'floor' && row.containers === containers);
     if (!berth || !floor) continue;
     lines.push(`| ${containers.toLocaleString('en')} | ${berth.open.median.toFixed(0)} ms | ${floor.open.median.toFixed(0)} ms | ${ratio(berth.open.median, floor.open.median)} | ${berth.change.median.toFixed(0)} ms | ${floor.change.median.toFixed(0)} ms | ${ratio(berth.change.median, floor.change.median)} |`);
+    const listed = berth.engineListingAfterOpen ? `${berth.engineListingAfterOpen.median.toFixed(0)} ms` : '—';
+    const first = berth.firstWindowOpen ? `${berth.firstWindowOpen.median.toFixed(0)} ms (${ratio(berth.firstWindowOpen.median, floor.open.median)})` : '—';
+    firstWindow.push(`| ${containers.toLocaleString('en')} | ${first} | ${listed} |`);
+  }
+  if (!SHAPED_FLOOR && firstWindow.length > 0) {
+    lines.push(
+      '',
+      "Berth's opens above are a returning user's: the window opens on the list the last one saved, and the engine's own listing replaces it. A first window has no saved list:",
+      '| containers | Berth open, first window (ratio to the floor) | saved list → engine\'s listing shown, median |',
+      '| ---: | ---: | ---: |',
+      ...firstWindow,
+    );
   }
   if (SHAPED_FLOOR) lines.push('', `The "Berth" columns are the floor with rows shaped \`${SHAPED_FLOOR}\` (BERTH_BENCH_UI_SHAPED_FLOOR), not Berth.`);
   if (report.missing.length > 0) lines.push('', `Changes whose row did not show in Berth's view within 90 s (left out of the medians): ${report.missing.length}`, ...report.missing.map((entry) => `- ${entry}`));
@@ -114,6 +127,10 @@ function targets(idle: IdleCpu[], latency: UiLatency[]): TargetCheck[] {
     const open = berth.open.median / floor.open.median;
     checks.push({ target: `change ≤ 1.3× the floor, ${containers.toLocaleString('en')} containers`, measured: `${change.toFixed(2)}×`, met: change <= 1.3 });
     checks.push({ target: `open ≤ 1.5× the floor, ${containers.toLocaleString('en')} containers`, measured: `${open.toFixed(2)}×`, met: open <= 1.5 });
+    if (berth.firstWindowOpen) {
+      const first = berth.firstWindowOpen.median / floor.open.median;
+      checks.push({ target: `open in a first window, no saved list (context), ${containers.toLocaleString('en')} containers: ≤ 1.5× the floor`, measured: `${first.toFixed(2)}×`, met: first <= 1.5 });
+    }
   }
   return checks;
 }
@@ -141,6 +158,47 @@ export async function measureUi(engine: BenchEngine, berthDir: string, log: (lin
       }
       const opens = { Berth: [] as number[], floor: [] as number[] };
       const changes = { Berth: [] as number[], floor: [] as number[] };
+      const firstWindowOpens: number[] = [];
+      const engineListingAfterOpen: number[] = [];
+      // What Berth's last window saved for this engine (src/model/savedListing.ts): each timed launch opens on it, as
+      // a returning user's window does. A first window, with none, is timed once per size before them.
+      let saved: Record<string, string> = {};
+      const berthRun = async (withIdle: boolean, userDataFiles: Record<string, string> | undefined): Promise<BerthRun> =>
+        berthLaunch({
+          extensionDir: berthDir,
+          profileHost: withIdle || process.env.BERTH_BENCH_PROFILE_OPEN === '1' ? profileHost : undefined,
+          settings: berthSettings,
+          log,
+          client: engine.client,
+          image: engine.image,
+          requests: () => proxy.requests(),
+          changes: CHANGES_PER_LAUNCH,
+          userDataFiles,
+          keepSavedListings: (files) => {
+            if (Object.keys(files).length > 0) saved = files;
+          },
+          idle: withIdle
+            ? {
+                settleMs: SETTLE_MS,
+                windowMs: WINDOW_MS,
+                beforeIdle: async () => {
+                  for (const id of created.slice(0, AGING_ROWS)) await engine.client.startContainer(id);
+                },
+              }
+            : undefined,
+        });
+      if (!SHAPED_FLOOR) {
+        log(`Berth, ${containers.toLocaleString('en')} containers, a first window (no saved list)`);
+        try {
+          const first = await berthRun(false, undefined);
+          firstWindowOpens.push(first.open);
+          changes.Berth.push(...first.changes);
+          missing.push(...first.missing);
+        } catch (error) {
+          missing.push(`Berth, ${containers.toLocaleString('en')} containers, first window: ${(error as Error).message.split('\n')[0] ?? ''}`);
+        }
+        if (Object.keys(saved).length === 0) log('the first window left no saved list: the next launches open without one');
+      }
       for (let launch = 1; launch <= LAUNCHES; launch++) {
         // Alternate which goes first, so a busier moment of the machine falls on both.
         const order = launch % 2 === 1 ? (['floor', 'Berth'] as const) : (['Berth', 'floor'] as const);
@@ -166,25 +224,9 @@ export async function measureUi(engine: BenchEngine, berthDir: string, log: (lin
             return;
           }
           const withIdle = containers === SIZES[0] && launch === 1;
-          const run = await berthLaunch({
-            extensionDir: berthDir,
-            profileHost: withIdle || process.env.BERTH_BENCH_PROFILE_OPEN === '1' ? profileHost : undefined,
-            settings: berthSettings,
-            log,
-            client: engine.client,
-            image: engine.image,
-            requests: () => proxy.requests(),
-            changes: CHANGES_PER_LAUNCH,
-            idle: withIdle
-              ? {
-                  settleMs: SETTLE_MS,
-                  windowMs: WINDOW_MS,
-                  beforeIdle: async () => {
-                    for (const id of created.slice(0, AGING_ROWS)) await engine.client.startContainer(id);
-                  },
-                }
-              : undefined,
-          });
+          const run = await berthRun(withIdle, saved);
+          if (run.engineListingAfterOpen !== undefined) engineListingAfterOpen.push(run.engineListingAfterOpen);
+          else log('this launch opened without a saved list');
           opens.Berth.push(run.open);
           changes.Berth.push(...run.changes);
           idle.push(...run.idle);
@@ -207,7 +249,7 @@ export async function measureUi(engine: BenchEngine, berthDir: string, log: (lin
           }
         }
       }
-      latency.push(latencyRow('floor', containers, opens.floor, changes.floor), latencyRow('Berth', containers, opens.Berth, changes.Berth));
+      latency.push(latencyRow('floor', containers, opens.floor, changes.floor), latencyRow('Berth', containers, opens.Berth, changes.Berth, { firstWindowOpens, engineListingAfterOpen }));
     }
   } finally {
     log(`removed ${await removeRunContainers(engine.client, runId)} containers`);

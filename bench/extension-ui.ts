@@ -21,14 +21,22 @@ import { build } from 'esbuild';
 import { REPO_ROOT } from '../test/vscode/codeServer';
 import { FLOOR_CONTAINER_TITLE, FLOOR_VIEW_TITLE } from './extension-floor';
 import type { ProfileSummary } from './extension-profile-host';
+import { engineListingShown, savedListingsOf } from './extension-saved-listing';
 import { summarize, type Summary } from './stats';
 
 export interface UiLatency {
   readonly subject: 'Berth' | 'floor';
   readonly containers: number;
+  /** Berth: opens in a window that has the list the last one saved (src/model/savedListing.ts), as a returning user's. */
   readonly open: Summary;
   readonly change: Summary;
+  /** Berth: the open in a first window, with no saved list: the engine's listing is on the way. */
+  readonly firstWindowOpen?: Summary | undefined;
+  /** Berth, with a saved list: from the first row to the engine's own listing shown (the view's message gone). */
+  readonly engineListingAfterOpen?: Summary | undefined;
 }
+
+let launchSequence = 0;
 
 export interface IdleCpu {
   readonly case: string;
@@ -292,6 +300,10 @@ export interface UiLaunchOptions {
   readonly settings: Record<string, unknown>;
   readonly env?: Record<string, string>;
   readonly log: (line: string) => void;
+  /** Files put in the fresh user-data dir before start (relative path → content): a saved listing. */
+  readonly userDataFiles?: Readonly<Record<string, string>> | undefined;
+  /** Receives the saved listings the launch left (relative path → content), read just before it closes. */
+  readonly keepSavedListings?: ((files: Record<string, string>) => void) | undefined;
 }
 
 interface Idler {
@@ -313,6 +325,7 @@ async function withWorkbench<T>(options: UiLaunchOptions, body: (workbench: Work
     settings: options.settings,
     env: { ...options.env, BERTH_PROFILE_SOCKET: socketPath },
     logFile: join(TEST_OUTPUT, 'bench-ui', `code-server-${launch}.log`),
+    userDataFiles: options.userDataFiles,
     onLog: (level, text) => appendFileSync(join(TEST_OUTPUT, 'bench-ui', `workbench-${launch}.log`), `[${level}] ${text}\n`),
   });
   let link: ProfilerLink | undefined;
@@ -351,6 +364,7 @@ async function withWorkbench<T>(options: UiLaunchOptions, body: (workbench: Work
   } finally {
     await link?.ask('done').catch(() => undefined);
     link?.close();
+    if (options.keepSavedListings) options.keepSavedListings(savedListingsOf(workbench.server.userDataDir));
     // The extension host's own logs (a refresh VS Code refused, an unresponsive host) and Berth's output channel.
     try {
       cpSync(join(workbench.server.userDataDir, 'logs'), join(TEST_OUTPUT, 'bench-ui', `logs-${launch}`), { recursive: true });
@@ -373,6 +387,8 @@ export async function baselineIdle(options: UiLaunchOptions, settleMs: number, w
 
 export interface BerthRun {
   readonly open: number;
+  /** From the first row to the engine's own listing shown, when the view opened on a saved list. */
+  readonly engineListingAfterOpen: number | undefined;
   readonly changes: number[];
   /** Changes whose row never showed (within 90 s). */
   readonly missing: string[];
@@ -386,15 +402,19 @@ export interface BerthRun {
 export async function berthLaunch(
   options: UiLaunchOptions & { readonly client: EngineClient; readonly image: string; readonly requests: () => number; readonly changes: number; readonly idle?: { settleMs: number; windowMs: number; beforeIdle: () => Promise<void> } },
 ): Promise<BerthRun> {
-  return withWorkbench(options, async ({ page }, idler) => {
+  return withWorkbench(options, async ({ page, server }, idler) => {
     const profiling = process.env.BERTH_BENCH_PROFILE_OPEN === '1' ? await idler.startProfile() : undefined;
     const open = await openView(page, 'Berth', 'Containers');
     if (profiling) options.log(`OPEN PROFILE ${JSON.stringify(await profiling())}`);
+    // Changes are timed against the engine's own listing, never against a saved list still showing.
+    const engineListingAfterOpen = await engineListingShown(page);
+    const sequence = ++launchSequence;
     const changes: number[] = [];
     const missing: string[] = [];
     for (let round = 0; round < options.changes; round++) {
       // `000-…` sorts first, so the new row is drawn inside the viewport of the virtual list.
-      const name = `000-bench-change-${process.pid}-${round}`;
+      // Named per launch too: a saved list from an earlier launch may hold an earlier launch's row.
+      const name = `000-bench-change-${process.pid}-${sequence}-${round}`;
       const watch = await armRowWatch(page, 'Containers', name, false);
       const since = Math.floor(Date.now() / 1000) - 1;
       const { Id } = await options.client.createContainer(containerSpec(options.image, ['true'], { Labels: { 'berth.bench': '1' } }), { name });
@@ -431,7 +451,12 @@ export async function berthLaunch(
         idle.push({ case: `Berth, views ${visible ? 'visible' : 'hidden'}`, ...measured, windowMs: options.idle.windowMs, engineRequests: options.requests() - requestsBefore });
       }
     }
-    return { open, changes, idle, missing };
+    // The next launch opens on what this one saved: wait for the save (it follows the last change by 10 s).
+    if (options.keepSavedListings) {
+      const deadline = Date.now() + 30_000;
+      while (Object.keys(savedListingsOf(server.userDataDir)).length === 0 && Date.now() < deadline) await sleep(250);
+    }
+    return { open, engineListingAfterOpen, changes, idle, missing };
   });
 }
 
@@ -476,6 +501,13 @@ export async function floorLaunch(
   });
 }
 
-export function latencyRow(subject: UiLatency['subject'], containers: number, opens: number[], changes: number[]): UiLatency {
-  return { subject, containers, open: summarize(opens), change: summarize(changes) };
+export function latencyRow(
+  subject: UiLatency['subject'],
+  containers: number,
+  opens: number[],
+  changes: number[],
+  extra: { firstWindowOpens?: number[]; engineListingAfterOpen?: number[] } = {},
+): UiLatency {
+  const maybe = (values: number[] | undefined): Summary | undefined => (values && values.length > 0 ? summarize(values) : undefined);
+  return { subject, containers, open: summarize(opens), change: summarize(changes), firstWindowOpen: maybe(extra.firstWindowOpens), engineListingAfterOpen: maybe(extra.engineListingAfterOpen) };
 }

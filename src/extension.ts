@@ -4,6 +4,7 @@
  * Where things go: docs/architecture.md.
  */
 import * as l10n from '@vscode/l10n';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { registerBuild } from './build';
 import { DisposableStore } from './common/lifecycle';
@@ -36,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
   const owner = new DisposableStore();
   context.subscriptions.push(owner);
   const log = owner.add(vscode.window.createOutputChannel('Berth', { log: true }));
-  const core = owner.add(new BerthCore(log, context.workspaceState));
+  const core = owner.add(new BerthCore(log, context.workspaceState, join(context.globalStorageUri.fsPath, 'listings')));
 
   const registries = registerRegistries(
     { log, engines: core.engines, secrets: context.secrets, globalState: context.globalState, engine: (target) => core.sessionOfTarget(target).client, logUri: context.logUri },

@@ -19,7 +19,8 @@ export type RefinedModel = Pick<EngineModel, 'onDidChange' | 'containers' | 'ref
 export function refineClocksAfterListings(model: RefinedModel, log: (level: LogLevel, message: string) => void): IDisposable {
   let running = false;
   return model.onDidChange((change) => {
-    if (!change.full || running) return;
+    // A saved listing's clocks are the ones the model had when it saved them; the engine's listing comes next.
+    if (!change.full || change.saved || running) return;
     const ids = [...model.containers()].filter((record) => record.clock?.exact === false).map((record) => record.id);
     if (ids.length === 0) return;
     running = true;

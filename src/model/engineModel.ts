@@ -23,6 +23,8 @@ import { emptyChange, fullChange, type ModelChange } from './modelChange';
 import { ContainerStore, ImageStore } from './stores';
 import { modelSnapshot, type EngineState, type ModelSnapshot } from './snapshot';
 import type { ModelSource } from './source';
+import type { SavedListing } from './savedListing';
+import { rememberExactClock } from './statusClock';
 
 export type { ModelChange } from './modelChange';
 export type { EngineState, ModelSnapshot } from './snapshot';
@@ -62,6 +64,11 @@ export class EngineModel extends Disposable {
   private wakeBackoff: (() => void) | undefined;
   private started = false;
   private readonly stateWaiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+  /** Waiting for rows to show: the engine's listing, or a saved one until it comes. */
+  private readonly rowWaiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+  /** A listing of the engine itself has been applied: a saved one is never shown after that. */
+  private listed = false;
+  private _savedListingAt: number | undefined;
   private readonly createEventRows = new CreateEventRows();
   private readonly batchTarget: BatchTarget;
 
@@ -173,6 +180,38 @@ export class EngineModel extends Disposable {
     if (this._state === 'connected') return Promise.resolve();
     if (this.isDisposed) return Promise.reject(new Error('The engine model was disposed'));
     return new Promise((resolve, reject) => this.stateWaiters.push({ resolve, reject }));
+  }
+
+  /**
+   * Unix ms of the saved listing the model shows while its first connection is being made (savedListing.ts);
+   * undefined once the engine has answered, and when none was shown.
+   */
+  get savedListingAt(): number | undefined {
+    return this._savedListingAt;
+  }
+
+  /**
+   * Shows LISTING (the last one saved for this engine) until the engine's own listing arrives. Only while the first
+   * connection is still being made; returns whether it was shown.
+   */
+  showSavedListing(listing: SavedListing): boolean {
+    if (this.listed || this._state !== 'connecting' || this.isDisposed) return false;
+    // Each row ages from the clock the model had when it saved it, not from its words read as of now.
+    for (const saved of listing.containers) rememberExactClock(saved.summary, saved.clock);
+    this.containerStore.replaceAll(listing.containers.map((saved) => saved.summary));
+    this.imageStore.replaceAll(listing.images);
+    this._savedListingAt = listing.savedAt;
+    this.log('info', `Showing ${listing.containers.length} containers and ${listing.images.length} images as saved at ${new Date(listing.savedAt).toISOString()} until the engine answers`);
+    this._onDidChange.fire({ ...fullChange(), saved: true });
+    for (const waiter of this.rowWaiters.splice(0)) waiter.resolve();
+    return true;
+  }
+
+  /** Resolves when there are rows to show (the engine's listing, or a saved one); rejects when the engine is unreachable. */
+  whenRowsKnown(): Promise<void> {
+    if (this._state === 'connected' || this._savedListingAt !== undefined) return Promise.resolve();
+    if (this.isDisposed) return Promise.reject(new Error('The engine model was disposed'));
+    return new Promise((resolve, reject) => this.rowWaiters.push({ resolve, reject }));
   }
 
   /** Resolves once every event received so far has been applied. */
@@ -292,6 +331,8 @@ export class EngineModel extends Disposable {
       this.source.listContainers({ all: true, signal }),
       this.source.listImages({ signal }),
     ]);
+    this.listed = true;
+    this._savedListingAt = undefined;
     this.containerStore.replaceAll(containers);
     this.imageStore.replaceAll(images);
     this.log('debug', `Listed ${containers.length} containers and ${images.length} images`);
@@ -318,7 +359,7 @@ export class EngineModel extends Disposable {
     this._state = state;
     if (state === 'connected') {
       this._lastError = undefined;
-      for (const waiter of this.stateWaiters.splice(0)) waiter.resolve();
+      for (const waiter of [...this.stateWaiters.splice(0), ...this.rowWaiters.splice(0)]) waiter.resolve();
     }
     this._onDidChangeState.fire(state);
   }
@@ -328,6 +369,7 @@ export class EngineModel extends Disposable {
     const hadData = this.containerStore.size > 0 || this.imageStore.size > 0;
     this.containerStore.clear();
     this.imageStore.clear();
+    this._savedListingAt = undefined;
     this.batcher.clear();
     if (this._state !== 'unreachable') this.log('warn', `Engine unreachable: ${errorMessage(error)}`);
     this.rejectWaiters(error);
@@ -337,7 +379,7 @@ export class EngineModel extends Disposable {
   }
 
   private rejectWaiters(error: unknown): void {
-    for (const waiter of this.stateWaiters.splice(0)) waiter.reject(error);
+    for (const waiter of [...this.stateWaiters.splice(0), ...this.rowWaiters.splice(0)]) waiter.reject(error);
   }
 
   private sleep(ms: number): Promise<void> {

@@ -8,11 +8,14 @@ import { Emitter } from '../common/emitter';
 import { endpointKey, type EngineDescriptor } from './engineList';
 import type { LogLevel } from './engineModel';
 import { EngineSession } from './session';
+import type { SavedListingStore } from './savedListing';
 
 export interface EngineSessionsOptions {
   readonly log: (level: LogLevel, message: string) => void;
   /** Makes a session for an engine; tests pass in-memory sources through it. */
   readonly create?: ((descriptor: EngineDescriptor) => EngineSession) | undefined;
+  /** Where an engine's last listing is kept (savedListing.ts); none when undefined. */
+  readonly savedListings?: ((descriptor: EngineDescriptor) => SavedListingStore | undefined) | undefined;
 }
 
 export class EngineSessions extends Disposable {
@@ -36,7 +39,14 @@ export class EngineSessions extends Disposable {
 
   constructor(options: EngineSessionsOptions) {
     super();
-    this.create = options.create ?? ((descriptor) => new EngineSession({ descriptor, log: options.log }));
+    this.create =
+      options.create ??
+      ((descriptor) => {
+        const store = options.savedListings?.(descriptor);
+        // A saved listing is shown for the engines a window starts with: that is when the views wait for a first
+        // listing. An engine added later is saved for the next window, and shown from the engine itself now.
+        return new EngineSession({ descriptor, log: options.log, savedListing: store && { store, show: !this.started } });
+      });
     // The sessions are a list in display order (not a store): each one is disposed when it leaves the list, the rest here.
     this._register(toDisposable(() => {
       for (const session of this.sessions.splice(0)) session.dispose();

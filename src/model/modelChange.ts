@@ -8,6 +8,8 @@ import type { Updated } from './stores';
 export interface ModelChange {
   /** Everything may have changed (a full listing, or the engine went away). */
   readonly full: boolean;
+  /** A saved listing shown until the engine answers (savedListing.ts): nothing of it was read from the engine. */
+  readonly saved?: true;
   readonly containers: {
     readonly added: readonly ContainerRecord[];
     readonly updated: ReadonlyArray<Updated<ContainerRecord>>;

@@ -11,6 +11,8 @@ import { EngineModel, type EngineModelOptions, type EngineState, type LogLevel }
 import { refineClocksAfterListings } from './clockRefiner';
 import { LOCAL_ENGINE_ID, type EngineDescriptor } from './engineList';
 import type { ModelSource } from './source';
+import type { SavedListingStore } from './savedListing';
+import { SavedListingKeeper } from './savedListingKeeper';
 
 export interface EngineInfo {
   /** `Docker` or `Podman`. */
@@ -26,6 +28,8 @@ export interface EngineSessionOptions {
   /** For tests: a source other than a client over the descriptor's endpoint. */
   readonly source?: ModelSource | undefined;
   readonly model?: EngineModelOptions | undefined;
+  /** Where this engine's last listing is kept for the next window, and whether to show it now (savedListing.ts). */
+  readonly savedListing?: { readonly store: SavedListingStore; readonly show: boolean } | undefined;
 }
 
 export class EngineSession extends Disposable {
@@ -66,6 +70,7 @@ export class EngineSession extends Disposable {
     this.model = this._register(new EngineModel(source, { ...options.model, log }));
     this._register(this.model.onDidChangeState((state) => this.onState(state)));
     this._register(refineClocksAfterListings(this.model, log));
+    if (options.savedListing) this._register(new SavedListingKeeper(this.model, { ...options.savedListing, log }));
     this._register(toDisposable(() => this.infoRequest?.abort()));
     if (client) {
       this._register(
@@ -106,7 +111,8 @@ export class EngineSession extends Disposable {
   statusText(): string {
     switch (this.model.state) {
       case 'connecting':
-        return 'connecting…';
+        // With several engines the root row is where a saved listing (savedListing.ts) says so.
+        return this.model.savedListingAt === undefined ? 'connecting…' : `connecting… (the list as saved at ${new Date(this.model.savedListingAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })})`;
       case 'unreachable':
         return `unreachable: ${firstSentence(errorMessage(this.model.lastError))}`;
       case 'connected':

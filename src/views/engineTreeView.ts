@@ -12,7 +12,7 @@ import { classifyUnreachable } from '../model/unreachable';
 import { unreachableViewMessage } from '../model/unreachableText';
 import type { SessionsDeps } from '../workbench/deps';
 import { EngineForest, isEngineRoot, type EngineRootNode, type PerEngineTree } from './engineForest';
-import { presentEngine } from './presentation';
+import { presentEngine, savedListingMessage } from './presentation';
 import { RowRefreshScheduler } from './rowRefreshScheduler';
 import { labelOf, markdownTooltip, rowsUnder, toTreeItem, type RowSummary } from './treeItems';
 
@@ -172,9 +172,10 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
     const model = engine === undefined ? undefined : this.deps.engines.find(engine)?.model;
     if (!model) return [];
     if (node === undefined || isEngineRoot(node)) {
-      if (model.state === 'connecting') {
-        // The first listing is on its way: let the view show its progress bar instead of a false "empty".
-        return model.whenConnected().then(
+      if (model.state === 'connecting' && model.savedListingAt === undefined) {
+        // The first listing is on its way: let the view show its progress bar instead of a false "empty" (or the
+        // saved listing, if it is read first: savedListing.ts).
+        return model.whenRowsKnown().then(
           () => this.mutable(this.forest.children(node)),
           () => [],
         );
@@ -289,6 +290,8 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
     this.resetTree(tree, model);
     binding.add(
       model.onDidChange((change) => {
+        // The view's message says when rows are a saved listing, and goes when the engine's own arrives.
+        if (change.full) this.updateDescription();
         const plan = this.applyChange(tree, change, model);
         if (plan.all) this.fire(this.forest.refreshTargetFor(session.id));
         else if (plan.nodes.length > 0) this.fire([...plan.nodes]);
@@ -316,6 +319,11 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
     const only = this.forest.isMulti ? undefined : this.deps.engines.all[0];
     const unreachable = only?.state === 'unreachable' ? only : undefined;
     this.view.description = unreachable ? `unreachable: ${unreachable.endpointDisplay}` : undefined;
-    this.view.message = unreachable ? unreachableViewMessage(classifyUnreachable(unreachable.model.lastError), unreachable.endpointDisplay) : undefined;
+    const savedAt = only?.model.state === 'connecting' ? only.model.savedListingAt : undefined;
+    this.view.message = unreachable
+      ? unreachableViewMessage(classifyUnreachable(unreachable.model.lastError), unreachable.endpointDisplay)
+      : savedAt !== undefined
+        ? savedListingMessage(savedAt, Date.now())
+        : undefined;
   }
 }

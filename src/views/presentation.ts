@@ -278,3 +278,14 @@ export function presentEngine(engine: EngineRowFacts): ItemPresentation {
     contextValue: engineContextValue(engine.state),
   };
 }
+
+/**
+ * The view's message while its rows are the listing saved by an earlier window (savedListing.ts): the rows may be
+ * out of date, and say so until the engine's own listing replaces them.
+ */
+export function savedListingMessage(savedAt: number, nowMs: number): string {
+  const saved = new Date(savedAt);
+  const sameDay = saved.toDateString() === new Date(nowMs).toDateString();
+  const when = sameDay ? saved.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : saved.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
+  return l10n.t('The list as saved at {0}, shown until the engine answers.', when);
+}

@@ -9,7 +9,8 @@ import { Disposable, toDisposable } from '../common/lifecycle';
 import { readSettings, type BerthSettings } from '../config';
 import type { EngineSession } from '../model/session';
 import { EngineSessions } from '../model/engineSessions';
-import { discoverEngines, LOCAL_ENGINE_ID } from '../model/engineList';
+import { discoverEngines, endpointKey, LOCAL_ENGINE_ID } from '../model/engineList';
+import { SavedListingFile } from '../model/savedListing';
 import type { LogLevel, ModelSnapshot } from '../model/engineModel';
 import type { CoreDeps } from './deps';
 import { WorkspaceEngineConsent } from './workspaceConsent';
@@ -64,13 +65,20 @@ export class BerthCore extends Disposable implements CoreDeps {
   constructor(
     readonly log: vscode.LogOutputChannel,
     private readonly workspaceState: vscode.Memento,
+    /** Where each engine's last listing is kept for the next window (the extension's global storage). */
+    savedListingDir?: string,
   ) {
     super();
     this.consent = new WorkspaceEngineConsent(workspaceState, log, () => this.rediscoverEngines());
     this._settings = readSettings(this.consent.allows);
     this.consent.askAbout(this._settings.withheld);
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.rediscoverEngines()));
-    this.engines = this._register(new EngineSessions({ log: (level, message) => this.logLine(level, message) }));
+    this.engines = this._register(
+      new EngineSessions({
+        log: (level, message) => this.logLine(level, message),
+        savedListings: (descriptor) => (savedListingDir && descriptor.endpoint ? new SavedListingFile(savedListingDir, endpointKey(descriptor.endpoint)) : undefined),
+      }),
+    );
     this._register(this.engines.onDidChangeCurrent((session) => this._onDidChangeSession.fire(session)));
     this._register(this.engines.onDidChangeEngines(() => this._onDidChangeEngines.fire()));
     this.updateEngines(workspaceState.get<string>(CURRENT_ENGINE_KEY));

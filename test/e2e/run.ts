@@ -16,6 +16,7 @@ import { launchWorkbench, TEST_OUTPUT, type Workbench } from '../vscode/launch';
 import { startHostedApi } from '../support/hostedApis';
 import { HOSTED_REGISTRIES_CASE, hostedRegistries } from './hostedRegistries';
 import { GERMAN_CASE, germanWorkbench } from './germanWorkbench';
+import { SAVED_LISTING_CASE, savedListingWorkbench } from './savedListing';
 import { PrivateEngine } from '../vscode/privateEngine';
 import { Stopwatch } from '../vscode/stopwatch';
 import { CaseRunner } from './cases';
@@ -286,6 +287,7 @@ async function devWorkbenchCases(
     if (germanSettings !== undefined) {
       const german = germanSettings;
       await runner.run(GERMAN_CASE, () => germanWorkbench(german.settings, SCREENSHOTS, german.container));
+      await runner.run(SAVED_LISTING_CASE, () => savedListingWorkbench(german.settings, SCREENSHOTS));
     }
     if (workbench.blocked.length > 0) console.log(`blocked non-loopback requests: ${[...new Set(workbench.blocked)].join(', ')}`);
   }

@@ -84,6 +84,13 @@ export const WORKBENCH_BAD_INPUT_CASES: readonly BadInputCase[] = [
     kind: 'error',
     errorKind: 'bad-request',
     message: '<name> has no TCP port with a host address yet (<port>: <why>). Start the container for a random host port; a UDP port has no browser address',
+  },  {
+    id: 'saved-listing-damaged',
+    category: 'The workbench',
+    action: 'open a window (Containers and Images views)',
+    input: "a damaged or truncated saved listing in Berth's global storage (listings/listing-<hash>.json)",
+    kind: 'outcome',
+    message: "The views wait for the engine's listing, as in a first window; the log says \"The saved listing was not used (it is written again after the next listing): <file>: <what is wrong>\", and the next listing writes the file again",
   },
 ];
 
