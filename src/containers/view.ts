@@ -244,7 +244,10 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
     // the inspect, so not drawing it leaves nothing stale.
     const now = Date.now();
     const unchanged = new Set(
-      change.containers.updated.filter(({ previous, current }) => model.isFromCreateEvent(previous) && sameRow(previous, current, now)).map(({ current }) => current.id),
+      change.containers.updated
+        // The engine's listing over a saved one (listingDiff.ts) reports every row; most read as they did.
+        .filter(({ previous, current }) => (change.relisted === true || model.isFromCreateEvent(previous)) && sameRow(previous, current, now))
+        .map(({ current }) => current.id),
     );
     if (unchanged.size === 0) return plan;
     return { all: false, nodes: plan.nodes.filter((node) => node.kind !== 'container' || !unchanged.has(node.id)) };

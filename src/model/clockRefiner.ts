@@ -20,7 +20,7 @@ export function refineClocksAfterListings(model: RefinedModel, log: (level: LogL
   let running = false;
   return model.onDidChange((change) => {
     // A saved listing's clocks are the ones the model had when it saved them; the engine's listing comes next.
-    if (!change.full || change.saved || running) return;
+    if (!(change.full || change.relisted) || change.saved || running) return;
     const ids = [...model.containers()].filter((record) => record.clock?.exact === false).map((record) => record.id);
     if (ids.length === 0) return;
     running = true;

@@ -25,6 +25,7 @@ import { modelSnapshot, type EngineState, type ModelSnapshot } from './snapshot'
 import type { ModelSource } from './source';
 import type { SavedListing } from './savedListing';
 import { rememberExactClock } from './statusClock';
+import { applyListingOver } from './listingDiff';
 
 export type { ModelChange } from './modelChange';
 export type { EngineState, ModelSnapshot } from './snapshot';
@@ -331,11 +332,16 @@ export class EngineModel extends Disposable {
       this.source.listContainers({ all: true, signal }),
       this.source.listImages({ signal }),
     ]);
+    const overSaved = this._savedListingAt !== undefined;
     this.listed = true;
     this._savedListingAt = undefined;
+    this.log('debug', `Listed ${containers.length} containers and ${images.length} images`);
+    if (overSaved) {
+      this._onDidChange.fire({ ...applyListingOver({ containers: this.containerStore, images: this.imageStore }, containers, images, this.now()), relisted: true });
+      return;
+    }
     this.containerStore.replaceAll(containers);
     this.imageStore.replaceAll(images);
-    this.log('debug', `Listed ${containers.length} containers and ${images.length} images`);
     this._onDidChange.fire(fullChange());
   }
 

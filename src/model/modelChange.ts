@@ -10,6 +10,11 @@ export interface ModelChange {
   readonly full: boolean;
   /** A saved listing shown until the engine answers (savedListing.ts): nothing of it was read from the engine. */
   readonly saved?: true;
+  /**
+   * The engine's listing applied over a saved one (listingDiff.ts): every container and image is in it, as added,
+   * updated or removed, though `full` is false.
+   */
+  readonly relisted?: true;
   readonly containers: {
     readonly added: readonly ContainerRecord[];
     readonly updated: ReadonlyArray<Updated<ContainerRecord>>;

@@ -270,3 +270,27 @@ void test("a window's first engines show their saved list; an engine added later
   assert.equal(shownSaved, false, 'an engine added later showed a saved list');
   assert.equal(later.model.container('saved-on-later'), undefined);
 });
+
+void test("the engine's listing over a saved one is a difference: what is gone, what is new, and the rows still there with their saved clocks", async (t) => {
+  const engine = new SlowListingEngine();
+  engine.addContainer(hex(1), 'kept', 'running', { Status: 'Up 2 hours' });
+  engine.addContainer(hex(3), 'new', 'exited', { Status: 'Exited (0) 3 seconds ago' });
+  const model = new EngineModel(engine);
+  t.after(() => model.dispose());
+  const changes: ModelChange[] = [];
+  model.onDidChange((change) => changes.push(change));
+  model.start();
+  model.showSavedListing(savedOf([hex(1), 'kept', 'running'], [hex(2), 'gone', 'exited']));
+  engine.answer();
+  await model.whenConnected();
+  const relisted = changes.at(-1);
+  assert.ok(relisted?.relisted, 'not reported as the listing over a saved one');
+  assert.equal(relisted.full, false);
+  assert.deepEqual(relisted.containers.added.map((record) => record.name), ['new']);
+  assert.deepEqual(relisted.containers.removed.map((record) => record.name), ['gone']);
+  assert.deepEqual(relisted.containers.updated.map(({ current }) => current.name), ['kept']);
+  const kept = model.container('kept');
+  assert.equal(kept?.clock?.exact, true, 'the saved exact clock was replaced by an estimate from the words');
+  assert.equal(kept?.clock?.since, savedAt - 2 * HOUR);
+  assert.equal(kept?.summary.Command, engine.containers.get(hex(1))?.Command, "the record is the engine's, not the saved one");
+});
