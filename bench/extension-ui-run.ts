@@ -226,7 +226,7 @@ export async function measureUi(engine: BenchEngine, berthDir: string, log: (lin
           const withIdle = containers === SIZES[0] && launch === 1;
           const run = await berthRun(withIdle, saved);
           if (run.engineListingAfterOpen !== undefined) engineListingAfterOpen.push(run.engineListingAfterOpen);
-          else log('this launch opened without a saved list');
+          else log("no saved list showed in this launch: the engine's listing was in before the view drew its rows");
           opens.Berth.push(run.open);
           changes.Berth.push(...run.changes);
           idle.push(...run.idle);
