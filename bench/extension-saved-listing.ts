@@ -5,11 +5,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { SAVED_LISTINGS_DIR as SAVED_LISTINGS } from '../test/vscode/codeServer';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Where Berth keeps its saved listings, under a user-data dir (the extension's global storage). */
-const SAVED_LISTINGS = join('User', 'globalStorage', 'berth.berth', 'listings');
 /** The Containers view's message while it shows a saved list (l10n/bundle.l10n.json). */
 const SAVED_LIST_MESSAGE = 'The list as saved at';
 

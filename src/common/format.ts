@@ -45,3 +45,11 @@ export function shortId(id: string): string {
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
+
+/** A past moment as a clock time (`14:02` in the user's locale), with its date when it was not today. */
+export function momentWords(atMs: number, nowMs: number): string {
+  const at = new Date(atMs);
+  return at.toDateString() === new Date(nowMs).toDateString()
+    ? at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+    : at.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
+}

@@ -4,6 +4,7 @@
  * engine's endpoint changes. No `vscode` here.
  */
 import { errorMessage, toError } from '../common/errors';
+import { momentWords } from '../common/format';
 import { EngineClient } from '../engine';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { Emitter } from '../common/emitter';
@@ -112,7 +113,7 @@ export class EngineSession extends Disposable {
     switch (this.model.state) {
       case 'connecting':
         // With several engines the root row is where a saved listing (savedListing.ts) says so.
-        return this.model.savedListingAt === undefined ? 'connecting…' : `connecting… (the list as saved at ${new Date(this.model.savedListingAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })})`;
+        return this.model.savedListingAt === undefined ? 'connecting…' : `connecting… (the list as saved at ${momentWords(this.model.savedListingAt, Date.now())})`;
       case 'unreachable':
         return `unreachable: ${firstSentence(errorMessage(this.model.lastError))}`;
       case 'connected':

@@ -3,7 +3,7 @@
  * without `vscode` so it is unit-testable. Providers turn it into TreeItems.
  */
 import * as l10n from '@vscode/l10n';
-import { formatBytes, shortId } from '../common/format';
+import { formatBytes, momentWords, shortId } from '../common/format';
 import { portLabel, portsOfSummary } from '../model/ports';
 import { containerHealth, isRunningState, type ContainerHealth, type ContainerRecord, type ImageRecord } from '../model/records';
 import { clockChangesAt, createdClock, renderClock, type StatusClock } from '../model/statusClock';
@@ -284,8 +284,5 @@ export function presentEngine(engine: EngineRowFacts): ItemPresentation {
  * out of date, and say so until the engine's own listing replaces them.
  */
 export function savedListingMessage(savedAt: number, nowMs: number): string {
-  const saved = new Date(savedAt);
-  const sameDay = saved.toDateString() === new Date(nowMs).toDateString();
-  const when = sameDay ? saved.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : saved.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
-  return l10n.t('The list as saved at {0}, shown until the engine answers.', when);
+  return l10n.t('The list as saved at {0}, shown until the engine answers.', momentWords(savedAt, nowMs));
 }

@@ -9,13 +9,11 @@ import { parseHost } from '../../src/engine/endpoint';
 import { endpointKey } from '../../src/model/engineList';
 import { SavedListingFile } from '../../src/model/savedListing';
 import { sendJson, stallAfterHeaders, startFakeEngine } from '../support/fakeEngine';
-import { REPO_ROOT } from '../vscode/codeServer';
+import { REPO_ROOT, SAVED_LISTINGS_DIR } from '../vscode/codeServer';
 import { launchWorkbench, TEST_OUTPUT, type Workbench } from '../vscode/launch';
 import { WorkbenchDriver } from './driver';
 
 export const SAVED_LISTING_CASE = "a new window shows the list the last one saved, says so, and the engine's own listing replaces it";
-
-const GLOBAL_STORAGE = join('User', 'globalStorage', 'berth.berth', 'listings');
 
 function summary(id: string, name: string, state: 'running' | 'exited', status: string): Record<string, unknown> {
   return {
@@ -76,7 +74,7 @@ export async function savedListingWorkbench(settings: Record<string, unknown>, s
       extensionDevelopmentPath: REPO_ROOT,
       settings: { ...settings, 'berth.engine.host': engine.host },
       logFile: join(TEST_OUTPUT, 'e2e-saved-listing-code-server.log'),
-      userDataFiles: { [join(GLOBAL_STORAGE, file)]: await readFile(join(root, file), 'utf8') },
+      userDataFiles: { [join(SAVED_LISTINGS_DIR, file)]: await readFile(join(root, file), 'utf8') },
     });
     const driver = new WorkbenchDriver(workbench.page, screenshots);
     await driver.openViewContainer('Berth');

@@ -12,6 +12,8 @@ const execFileAsync = promisify(execFile);
 export const REPO_ROOT = resolve(__dirname, '..', '..');
 export const CODE_SERVER_VERSION = '4.100.3';
 export const VSCODE_VERSION = '1.100.3';
+/** Where Berth's saved listings (src/model/savedListing.ts) live under a user-data dir: its global storage. */
+export const SAVED_LISTINGS_DIR = join('User', 'globalStorage', 'berth.berth', 'listings');
 
 /** Installs code-server into the version-keyed cache when missing (fast when cached) and returns its binary. */
 export async function ensureCodeServer(): Promise<string> {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatBytes, shortId } from '../../../src/common/format';
+import { formatBytes, momentWords, shortId } from '../../../src/common/format';
 import { splitCommandLine } from '../../../src/common/argv';
 import { splitRepoTag } from '../../../src/common/imageName';
 import { SortedList } from '../../../src/common/sortedList';
@@ -89,4 +89,13 @@ void test('unreachable errors are sorted by their cause', () => {
   assert.equal(classifyUnreachable(withCode('EACCES')), 'denied');
   assert.equal(classifyUnreachable(new EngineError('version', 'client version 1.51 is too new')), 'version');
   assert.equal(classifyUnreachable(new Error('weird')), 'other');
+});
+
+void test('momentWords: a clock time for a moment of today, with its date for an earlier day', () => {
+  const now = new Date(2026, 10, 26, 15, 30).getTime();
+  const today = momentWords(new Date(2026, 10, 26, 14, 2).getTime(), now);
+  assert.ok(today.includes('02'), `no minutes in today's moment: ${today}`);
+  assert.ok(!today.includes('2026'), `today's moment carries a date: ${today}`);
+  const earlier = momentWords(new Date(2026, 10, 20, 14, 2).getTime(), now);
+  assert.ok(earlier.includes('2026'), `an earlier day's moment has no date: ${earlier}`);
 });
