@@ -12,7 +12,6 @@ import { classifyUnreachable } from '../model/unreachable';
 import { unreachableViewMessage } from '../model/unreachableText';
 import type { SessionsDeps } from '../workbench/deps';
 import { EngineForest, isEngineRoot, type EngineRootNode, type PerEngineTree } from './engineForest';
-import { FirstScreen } from './firstScreen';
 import { presentEngine, savedListingMessage } from './presentation';
 import { RowRefreshScheduler } from './rowRefreshScheduler';
 import { labelOf, markdownTooltip, rowsUnder, toTreeItem, type RowSummary } from './treeItems';
@@ -57,8 +56,6 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
    */
   private rootAsked = false;
   private rootAsksWaiting = 0;
-  /** The first answer for the top level holds the first screen of a long list; the rest follows (firstScreen.ts). */
-  private readonly firstScreen = this._register(new FirstScreen(() => this.fire(undefined)));
 
   protected constructor(
     protected readonly deps: SessionsDeps,
@@ -148,11 +145,6 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   getChildren(node?: N | EngineRootNode): vscode.ProviderResult<Array<N | EngineRootNode>> {
     let children = this.childrenOf(node);
     if (node === undefined) {
-      // A reveal waiting for the rows needs every row: the one it selects may be below the first screen.
-      const whole = this.rootWaiters.size > 0;
-      const firstScreen = (rows: Array<N | EngineRootNode> | null | undefined): Array<N | EngineRootNode> | null | undefined =>
-        rows && this.mutable(this.firstScreen.rowsToAnswer(rows, whole));
-      children = children instanceof Promise ? children.then(firstScreen) : firstScreen(children as Array<N | EngineRootNode> | null | undefined);
       this.rootAsked = true;
       if (children instanceof Promise) {
         this.rootAsksWaiting++;
@@ -241,12 +233,7 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
 
   /** The rows under a path of labels (`[]` = the roots), as VS Code would render them. */
   async rowsAt(path: readonly string[]): Promise<RowSummary[]> {
-    // Read as VS Code would, but not as its ask: the first screen (firstScreen.ts) is for the page alone.
-    const walker = {
-      getChildren: (node?: N | EngineRootNode) => (node === undefined ? this.childrenOf(undefined) : this.getChildren(node)),
-      getTreeItem: (node: N | EngineRootNode) => this.getTreeItem(node),
-    };
-    const rows = await rowsUnder(walker, path, 'The view');
+    const rows = await rowsUnder(this, path, 'The view');
     return Promise.all(rows.map(async ({ node, item }) => {
       // The tooltip as a hover gets it.
       const tooltip = (await this.resolveTreeItem(item, node)).tooltip;
@@ -272,7 +259,6 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
       this.rowClock.forgetAll();
       this.agedWhileExpanded.clear();
       if (!this.rootAsked || this.rootAsksWaiting > 0) return;
-      this.firstScreen.wholeViewSent();
     }
     this._onDidChangeTreeData.fire(change);
   }

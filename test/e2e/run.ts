@@ -17,7 +17,7 @@ import { startHostedApi } from '../support/hostedApis';
 import { HOSTED_REGISTRIES_CASE, hostedRegistries } from './hostedRegistries';
 import { GERMAN_CASE, germanWorkbench } from './germanWorkbench';
 import { SAVED_LISTING_CASE, savedListingWorkbench } from './savedListing';
-import { FIRST_SCREEN_CASE, firstScreenWorkbench } from './firstScreen';
+import { LONG_LIST_CASE, longListWorkbench } from './longList';
 import { PrivateEngine } from '../vscode/privateEngine';
 import { Stopwatch } from '../vscode/stopwatch';
 import { CaseRunner } from './cases';
@@ -289,7 +289,7 @@ async function devWorkbenchCases(
       const german = germanSettings;
       await runner.run(GERMAN_CASE, () => germanWorkbench(german.settings, SCREENSHOTS, german.container));
       await runner.run(SAVED_LISTING_CASE, () => savedListingWorkbench(german.settings, SCREENSHOTS));
-      await runner.run(FIRST_SCREEN_CASE, () => firstScreenWorkbench(german.settings, SCREENSHOTS));
+      await runner.run(LONG_LIST_CASE, () => longListWorkbench(german.settings, SCREENSHOTS));
     }
     if (workbench.blocked.length > 0) console.log(`blocked non-loopback requests: ${[...new Set(workbench.blocked)].join(', ')}`);
   }

@@ -1,15 +1,16 @@
-// A long list is drawn from its first screen (src/views/firstScreen.ts, issue 18): VS Code gets the first rows of the
-// Containers view first and the rest in a refresh right after, so what this case checks is what a user could lose
-// by it: the whole list must arrive, in order, and its last row must be reachable from the keyboard. The engine is an
-// in-process fake because a real dockerd would need a thousand containers made for this one case; it speaks the wire
-// format, and its rows are `Created` containers, which need no inspect and no live figures.
+// A long list in the real workbench (issue 18's 1,000-container case): the Containers view shows every row, in the
+// view's order, and the last one is reachable from the keyboard. A first-screen answer (the first 200 rows, the rest
+// in a refresh a moment later) was tried and measured slower in bench/ (the page dropped the first answer to take
+// the second); this case keeps whatever answers the view gives honest about the whole list. The engine is an
+// in-process fake because a real dockerd would need a thousand containers made for this one case; it speaks the
+// wire format, and its rows are `Created` containers, which need no inspect and no live figures.
 import { sendJson, stallAfterHeaders, startFakeEngine } from '../support/fakeEngine';
 import { REPO_ROOT } from '../vscode/codeServer';
 import { launchWorkbench, TEST_OUTPUT, type Workbench } from '../vscode/launch';
 import { join } from 'node:path';
 import { WorkbenchDriver } from './driver';
 
-export const FIRST_SCREEN_CASE = 'a 1,000-container list shows its first rows, then all of them, in order, the last one reachable with End';
+export const LONG_LIST_CASE = 'a 1,000-container list shows every row, in order, the last one reachable with End';
 
 const COUNT = 1000;
 const nameOf = (index: number): string => `row-${String(index).padStart(5, '0')}`;
@@ -44,7 +45,7 @@ const WATCH_SET_SIZES = `(() => {
   }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-setsize'] });
 })()`;
 
-export async function firstScreenWorkbench(settings: Record<string, unknown>, screenshots: string): Promise<void> {
+export async function longListWorkbench(settings: Record<string, unknown>, screenshots: string): Promise<void> {
   const rows = Array.from({ length: COUNT }, (_, index) => summary(index));
   const engine = await startFakeEngine([
     (request, response) => {
@@ -75,7 +76,7 @@ export async function firstScreenWorkbench(settings: Record<string, unknown>, sc
     workbench = await launchWorkbench({
       extensionDevelopmentPath: REPO_ROOT,
       settings: { ...settings, 'berth.engine.host': engine.host },
-      logFile: join(TEST_OUTPUT, 'e2e-first-screen-code-server.log'),
+      logFile: join(TEST_OUTPUT, 'e2e-long-list-code-server.log'),
     });
     const driver = new WorkbenchDriver(workbench.page, screenshots);
     await workbench.page.evaluate(WATCH_SET_SIZES);
@@ -101,7 +102,7 @@ export async function firstScreenWorkbench(settings: Record<string, unknown>, sc
     const sorted = [...shown].sort();
     if (shown.join() !== sorted.join() || shown[shown.length - 1] !== last) throw new Error(`the rows at the end of the list are not the list's last rows in order: ${shown.join(', ')}`);
     console.log(`rows the page held, in order: ${await sizes()}`);
-    await driver.screenshot('first-screen-end');
+    await driver.screenshot('long-list-end');
   } finally {
     await workbench?.close();
     await engine.close();
