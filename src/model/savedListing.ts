@@ -9,8 +9,8 @@
  * socket path is written either.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { ContainerSummary, ImageSummary } from '../engine';
 import type { StatusClock } from './statusClock';
 
@@ -18,6 +18,8 @@ import type { StatusClock } from './statusClock';
 const FORMAT = 1;
 /** Labels the rows read (Compose grouping, Podman's pods); every other label stays off the disk. */
 const KEPT_LABEL = /^(com\.docker\.compose\.|io\.podman\.|com\.docker\.swarm\.)/;
+/** A partial file older than this was left by a window that died while writing it: no save takes nearly as long. */
+export const ABANDONED_PARTIAL_MS = 10 * 60_000;
 
 export interface SavedContainer {
   readonly summary: ContainerSummary;
@@ -77,8 +79,26 @@ export class SavedListingFile implements SavedListingStore {
     // Another window may save the same engine: each writes its own file and renames it over, so a reader never
     // sees half of one.
     const partial = `${this.file}.${process.pid}.${Date.now()}`;
-    await writeFile(partial, text, { mode: 0o600 });
-    await rename(partial, this.file);
+    try {
+      await writeFile(partial, text, { mode: 0o600 });
+      await rename(partial, this.file);
+    } catch (error) {
+      // A write that failed (a full disk) leaves nothing behind; the error still goes to the caller's log.
+      await rm(partial, { force: true });
+      throw error;
+    }
+    await this.removeAbandonedPartials(Date.now());
+  }
+
+  /** Partial files of this engine's listing that a window which died mid-write left (named `<file>.<pid>.<ms>`). */
+  private async removeAbandonedPartials(nowMs: number): Promise<void> {
+    const prefix = `${basename(this.file)}.`;
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    for (const name of names) {
+      if (!name.startsWith(prefix)) continue;
+      const writtenAt = Number(name.slice(prefix.length).split('.')[1]);
+      if (Number.isFinite(writtenAt) && nowMs - writtenAt > ABANDONED_PARTIAL_MS) await rm(join(this.dir, name), { force: true });
+    }
   }
 }
 

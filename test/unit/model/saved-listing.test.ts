@@ -3,12 +3,12 @@
 // command line or a stray label, and a damaged file is a warning in the log, not an empty view.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ContainerSummary } from '../../../src/engine';
 import { EngineModel, type ModelChange } from '../../../src/model/engineModel';
-import { SavedListingFile, type SavedListing, type SavedListingStore } from '../../../src/model/savedListing';
+import { ABANDONED_PARTIAL_MS, SavedListingFile, type SavedListing, type SavedListingStore } from '../../../src/model/savedListing';
 import { SAVE_AFTER_MS, SAVE_AT_LATEST_MS, SavedListingKeeper } from '../../../src/model/savedListingKeeper';
 import { refineClocksAfterListings } from '../../../src/model/clockRefiner';
 import { EngineSessions } from '../../../src/model/engineSessions';
@@ -150,6 +150,38 @@ void test('the file keeps what rows draw: no command line, only Compose and Podm
   assert.deepEqual(loaded?.containers[0]?.summary.Labels, { 'com.docker.compose.project': 'shop', 'io.podman.compose.project': 'shop' });
   assert.equal(loaded?.containers[0]?.summary.Names[0], '/web');
   assert.equal(await new SavedListingFile(dir, 'unix:///another.sock').load(), undefined, 'another engine reads this one\'s list');
+});
+
+void test('a save removes partial files a window left by dying mid-write, only old ones and only of its own engine; a failed write leaves none', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'berth-saved-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const store = new SavedListingFile(dir, 'unix:///one.sock');
+  await store.save({ savedAt, containers: [], images: [] });
+  const [file] = readdirSync(dir);
+  assert.ok(file);
+  const now = Date.now();
+  const abandoned = `${file}.4242.${now - ABANDONED_PARTIAL_MS - 1000}`;
+  const beingWritten = `${file}.4343.${now - 1000}`;
+  // Another engine's old partial is that engine's save to clean up.
+  await new SavedListingFile(dir, 'unix:///two.sock').save({ savedAt, containers: [], images: [] });
+  const other = readdirSync(dir).find((name) => name !== file);
+  assert.ok(other);
+  const othersAbandoned = `${other}.4444.${now - ABANDONED_PARTIAL_MS - 1000}`;
+  for (const name of [abandoned, beingWritten, othersAbandoned]) writeFileSync(join(dir, name), '{"format":1');
+  await store.save({ savedAt, containers: [], images: [] });
+  assert.deepEqual(readdirSync(dir).sort(), [file, beingWritten, other, othersAbandoned].sort(), 'the old partial of this engine is gone; one still being written and the other engine\'s stay');
+  // A write that fails (here: the target is a directory, so the rename fails) leaves no partial file behind.
+  const blocked = mkdtempSync(join(tmpdir(), 'berth-saved-blocked-'));
+  t.after(() => rmSync(blocked, { recursive: true, force: true }));
+  const blockedStore = new SavedListingFile(blocked, 'unix:///three.sock');
+  await blockedStore.save({ savedAt, containers: [], images: [] });
+  const [target] = readdirSync(blocked);
+  assert.ok(target);
+  rmSync(join(blocked, target));
+  mkdirSync(join(blocked, target));
+  writeFileSync(join(blocked, target, 'keep'), '');
+  await assert.rejects(blockedStore.save({ savedAt, containers: [], images: [] }), /EISDIR|ENOTEMPTY|EEXIST|EPERM/);
+  assert.deepEqual(readdirSync(blocked), [target], 'no partial file left after the failed save');
 });
 
 void test('a damaged file is named in the log and shows nothing; a file of another format is passed over quietly (bad-input row saved-listing-damaged)', async (t) => {
