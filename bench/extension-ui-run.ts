@@ -56,7 +56,8 @@ function ratio(berth: number, floor: number): string {
 export function uiMarkdown(report: UiReport): string {
   const baseline = report.idle.find((row) => row.engineRequests === undefined)?.cpuMsPerMinute ?? Number.NaN;
   const lines = [
-    '## Idle, 1,000 containers, nothing changing (real workbench)',
+    // The idle windows run in the first size's launches (BERTH_BENCH_UI_SIZES may start at 5,000).
+    `## Idle, ${(SIZES[0] ?? 1000).toLocaleString('en')} containers, nothing changing (real workbench)`,
     '| extension host | CPU ms per minute | above the baseline | in Berth\'s code (V8 profile, inclusive) | engine requests in the window | where the sampled time went (ms per minute, top scripts) |',
     '| --- | ---: | ---: | ---: | ---: | --- |',
     ...report.idle.map((row) => {

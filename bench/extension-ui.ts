@@ -492,7 +492,8 @@ export async function floorLaunch(
         }
         options.log(`idle CPU, the floor's view visible: ${settleMs / 1000} s to settle, ${windowMs / 1000} s measured`);
         await sleep(settleMs);
-        idle = { case: `floor extension (1,000 prebuilt tree items, ${agingRows} aging), view visible`, ...(await idler.window(windowMs)), windowMs, engineRequests: undefined };
+        const items = Number(options.env?.BERTH_FLOOR_ITEMS ?? 1000).toLocaleString('en');
+        idle = { case: `floor extension (${items} prebuilt tree items, ${agingRows} aging), view visible`, ...(await idler.window(windowMs)), windowMs, engineRequests: undefined };
       }
       return { open, changes, idle };
     } finally {
