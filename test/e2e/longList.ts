@@ -4,7 +4,7 @@
 // the second); this case keeps whatever answers the view gives honest about the whole list. The engine is an
 // in-process fake because a real dockerd would need a thousand containers made for this one case; it speaks the
 // wire format, and its rows are `Created` containers, which need no inspect and no live figures.
-import { sendJson, stallAfterHeaders, startFakeEngine } from '../support/fakeEngine';
+import { quietEngineRoute, sendJson, startFakeEngine } from '../support/fakeEngine';
 import { REPO_ROOT } from '../vscode/codeServer';
 import { launchWorkbench, TEST_OUTPUT, type Workbench } from '../vscode/launch';
 import { join } from 'node:path';
@@ -47,30 +47,7 @@ const WATCH_SET_SIZES = `(() => {
 
 export async function longListWorkbench(settings: Record<string, unknown>, screenshots: string): Promise<void> {
   const rows = Array.from({ length: COUNT }, (_, index) => summary(index));
-  const engine = await startFakeEngine([
-    (request, response) => {
-      switch (request.path) {
-        case '/version':
-          sendJson(response, 200, { Version: '24.0.9', ApiVersion: '1.41', MinAPIVersion: '1.12', Os: 'linux', Arch: 'amd64', Components: [] });
-          return true;
-        case '/events':
-          stallAfterHeaders(response, 200, 'application/json');
-          return true;
-        case '/containers/json':
-          sendJson(response, 200, rows);
-          return true;
-        case '/images/json':
-        case '/networks':
-          sendJson(response, 200, []);
-          return true;
-        case '/volumes':
-          sendJson(response, 200, { Volumes: [], Warnings: null });
-          return true;
-        default:
-          return false;
-      }
-    },
-  ]);
+  const engine = await startFakeEngine([quietEngineRoute((response) => sendJson(response, 200, rows))]);
   let workbench: Workbench | undefined;
   try {
     workbench = await launchWorkbench({
@@ -98,10 +75,15 @@ export async function longListWorkbench(settings: Record<string, unknown>, scree
       `the last row (${last}) after End`,
       30_000,
     );
-    // In order: the rows drawn around the last one are the list's own last rows, sorted by name.
-    const shown = (await driver.rowTexts('Containers')).map((text) => /row-\d{5}/.exec(text)?.[0]).filter((name): name is string => name !== undefined);
-    const sorted = [...shown].sort();
-    if (shown.join() !== sorted.join() || shown[shown.length - 1] !== last) throw new Error(`the rows at the end of the list are not the list's last rows in order: ${shown.join(', ')}`);
+    // In order: each row drawn says where in the list it stands (aria-posinset; the page reuses row elements, so
+    // their order in the DOM is not the list's), and the row at position N is the list's Nth.
+    const drawn = await driver.treeRows('Containers').evaluateAll((rows) =>
+      rows.map((row) => ({ position: Number(row.getAttribute('aria-posinset')), text: (row as HTMLElement).innerText })),
+    );
+    const misplaced = drawn.filter(({ position, text }) => !text.includes(nameOf(position - 1)));
+    if (drawn.length === 0 || misplaced.length > 0 || !drawn.some(({ position }) => position === COUNT)) {
+      throw new Error(`the rows at the end of the list are not the list's last rows in order: ${drawn.map(({ position, text }) => `${position}: ${text.replace(/\s+/g, ' ').trim()}`).join(', ')}`);
+    }
     console.log(`rows the page held, in order: ${await sizes()}`);
     await driver.screenshot('long-list-end');
   } finally {

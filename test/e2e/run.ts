@@ -18,6 +18,7 @@ import { HOSTED_REGISTRIES_CASE, hostedRegistries } from './hostedRegistries';
 import { GERMAN_CASE, germanWorkbench } from './germanWorkbench';
 import { SAVED_LISTING_CASE, savedListingWorkbench } from './savedListing';
 import { LONG_LIST_CASE, longListWorkbench } from './longList';
+import { BROWSER_HARNESS_CASE, browserHarness } from './browserHarness';
 import { PrivateEngine } from '../vscode/privateEngine';
 import { Stopwatch } from '../vscode/stopwatch';
 import { CaseRunner } from './cases';
@@ -291,6 +292,7 @@ async function devWorkbenchCases(
       await runner.run(SAVED_LISTING_CASE, () => savedListingWorkbench(german.settings, SCREENSHOTS));
       await runner.run(LONG_LIST_CASE, () => longListWorkbench(german.settings, SCREENSHOTS));
     }
+    await runner.run(BROWSER_HARNESS_CASE, browserHarness);
     if (workbench.blocked.length > 0) console.log(`blocked non-loopback requests: ${[...new Set(workbench.blocked)].join(', ')}`);
   }
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseHost } from '../../src/engine/endpoint';
 import { endpointKey } from '../../src/model/engineList';
 import { SavedListingFile } from '../../src/model/savedListing';
-import { sendJson, stallAfterHeaders, startFakeEngine } from '../support/fakeEngine';
+import { quietEngineRoute, sendJson, startFakeEngine } from '../support/fakeEngine';
 import { REPO_ROOT, SAVED_LISTINGS_DIR } from '../vscode/codeServer';
 import { launchWorkbench, TEST_OUTPUT, type Workbench } from '../vscode/launch';
 import { WorkbenchDriver } from './driver';
@@ -34,30 +34,9 @@ export async function savedListingWorkbench(settings: Record<string, unknown>, s
   let answerListing: () => void = () => undefined;
   const listingHeld = new Promise<void>((resolve) => (answerListing = resolve));
   const engine = await startFakeEngine([
-    (request, response) => {
-      switch (request.path) {
-        case '/version':
-          sendJson(response, 200, { Version: '24.0.9', ApiVersion: '1.41', MinAPIVersion: '1.12', Os: 'linux', Arch: 'amd64', Components: [] });
-          return true;
-        case '/events':
-          stallAfterHeaders(response, 200, 'application/json');
-          return true;
-        case '/containers/json':
-          // Exact from its words (under a minute) and not running: no inspect for its clock, no live figures to
-          // ask for, so the fake needs no more routes.
-          void listingHeld.then(() => sendJson(response, 200, [summary('b', 'live-row', 'exited', 'Exited (0) 5 seconds ago')]));
-          return true;
-        case '/images/json':
-        case '/networks':
-          sendJson(response, 200, []);
-          return true;
-        case '/volumes':
-          sendJson(response, 200, { Volumes: [], Warnings: null });
-          return true;
-        default:
-          return false;
-      }
-    },
+    // Exact from its words (under a minute) and not running: no inspect for its clock, no live figures to ask for,
+    // so the fake needs no more routes.
+    quietEngineRoute((response) => void listingHeld.then(() => sendJson(response, 200, [summary('b', 'live-row', 'exited', 'Exited (0) 5 seconds ago')]))),
   ]);
   const root = await mkdtemp(join(tmpdir(), 'berth-e2e-saved-'));
   let workbench: Workbench | undefined;

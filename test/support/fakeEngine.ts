@@ -173,3 +173,32 @@ export function stallAfterHeaders(response: ServerResponse, status: number, cont
 export function stallBeforeHeaders(response: ServerResponse): void {
   response.emit('stall');
 }
+
+/**
+ * A quiet engine for the workbench: a version, an events stream that stays open with nothing on it, and no images,
+ * networks or volumes. `containers` answers `/containers/json` (now or later); every other path goes to the next route.
+ */
+export function quietEngineRoute(containers: (response: ServerResponse) => void): FakeRoute {
+  return (request, response) => {
+    switch (request.path) {
+      case '/version':
+        sendJson(response, 200, { Version: '24.0.9', ApiVersion: FAKE_API_VERSION, MinAPIVersion: '1.12', Os: 'linux', Arch: 'amd64', Components: [] });
+        return true;
+      case '/events':
+        stallAfterHeaders(response, 200, 'application/json');
+        return true;
+      case '/containers/json':
+        containers(response);
+        return true;
+      case '/images/json':
+      case '/networks':
+        sendJson(response, 200, []);
+        return true;
+      case '/volumes':
+        sendJson(response, 200, { Volumes: [], Warnings: null });
+        return true;
+      default:
+        return false;
+    }
+  };
+}

@@ -1,5 +1,5 @@
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
-import { isLoopbackUrl } from './ports';
+import { isLoopbackUrl, NON_LOOPBACK_WEBSOCKET } from './ports';
 
 export const CHROMIUM_PATH = process.env.BERTH_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -41,14 +41,13 @@ export async function loopbackOnlyContext(
       await route.abort('blockedbyclient');
     }
   });
-  // Only non-loopback websockets are intercepted: proxying the workbench's own socket through Playwright corrupted
-  // messages larger than 256 KiB ("Unexpected non-whitespace character after JSON").
-  await context.routeWebSocket(
-    (url) => !isLoopbackUrl(url.href),
-    (socket) => {
-      blocked.push(socket.url());
-      void socket.close();
-    },
-  );
+  // Only non-loopback websockets are routed, and the pattern must be one Playwright matches itself (a RegExp): a
+  // function pattern routes every websocket through Playwright's driver, the workbench's own too, which slowed
+  // every message from the extension host by a base64 round trip through the driver and damaged messages larger
+  // than 256 KiB ("Expected ',' or ']' after array element in JSON", a refresh that never completed).
+  await context.routeWebSocket(NON_LOOPBACK_WEBSOCKET, (socket) => {
+    blocked.push(socket.url());
+    void socket.close();
+  });
   return { context, blocked };
 }

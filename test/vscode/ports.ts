@@ -18,6 +18,14 @@ export async function freeLoopbackPort(): Promise<number> {
   });
 }
 
+/**
+ * A websocket URL the browser may not open: ws(s) to any host but a loopback one (what `isLoopbackUrl` allows); one
+ * with user info is refused whatever its host (no workbench socket has one). A RegExp, not a function, because
+ * Playwright matches a RegExp or a glob itself: with a function it routes every websocket, the workbench's own too,
+ * through its driver and back (each frame base64 both ways).
+ */
+export const NON_LOOPBACK_WEBSOCKET = /^wss?:\/\/(?:[^/?#]*@|(?!(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d+)?(?:[/?#]|$)))/i;
+
 /** True for the URLs the browser may reach: loopback HTTP(S)/WS plus in-page schemes that never hit the network. */
 export function isLoopbackUrl(raw: string): boolean {
   let url: URL;
