@@ -1,7 +1,8 @@
 /**
  * Keeps relative times in a tree view true without polling: each rendered row says when its text next changes
- * (StatusClock), and one timer fires at the earliest of those moments, refreshing only the rows due then. While the
- * view is hidden there is no timer at all; rows that fell due meanwhile are refreshed when it shows again.
+ * (StatusClock), and one timer fires at the earliest of those moments (or a set gap after the last refresh, if
+ * that is later), refreshing only the rows due then. While the view is hidden there is no timer at all; rows that
+ * fell due meanwhile are refreshed when it shows again.
  * No `vscode` import, so the schedule is unit-tested with a fake clock.
  */
 import type { IDisposable } from '../common/lifecycle';
@@ -25,12 +26,18 @@ export class RowRefreshScheduler<Row> implements IDisposable {
   /** Row → unix ms its shown text stops being true. */
   private readonly due = new Map<Row, number>();
   private armed: { readonly handle: unknown; readonly at: number } | undefined;
+  private lastFireAt = Number.NEGATIVE_INFINITY;
   private visible = false;
   private disposed = false;
 
+  /**
+   * MIN_GAP_MS: the least time between two refreshes. A row due sooner after the last one waits for the gap to end
+   * and goes with every other row due by then, at most that late; rows due further apart are refreshed on time.
+   */
   constructor(
     private readonly refresh: (rows: Row[]) => void,
     private readonly clock: TimerClock = systemTimerClock,
+    private readonly minGapMs = 0,
   ) {}
 
   /** For tests and the log: when the timer fires next, if it is armed. */
@@ -74,6 +81,7 @@ export class RowRefreshScheduler<Row> implements IDisposable {
   private fire(): void {
     this.armed = undefined;
     const now = this.clock.now();
+    this.lastFireAt = now;
     const rows: Row[] = [];
     for (const [row, at] of this.due) {
       if (at > now) continue;
@@ -93,8 +101,9 @@ export class RowRefreshScheduler<Row> implements IDisposable {
     else this.arm(earliest);
   }
 
-  private arm(at: number): void {
+  private arm(due: number): void {
     this.disarm();
+    const at = Math.max(due, this.lastFireAt + this.minGapMs);
     const delay = Math.min(Math.max(at - this.clock.now(), 0), MAX_DELAY_MS);
     this.armed = { handle: this.clock.setTimeout(() => this.fire(), delay), at };
   }

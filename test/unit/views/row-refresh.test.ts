@@ -117,3 +117,38 @@ void test('a row due in years arms a timer Node can hold', () => {
   const [timer] = clock.timers.values();
   assert.equal(timer!.at - clock.now(), 2 ** 31 - 1);
 });
+
+void test('with a minimum gap, rows due close after a refresh wait for it and go together; rows further apart stay on time', () => {
+  const clock = new FakeClock();
+  const refreshed: Array<{ at: number; rows: string[] }> = [];
+  const scheduler = new RowRefreshScheduler<string>((rows) => refreshed.push({ at: clock.now(), rows: [...rows].sort() }), clock, 500);
+  const t0 = clock.now();
+  scheduler.setVisible(true);
+  // Twenty rows aging one after another, spread over a second, as containers exited in turn: two refreshes, not 20.
+  const spread = Array.from({ length: 20 }, (_, index) => ({ row: `row-${String(index).padStart(2, '0')}`, at: t0 + 50 * index }));
+  for (const { row, at } of spread) scheduler.track(row, at);
+  scheduler.track('later', t0 + 5000);
+  clock.advanceTo(t0 + 10_000);
+  assert.deepEqual(refreshed, [
+    { at: t0, rows: ['row-00'] },
+    { at: t0 + 500, rows: spread.slice(1, 11).map(({ row }) => row) },
+    { at: t0 + 1000, rows: spread.slice(11).map(({ row }) => row) },
+    { at: t0 + 5000, rows: ['later'] },
+  ]);
+  // Never early: no row is refreshed before its own moment.
+  for (const { rows, at } of refreshed) for (const row of rows) assert.ok(at >= (spread.find((entry) => entry.row === row)?.at ?? t0 + 5000), row);
+});
+
+void test('with a minimum gap, a row due each second is refreshed on each second', () => {
+  const { clock } = setup();
+  const refreshed: number[] = [];
+  const scheduler: RowRefreshScheduler<string> = new RowRefreshScheduler<string>((rows) => {
+    refreshed.push(clock.now());
+    for (const row of rows) scheduler.track(row, clock.now() + 1000);
+  }, clock, 500);
+  const t0 = clock.now();
+  scheduler.setVisible(true);
+  scheduler.track('young', t0 + 1000);
+  clock.advanceTo(t0 + 4000);
+  assert.deepEqual(refreshed, [t0 + 1000, t0 + 2000, t0 + 3000, t0 + 4000]);
+});
