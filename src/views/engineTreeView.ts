@@ -24,7 +24,7 @@ export interface RefreshPlanLike<N> {
 }
 
 /** The least time between two refreshes of aging rows (rowRefreshScheduler.ts). */
-export const ROW_REFRESH_GAP_MS = 500;
+const ROW_REFRESH_GAP_MS = 500;
 
 type Change<N> = N | EngineRootNode | Array<N | EngineRootNode> | undefined;
 
@@ -40,11 +40,11 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   private readonly sessionBindings = this._register(new DisposableMap<EngineSession>());
   /** Reveals waiting for VS Code to be handed the top-level rows (see revealRow); none on the usual path. */
   private readonly rootWaiters = new Set<() => void>();
-  /** Rows whose relative times move on, refreshed the moment their text changes while the view is visible. */
   /**
-   * Rows whose text ages each second (docker's "5 seconds ago") fall due at their own moments: twenty containers
-   * exited one after another gave 15-20 one-row refreshes a second, each a trip through VS Code's tree to the page.
-   * Refreshes at least half a second apart batch them, each row at most that late.
+   * Rows whose relative times move on, refreshed when their text changes while the view is visible. Rows aging each
+   * second (docker's "5 seconds ago") fall due at their own moments: twenty containers exited one after another gave
+   * 15-20 one-row refreshes a second, each a trip through VS Code's tree to the page. Refreshes at least half a
+   * second apart batch them, each row at most that late.
    */
   protected readonly rowClock = this._register(new RowRefreshScheduler<N>((rows) => this.refreshRows(rows), undefined, ROW_REFRESH_GAP_MS));
   /**

@@ -31,7 +31,7 @@ export class RowRefreshScheduler<Row> implements IDisposable {
   private disposed = false;
 
   /**
-   * MIN_GAP_MS: the least time between two refreshes. A row due sooner after the last one waits for the gap to end
+   * `minGapMs`: the least time between two refreshes. A row due sooner after the last one waits for the gap to end
    * and goes with every other row due by then, at most that late; rows due further apart are refreshed on time.
    */
   constructor(
