@@ -58,8 +58,8 @@ export function uiMarkdown(report: UiReport): string {
   const lines = [
     // The idle windows run in the first size's launches (BERTH_BENCH_UI_SIZES may start at 5,000).
     `## Idle, ${(SIZES[0] ?? 1000).toLocaleString('en')} containers, nothing changing (real workbench)`,
-    '| extension host | CPU ms per minute | above the baseline | in Berth\'s code (V8 profile, inclusive) | engine requests in the window | where the sampled time went (ms per minute, top scripts) |',
-    '| --- | ---: | ---: | ---: | ---: | --- |',
+    '| extension host | CPU ms per minute | above the baseline | in Berth\'s code (V8 profile, inclusive) | engine requests in the window | where the sampled time went (ms per minute, top scripts) | by thread (ms per minute) |',
+    '| --- | ---: | ---: | ---: | ---: | --- | --- |',
     ...report.idle.map((row) => {
       const above = row === report.idle.find((candidate) => candidate.engineRequests === undefined) ? '—' : `${row.cpuMsPerMinute - baseline >= 0 ? '+' : ''}${(row.cpuMsPerMinute - baseline).toFixed(1)}`;
       const scripts = Object.entries(row.profile?.selfByScript ?? {})
@@ -67,7 +67,12 @@ export function uiMarkdown(report: UiReport): string {
         .slice(0, 4)
         .map(([script, ms]) => `${script} ${ms.toFixed(0)}`)
         .join(', ');
-      return `| ${row.case} | ${row.cpuMsPerMinute.toFixed(1)} | ${above} | ${row.profile ? row.profile.inclusiveMs.toFixed(1) : '—'} | ${row.engineRequests ?? '—'} | ${scripts || '—'} |`;
+      const threads = Object.entries(row.threads ?? {})
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 4)
+        .map(([thread, ms]) => `${thread} ${ms.toFixed(0)}`)
+        .join(', ');
+      return `| ${row.case} | ${row.cpuMsPerMinute.toFixed(1)} | ${above} | ${row.profile ? row.profile.inclusiveMs.toFixed(1) : '—'} | ${row.engineRequests ?? '—'} | ${scripts || '—'} | ${threads || '—'} |`;
     }),
     '',
     "## Latency against VS Code's floor (real workbench, DOM rows)",
