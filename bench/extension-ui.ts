@@ -357,7 +357,11 @@ async function withWorkbench<T>(options: UiLaunchOptions, body: (workbench: Work
   const workbench = await launchWorkbench({
     extensionDevelopmentPath: options.extensionDir,
     extensionTestsPath: options.profileHost,
-    settings: options.settings,
+    // code-server has a tunnel provider, so `remote.autoForwardPorts: false` alone leaves its port finder on: every
+    // few seconds the extension host runs `ps -F -A -l` and `ls -l /proc/*/fd/*` through a shell, about 1 s of its CPU
+    // a minute with the test engines' processes around, more than the idle budgets. Asking for ports found in output
+    // only stops that scan. Every subject (baseline, floor, Berth) gets it.
+    settings: { 'remote.autoForwardPortsSource': 'output', ...options.settings },
     env: { ...options.env, BERTH_PROFILE_SOCKET: socketPath },
     logFile: join(TEST_OUTPUT, 'bench-ui', `code-server-${launch}.log`),
     userDataFiles: options.userDataFiles,

@@ -49,11 +49,6 @@ export function quietSettings(extra: Record<string, unknown>): Record<string, un
     'terminal.integrated.enablePersistentSessions': false,
     'terminal.integrated.shellIntegration.enabled': false,
     'terminal.integrated.showTerminalConfigPrompt': false,
-    // code-server has a tunnel provider, so `remote.autoForwardPorts: false` alone leaves its port finder on: every
-    // few seconds the extension host runs `ps -F -A -l` and `ls -l /proc/*/fd/*` through a shell, about 1 s of its CPU
-    // a minute with the test engines' processes around. Asking for ports found in output only stops that scan;
-    // asExternalUri (Open in Browser) forwards as before.
-    'remote.autoForwardPortsSource': 'output',
     ...extra,
   };
 }
