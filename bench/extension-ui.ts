@@ -45,7 +45,7 @@ export interface IdleCpu {
   readonly windowMs: number;
   /** Engine requests Berth made in the window (undefined without Berth). */
   readonly engineRequests: number | undefined;
-  /** Where the time went, from a V8 profile of the same window (ms per minute). */
+  /** Where the time went, from a V8 profile of the 20 s just after the window (ms per minute). */
   readonly profile: ProfileSummary | undefined;
   /** CPU by thread name over the window, ms per minute: the profile sees only the main thread. */
   readonly threads?: Record<string, number> | undefined;
@@ -342,7 +342,7 @@ export interface UiLaunchOptions {
 }
 
 interface Idler {
-  /** CPU ms per minute over a window, and the profile of it. */
+  /** CPU ms per minute over a window (by thread too), and a profile of the 20 s just after it. */
   window(windowMs: number): Promise<{ cpuMsPerMinute: number; profile: ProfileSummary | undefined; threads: Record<string, number> }>;
   startProfile(): Promise<() => Promise<ProfileSummary | undefined>>;
 }
@@ -491,24 +491,24 @@ export async function berthLaunch(
       // BERTH_BENCH_UI_HIDDEN_FIRST=1 measures the hidden window first: whether a window's garbage collection belongs to
       // what came just before it (the open and the changes) rather than to the views' state.
       const order = process.env.BERTH_BENCH_UI_HIDDEN_FIRST === '1' ? [false, true] : [true, false];
+      const { settleMs, windowMs } = options.idle;
+      const measure = async (name: string): Promise<void> => {
+        options.log(`idle CPU, ${name}: ${settleMs / 1000} s to settle, ${windowMs / 1000} s measured`);
+        await sleep(settleMs);
+        const requestsBefore = options.requests();
+        const measured = await idler.window(windowMs);
+        idle.push({ case: name, ...measured, windowMs, engineRequests: options.requests() - requestsBefore });
+      };
       for (const visible of order) {
         if (!visible) await showExplorer(page);
         else if (order[0] === false) await openView(page, 'Berth', 'Containers');
-        options.log(`idle CPU, Berth's views ${visible ? 'visible' : 'hidden'}: ${options.idle.settleMs / 1000} s to settle, ${options.idle.windowMs / 1000} s measured`);
-        await sleep(options.idle.settleMs);
-        const requestsBefore = options.requests();
-        const measured = await idler.window(options.idle.windowMs);
-        idle.push({ case: `Berth, views ${visible ? 'visible' : 'hidden'}`, ...measured, windowMs: options.idle.windowMs, engineRequests: options.requests() - requestsBefore });
+        await measure(`Berth, views ${visible ? 'visible' : 'hidden'}`);
       }
       // The issue's own case: visible with nothing changing, no row under a minute old (the aging rows are past their
       // second boundaries by now: minute boundaries only, as in a view left open on a quiet engine).
       if (order[1] === false) {
         await openView(page, 'Berth', 'Containers');
-        options.log(`idle CPU, Berth's views visible again, no row under a minute old: ${options.idle.settleMs / 1000} s to settle, ${options.idle.windowMs / 1000} s measured`);
-        await sleep(options.idle.settleMs);
-        const requestsBefore = options.requests();
-        const measured = await idler.window(options.idle.windowMs);
-        idle.push({ case: STEADY_VISIBLE_CASE, ...measured, windowMs: options.idle.windowMs, engineRequests: options.requests() - requestsBefore });
+        await measure(STEADY_VISIBLE_CASE);
       }
     }
     // The next launch opens on what this one saved: wait for the save (it follows the last change by 10 s).
