@@ -258,6 +258,25 @@ void test('a follow that ends with part of a line of the next run (Podman across
   assert.deepEqual(client.logCalls[2], { follow: undefined, since: 1_714_557_602, tail: undefined, until: 1_714_557_603.199999 });
 });
 
+void test('a restart seen while following (Docker): the old run is read up to its FinishedAt, so the new run\'s first line, stamped before its StartedAt, comes after "restarted"', async () => {
+  const restarted = inspect(true, 0, '2024-05-01T10:00:08.0015Z');
+  restarted.State.FinishedAt = '2024-05-01T10:00:07.9Z';
+  const client = new ScriptedLogs(
+    [inspect(true), restarted, new EngineError('not-found', 'No such container: c1', { status: 404 })],
+    [
+      ['2024-05-01T10:00:02.1Z serving\n'],
+      ['2024-05-01T10:00:02.1Z serving\n', '2024-05-01T10:00:07.8Z bye\n'],
+      // Up to the old run's end: nothing new (an engine asked up to the new StartedAt would have sent the new line).
+      ['2024-05-01T10:00:07.8Z bye\n'],
+      ['2024-05-01T10:00:07.8Z bye\n', '2024-05-01T10:00:08.0001Z serving\n'],
+    ],
+    [],
+  );
+  const shown = await followScripted(client, true);
+  assert.deepEqual(shown, ['stdout: serving\n', 'stdout: bye\n', 'notice: job restarted', 'stdout: serving\n', 'notice: job was removed']);
+  assert.deepEqual(client.logCalls[2], { follow: undefined, since: 1_714_557_607, tail: undefined, until: 1_714_557_607.900001 });
+});
+
 void test('a follow that ends with an unfinished line of a container then removed: the line is shown as it came', async () => {
   const client = new ScriptedLogs(
     [inspect(true), new EngineError('not-found', 'No such container: c1', { status: 404 })],
