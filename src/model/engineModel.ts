@@ -249,19 +249,25 @@ export class EngineModel extends Disposable {
   }
 
   private async runLoop(): Promise<void> {
+    // Counted apart, so that a connection lost just after an outage is retried (and reported) at once instead of
+    // waiting out the outage's backoff while the model still says "connected".
     let failures = 0;
+    let quickLosses = 0;
     while (!this.isDisposed) {
       const startedAt = this.now();
       const outcome = await this.connectAndFollow();
       if (this.isDisposed) return;
       if (outcome === 'lost') {
         // A lost connection is retried at once; only one that keeps breaking right away backs off.
-        failures = this.now() - startedAt >= STABLE_CONNECTION_MS ? 0 : failures + 1;
-        if (failures <= 1) continue;
+        failures = 0;
+        quickLosses = this.now() - startedAt >= STABLE_CONNECTION_MS ? 0 : quickLosses + 1;
+        if (quickLosses <= 1) continue;
+        await this.sleep(backoffDelay(quickLosses - 1, this.backoff));
       } else {
+        quickLosses = 0;
         failures++;
+        await this.sleep(backoffDelay(failures - 1, this.backoff));
       }
-      await this.sleep(backoffDelay(failures - 1, this.backoff));
     }
   }
 

@@ -185,6 +185,31 @@ void test('losing the engine clears the model and fires a full change, so views 
   assert.equal(changes.at(-1)?.full, true);
 });
 
+void test('an engine lost right after it came back is reported at once: failed attempts before the comeback do not count as a backoff', async (t) => {
+  // The clock never moves, so every connection counts as one that broke right away. The backoff is so long that a
+  // model backing off here would stay "connected" to a stopped engine (the integration stage's Retry flake).
+  const engine = new MemoryEngine();
+  engine.down = new Error('connect ECONNREFUSED');
+  const { model } = setup(engine);
+  t.after(() => model.dispose());
+  model.start();
+  await until(() => model.state === 'unreachable', 'unreachable at first');
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const states: string[] = [];
+    const listener = model.onDidChangeState((state) => states.push(state));
+    model.retry();
+    await until(() => states.includes('unreachable'), `failed retry ${attempt + 1}`);
+    listener.dispose();
+  }
+  engine.down = undefined;
+  model.retry();
+  await model.whenConnected();
+  engine.down = new Error('connect ECONNREFUSED');
+  engine.endStreams(new Error('socket closed'));
+  await until(() => model.state === 'unreachable', 'unreachable after the comeback');
+  assert.equal(model.containerCount, 0);
+});
+
 void test('events that arrive while listing are applied after the listing', async (t) => {
   const engine = new MemoryEngine();
   engine.addContainer(hex(1), 'one', 'exited');
