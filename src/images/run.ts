@@ -211,7 +211,20 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     const terminal = new BufferedPseudoterminal();
     // Named after its container; one the engine names is renamed once it is created.
     let terminalName = `Run: ${options.name ?? options.image}`;
-    let named: Promise<void> | undefined;
+    let named: Promise<boolean> | undefined;
+    /** Renames the terminal after the container, by the name the engine gave it; whether that worked. */
+    const nameAfterEngine = (id: string, known?: string): Promise<boolean> =>
+      (known !== undefined ? Promise.resolve(known) : session.client.inspectContainer(id).then((inspected) => inspected.Name)).then(
+        (name) => {
+          terminalName = `Run: ${name.replace(/^\//, '')}`;
+          terminal.rename(terminalName);
+          return true;
+        },
+        (error: unknown) => {
+          deps.log.debug(`Naming the Run terminal of ${shortId(id)}: ${errorMessage(error)}`);
+          return false;
+        },
+      );
     vscode.window.createTerminal({ name: terminalName, pty: terminal, iconPath: new vscode.ThemeIcon('play') }).show();
     const tty = options.tty ?? false;
     const controls = new RunTerminalControls(terminal, {
@@ -248,15 +261,7 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
           onStarted: (id) => {
             controls.started(session.client, id, options.name ?? session.model.container(id)?.name ?? shortId(id));
             // The name the engine chose: the model may not have the new container yet.
-            if (options.name === undefined) {
-              named = session.client.inspectContainer(id).then(
-                (inspected) => {
-                  terminalName = `Run: ${inspected.Name.replace(/^\//, '')}`;
-                  terminal.rename(terminalName);
-                },
-                (error: unknown) => deps.log.debug(`Naming the Run terminal of ${shortId(id)}: ${errorMessage(error)}`),
-              );
-            }
+            if (options.name === undefined) named = nameAfterEngine(id);
           },
           // The exit status arrives as the result's number: the terminal ends with its own `[Berth] exited with status N`.
           onStatus: (text: string) => {
@@ -291,7 +296,9 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
       terminal.writeLine(ANSI.bold(`[Berth] ${how}exited with status ${result.exitCode}`));
       deps.log.info(`${options.image} (${shortId(result.id)}) exited with status ${result.exitCode}`);
       await session.model.refetchContainers([result.id]);
-      await named;
+      // That inspect failed once on Podman, for a container that exits at once (the terminal kept the image's name):
+      // the model's row, or one more inspect now that the container has settled, names it.
+      if (named !== undefined && !(await named)) await nameAfterEngine(result.id, session.model.container(result.id)?.name);
       return { id: result.id, exitCode: result.exitCode, terminalName };
     } catch (error) {
       if (controls.detached) {

@@ -74,12 +74,17 @@ export type ExecLaunch = 'starting' | 'running' | 'missing' | 'ended';
  * Reads an exec inspection. The engine gives the process a PID only once the runtime has started it (Docker shows
  * `Running` with PID 0 before that; Podman reports ExitCode 0 while it runs), so a PID is the proof that the shell
  * exists. An exec that stopped without ever having a PID and with status 126/127 could not be launched.
+ *
+ * Not running and no PID is also an exec not started yet: Docker answers the upgrade before it starts the exec
+ * (ExitCode null then), and Podman reports ExitCode 0 both before the start and after an end (it clears the PID).
+ * Only a closed stream says such an exec has ended; Docker's ExitCode null says its end is not recorded yet.
  */
-export function execLaunchState(info: Pick<ExecInspect, 'Running' | 'ExitCode' | 'Pid'>): ExecLaunch {
+export function execLaunchState(info: Pick<ExecInspect, 'Running' | 'ExitCode' | 'Pid'>, streamClosed = false): ExecLaunch {
   const hasPid = (info.Pid ?? 0) > 0;
   if (info.Running) return hasPid || info.Pid === undefined ? 'running' : 'starting';
   if (!hasPid && info.ExitCode !== null && LAUNCH_FAILURE_EXIT_CODES.has(info.ExitCode)) return 'missing';
-  return 'ended';
+  if (hasPid) return 'ended';
+  return streamClosed && info.ExitCode !== null ? 'ended' : 'starting';
 }
 
 /** Why a shell ended on the container's side, when it did. */
@@ -256,10 +261,12 @@ async function whenLaunched(
 ): Promise<Exclude<ExecLaunch, 'starting'>> {
   let pollsAfterClose = 0;
   for (let poll = 0; ; poll++) {
-    const state = execLaunchState(await client.inspectExec(execId, { signal }));
+    // Read before the inspection: a stream that closed before the engine answered is closed in what it says.
+    const closed = streamClosed();
+    const state = execLaunchState(await client.inspectExec(execId, { signal }), closed);
     if (state !== 'starting') return state;
     // The stream closed but the engine still says "starting": it has not recorded the end yet; ask a few more times.
-    if (streamClosed() && ++pollsAfterClose > POLLS_AFTER_CLOSE) return 'ended';
+    if (closed && ++pollsAfterClose > POLLS_AFTER_CLOSE) return 'ended';
     await sleep(START_POLL_DELAYS_MS[Math.min(poll, START_POLL_DELAYS_MS.length - 1)], undefined, { signal });
   }
 }

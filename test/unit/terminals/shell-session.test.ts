@@ -17,8 +17,11 @@ const CONTAINER = 'c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffe
 const BASH_MISSING = 'OCI runtime exec failed: exec failed: unable to start container process: exec: "bash": executable file not found in $PATH: unknown\r\n';
 const PROMPT = '/ # ';
 
-/** What each shell does when started: `runs` at once, or stays `starting` (PID 0) until the test decides. */
-type ShellScript = 'runs' | 'slow-missing';
+/**
+ * What each shell does when started: `runs` at once, or stays `starting` (PID 0) until the test decides;
+ * `late-start` is not even marked running after the upgrade (Docker writes the 101 before it starts the exec).
+ */
+type ShellScript = 'runs' | 'slow-missing' | 'late-start';
 
 class FakeExec {
   running = false;
@@ -134,7 +137,8 @@ class ShellEngine {
     socket.write('HTTP/1.1 101 UPGRADED\r\nContent-Type: application/vnd.docker.raw-stream\r\nConnection: Upgrade\r\nUpgrade: tcp\r\n\r\n');
     exec.socket = socket;
     // Docker marks the exec running before the runtime has started (or failed to start) the process.
-    exec.running = true;
+    const script = this.scripts[exec.shell] ?? 'runs';
+    if (script !== 'late-start') exec.running = true;
     // The request's JSON body (`{"Detach":false,"Tty":true}`) comes first on the hijacked socket; keystrokes follow.
     let bodySkipped = false;
     socket.on('data', (data: Buffer) => {
@@ -148,7 +152,7 @@ class ShellEngine {
       this.changed();
     });
     socket.on('error', () => undefined);
-    if ((this.scripts[exec.shell] ?? 'runs') === 'runs') exec.launch();
+    if (script === 'runs') exec.launch();
     this.changed();
   }
 }
@@ -313,6 +317,32 @@ void describe('Attach Shell session', () => {
     assert.equal(bash.received, '');
     assert.equal(engine.exec('sh'), undefined);
   });
+
+  void it('an exec upgraded but not started yet (Docker answers 101 first) is waited for: the keys reach it once it runs', async () => {
+    engine.scripts = { bash: 'late-start' };
+    const terminal = new FakeTerminal();
+    const outcome = runShell(client, CONTAINER, terminal, (line) => logged.push(line));
+    const bash = await engine.until(() => engine.exec('bash')?.socket && engine.exec('bash'));
+    terminal.type('echo hi\r');
+    // Not running, no PID, no status: the session keeps asking. One that took the exec for ended stops asking, and
+    // would never hand it the keys; the waits are bounded so that shows as a failure, not a hang.
+    const within = <T>(wait: Promise<T>, what: string): Promise<T> =>
+      Promise.race([wait, new Promise<T>((_, reject) => setTimeout(() => {
+        // Closing the terminal ends the session, so the failure does not leave it waiting on the socket.
+        terminal.controller.abort();
+        bash.end(0);
+        reject(new Error(`timed out: ${what}`));
+      }, 5000).unref())]);
+    await within(engine.until(() => (bash.inspections >= 4 ? true : undefined)), 'the session asking about the exec again');
+    assert.equal(bash.received, '');
+    bash.running = true;
+    bash.launch();
+    await within(engine.until(() => (bash.received.includes('\r') ? true : undefined)), `the keys reaching bash (got ${JSON.stringify(bash.received)})`);
+    assert.equal(bash.received, 'echo hi\r');
+    assert.equal(engine.exec('sh'), undefined, 'no other shell was tried');
+    bash.end(0);
+    assert.deepEqual(await outcome, { shell: 'bash', exitCode: 0, containerChange: undefined });
+  });
 });
 
 void describe('exec launch state from the engine\'s inspection', () => {
@@ -329,5 +359,15 @@ void describe('exec launch state from the engine\'s inspection', () => {
     assert.equal(execLaunchState({ Running: false, ExitCode: 127, Pid: 0 }), 'missing');
     // An engine that does not report a PID at all: running is the best it says.
     assert.equal(execLaunchState({ Running: true, ExitCode: null }), 'running');
+  });
+
+  void it('an exec not started yet is starting, not ended: Docker answers the upgrade before it starts the exec', () => {
+    // Docker, created or just upgraded: not running, no PID, no status. Its end is never read from this alone.
+    assert.equal(execLaunchState({ Running: false, ExitCode: null, Pid: 0 }), 'starting');
+    assert.equal(execLaunchState({ Running: false, ExitCode: null, Pid: 0 }, true), 'starting');
+    // Podman, created: status 0 and no PID, the same as after an end (it clears the PID): the closed stream decides.
+    assert.equal(execLaunchState({ Running: false, ExitCode: 0, Pid: 0 }), 'starting');
+    assert.equal(execLaunchState({ Running: false, ExitCode: 0, Pid: 0 }, true), 'ended');
+    assert.equal(execLaunchState({ Running: false, ExitCode: 3, Pid: 0 }, true), 'ended');
   });
 });
