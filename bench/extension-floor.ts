@@ -8,7 +8,7 @@
  *   - baseline: an extension with no code, so the extension host runs with nothing of ours in it (idle CPU).
  * Both are plain CommonJS with no dependency; the workbench loads them as extensionDevelopmentPath.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../test/vscode/codeServer';
@@ -21,7 +21,28 @@ export const FLOOR_VIEW_TITLE = 'Items';
  * container row (`collapsed`: expandable, as Berth's rows are for Ports and Files; `ids`: a 74-character
  * `container:<id>`), or all of it (`berth`: those two, a coloured icon and Berth's context value).
  */
-export type FloorShape = 'berth' | 'collapsed' | 'ids';
+export type FloorShape = 'berth' | 'collapsed' | 'ids' | 'berth-menus' | 'berth-view';
+
+/**
+ * Berth's row menus (package.json `view/item/context`, with the commands they name), given to the floor's view: VS
+ * Code works out each drawn row's menu on the page, so the `berth-menus` floor (`berth` rows, and these) tells
+ * VS Code's cost of Berth's menus apart from Berth's own. `berth-view` adds the rest of what Berth's Containers view
+ * asks of VS Code: several rows selected at once, Collapse All, drag and drop, and tooltips asked for on hover.
+ */
+function berthRowMenus(): Record<string, unknown> {
+  const berth = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    contributes: { commands: Array<{ command: string }>; menus: Record<string, Array<{ command: string; when?: string }>> };
+  };
+  const entries = (berth.contributes.menus['view/item/context'] ?? []).map((entry) => ({
+    ...entry,
+    ...(entry.when === undefined ? {} : { when: entry.when.replaceAll('berth.containers', 'floor.items') }),
+  }));
+  const named = new Set(entries.map((entry) => entry.command));
+  return {
+    commands: berth.contributes.commands.filter((declared) => named.has(declared.command)),
+    menus: { 'view/item/context': entries },
+  };
+}
 
 const FLOOR_SOURCE = String.raw`
 const vscode = require('vscode');
@@ -30,18 +51,24 @@ exports.activate = (context) => {
   const count = Number(process.env.BERTH_FLOOR_ITEMS || '1000');
   const shape = process.env.BERTH_FLOOR_SHAPE || '';
   const makeItem = (label) => {
-    const expandable = shape === 'berth' || shape === 'collapsed';
+    const berthRows = shape === 'berth' || shape === 'berth-menus' || shape === 'berth-view';
+    const expandable = berthRows || shape === 'collapsed';
     const item = new vscode.TreeItem(label, expandable ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-    item.id = shape === 'berth' || shape === 'ids' ? 'container:' + require('crypto').createHash('sha256').update(label).digest('hex') : label;
+    item.id = berthRows || shape === 'ids' ? 'container:' + require('crypto').createHash('sha256').update(label).digest('hex') : label;
     item.description = 'berth-bench/busybox:latest · Created';
-    item.iconPath = shape === 'berth' ? new vscode.ThemeIcon('vm-outline', new vscode.ThemeColor('charts.blue')) : new vscode.ThemeIcon('vm-outline');
-    item.contextValue = shape === 'berth' ? 'berth:container:created' : 'floor:item';
+    item.iconPath = berthRows ? new vscode.ThemeIcon('vm-outline', new vscode.ThemeColor('charts.blue')) : new vscode.ThemeIcon('vm-outline');
+    item.contextValue = berthRows ? 'berth:container:created' : 'floor:item';
     return item;
   };
   const items = Array.from({ length: count }, (_, index) => makeItem('item-' + String(index).padStart(5, '0')));
   const changed = new vscode.EventEmitter();
   const provider = { onDidChangeTreeData: changed.event, getTreeItem: (item) => item, getChildren: (item) => (item ? [] : items) };
-  const view = vscode.window.createTreeView('floor.items', { treeDataProvider: provider });
+  const berthView = shape === 'berth-view';
+  if (berthView) provider.resolveTreeItem = (item) => Object.assign(item, { tooltip: new vscode.MarkdownString('**' + item.label + '**') });
+  const dragAndDropController = { dropMimeTypes: ['text/uri-list'], dragMimeTypes: [], handleDrop: () => undefined };
+  const view = vscode.window.createTreeView('floor.items', berthView
+    ? { treeDataProvider: provider, canSelectMany: true, showCollapseAll: true, dragAndDropController }
+    : { treeDataProvider: provider });
   context.subscriptions.push(changed, view);
   // 'age N': the first N rows exited now and age as Berth's do (docker's words), drawn again when their text changes
   // and only while the view is visible: VS Code's cost of the refreshes the issue asks Berth for.
@@ -116,6 +143,8 @@ function manifest(name: string, contributes: Record<string, unknown>, main: bool
 
 export interface FloorExtensions {
   readonly floorDir: string;
+  /** The floor with Berth's row menus (for the `berth-menus` shape only: the plain floor has none). */
+  readonly floorMenusDir: string;
   readonly baselineDir: string;
   dispose(): void;
 }
@@ -126,19 +155,17 @@ export function writeFloorExtensions(): FloorExtensions {
   const baselineDir = join(root, 'baseline');
   mkdirSync(floorDir);
   mkdirSync(baselineDir);
-  writeFileSync(join(floorDir, 'extension.js'), FLOOR_SOURCE);
-  copyFileSync(join(REPO_ROOT, 'media', 'berth.svg'), join(floorDir, 'icon.svg'));
-  writeFileSync(
-    join(floorDir, 'package.json'),
-    manifest(
-      'floor',
-      {
-        viewsContainers: { activitybar: [{ id: 'floor', title: FLOOR_CONTAINER_TITLE, icon: 'icon.svg' }] },
-        views: { floor: [{ id: 'floor.items', name: FLOOR_VIEW_TITLE }] },
-      },
-      true,
-    ),
-  );
+  const floorMenusDir = join(root, 'floor-menus');
+  mkdirSync(floorMenusDir);
+  const floorView = {
+    viewsContainers: { activitybar: [{ id: 'floor', title: FLOOR_CONTAINER_TITLE, icon: 'icon.svg' }] },
+    views: { floor: [{ id: 'floor.items', name: FLOOR_VIEW_TITLE }] },
+  };
+  for (const [dir, contributes] of [[floorDir, floorView], [floorMenusDir, { ...floorView, ...berthRowMenus() }]] as const) {
+    writeFileSync(join(dir, 'extension.js'), FLOOR_SOURCE);
+    copyFileSync(join(REPO_ROOT, 'media', 'berth.svg'), join(dir, 'icon.svg'));
+    writeFileSync(join(dir, 'package.json'), manifest('floor', contributes, true));
+  }
   writeFileSync(join(baselineDir, 'package.json'), manifest('baseline', {}, false));
-  return { floorDir, baselineDir, dispose: () => rmSync(root, { recursive: true, force: true }) };
+  return { floorDir, floorMenusDir, baselineDir, dispose: () => rmSync(root, { recursive: true, force: true }) };
 }

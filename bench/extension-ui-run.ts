@@ -24,7 +24,7 @@ const SIZES = process.env.BERTH_BENCH_UI_SIZES ? process.env.BERTH_BENCH_UI_SIZE
 const LAUNCHES = Number(process.env.BERTH_BENCH_UI_LAUNCHES ?? (QUICK ? 1 : 2));
 const CHANGES_PER_LAUNCH = Number(process.env.BERTH_BENCH_UI_CHANGES ?? (QUICK ? 3 : 6));
 /**
- * `BERTH_BENCH_UI_SHAPED_FLOOR=berth` (or `collapsed`, `ids`; see FloorShape): in Berth's place, the floor again with
+ * `BERTH_BENCH_UI_SHAPED_FLOOR=berth` (or `collapsed`, `ids`, `berth-menus`, `berth-view`; see FloorShape): in Berth's place, the floor again with
  * rows of that shape, in the same alternation, with no containers and no idle windows. Its figures land in the
  * "Berth" columns: how much of Berth's ratio is VS Code's cost of rows shaped like Berth's.
  */
@@ -220,7 +220,7 @@ export async function measureUi(engine: BenchEngine, berthDir: string, log: (lin
             const env = { BERTH_FLOOR_ITEMS: String(containers), BERTH_FLOOR_SOCKET: floorSocket, BERTH_FLOOR_SHAPE: shape ?? '' };
             const floorIdle = !SHAPED_FLOOR && containers === SIZES[0] && launch === 1;
             const run = await floorLaunch({
-              extensionDir: floors.floorDir,
+              extensionDir: shape === 'berth-menus' || shape === 'berth-view' ? floors.floorMenusDir : floors.floorDir,
               profileHost: floorIdle ? profileHost : undefined,
               settings: {},
               env,
