@@ -21,7 +21,7 @@ export const FLOOR_VIEW_TITLE = 'Items';
  * container row (`collapsed`: expandable, as Berth's rows are for Ports and Files; `ids`: a 74-character
  * `container:<id>`), or all of it (`berth`: those two, a coloured icon and Berth's context value).
  */
-export type FloorShape = 'berth' | 'collapsed' | 'ids' | 'berth-menus' | 'berth-view';
+export type FloorShape = 'berth' | 'collapsed' | 'ids' | 'berth-menus' | 'berth-view' | 'berth-view-short';
 
 /**
  * Berth's row menus (package.json `view/item/context`, with the commands they name), given to the floor's view: VS
@@ -51,10 +51,11 @@ exports.activate = (context) => {
   const count = Number(process.env.BERTH_FLOOR_ITEMS || '1000');
   const shape = process.env.BERTH_FLOOR_SHAPE || '';
   const makeItem = (label) => {
-    const berthRows = shape === 'berth' || shape === 'berth-menus' || shape === 'berth-view';
+    const berthRows = shape === 'berth' || shape === 'berth-menus' || shape === 'berth-view' || shape === 'berth-view-short';
+    const digest = require('crypto').createHash('sha256').update(label).digest('hex');
     const expandable = berthRows || shape === 'collapsed';
     const item = new vscode.TreeItem(label, expandable ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-    item.id = berthRows || shape === 'ids' ? 'container:' + require('crypto').createHash('sha256').update(label).digest('hex') : label;
+    item.id = shape === 'berth-view-short' ? 'c:' + digest.slice(0, 12) : berthRows || shape === 'ids' ? 'container:' + digest : label;
     item.description = 'berth-bench/busybox:latest · Created';
     item.iconPath = berthRows ? new vscode.ThemeIcon('vm-outline', new vscode.ThemeColor('charts.blue')) : new vscode.ThemeIcon('vm-outline');
     item.contextValue = berthRows ? 'berth:container:created' : 'floor:item';
@@ -63,7 +64,7 @@ exports.activate = (context) => {
   const items = Array.from({ length: count }, (_, index) => makeItem('item-' + String(index).padStart(5, '0')));
   const changed = new vscode.EventEmitter();
   const provider = { onDidChangeTreeData: changed.event, getTreeItem: (item) => item, getChildren: (item) => (item ? [] : items) };
-  const berthView = shape === 'berth-view';
+  const berthView = shape === 'berth-view' || shape === 'berth-view-short';
   if (berthView) provider.resolveTreeItem = (item) => Object.assign(item, { tooltip: new vscode.MarkdownString('**' + item.label + '**') });
   const dragAndDropController = { dropMimeTypes: ['text/uri-list'], dragMimeTypes: [], handleDrop: () => undefined };
   const view = vscode.window.createTreeView('floor.items', berthView

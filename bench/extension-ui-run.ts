@@ -29,6 +29,8 @@ const CHANGES_PER_LAUNCH = Number(process.env.BERTH_BENCH_UI_CHANGES ?? (QUICK ?
  * "Berth" columns: how much of Berth's ratio is VS Code's cost of rows shaped like Berth's.
  */
 const SHAPED_FLOOR = (process.env.BERTH_BENCH_UI_SHAPED_FLOOR || undefined) as FloorShape | undefined;
+/** `BERTH_BENCH_UI_LATENCY_ONLY=1`: opens and changes only, no idle windows (each one costs minutes). */
+const LATENCY_ONLY = process.env.BERTH_BENCH_UI_LATENCY_ONLY === '1';
 /** Past the engine client's 30 s keep-alive, so sockets closing is not in the window. */
 const SETTLE_MS = QUICK ? 5000 : 35_000;
 const WINDOW_MS = QUICK ? 15_000 : 60_000;
@@ -160,7 +162,7 @@ export async function measureUi(engine: BenchEngine, berthDir: string, log: (lin
   try {
     log('idle CPU: an extension host with no extension');
     // As long after start-up as Berth's idle windows come (open, changes, then the same settling).
-    if (!SHAPED_FLOOR) idle.push(await baselineIdle({ extensionDir: floors.baselineDir, profileHost, settings: {}, log }, SETTLE_MS + BASELINE_EXTRA_SETTLE_MS, WINDOW_MS));
+    if (!SHAPED_FLOOR && !LATENCY_ONLY) idle.push(await baselineIdle({ extensionDir: floors.baselineDir, profileHost, settings: {}, log }, SETTLE_MS + BASELINE_EXTRA_SETTLE_MS, WINDOW_MS));
     let created: string[] = [];
     for (const containers of SIZES) {
       if (!SHAPED_FLOOR) {
@@ -218,9 +220,9 @@ export async function measureUi(engine: BenchEngine, berthDir: string, log: (lin
             rmSync(floorSocket, { force: true });
             const shape = subject === 'Berth' ? SHAPED_FLOOR : undefined;
             const env = { BERTH_FLOOR_ITEMS: String(containers), BERTH_FLOOR_SOCKET: floorSocket, BERTH_FLOOR_SHAPE: shape ?? '' };
-            const floorIdle = !SHAPED_FLOOR && containers === SIZES[0] && launch === 1;
+            const floorIdle = !SHAPED_FLOOR && !LATENCY_ONLY && containers === SIZES[0] && launch === 1;
             const run = await floorLaunch({
-              extensionDir: shape === 'berth-menus' || shape === 'berth-view' ? floors.floorMenusDir : floors.floorDir,
+              extensionDir: shape === 'berth-menus' || shape === 'berth-view' || shape === 'berth-view-short' ? floors.floorMenusDir : floors.floorDir,
               profileHost: floorIdle ? profileHost : undefined,
               settings: {},
               env,
@@ -234,7 +236,7 @@ export async function measureUi(engine: BenchEngine, berthDir: string, log: (lin
             if (run.idle) idle.push(run.idle);
             return;
           }
-          const withIdle = containers === SIZES[0] && launch === 1;
+          const withIdle = !LATENCY_ONLY && containers === SIZES[0] && launch === 1;
           const run = await berthRun(withIdle, saved);
           if (run.engineListingAfterOpen !== undefined) engineListingAfterOpen.push(run.engineListingAfterOpen);
           else log("no saved list showed in this launch: the engine's listing was in before the view drew its rows");

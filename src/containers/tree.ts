@@ -18,11 +18,19 @@ export interface ContainerTreeOptions {
   readonly onlyUnhealthy?: boolean | undefined;
 }
 
+/** docker ps's short id. */
+const SHORT_ROW_KEY_LENGTH = 12;
+
 export interface ContainerNode {
   readonly kind: 'container';
   /** The engine the container runs on (its session's id). */
   readonly engine: string;
   readonly id: string;
+  /**
+   * What names its row in the view: the id's first 12 characters (docker ps's short id), or the whole id when another
+   * container of this tree holds those. VS Code pays for every character of 5,000 row ids on each listing.
+   */
+  readonly rowKey: string;
   record: ContainerRecord;
   /** The group holding it while visible and grouped. */
   group: GroupNode | undefined;
@@ -59,6 +67,8 @@ function compareGroups(a: GroupNode, b: GroupNode): number {
 
 export class ContainerTree {
   private readonly nodes = new Map<string, ContainerNode>();
+  /** Short row keys and the container holding each (see ContainerNode.rowKey). */
+  private readonly shortKeys = new Map<string, string>();
   private readonly groups = new Map<string, GroupNode>();
   private readonly groupList = new SortedList<GroupNode>(compareGroups);
   private readonly loose = new SortedList<ContainerNode>(compareContainers);
@@ -74,6 +84,7 @@ export class ContainerTree {
   reset(records: Iterable<ContainerRecord>, options: ContainerTreeOptions = this.options): void {
     this.options = options;
     this.nodes.clear();
+    this.shortKeys.clear();
     this.groups.clear();
     this.groupList.clear();
     this.loose.clear();
@@ -112,6 +123,7 @@ export class ContainerTree {
       if (!node) continue;
       this.detach(node, dirty, markRoot);
       this.nodes.delete(record.id);
+      if (this.shortKeys.get(node.rowKey) === record.id) this.shortKeys.delete(node.rowKey);
     }
     for (const record of change.containers.added) {
       const existing = this.nodes.get(record.id);
@@ -172,7 +184,15 @@ export class ContainerTree {
   }
 
   private containerNode(record: ContainerRecord): ContainerNode {
-    return { kind: 'container', engine: this.engine, id: record.id, record, group: undefined, visible: false };
+    return { kind: 'container', engine: this.engine, id: record.id, rowKey: this.rowKeyFor(record.id), record, group: undefined, visible: false };
+  }
+
+  /** The short key while no other container holds it (a row keeps its key for as long as it lives), else the id. */
+  private rowKeyFor(id: string): string {
+    const short = id.slice(0, SHORT_ROW_KEY_LENGTH);
+    const holder = this.shortKeys.get(short);
+    if (holder === undefined) this.shortKeys.set(short, id);
+    return holder === undefined || holder === id ? short : id;
   }
 
   private isVisible(record: ContainerRecord): boolean {

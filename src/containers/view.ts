@@ -265,7 +265,7 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
     if (!cached || (cached.changesAt !== undefined && cached.changesAt <= now)) {
       const presentation = presentContainer(node.record, now);
       const collapsible = this.childRows.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None;
-      const item = toTreeItem(this.itemId(`container:${node.id}`, node.engine), presentation, collapsible, 'on hover');
+      const item = toTreeItem(this.itemId(`container:${node.rowKey}`, node.engine), presentation, collapsible, 'on hover');
       cached = { item, changesAt: presentation.changesAt };
       this.itemCache.set(node.record, cached);
     }

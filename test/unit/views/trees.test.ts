@@ -45,6 +45,29 @@ void test('containers sort by name; a state change refreshes only that row', () 
   assert.equal(tree.node('3')?.record.state, 'exited');
 });
 
+void test('a row is keyed by its container\'s short id; a container whose short id another holds keeps its whole id, and the short one is free again once its holder goes', () => {
+  const first = container(`${'a'.repeat(12)}${'1'.repeat(52)}`, 'first', 'running');
+  const twin = container(`${'a'.repeat(12)}${'2'.repeat(52)}`, 'twin', 'running');
+  const other = container(`${'b'.repeat(12)}${'3'.repeat(52)}`, 'other', 'running');
+  const tree = new ContainerTree({ showAll: true, groupBy: 'none' });
+  tree.reset([first, other]);
+  assert.deepEqual([tree.node(first.id)?.rowKey, tree.node(other.id)?.rowKey], ['a'.repeat(12), 'b'.repeat(12)]);
+  tree.apply(change({ added: [twin] }), () => []);
+  assert.equal(tree.node(twin.id)?.rowKey, twin.id, 'the later container of the two keeps its whole id');
+  assert.equal(tree.node(first.id)?.rowKey, 'a'.repeat(12), 'the row already shown keeps its key');
+  // Updated in place or listed again, each keeps the key it had.
+  const firstStopped = container(first.id, 'first', 'exited');
+  tree.apply(change({ updated: [{ previous: first, current: firstStopped }] }), () => []);
+  assert.equal(tree.node(first.id)?.rowKey, 'a'.repeat(12));
+  tree.apply(change({ removed: [firstStopped] }), () => []);
+  const third = container(`${'a'.repeat(12)}${'4'.repeat(52)}`, 'third', 'running');
+  tree.apply(change({ added: [third] }), () => []);
+  assert.equal(tree.node(third.id)?.rowKey, 'a'.repeat(12), 'the short key is free once its holder was removed');
+  assert.equal(tree.node(twin.id)?.rowKey, twin.id);
+  const keys = [...tree.children()].map((node) => (node.kind === 'container' ? node.rowKey : node.project));
+  assert.equal(new Set(keys).size, keys.length, `row keys are unique: ${keys.join(', ')}`);
+});
+
 void test('running-only hides stopped containers and re-renders the list when one stops', () => {
   const api = container('1', 'api', 'running');
   const tree = new ContainerTree({ showAll: false, groupBy: 'none' });
