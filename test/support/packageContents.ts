@@ -23,6 +23,8 @@ const ALLOWED = [
   /^dist\/icon\.png$/,
   /^media\/[^/]+\.(svg|png|md)$/,
   /^l10n\/bundle\.l10n(\.[a-z-]+)?\.json$/,
+  // The README's pictures, which it links relatively (CONTRIBUTING.md: the README's images in the package).
+  /^docs\/screenshots\/[a-z-]+\.png$/,
 ];
 
 /** The paths in `files` that nothing allows, and the required paths that are missing. */

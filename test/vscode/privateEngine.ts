@@ -1,4 +1,4 @@
-// A private dockerd a test run starts for itself (flags as in DEVELOPERS.md), under its own temp dir: the integration
+// A private dockerd a test run starts for itself (flags as in CONTRIBUTING.md), under its own temp dir: the integration
 // suite stops and restarts it to test the engine-down path, and the UI tests get an engine holding only their own
 // containers. It never touches the shared engine from scripts/engines.sh, so other suites are unaffected.
 import { spawn, type ChildProcess } from 'node:child_process';

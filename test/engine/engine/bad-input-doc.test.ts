@@ -1,18 +1,14 @@
-// docs/bad-input.md and the README's bad-input table are printed from the rows the bad-input tests assert; this
-// fails when someone edits one without the other. Regenerate both: node --import tsx test/engine/engine/bad-input-table.ts
+// docs/bad-input.md is printed from the rows the bad-input tests assert; this fails when someone edits one without
+// the other. Regenerate: node --import tsx test/engine/engine/bad-input-table.ts
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { BAD_INPUT_CASES } from './bad-input-cases';
-import { DOC_PATH, README_PATH, readmeBadInputBlock, renderBadInputRows, renderBadInputTable } from './bad-input-table';
+import { DOC_PATH, renderBadInputTable } from './bad-input-table';
 
 void describe('bad-input table', () => {
   void it('docs/bad-input.md is exactly what the cases print', () => {
     assert.equal(readFileSync(DOC_PATH, 'utf8'), renderBadInputTable());
-  });
-
-  void it("the README's table is exactly what the cases print", () => {
-    assert.equal(readmeBadInputBlock(readFileSync(README_PATH, 'utf8')), renderBadInputRows());
   });
 
   void it('every row has a unique id, and every error row names its error kind', () => {

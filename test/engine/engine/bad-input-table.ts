@@ -1,13 +1,10 @@
-// Writes docs/bad-input.md and the README's bad-input table from the rows the bad-input tests assert:
+// Writes docs/bad-input.md from the rows the bad-input tests assert:
 //   node --import tsx test/engine/engine/bad-input-table.ts
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BAD_INPUT_CASES, type BadInputCase } from './bad-input-cases';
 
 export const DOC_PATH = resolve(__dirname, '..', '..', '..', 'docs', 'bad-input.md');
-export const README_PATH = resolve(__dirname, '..', '..', '..', 'README.md');
-const README_START = '<!-- bad-input-table:start (generated from test/engine/engine/bad-input-cases.ts) -->';
-const README_END = '<!-- bad-input-table:end -->';
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -28,14 +25,6 @@ export function renderBadInputRows(): string {
   return ['| Input class | Action | Input | What the user gets |', '| --- | --- | --- | --- |', ...BAD_INPUT_CASES.map(row)].join('\n');
 }
 
-/** The README text between the markers, or undefined when the markers are missing. */
-export function readmeBadInputBlock(readme: string): string | undefined {
-  const start = readme.indexOf(README_START);
-  const end = readme.indexOf(README_END);
-  if (start < 0 || end < start) return undefined;
-  return readme.slice(start + README_START.length, end).trim();
-}
-
 export function renderBadInputTable(): string {
   const lines = [
     '# Bad input: what was tried, and what the user gets',
@@ -54,12 +43,4 @@ export function renderBadInputTable(): string {
   return lines.join('\n');
 }
 
-function writeBoth(): void {
-  writeFileSync(DOC_PATH, renderBadInputTable());
-  const readme = readFileSync(README_PATH, 'utf8');
-  if (readmeBadInputBlock(readme) === undefined) throw new Error(`README.md has no ${README_START} … ${README_END} block`);
-  const start = readme.indexOf(README_START) + README_START.length;
-  writeFileSync(README_PATH, `${readme.slice(0, start)}\n${renderBadInputRows()}\n${readme.slice(readme.indexOf(README_END))}`);
-}
-
-if (require.main === module) writeBoth();
+if (require.main === module) writeFileSync(DOC_PATH, renderBadInputTable());

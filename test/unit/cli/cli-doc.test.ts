@@ -1,15 +1,15 @@
-// The README's CLI table is generated from the command table; this fails when one is edited without the other.
-// Regenerate: node --import tsx scripts/cli-readme-table.ts
+// docs/cli.md's command table is generated from the command table; this fails when one is edited without the other.
+// Regenerate: node --import tsx scripts/cli-doc-table.ts
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { readmeCliBlock, README_PATH } from '../../../scripts/cli-readme-table';
+import { cliDocBlock, CLI_DOC_PATH } from '../../../scripts/cli-doc-table';
 import { commandEntries } from '../../../src/cli/commands';
 import { readmeCommandTable } from '../../../src/cli/help';
 
-void describe("the README's CLI table", () => {
+void describe("docs/cli.md's command table", () => {
   void it('is exactly what the command table prints', () => {
-    assert.equal(readmeCliBlock(readFileSync(README_PATH, 'utf8')), readmeCommandTable());
+    assert.equal(cliDocBlock(readFileSync(CLI_DOC_PATH, 'utf8')), readmeCommandTable());
   });
 
   void it('has one row per command, naming each of its flags', () => {
