@@ -38,6 +38,13 @@ module.exports = {
       to: { path: '^src/', pathNot: ['^src/engine/', '^src/common/'] },
     },
     {
+      name: 'tools-are-plain-node',
+      severity: 'error',
+      comment: 'src/tools (the agent tools) serves the CLI\'s MCP server and the extension alike: no vscode, nothing of the extension.',
+      from: { path: '^src/tools/' },
+      to: { path: ['^vscode$', '^src/'], pathNot: ['^src/tools/', '^src/engine/', '^src/common/'] },
+    },
+    {
       name: 'feature-through-index',
       severity: 'error',
       comment: 'A feature folder imports another feature only through that feature\'s index.ts.',

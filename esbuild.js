@@ -28,14 +28,25 @@ const withoutHttp2 = {
   },
 };
 
-/** The CLI's bundle; the engine tests and `npm run bench:cli` build it with `node esbuild.js --cli-outdir=DIR`. */
-const cli = (outdir) => ({ ...common, entryPoints: ['src/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' }, plugins: [withoutHttp2] });
+/** `berth mcp`'s server stays a bundle of its own (mcp.js beside cli.js): the MCP SDK costs other commands nothing. */
+const mcpServerApart = {
+  name: 'mcp-server-apart',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]tools[\\/]mcpServer(\.js)?$/ }, () => ({ path: './mcp.js', external: true }));
+  },
+};
+
+/** The CLI's bundles; the engine tests and `npm run bench:cli` build them with `node esbuild.js --cli-outdir=DIR`. */
+const cli = (outdir) => [
+  { ...common, entryPoints: ['src/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' }, plugins: [withoutHttp2, mcpServerApart] },
+  { ...common, entryPoints: ['src/tools/mcpServer.ts'], outfile: `${outdir}/mcp.js`, plugins: [withoutHttp2] },
+];
 
 const cliOutdir = process.argv.find((arg) => arg.startsWith('--cli-outdir='))?.slice('--cli-outdir='.length);
 
-const builds = cliOutdir !== undefined ? [{ ...cli(cliOutdir), logLevel: 'warning' }] : [
+const builds = cliOutdir !== undefined ? cli(cliOutdir).map((options) => ({ ...options, logLevel: 'warning' })) : [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  cli('dist'),
+  ...cli('dist'),
   // The language client is loaded only when a Dockerfile or Compose file opens, so it stays out of the activation bundle.
   { ...common, entryPoints: ['src/language/languageFeatures.ts'], outfile: 'dist/language.js', external: ['vscode'] },
   // Language servers: separate processes, bundled so the extension works offline.

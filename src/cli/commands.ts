@@ -18,6 +18,7 @@ import type {
 import { booleanFlag, declareCommand, listFlag, valueFlag, type DeclaredCommand, type FlagTable } from './spec';
 import { buildCommands, runOptionFlags, runOptionValues } from './buildCommands';
 import { composeCommands } from './composeCommands';
+import { agentCommands } from './agentCommands';
 import { statsCommands } from './statsCommands';
 import { storageCommands } from './storageCommands';
 import { checkEnvEntry, nonEmpty, parseCopyArguments, parseFilters, parseKeyValues, parseSeconds, parseTail, splitRepositoryTag } from './values';
@@ -206,7 +207,7 @@ const version = declareCommand({
 });
 
 /** Every command, in the order `berth help` and the README list them. */
-export const commandTable = { run, ps, stop, 'stop-all': stopAll, logs, images, pull, commit, wait, cp, version, ...buildCommands, ...storageCommands, ...statsCommands, ...composeCommands } as const;
+export const commandTable = { run, ps, stop, 'stop-all': stopAll, logs, images, pull, commit, wait, cp, version, ...buildCommands, ...storageCommands, ...statsCommands, ...composeCommands, ...agentCommands } as const;
 
 type Table = typeof commandTable;
 export type CommandName = keyof Table;

@@ -93,3 +93,7 @@ export interface TopCommandOptions {
   id: string;
   psArgs: string | undefined;
 }
+
+export interface McpCommandOptions {
+  readonly allowWrite: boolean;
+}
