@@ -6,6 +6,7 @@
 import * as l10n from '@vscode/l10n';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { registerAgents } from './agents';
 import { registerBuild } from './build';
 import { DisposableStore } from './common/lifecycle';
 import { registerCompose } from './compose';
@@ -64,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
   registerTrust(core, owner);
   registerLanguage({ log, engines: core.engines, extensionUri: context.extensionUri }, owner);
   registerScaffold(core, owner);
+  registerAgents(extendDeps(core, { credentials: () => registries.chain.asLookup() }), owner);
   // For tests: the rows a view shows under a path of labels.
   registerCommandTable(
     [

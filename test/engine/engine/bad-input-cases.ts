@@ -1,10 +1,11 @@
 // The bad-input table: each row is an input that was tried and what the user then gets. The bad-input-*.test.ts
-// suites assert every row against the real engines; docs/bad-input.md (the README's table) is printed from these
+// suites assert every row against the real engines; docs/bad-input.md is printed from these
 // same rows by bad-input-table.ts, and bad-input-doc.test.ts fails when the two drift apart.
 //
 // `message` is EngineError.message exactly: what the CLI prints after `berth: ` and the extension shows. Values that
 // differ per run are written as <placeholders> and filled in by the tests. Rows of kind 'outcome' are inputs that
 // are not errors; `message` then says what happens instead.
+import { AGENT_BAD_INPUT_CASES } from './bad-input-agent-cases';
 import { COMPOSE_BAD_INPUT_CASES } from './bad-input-compose-cases';
 import { FILE_CASES } from './bad-input-files-cases';
 import { SECURITY_CASES } from './bad-input-security-cases';
@@ -32,7 +33,8 @@ export type BadInputCategory =
   | 'The workbench'
   | 'Compose'
   | 'Builds and run options'
-  | 'Registries people use';
+  | 'Registries people use'
+  | 'Agents';
 
 export interface BadInputCase {
   readonly id: string;
@@ -495,7 +497,7 @@ const CORE_CASES: readonly BadInputCase[] = [
   ...REGISTRIES_BAD_INPUT_CASES,
 ];
 
-export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...SECURITY_CASES, ...COMPOSE_BAD_INPUT_CASES];
+export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...SECURITY_CASES, ...COMPOSE_BAD_INPUT_CASES, ...AGENT_BAD_INPUT_CASES];
 
 export function badInputCase(id: string): BadInputCase {
   const found = BAD_INPUT_CASES.find((candidate) => candidate.id === id);
