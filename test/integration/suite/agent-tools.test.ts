@@ -1,9 +1,9 @@
 // Berth's engine tools as VS Code sees them: registered with the language-model API, and every read tool answered
-// through `vscode.lm.invokeTool` against real containers on the pass's engine (dockerd, then Podman). The act tools'
-// confirmation is VS Code's own dialog, which a test in the extension host cannot answer: their text is checked in
-// test/unit/tools, and their effect through `berth mcp` in test/engine/tools.
+// through `vscode.lm.invokeTool` against real containers on the pass's engine (dockerd, then Podman), and an act that
+// waits for VS Code's own confirmation dialog (answered by the launcher: support/dialogBridge.ts).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { answerNextDialog } from '../support/dialogBridge';
 import { setBerthSetting, uniqueName, useConnectedSuite } from '../support/fixtures';
 
 const READ_TOOLS = ['list_containers', 'list_images', 'inspect_container', 'container_logs', 'container_stats', 'container_top', 'engine_info'];
@@ -48,6 +48,22 @@ describe('agent tools in VS Code', () => {
     const info = await invoke('engine_info', {});
     assert.match(info, engine.kind === 'podman' ? /"product": "Podman"/ : /"product": "Docker Engine"/);
     assert.match(info, /"current": true/);
+  });
+
+  it('an act asks first, saying what it will do: declined, nothing happens; confirmed, it happens', async () => {
+    const name = uniqueName('berth-it-agent-act');
+    const { id } = await containers.create({ name, cmd: ['sleep', '600'] });
+    const declined = answerNextDialog(name, /^(Cancel|No)$/);
+    await assert.rejects(invoke('stop_container', { container: name, timeoutSeconds: 0 }), /cancel/i);
+    const asked = await declined;
+    assert.match(asked, /Stop a container/);
+    assert.ok(asked.includes(`stop the container ${name}. On the engine `), asked);
+    assert.equal((await containers.client.inspectContainer(id)).State.Running, true, 'declined: still running');
+
+    const confirmed = answerNextDialog(name, /^(Yes|OK|Continue)$/);
+    assert.match(await invoke('stop_container', { container: name, timeoutSeconds: 0 }), new RegExp(`Stop: done for ${name}`));
+    await confirmed;
+    assert.equal((await containers.client.inspectContainer(id)).State.Running, false, 'confirmed: stopped');
   });
 
   it("gives the engine's own words for an unknown container, as the tool's error", async () => {
