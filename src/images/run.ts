@@ -20,6 +20,7 @@ import { RunTerminalControls, type WhenClosed } from './runTerminal';
 import { reportError, withCancellableProgress } from '../workbench/feedback';
 import type { ImagesCommandDeps } from './deps';
 import { askRunOptions, resolveChosenOptions } from './runOptionsStep';
+import { offerForTyped } from './typedImage';
 import { runNetworkFor, type WorkspaceNetworkAnswer } from './workspaceNetwork';
 
 export interface RunArgs {
@@ -61,9 +62,11 @@ async function pickImage(session: EngineSession, title: string): Promise<string 
     pickLifetime.add(quickPick);
     pickLifetime.add(
       quickPick.onDidChangeValue((value) => {
-        const typed = value.trim();
-        quickPick.items =
-          typed && !tags.includes(typed) ? [{ label: typed, description: vscode.l10n.t('pull if missing') }, ...localItems] : localItems;
+        const offer = offerForTyped(value, tags);
+        quickPick.title = offer.kind === 'invalid' ? `${title}: ${offer.reason}` : title;
+        if (offer.kind === 'pull') quickPick.items = [{ label: offer.reference, description: vscode.l10n.t('pull if missing') }, ...localItems];
+        else if (offer.kind === 'invalid') quickPick.items = [{ label: offer.reference, description: vscode.l10n.t('$(error) not an image reference: cannot be pulled'), detail: offer.reason }, ...localItems];
+        else quickPick.items = localItems;
       }),
     );
     pickLifetime.add(
