@@ -18,6 +18,7 @@ import { ANSI, StreamDecoders, toTerminalText } from '../terminals/terminalText'
 import { command, type CommandEntry } from '../workbench/commandTable';
 import { RunTerminalControls, type WhenClosed } from './runTerminal';
 import { reportError, withCancellableProgress } from '../workbench/feedback';
+import { pickMany } from '../workbench/multiPick';
 import type { ImagesCommandDeps } from './deps';
 import { askRunOptions, resolveChosenOptions } from './runOptionsStep';
 import { offerForTyped } from './typedImage';
@@ -134,9 +135,9 @@ async function askRunArgs(session: EngineSession, title: string, foreground: boo
       : []),
     { label: vscode.l10n.t('Remove when done'), description: vscode.l10n.t('remove the container after it exits (off: it stays, with its logs)'), picked: false, key: 'autoRemove' as const },
   ];
-  const chosen = await vscode.window.showQuickPick(flags, {
+  const chosen = await pickMany(flags, {
     title,
-    canPickMany: true,
+    noneIsAnAnswer: true,
     placeHolder: vscode.l10n.t('Options (none ticked: no TTY, no stdin, and the container is kept after it exits)'),
   });
   if (!chosen) return undefined;
