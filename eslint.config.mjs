@@ -27,6 +27,19 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: ['vscode'] }] },
   },
   {
+    // One multi-pick: workbench/multiPick.ts, where Enter with nothing ticked takes the highlighted item. A plain
+    // showQuickPick({ canPickMany }) or a QuickPick's canSelectMany accepts an empty choice and does nothing.
+    files: ['src/**/*.ts'],
+    ignores: ['src/workbench/multiPick.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "Property[key.name='canPickMany']", message: 'Use pickMany from src/workbench/multiPick.ts for a multi-pick.' },
+        { selector: "AssignmentExpression > MemberExpression.left[property.name='canSelectMany']", message: 'Use pickMany from src/workbench/multiPick.ts for a multi-pick.' },
+      ],
+    },
+  },
+  {
     // Unit tests run without VS Code.
     files: ['test/unit/**/*.ts', 'test/engine/**/*.ts', 'bench/**/*.ts'],
     // bench/extension-host.ts is loaded inside the real extension host, where `vscode` exists.

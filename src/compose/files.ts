@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { projectFiles } from '../engine';
 import type { EngineSession } from '../model/session';
 import type { SessionsDeps } from '../workbench/deps';
+import { pickMany } from '../workbench/multiPick';
 import { projectNameOf, projectsOf } from './projects';
 
 export const COMPOSE_FILE_GLOB = '**/{compose,docker-compose}*.{yml,yaml}';
@@ -52,12 +53,18 @@ export async function resolveFiles(deps: SessionsDeps, args: readonly unknown[])
     void vscode.window.showInformationMessage(vscode.l10n.t('No compose file in this workspace (compose*.yml, docker-compose*.yml). Open a folder that has one.'));
     return undefined;
   }
+  const files = await pickComposeFiles(found);
+  if (!files) return undefined;
+  return { files, session: deps.session, projectName: undefined, cwd: undefined, options: {} };
+}
+
+/** The palette's pick among the workspace's compose files (sorted by path); Enter alone takes the highlighted one. */
+export async function pickComposeFiles(found: readonly vscode.Uri[]): Promise<string[] | undefined> {
   const items = found
     .map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri }))
     .sort((a, b) => a.label.localeCompare(b.label));
-  const picked = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Compose file(s): several are merged as several -f'), canPickMany: true });
-  if (!picked || picked.length === 0) return undefined;
-  return { files: picked.map((item) => item.uri.fsPath), session: deps.session, projectName: undefined, cwd: undefined, options: {} };
+  const picked = await pickMany(items, { placeHolder: vscode.l10n.t('Compose file(s): several are merged as several -f') });
+  return picked && picked.length > 0 ? picked.map((item) => item.uri.fsPath) : undefined;
 }
 
 function fromGroup(deps: SessionsDeps, group: { project: string; engine: string | undefined }, options: Record<string, unknown>): FilesTarget {

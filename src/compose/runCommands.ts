@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { readComposeModel, type ComposeCommand, type ComposeModel, type ComposeRun } from '../engine';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import type { CoreDeps } from '../workbench/deps';
+import { pickMany } from '../workbench/multiPick';
 import { resolveFiles, type FilesTarget } from './files';
 import { prepareRun, runTask, type ComposeImplementations } from './tasks';
 
@@ -20,25 +21,27 @@ function strings(value: unknown): string[] | undefined {
   return Array.isArray(value) ? value.map(String) : undefined;
 }
 
-async function pickServices(model: ComposeModel): Promise<string[] | undefined> {
-  const picked = await vscode.window.showQuickPick(
+/** Compose Up – Select Services…: Enter alone takes the highlighted service. */
+export async function pickServices(model: ComposeModel): Promise<string[] | undefined> {
+  const picked = await pickMany(
     model.services.map((service) => ({ label: service.name, description: service.profiles.length > 0 ? `profiles: ${service.profiles.join(', ')}` : undefined })),
-    { placeHolder: vscode.l10n.t('Services to start (a service behind a profile turns its profile on)'), canPickMany: true },
+    { placeHolder: vscode.l10n.t('Services to start (a service behind a profile turns its profile on)') },
   );
   return picked && picked.length > 0 ? picked.map((item) => item.label) : undefined;
 }
 
-async function pickProfiles(model: ComposeModel): Promise<string[] | undefined> {
+/** Compose Up – Select Profiles…: Enter alone takes the highlighted profile. */
+export async function pickProfiles(model: ComposeModel): Promise<string[] | undefined> {
   if (model.profiles.length === 0) {
     void vscode.window.showInformationMessage(vscode.l10n.t('No service in {0} has a profile: Compose Up starts them all.', model.files.join(', ')));
     return undefined;
   }
-  const picked = await vscode.window.showQuickPick(
+  const picked = await pickMany(
     model.profiles.map((profile) => ({
       label: profile,
       description: model.services.filter((service) => service.profiles.includes(profile)).map((service) => service.name).join(', '),
     })),
-    { placeHolder: vscode.l10n.t('Profiles to turn on (services without a profile start too)'), canPickMany: true },
+    { placeHolder: vscode.l10n.t('Profiles to turn on (services without a profile start too)') },
   );
   return picked && picked.length > 0 ? picked.map((item) => item.label) : undefined;
 }

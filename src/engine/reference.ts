@@ -126,22 +126,31 @@ export function familiarName(reference: ImageReference): string {
   return reference.repository.startsWith('library/') ? reference.repository.slice('library/'.length) : reference.repository;
 }
 
-const CONTAINER_NAME = /^\/?[a-zA-Z0-9][a-zA-Z0-9_.-]+$/;
+/** The engine's rule for container and local volume names: `[a-zA-Z0-9][a-zA-Z0-9_.-]+`, ASCII only. */
+function nameProblem(what: 'container' | 'volume', name: string): string | undefined {
+  const prefix = `Invalid ${what} name "${name}"`;
+  if (name.length === 0) return `${prefix}: it is empty`;
+  const bare = what === 'container' && name.startsWith('/') ? name.slice(1) : name;
+  if (bare.length < 2) return `${prefix}: it must be at least 2 characters long`;
+  if (!/^[a-zA-Z0-9]/.test(bare)) return `${prefix}: it must start with an ASCII letter or a digit`;
+  const offending = [...bare].find((character) => !/[a-zA-Z0-9_.-]/.test(character));
+  if (offending === undefined) return undefined;
+  // The engine's rule is ASCII only: "é" is a letter to the user, so say why it is refused.
+  if ((offending.codePointAt(0) ?? 0) > 0x7f) return `${prefix}: "${offending}" is not ASCII (use ASCII letters, digits, "_", "." and "-")`;
+  return `${prefix}: "${offending}" is not allowed (use letters, digits, "_", "." and "-")`;
+}
 
 /** Returns what is wrong with a container name, or undefined when the engine will accept it. */
 export function validateContainerName(name: string): string | undefined {
-  const prefix = `Invalid container name "${name}"`;
-  if (name.length === 0) return `${prefix}: it is empty`;
-  const bare = name.startsWith('/') ? name.slice(1) : name;
-  if (bare.length < 2) return `${prefix}: it must be at least 2 characters long`;
-  if (!/^[a-zA-Z0-9]/.test(bare)) return `${prefix}: it must start with an ASCII letter or a digit`;
-  if (!CONTAINER_NAME.test(name)) {
-    const offending = [...bare].find((character) => !/[a-zA-Z0-9_.-]/.test(character)) ?? '';
-    // The engine's rule is ASCII only: "é" is a letter to the user, so say why it is refused.
-    if ((offending.codePointAt(0) ?? 0) > 0x7f) return `${prefix}: "${offending}" is not ASCII (use ASCII letters, digits, "_", "." and "-")`;
-    return `${prefix}: "${offending}" is not allowed (use letters, digits, "_", "." and "-")`;
-  }
-  return undefined;
+  return nameProblem('container', name);
+}
+
+/**
+ * What is wrong with a name for Create Volume, or undefined when the engine takes it; empty is fine (the engine
+ * picks one). Said as the name is typed: the engine refused `bad/name` only after the driver and label steps.
+ */
+export function validateVolumeName(name: string): string | undefined {
+  return name === '' ? undefined : nameProblem('volume', name);
 }
 
 /** Throws EngineError('bad-request') with the message of validateContainerName. */

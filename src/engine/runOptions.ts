@@ -7,6 +7,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { EngineError } from './errors';
 import type { ContainerCreateBody } from './types';
@@ -116,11 +117,28 @@ export function parseVolumeSpec(spec: string, cwd: string): { kind: 'bind' | 'vo
   if (parts.length !== 2) refuse(`invalid volume "${spec}"`, hint);
   const [source, target] = parts as [string, string];
   if (!target.startsWith('/')) refuse(`invalid volume "${spec}": the container path "${target}" must be absolute`, hint);
-  if (source.startsWith('/') || source.startsWith('.') || source.startsWith('~')) {
+  if (source.startsWith('~')) return { kind: 'bind', source: homePath(source, spec), target, readOnly };
+  if (source.startsWith('/') || source.startsWith('.')) {
     return { kind: 'bind', source: resolve(cwd, source), target, readOnly };
   }
   if (!/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/.test(source)) refuse(`invalid volume name "${source}" in "${spec}"`, 'Volume names use letters, digits, _ . and -; a host path starts with / or .');
   return { kind: 'volume', source, target, readOnly };
+}
+
+/**
+ * `~` and `~/…` as a shell would expand them before docker saw the value: the options box has no shell, and
+ * resolving them against the workspace folder named a path nobody meant. Another user's `~name` is refused rather
+ * than guessed.
+ */
+function homePath(source: string, spec: string): string {
+  if (source === '~' || source.startsWith('~/')) return resolve(homedir(), `.${source.slice(1)}`);
+  const user = source.split('/')[0] as string;
+  return refuse(`invalid volume "${spec}": "${user}" names another user's home folder, which is not expanded here`, 'Write the full host path instead, or ~/… for your own home folder');
+}
+
+/** A `-e` value: `KEY=VALUE`, or `KEY` alone; an empty key (`=x`) is refused. */
+export function checkEnvEntry(entry: string): void {
+  if (entry === '' || entry.startsWith('=')) refuse(`invalid environment variable "${entry}"`, 'Write KEY=VALUE, or KEY alone to pass on its value from here');
 }
 
 /** `on-failure:3` → `{ Name: 'on-failure', MaximumRetryCount: 3 }`. */
@@ -168,7 +186,7 @@ export async function resolveRunOptions(input: RunOptionsInput, context: Resolve
     env.push(...parseEnvFile(text, file, context.environment));
   }
   for (const entry of input.env ?? []) {
-    if (entry === '' || entry.startsWith('=')) refuse(`invalid environment variable "${entry}"`, 'Write KEY=VALUE, or KEY alone to pass on its value from here');
+    checkEnvEntry(entry);
     if (entry.includes('=')) env.push(entry);
     else if (context.environment[entry] !== undefined) env.push(`${entry}=${context.environment[entry]}`);
   }

@@ -139,10 +139,14 @@ export function statsCells(figures: StatsFigures): string[] {
 
 export const STATS_HEADERS: readonly string[] = ['CONTAINER ID', 'NAME', 'CPU %', 'MEM USAGE / LIMIT', 'MEM %', 'NET I/O', 'BLOCK I/O', 'PIDS'];
 
-/** The tree row's short form: `12% · 143 MiB` (one decimal below 10 %), with n/a for what is missing. */
+/**
+ * The tree row's short form: `12% · 143.2 MiB` (one decimal below 10 %), with n/a for what is missing. Memory is
+ * docker's `%.4g`: a scaled value stays below 1024, so four digits always hold its whole part and no exponent shows
+ * (three digits made 1010 KiB read "1.01e+03 KiB").
+ */
 export function compactFigures(figures: StatsFigures): string {
   const cpu = figures.cpuPercent;
   const cpuText = cpu === undefined ? NOT_AVAILABLE : `${cpu < 10 ? cpu.toFixed(1) : cpu.toFixed(0)}%`;
-  const memory = figures.memoryUsage === undefined ? NOT_AVAILABLE : scaled(figures.memoryUsage, 1024, BINARY_UNITS, 3, ' ');
+  const memory = figures.memoryUsage === undefined ? NOT_AVAILABLE : scaled(figures.memoryUsage, 1024, BINARY_UNITS, 4, ' ');
   return `${cpuText} · ${memory}`;
 }

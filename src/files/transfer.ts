@@ -9,6 +9,7 @@
  * no file in memory.
  */
 import { stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import { copyFromContainer, copyToContainer } from '../engine/containerCopy';
 import { kindOfStat, statFollowing } from '../engine/containerFiles';
@@ -41,6 +42,44 @@ function baseName(uri: vscode.Uri): string {
   return path === '/' ? 'root' : path.slice(path.lastIndexOf('/') + 1);
 }
 
+/** Where the save dialog starts: the workspace folder, else the home folder; never the host's root. */
+function defaultDownloadUri(name: string): vscode.Uri {
+  const workspaceFolder = vscode.workspace.workspaceFolders?.find((folder) => folder.uri.scheme === 'file')?.uri;
+  return vscode.Uri.joinPath(workspaceFolder ?? vscode.Uri.file(homedir()), name);
+}
+
+function insideWorkspace(uri: vscode.Uri): boolean {
+  return vscode.workspace.getWorkspaceFolder(uri) !== undefined;
+}
+
+/**
+ * "Downloaded … to …" with what can follow: Open for a file, Reveal where it can work (the Explorer for a path in the
+ * workspace, the OS file manager on the desktop; a browser has none).
+ */
+function announceDownload(name: string, destination: vscode.Uri, isDirectory: boolean): void {
+  const open = vscode.l10n.t('Open');
+  const reveal = vscode.l10n.t('Reveal');
+  const revealCommand = insideWorkspace(destination) ? 'revealInExplorer' : vscode.env.uiKind === vscode.UIKind.Desktop ? 'revealFileInOS' : undefined;
+  const actions = [...(isDirectory ? [] : [open]), ...(revealCommand !== undefined ? [reveal] : [])];
+  void vscode.window.showInformationMessage(vscode.l10n.t('Downloaded {0} to {1}', name, destination.fsPath), ...actions).then((choice) => {
+    if (choice === open) return vscode.commands.executeCommand('vscode.open', destination);
+    if (choice === reveal && revealCommand !== undefined) return vscode.commands.executeCommand(revealCommand, destination);
+    return undefined;
+  });
+}
+
+/** "Uploaded … into …", with Open when the one item was a file (the container's copy, in an editor). */
+function announceUpload(what: string, folderPath: string, openable: vscode.Uri | undefined): void {
+  const open = vscode.l10n.t('Open');
+  void vscode.window
+    .showInformationMessage(vscode.l10n.t('Uploaded {0} into {1}', what, folderPath), ...(openable !== undefined ? [open] : []))
+    .then((choice) => (choice === open && openable !== undefined ? vscode.commands.executeCommand('vscode.open', openable) : undefined));
+}
+
+function baseNameOfPath(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
 async function download(deps: TransferDeps, target: unknown, options: TransferOptions = {}): Promise<string | undefined> {
   const source = containerTarget(target);
   const { engine, containerId, path } = locationOf(source);
@@ -49,7 +88,7 @@ async function download(deps: TransferDeps, target: unknown, options: TransferOp
   const destination =
     options.destination !== undefined
       ? vscode.Uri.file(options.destination)
-      : await vscode.window.showSaveDialog({ title: vscode.l10n.t('Download {0}', baseName(source)), saveLabel: 'Download', defaultUri: vscode.Uri.file(baseName(source)) });
+      : await vscode.window.showSaveDialog({ title: vscode.l10n.t('Download {0}', baseName(source)), saveLabel: 'Download', defaultUri: defaultDownloadUri(baseName(source)) });
   if (destination === undefined) return undefined;
   if (options.destination !== undefined && !(await confirmAutomatedWrite(vscode.l10n.t('Download {0} to {1}?', baseName(source), destination.fsPath), vscode.l10n.t('Download'), 'A command gave Berth this path to write; what is there is replaced.'))) return undefined;
   // The save dialog names the copy itself: a folder chosen there (its replace confirmed) receives the folder's
@@ -59,6 +98,7 @@ async function download(deps: TransferDeps, target: unknown, options: TransferOp
   const from = isDirectory && intoExisting ? `${path === '/' ? '' : path}/.` : path;
   const result = await withCancellableProgress(vscode.l10n.t('Downloading {0}', baseName(source)), (signal) => copyFromContainer(client, containerId, from, destination.fsPath, signal));
   deps.log.info(`Downloaded ${source.toString()} (${isDirectory ? `a folder, ${result.entries} entries` : `${sourceStat.size} bytes`}) to ${result.destination}`);
+  announceDownload(baseName(source), destination, isDirectory);
   return destination.fsPath;
 }
 
@@ -72,7 +112,12 @@ async function upload(deps: TransferDeps, target: unknown, options: TransferOpti
     (await vscode.window.showOpenDialog({ title: vscode.l10n.t('Upload into {0}', path), openLabel: 'Upload', canSelectFiles: true, canSelectFolders: true, canSelectMany: true }));
   if (sources === undefined || sources.length === 0) return undefined;
   if (options.sources !== undefined && !(await confirmAutomatedWrite(vscode.l10n.t('Upload {0} item(s) from this machine into {1}?', sources.length, path), vscode.l10n.t('Upload'), sources.map((each) => each.fsPath).join('\n')))) return undefined;
-  return withCancellableProgress(vscode.l10n.t('Uploading into {0}', path), (signal) => uploadInto(deps, folder, sources, signal));
+  const written = await withCancellableProgress(vscode.l10n.t('Uploading into {0}', path), (signal) => uploadInto(deps, folder, sources, signal));
+  const only = sources.length === 1 ? sources[0] : undefined;
+  const onlyFile = only !== undefined && (await stat(only.fsPath).catch(() => undefined))?.isFile() === true;
+  const what = only !== undefined ? baseNameOfPath(only.path) : vscode.l10n.t('{0} items', sources.length);
+  announceUpload(what, path, onlyFile && written[0] !== undefined ? vscode.Uri.parse(written[0]) : undefined);
+  return written;
 }
 
 /** Copies host files or folders into a container folder (the Upload command and drops on the Files tree). */
@@ -81,7 +126,7 @@ export async function uploadInto(deps: TransferDeps, folder: vscode.Uri, sources
   const client = deps.sessionFor(engine).client;
   const written: string[] = [];
   for (const source of sources) {
-    const name = source.path.slice(source.path.lastIndexOf('/') + 1);
+    const name = baseNameOfPath(source.path);
     await copyToContainer(client, source.fsPath, containerId, path, signal);
     written.push(vscode.Uri.joinPath(folder, name).toString());
   }

@@ -18,8 +18,10 @@ import { ANSI, StreamDecoders, toTerminalText } from '../terminals/terminalText'
 import { command, type CommandEntry } from '../workbench/commandTable';
 import { RunTerminalControls, type WhenClosed } from './runTerminal';
 import { reportError, withCancellableProgress } from '../workbench/feedback';
+import { pickMany } from '../workbench/multiPick';
 import type { ImagesCommandDeps } from './deps';
 import { askRunOptions, resolveChosenOptions } from './runOptionsStep';
+import { offerForTyped } from './typedImage';
 import { runNetworkFor, type WorkspaceNetworkAnswer } from './workspaceNetwork';
 
 export interface RunArgs {
@@ -61,9 +63,11 @@ async function pickImage(session: EngineSession, title: string): Promise<string 
     pickLifetime.add(quickPick);
     pickLifetime.add(
       quickPick.onDidChangeValue((value) => {
-        const typed = value.trim();
-        quickPick.items =
-          typed && !tags.includes(typed) ? [{ label: typed, description: vscode.l10n.t('pull if missing') }, ...localItems] : localItems;
+        const offer = offerForTyped(value, tags);
+        quickPick.title = offer.kind === 'invalid' ? `${title}: ${offer.reason}` : title;
+        if (offer.kind === 'pull') quickPick.items = [{ label: offer.reference, description: vscode.l10n.t('pull if missing') }, ...localItems];
+        else if (offer.kind === 'invalid') quickPick.items = [{ label: offer.reference, description: vscode.l10n.t('$(error) not an image reference: cannot be pulled'), detail: offer.reason }, ...localItems];
+        else quickPick.items = localItems;
       }),
     );
     pickLifetime.add(
@@ -131,9 +135,9 @@ async function askRunArgs(session: EngineSession, title: string, foreground: boo
       : []),
     { label: vscode.l10n.t('Remove when done'), description: vscode.l10n.t('remove the container after it exits (off: it stays, with its logs)'), picked: false, key: 'autoRemove' as const },
   ];
-  const chosen = await vscode.window.showQuickPick(flags, {
+  const chosen = await pickMany(flags, {
     title,
-    canPickMany: true,
+    noneIsAnAnswer: true,
     placeHolder: vscode.l10n.t('Options (none ticked: no TTY, no stdin, and the container is kept after it exits)'),
   });
   if (!chosen) return undefined;

@@ -4,7 +4,7 @@
  * profile's summary, and the `berth.run.profiles` entries that apply to an image.
  */
 import { splitCommandLine } from '../common/argv';
-import { parsePortSpec, parseRestartPolicy, parseVolumeSpec, type RunOptionsInput } from '../engine';
+import { checkEnvEntry, parsePortSpec, parseRestartPolicy, parseVolumeSpec, type RunOptionsInput } from '../engine';
 
 /** A named option set from `berth.run.profiles`; `image` limits it to one repository (any tag), all images when absent. */
 export interface RunProfile extends RunOptionsInput {
@@ -47,6 +47,7 @@ export function parseRunOptionsText(text: string, cwd: string): RunOptionsInput 
       throw new Error(`"${word}" is not a run option here: use -p, -e, --env-file, -v, --network, -w, --entrypoint, -u, --restart or -l`);
     }
   }
+  lists.env.forEach((entry) => checkEnvEntry(entry));
   lists.ports.forEach((port) => parsePortSpec(port));
   lists.volumes.forEach((volume) => parseVolumeSpec(volume, cwd));
   if (values.restart !== undefined) parseRestartPolicy(values.restart);

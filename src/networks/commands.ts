@@ -11,6 +11,7 @@ import { plural } from '../common/format';
 import { removeNetworkNamingEndpoints, type CreateNetworkBody } from '../engine';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import { confirm, withCancellableProgress } from '../workbench/feedback';
+import { pickMany } from '../workbench/multiPick';
 import { splitArgs } from '../workbench/targets';
 import type { NetworksDeps } from './deps';
 import { attachmentsOf } from './presentation';
@@ -27,12 +28,12 @@ function networkOf(value: unknown): string | undefined {
   return typeof value['network'] === 'string' ? value['network'] : undefined;
 }
 
-async function pickNetwork(deps: NetworksDeps, canPickMany: boolean): Promise<string[]> {
+async function pickNetwork(deps: NetworksDeps, many: boolean): Promise<string[]> {
   const networks = await deps.session.client.listNetworks({});
   const items = networks.map((network) => ({ label: network.Name, description: `${network.Driver} · ${network.Scope}` }));
-  const picked = await vscode.window.showQuickPick(items, { canPickMany, placeHolder: vscode.l10n.t('Network') } as vscode.QuickPickOptions & { canPickMany: boolean });
+  const picked = many ? await pickMany(items, { placeHolder: vscode.l10n.t('Networks') }) : await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Network') });
   if (picked === undefined) return [];
-  return (Array.isArray(picked) ? (picked as typeof items) : [picked]).map((item) => item.label);
+  return (Array.isArray(picked) ? picked : [picked]).map((item) => item.label);
 }
 
 /** `10.89.7.0/24`, or empty; anything else gets a reason before the engine is asked. */

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import { plural } from '../common/format';
-import { removeVolumeNamingUsers, type CreateVolumeBody } from '../engine';
+import { removeVolumeNamingUsers, validateVolumeName, type CreateVolumeBody } from '../engine';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import { confirm, withCancellableProgress } from '../workbench/feedback';
 import { pickMany } from '../workbench/multiPick';
@@ -55,7 +55,12 @@ export function parseLabels(text: string): Record<string, string> {
 }
 
 async function askCreateBody(): Promise<CreateVolumeBody | undefined> {
-  const name = await vscode.window.showInputBox({ title: vscode.l10n.t('Create Volume (1/3)'), prompt: vscode.l10n.t('Name (empty: the engine picks one)'), placeHolder: 'my-data' });
+  const name = await vscode.window.showInputBox({
+    title: vscode.l10n.t('Create Volume (1/3)'),
+    prompt: vscode.l10n.t('Name (empty: the engine picks one)'),
+    placeHolder: 'my-data',
+    validateInput: (text) => validateVolumeName(text.trim()),
+  });
   if (name === undefined) return undefined;
   const driver = await vscode.window.showInputBox({ title: vscode.l10n.t('Create Volume (2/3)'), prompt: vscode.l10n.t('Driver'), value: 'local' });
   if (driver === undefined) return undefined;

@@ -31,6 +31,8 @@ import { PORTS_CASE, containerPorts } from './ports';
 import { STATS_CASE, statsPanel } from './stats';
 import { BUILD_CASE, buildFromExplorer } from './buildImage';
 import { FILES_CASE, filesEdit } from './filesRows';
+import { TRANSFER_CASE, transferFromRows } from './transfer';
+import { TYPED_INPUT_CASE, refusedAsTyped } from './typedInput';
 import { VOLUMES_CASE, volumesPrune } from './volumes';
 import { AGING_ROW_CASE, agingRow } from './agingRow';
 import { COMPOSE_CASE, composeUpFromExplorer } from './compose';
@@ -261,6 +263,10 @@ async function devWorkbenchCases(
       }), evidence);
 
     await runner.run(FILES_CASE, () => filesEdit(workbench, driver, client, engines.image, publish), evidence);
+
+    await runner.run(TRANSFER_CASE, () => transferFromRows(workbench, driver, client, engines.image), evidence);
+
+    await runner.run(TYPED_INPUT_CASE, () => refusedAsTyped(workbench, driver, engines.image), evidence);
 
     await runner.run(BUILD_CASE, () => buildFromExplorer(workbench, driver, client, engines.image, publish), evidence);
 

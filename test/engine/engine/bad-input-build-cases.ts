@@ -98,6 +98,24 @@ export const BUILD_BAD_INPUT_CASES: readonly BadInputCase[] = [
     message: '/no/such/dir does not exist on this machine. Create it first, or fix the path of the bind mount (a named volume is written without a leading / or .)',
   },
   {
+    id: 'run-env-empty-key',
+    category,
+    action: 'Run Container (the options box, as typed)',
+    input: '-e =x',
+    kind: 'error',
+    errorKind: 'bad-request',
+    message: 'invalid environment variable "=x". Write KEY=VALUE, or KEY alone to pass on its value from here',
+  },
+  {
+    id: 'run-volume-other-home',
+    category,
+    action: 'run -v (and the options box, as typed)',
+    input: '~bob/cache:/x',
+    kind: 'error',
+    errorKind: 'bad-request',
+    message: 'invalid volume "~bob/cache:/x": "~bob" names another user\'s home folder, which is not expanded here. Write the full host path instead, or ~/… for your own home folder',
+  },
+  {
     id: 'run-env-file-unreadable',
     category,
     action: 'run --env-file (and the options step)',
@@ -134,3 +152,10 @@ export const BUILD_BAD_INPUT_CASES: readonly BadInputCase[] = [
     message: 'a restart policy (always) and remove-when-done contradict each other. Choose one of them',
   },
 ];
+
+/** A row by its id (what a unit test compares a refusal with, word for word). */
+export function buildRow(id: string): BadInputCase {
+  const row = BUILD_BAD_INPUT_CASES.find((entry) => entry.id === id);
+  if (!row) throw new Error(`no bad-input row ${id}`);
+  return row;
+}

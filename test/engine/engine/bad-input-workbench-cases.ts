@@ -84,7 +84,26 @@ export const WORKBENCH_BAD_INPUT_CASES: readonly BadInputCase[] = [
     kind: 'error',
     errorKind: 'bad-request',
     message: '<name> has no TCP port with a host address yet (<port>: <why>). Start the container for a random host port; a UDP port has no browser address',
-  },  {
+  },
+  {
+    id: 'volume-create-name-typed',
+    category: 'The workbench',
+    action: 'Create Volume (name prompt, as typed)',
+    input: 'bad/name',
+    kind: 'error',
+    errorKind: 'bad-request',
+    message: 'Invalid volume name "bad/name": "/" is not allowed (use letters, digits, "_", "." and "-")',
+  },
+  {
+    id: 'run-image-typed-invalid',
+    category: 'The workbench',
+    action: 'Run Container (image pick, as typed)',
+    input: 'Ünïcode/ímage',
+    kind: 'error',
+    errorKind: 'bad-request',
+    message: 'Invalid image reference "Ünïcode/ímage": registry host "Ünïcode" is not a valid host name',
+  },
+  {
     id: 'saved-listing-damaged',
     category: 'The workbench',
     action: 'open a window (Containers and Images views)',

@@ -199,6 +199,34 @@ describe('files in containers (berth-container)', () => {
     }
   });
 
+  it('Download… from a row: the save dialog proposes the workspace folder, never the root; Enter writes there', async function () {
+    this.timeout(120_000);
+    const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(workspace, 'the test workbench opened a folder');
+    const name = `${uniqueName('berth-it-note')}.txt`;
+    await execOutput(client, running, ['sh', '-c', `printf note > /tmp/${name}`]);
+    let settled = false;
+    const downloading = Promise.resolve(vscode.commands.executeCommand<string | undefined>('berth.files.download', uri(running, `/tmp/${name}`))).finally(() => (settled = true));
+    try {
+      // The save dialog is a quick input in the browser workbench: Enter takes the path it proposes.
+      await eventually(
+        'the save dialog accepted Enter',
+        async () => {
+          if (settled) return true;
+          await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+          return undefined;
+        },
+        60_000,
+      );
+      const written = await downloading;
+      assert.equal(written, join(workspace, name), 'the proposed path');
+      assert.equal(readFileSync(join(workspace, name), 'utf8'), 'note');
+    } finally {
+      rmSync(join(workspace, name), { force: true });
+      rmSync(join('/', name), { force: true });
+    }
+  });
+
   it('Open Folder in Workspace adds the container path as a workspace folder', async () => {
     const opened = await vscode.commands.executeCommand<string>('berth.files.openFolder', running, { path: '/srv' });
     assert.equal(opened, uri(running, '/srv').toString());

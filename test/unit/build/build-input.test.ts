@@ -1,9 +1,12 @@
 /** The vscode-free parts of builds and run options: Dockerfile reading, tag and args input, docker's -p/-v/--restart syntax. */
 import assert from 'node:assert/strict';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { BuildTranscript, formatBuildArgs, isDockerfileName, parseBuildArgs, suggestedTag } from '../../../src/build/buildInput';
 import { baseImages, buildKitOnlySyntax, dockerfileStages, failureLine, parseDockerignore, parsePortSpec, parseRestartPolicy, parseVolumeSpec } from '../../../src/engine';
 import { formatRunOptions, parseRunOptionsText, profilesFor } from '../../../src/images/runOptionsText';
+import { buildRow } from '../../engine/engine/bad-input-build-cases';
 
 void describe('Dockerfile reading', () => {
   const text = 'ARG BASE=alpine:3\n# comment\nFROM ${BASE} AS build\nRUN make \\\n  all\nFROM --platform=linux/amd64 build AS Final\nFROM scratch\n';
@@ -73,9 +76,24 @@ void describe('run options syntax', () => {
     assert.equal(parseVolumeSpec('/cache', '/w').kind, 'anonymous');
     assert.throws(() => parseVolumeSpec('data:relative', '/w'), /must be absolute/);
   });
+  void it('volumes: ~ is the home folder, as a shell would have expanded it', () => {
+    assert.deepEqual(parseVolumeSpec('~/.cache:/x', '/w'), { kind: 'bind', source: join(homedir(), '.cache'), target: '/x', readOnly: false });
+    assert.equal(parseVolumeSpec('~:/home-copy:ro', '/w').source, homedir());
+    assert.equal(parseVolumeSpec('./~/x:/x', '/w').source, '/w/~/x', 'a ~ after ./ is a folder of that name');
+    const row = buildRow('run-volume-other-home');
+    assert.throws(() => parseVolumeSpec(`${row.input}`, '/w'), (error: Error) => error.message === row.message);
+  });
   void it('restart policies', () => {
     assert.deepEqual(parseRestartPolicy('on-failure:3'), { Name: 'on-failure', MaximumRetryCount: 3 });
     assert.throws(() => parseRestartPolicy('always:3'), /only on-failure takes a retry count/);
+  });
+  void it('the options box refuses an empty variable name as it is typed, and a ~name mount', () => {
+    const env = buildRow('run-env-empty-key');
+    assert.throws(() => parseRunOptionsText(env.input, '/w'), (error: Error) => error.message === env.message);
+    assert.throws(() => parseRunOptionsText('-p 80 -e "" ', '/w'), /invalid environment variable ""/);
+    const volume = buildRow('run-volume-other-home');
+    assert.throws(() => parseRunOptionsText(`-v ${volume.input}`, '/w'), (error: Error) => error.message === volume.message);
+    assert.deepEqual(parseRunOptionsText('-e KEY -e A=b=c', '/w').env, ['KEY', 'A=b=c']);
   });
   void it('the options step reads docker run flags and writes them back', () => {
     const options = parseRunOptionsText('-p 8080:80 -e "A=two words" --env-file .env -v ./src:/src -w /src --restart=always -l team=a', '/w');

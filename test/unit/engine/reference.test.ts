@@ -9,7 +9,10 @@ import {
   pullParameters,
   validateContainerName,
   validateImageReference,
+  validateVolumeName,
 } from '../../../src/engine';
+import { offerForTyped } from '../../../src/images/typedImage';
+import { workbenchMessage } from '../../engine/engine/bad-input-workbench-cases';
 
 const digest = 'sha256:' + 'ab'.repeat(32);
 
@@ -102,5 +105,32 @@ void describe('validateContainerName', () => {
     assert.equal(validateContainerName('web app'), 'Invalid container name "web app": " " is not allowed (use letters, digits, "_", "." and "-")');
     assert.equal(validateContainerName('wéb'), 'Invalid container name "wéb": "é" is not ASCII (use ASCII letters, digits, "_", "." and "-")');
     assert.throws(() => assertValidContainerName('x/y'), /"\/" is not allowed/);
+  });
+});
+
+void describe('validateVolumeName (Create Volume, as typed)', () => {
+  void it('accepts what dockerd accepts, and empty (the engine picks a name)', () => {
+    for (const name of ['', 'ab', 'my-data', 'cache_1.v2', '0x']) assert.equal(validateVolumeName(name), undefined, name);
+  });
+
+  void it("refuses what dockerd refuses, saying what is wrong (its rule: [a-zA-Z0-9][a-zA-Z0-9_.-]+)", () => {
+    assert.equal(validateVolumeName('bad/name'), workbenchMessage('volume-create-name-typed', {}));
+    assert.equal(validateVolumeName('a'), 'Invalid volume name "a": it must be at least 2 characters long');
+    assert.equal(validateVolumeName('.hidden'), 'Invalid volume name ".hidden": it must start with an ASCII letter or a digit');
+    assert.equal(validateVolumeName('/data'), 'Invalid volume name "/data": it must start with an ASCII letter or a digit');
+    assert.equal(validateVolumeName('dätä'), 'Invalid volume name "dätä": "ä" is not ASCII (use ASCII letters, digits, "_", "." and "-")');
+  });
+});
+
+void describe("the Run image pick's offer for typed text", () => {
+  void it('an invalid reference is refused with the reason, never offered as "pull if missing"', () => {
+    assert.deepEqual(offerForTyped('Ünïcode/ímage', []), { kind: 'invalid', reference: 'Ünïcode/ímage', reason: workbenchMessage('run-image-typed-invalid', {}) });
+    assert.equal(offerForTyped('busybox:', []).kind, 'invalid');
+  });
+
+  void it('a valid reference is offered for a pull; a local tag and empty text add nothing', () => {
+    assert.deepEqual(offerForTyped(' 127.0.0.1:5055/berth/app:1 ', []), { kind: 'pull', reference: '127.0.0.1:5055/berth/app:1' });
+    assert.deepEqual(offerForTyped('busybox:latest', ['busybox:latest']), { kind: 'local' });
+    assert.deepEqual(offerForTyped('  ', []), { kind: 'nothing' });
   });
 });

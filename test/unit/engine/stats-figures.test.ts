@@ -40,6 +40,16 @@ void describe('stats figures', () => {
     assert.equal(compactFigures(statsFigures(running)), '100% · 20 MiB');
   });
 
+  void it("a row's memory never shows an exponent: docker's %.4g below 1024 of each unit", () => {
+    const withMemory = (bytes: number): string => compactFigures({ ...statsFigures(running), memoryUsage: bytes });
+    assert.equal(withMemory(1010 * 1024), '100% · 1010 KiB');
+    assert.equal(withMemory(1023.9 * 1024), '100% · 1024 KiB');
+    assert.equal(withMemory(1000), '100% · 1000 B');
+    assert.equal(withMemory(1023 * 1024 * 1024), '100% · 1023 MiB');
+    assert.equal(withMemory(21_430_272), '100% · 20.44 MiB');
+    for (let bytes = 1; bytes < 2 ** 40; bytes = Math.ceil(bytes * 1.37)) assert.doesNotMatch(withMemory(bytes), /e[+-]/, String(bytes));
+  });
+
   void it('missing memory figures read n/a, never NaN; a stopped container (zero time) has no figures', () => {
     const noMemory = statsFigures({ ...running, memory_stats: {} });
     assert.deepEqual(statsCells(noMemory).slice(1, 3), ['n/a / n/a', 'n/a']);

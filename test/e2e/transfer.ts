@@ -1,0 +1,70 @@
+// Issue 31 item 3, in the real workbench: Download… on a Files row proposes the workspace folder in its save dialog
+// (it proposed /<name>, and Enter wrote at the host's root), and Download and Upload each end with a message saying
+// where the copy went, with Open. Checked on the host's disk and through the engine.
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EngineClient } from '../../src/engine';
+import { execCapture, readContainerFile } from '../../src/engine/containerFiles';
+import { containerSpec } from '../support/containerSpec';
+import { uniqueName } from '../support/engines';
+import type { Workbench } from '../vscode/launch';
+import type { WorkbenchDriver } from './driver';
+
+export const TRANSFER_CASE = 'Download… and Upload… on Files rows: the save dialog proposes the workspace folder; each ends saying where, with Open';
+
+export async function transferFromRows(workbench: Workbench, driver: WorkbenchDriver, client: EngineClient, image: string): Promise<void> {
+  const { page } = workbench;
+  const workspace = workbench.server.workspaceDir;
+  const name = uniqueName('berth-e2e-transfer');
+  const note = `${name}-note.txt`;
+  const upload = `${name}-up.txt`;
+  const { Id } = await client.createContainer(containerSpec(image, ['sleep', '600']), { name });
+  try {
+    await client.startContainer(Id);
+    const setup = await execCapture(client, Id, ['sh', '-c', `mkdir -p /srv/drop && echo downloaded > /srv/drop/${note}`]);
+    if (setup.exitCode !== 0) throw new Error(`setup: ${setup.stderr}`);
+    await driver.openViewContainer('Berth');
+    const expand = async (text: string | RegExp): Promise<void> => {
+      const row = driver.treeRow('Containers', text);
+      await row.waitFor({ timeout: 30_000 });
+      if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
+      await driver.waitForText(async () => (await row.getAttribute('aria-expanded')) ?? '', 'true', `${String(text)} expanded`);
+    };
+    await expand(name);
+    await expand(/^Files$/);
+    await expand(/^srv$/);
+    await expand(/^drop$/);
+    const file = driver.treeRow('Containers', new RegExp(`^${note.replace(/\./g, '\\.')}$`));
+    await file.waitFor({ timeout: 30_000 });
+
+    await driver.contextMenu(file, 'Download…');
+    const proposed = await driver.waitForText(() => driver.quickInputBox().inputValue(), new RegExp(`${note.replace(/\./g, '\\.')}$`), 'the save dialog\'s proposed path');
+    if (proposed !== join(workspace, note)) throw new Error(`the save dialog proposed ${proposed}, not ${join(workspace, note)}`);
+    await page.keyboard.press('Enter');
+    const downloaded = page.locator('.notification-toast', { hasText: `Downloaded ${note} to ${join(workspace, note)}` }).first();
+    await downloaded.waitFor({ timeout: 30_000 });
+    if (readFileSync(join(workspace, note), 'utf8') !== 'downloaded\n') throw new Error('the downloaded file does not hold the container\'s text');
+    await downloaded.locator('.monaco-button', { hasText: /^Reveal$/ }).waitFor({ timeout: 10_000 });
+    await downloaded.locator('.monaco-button', { hasText: /^Open$/ }).click();
+    await driver.waitForText(() => driver.activeEditorText(), 'downloaded', 'the downloaded file opened from the message');
+
+    writeFileSync(join(workspace, upload), 'uploaded\n');
+    await driver.contextMenu(driver.treeRow('Containers', /^drop$/), 'Upload…');
+    await driver.quickInputBox().waitFor({ state: 'visible', timeout: 10_000 });
+    await driver.quickInputBox().fill(join(workspace, upload));
+    await page.waitForTimeout(300);
+    await page.keyboard.press('Enter');
+    const uploaded = page.locator('.notification-toast', { hasText: `Uploaded ${upload} into /srv/drop` }).first();
+    await uploaded.waitFor({ timeout: 30_000 });
+    const inContainer = (await readContainerFile(client, Id, `/srv/drop/${upload}`)).toString('utf8');
+    if (inContainer !== 'uploaded\n') throw new Error(`the container's copy reads ${JSON.stringify(inContainer)}`);
+    await uploaded.locator('.monaco-button', { hasText: /^Open$/ }).click();
+    await driver.waitForText(() => driver.activeEditorText(), 'uploaded', 'the container\'s copy opened from the message');
+    if (existsSync(join('/', note))) throw new Error(`a copy landed at /${note}`);
+    await page.keyboard.press('Escape');
+  } finally {
+    await client.removeContainer(Id, { force: true }).catch(() => undefined);
+    rmSync(join(workspace, note), { force: true });
+    rmSync(join(workspace, upload), { force: true });
+  }
+}
