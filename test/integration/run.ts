@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import type { Page } from 'playwright-core';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,7 +16,6 @@ import { buildExtension, buildIntegrationSuite } from '../vscode/build';
 import type { TestEngines } from '../support/engines';
 import { berthTestSettings, prepareEngines } from '../vscode/engines';
 import { Stopwatch } from '../vscode/stopwatch';
-import { DIALOG_DIR_ENV, watchDialogs } from './support/dialogBridge';
 import { ENGINE_KIND_ENV, engineHostFor, parseEngineKind, type EngineKind } from './support/engineKind';
 
 const execFileAsync = promisify(execFile);
@@ -104,9 +103,7 @@ async function runSuiteOnce(stopwatch: Stopwatch, suiteIndex: string, engines: T
   let cutOff: string[] = [];
   const progressFile = join(TEST_OUTPUT, `${pass.name}-progress.txt`);
   await writeFile(progressFile, '');
-  const dialogDir = join(TEST_OUTPUT, `${pass.name}-dialogs`);
-  await rm(dialogDir, { recursive: true, force: true });
-  await mkdir(dialogDir, { recursive: true });
+
   let resolveExit: (code: number) => void = () => undefined;
   const live: { page?: Page } = {};
   let failuresDescribed = 0;
@@ -124,7 +121,6 @@ async function runSuiteOnce(stopwatch: Stopwatch, suiteIndex: string, engines: T
         [ENGINE_KIND_ENV]: pass.kind,
         BERTH_IT_GREP: process.env.BERTH_IT_GREP ?? '',
         BERTH_IT_PROGRESS_FILE: progressFile,
-        [DIALOG_DIR_ENV]: dialogDir,
       },
       onLog: (level, text) => {
         const at = text.indexOf(COUNTS_MARKER);
@@ -146,7 +142,6 @@ async function runSuiteOnce(stopwatch: Stopwatch, suiteIndex: string, engines: T
     }),
   );
   live.page = workbench.page;
-  const stopAnsweringDialogs = watchDialogs(workbench.page, dialogDir);
   workbench.page.on('crash', () => process.stdout.write('the workbench page crashed (its renderer is gone)\n'));
   let hostEndedAt: number | undefined;
   // The extension host writes its own record too. When it says the suite ended and the workbench has not passed
@@ -187,7 +182,6 @@ async function runSuiteOnce(stopwatch: Stopwatch, suiteIndex: string, engines: T
     ];
   } finally {
     clearInterval(hostWatch);
-    stopAnsweringDialogs();
     // What the workbench looked like at the end helps when a test failed.
     await workbench.page.screenshot({ path: join(TEST_OUTPUT, `${pass.name}-final.png`) }).catch(() => undefined);
     await stopwatch.stage('shutdown', () => workbench.close());

@@ -1,9 +1,9 @@
 // Berth's engine tools as VS Code sees them: registered with the language-model API, and every read tool answered
-// through `vscode.lm.invokeTool` against real containers on the pass's engine (dockerd, then Podman), and an act that
-// waits for VS Code's own confirmation dialog (answered by the launcher: support/dialogBridge.ts).
+// through `vscode.lm.invokeTool` against real containers on the pass's engine (dockerd, then Podman), and an act. VS
+// Code accepts its own confirmation dialogs by itself while extension tests run (its dialog service skips them), so
+// what the confirmation says is checked in test/unit/tools, and a declined act through `berth mcp`'s read-only mode.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { answerNextDialog } from '../support/dialogBridge';
 import { setBerthSetting, uniqueName, useConnectedSuite } from '../support/fixtures';
 
 const READ_TOOLS = ['list_containers', 'list_images', 'inspect_container', 'container_logs', 'container_stats', 'container_top', 'engine_info'];
@@ -50,20 +50,11 @@ describe('agent tools in VS Code', () => {
     assert.match(info, /"current": true/);
   });
 
-  it('an act asks first, saying what it will do: declined, nothing happens; confirmed, it happens', async () => {
+  it('an act goes through the confirmation and happens: the container stops', async () => {
     const name = uniqueName('berth-it-agent-act');
     const { id } = await containers.create({ name, cmd: ['sleep', '600'] });
-    const declined = answerNextDialog(name, /^(Cancel|No)$/);
-    await assert.rejects(invoke('stop_container', { container: name, timeoutSeconds: 0 }), /cancel/i);
-    const asked = await declined;
-    assert.match(asked, /Stop a container/);
-    assert.ok(asked.includes(`stop the container ${name}. On the engine `), asked);
-    assert.equal((await containers.client.inspectContainer(id)).State.Running, true, 'declined: still running');
-
-    const confirmed = answerNextDialog(name, /^(Yes|OK|Continue)$/);
     assert.match(await invoke('stop_container', { container: name, timeoutSeconds: 0 }), new RegExp(`Stop: done for ${name}`));
-    await confirmed;
-    assert.equal((await containers.client.inspectContainer(id)).State.Running, false, 'confirmed: stopped');
+    assert.equal((await containers.client.inspectContainer(id)).State.Running, false);
   });
 
   it("gives the engine's own words for an unknown container, as the tool's error", async () => {
