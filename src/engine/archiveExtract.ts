@@ -7,9 +7,9 @@
  * while extracting. A refused entry stops the copy; what was written before it stays, and the message says so.
  */
 import { constants } from 'node:fs';
-import { link, lstat, mkdir, open, realpath, stat, symlink, unlink } from 'node:fs/promises';
+import { link, lstat, mkdir, open, symlink, unlink } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type * as tar from 'tar-stream';
 import { EngineError } from './errors';
@@ -19,7 +19,10 @@ export type ArchiveEntry = ReturnType<typeof tar.extract> extends AsyncIterable<
 
 /** Where an archive's entries land: each name's components under `root` ([] is the root itself). */
 export interface ExtractPlan {
-  /** The host path the archive's top entry becomes; its parent must exist. */
+  /**
+   * The host path the archive's top entry becomes, its parent a real directory: the caller resolves the links of the
+   * path the user named; from here on none is followed, the root itself included.
+   */
   readonly root: string;
   /** An archive name's components under the root, before any checks (see `checkedComponents`). */
   readonly componentsOf: (name: string) => string[];
@@ -37,16 +40,6 @@ async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
     if (error.code === 'ENOENT') return undefined;
     throw error;
   });
-}
-
-/**
- * The root with the user's own links resolved: an existing directory as its real path, otherwise the real path of its
- * parent and the root's own name. Links the user chose are followed once, here; nothing from the archive ever is.
- */
-async function realRoot(root: string): Promise<string> {
-  const existing = await stat(root).catch(() => undefined);
-  if (existing?.isDirectory() === true) return realpath(root);
-  return join(await realpath(dirname(root)), basename(root));
 }
 
 /** The entry's components, refusing an absolute name and `..` before anything is resolved. */
@@ -142,7 +135,7 @@ async function writeEntry(plan: ExtractPlan, root: string, entry: ArchiveEntry, 
  * with an EngineError naming it, after the entries before it were written (they stay).
  */
 export async function extractArchive(entries: AsyncIterable<ArchiveEntry>, plan: ExtractPlan): Promise<{ root: string; entries: number }> {
-  const root = await realRoot(plan.root);
+  const root = plan.root;
   const written: Written = new Map();
   let count = 0;
   for await (const entry of entries) {

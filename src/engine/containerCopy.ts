@@ -5,7 +5,7 @@
  * extractArchive (archiveExtract.ts), which never writes outside the destination.
  */
 import { createReadStream } from 'node:fs';
-import { lstat, readdir, readlink, stat } from 'node:fs/promises';
+import { lstat, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type * as tar from 'tar-stream';
@@ -48,6 +48,7 @@ export async function copyFromContainer(client: EngineClient, id: string, source
     if (!parent?.isDirectory()) throw refuse(`the directory of ${destination} does not exist`, 'Create it first, or copy to an existing directory');
     target = destination;
   }
+  const root = await withRealParent(target, existing?.isDirectory() === true && target === destination);
   const archive = await client.getArchive(id, source, { signal });
   const extract = tarStream().extract();
   const body = Readable.from(archive.body);
@@ -55,12 +56,21 @@ export async function copyFromContainer(client: EngineClient, id: string, source
   body.pipe(extract);
   const contents = sourceIsDir && contentsOnly(source);
   try {
-    const written = await extractArchive(extract, { root: resolve(target), componentsOf: (name) => pathUnderSource(name, contents) });
+      const written = await extractArchive(extract, { root, componentsOf: (name) => pathUnderSource(name, contents) });
     return { destination: written.root, entries: written.entries };
   } finally {
     archive.cancel();
     body.destroy();
   }
+}
+
+/**
+ * The copy's root with the links of the path the user named resolved (theirs to follow, as docker cp does): the named
+ * directory itself when the copy fills it, otherwise the real parent and the last name, which is never followed.
+ */
+async function withRealParent(target: string, isNamedDirectory: boolean): Promise<string> {
+  const path = resolve(target);
+  return isNamedDirectory ? realpath(path) : join(await realpath(dirname(path)), basename(path));
 }
 
 /**
