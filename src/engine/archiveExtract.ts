@@ -79,11 +79,10 @@ async function parentDirectory(root: string, components: readonly string[], crea
  * written through; a directory is kept and the entry refused; anything this copy wrote is never replaced.
  */
 async function clearForNonDirectory(path: string, key: string, written: Written): Promise<void> {
-  if (written.has(key)) throw new Refusal('the archive already wrote this path');
   const info = await lstatOrUndefined(path);
-  if (info === undefined) return;
-  if (info.isDirectory()) throw new Refusal(`it would replace the directory ${path}`);
-  await unlink(path);
+  if (info?.isDirectory() === true) throw new Refusal(`it would replace the directory ${path}`);
+  if (written.has(key)) throw new Refusal('the archive already wrote this path');
+  if (info !== undefined) await unlink(path);
 }
 
 async function writeEntry(plan: ExtractPlan, root: string, entry: ArchiveEntry, written: Written): Promise<void> {
@@ -142,17 +141,30 @@ export async function extractArchive(entries: AsyncIterable<ArchiveEntry>, plan:
     try {
       await writeEntry(plan, root, entry, written);
     } catch (error) {
-      if (!(error instanceof Refusal)) throw error;
-      throw refusal(entry.header.name, error.message, count, root);
+      if (error instanceof Refusal) throw refusal(entry.header.name, error.message, count, root);
+      if (typeof (error as NodeJS.ErrnoException).code === 'string') throw notWritten(entry.header.name, error as NodeJS.ErrnoException, count, root);
+      throw error;
     }
     count++;
   }
   return { root, entries: count };
 }
 
+function keptText(written: number, root: string): string {
+  if (written === 0) return 'Nothing was written';
+  return written === 1 ? `The entry copied before it stays in ${root}; nothing was written outside it` : `The ${written} entries copied before it stay in ${root}; nothing was written outside it`;
+}
+
 function refusal(name: string, reason: string, written: number, root: string): EngineError {
-  const kept = written === 0 ? 'Nothing was written' : `The ${written} ${written === 1 ? 'entry' : 'entries'} copied before it stay in ${root}; nothing was written outside it`;
   return new EngineError('protocol', `Refused the archive entry ${JSON.stringify(name)}: ${reason}`, {
-    hint: `${kept}. The container (or the engine sending its files) is hostile or broken: check it`,
+    hint: `${keptText(written, root)}. The container (or the engine sending its files) is hostile or broken: check it`,
+  });
+}
+
+/** This machine's file system refused an entry (a name too long, no permission, a full disk): said with the entry's name. */
+function notWritten(name: string, error: NodeJS.ErrnoException, written: number, root: string): EngineError {
+  return new EngineError('bad-request', `Could not write the archive entry ${JSON.stringify(name)}: ${error.message}`, {
+    hint: `${keptText(written, root)}. Check that the destination can take this name and that you may write there`,
+    cause: error,
   });
 }

@@ -112,13 +112,25 @@ export function snapshotOutside(base: string, skip: string): string[] {
   return lines;
 }
 
+export interface HostileArchive {
+  /** The row of the bad-input table (test/engine/engine/bad-input-archive-cases.ts) that says what berth answers. */
+  readonly id: string;
+  readonly title: string;
+  readonly entries: readonly TarEntrySpec[];
+  /** The entry that is refused. */
+  readonly refused: string;
+  /** Placeholders of the row's message other than <destination>. */
+  readonly values?: Readonly<Record<string, string>>;
+}
+
 /**
  * The security review's three archives of a directory `app` (issue 32): a link then a file of the same name, a link
  * to `..` then a file through it, and a hard link through a symlinked directory followed by a write to it.
  */
-export function reviewArchives(outside: string): ReadonlyArray<{ readonly title: string; readonly entries: readonly TarEntrySpec[]; readonly refused: string }> {
+export function reviewArchives(outside: string): readonly HostileArchive[] {
   return [
     {
+      id: 'archive-link-then-file',
       title: 'app/x as a link to an outside file, then app/x as a file',
       entries: [
         { name: 'app/', type: 'directory' },
@@ -128,6 +140,7 @@ export function reviewArchives(outside: string): ReadonlyArray<{ readonly title:
       refused: 'app/x',
     },
     {
+      id: 'archive-through-link',
       title: 'app/up -> .., then app/up/.bashrc',
       entries: [
         { name: 'app/', type: 'directory' },
@@ -137,6 +150,7 @@ export function reviewArchives(outside: string): ReadonlyArray<{ readonly title:
       refused: 'app/up/.bashrc',
     },
     {
+      id: 'archive-hard-link-outside',
       title: 'a hard link through a symlinked directory, then a write to it',
       entries: [
         { name: 'app/', type: 'directory' },
@@ -146,5 +160,21 @@ export function reviewArchives(outside: string): ReadonlyArray<{ readonly title:
       ],
       refused: 'app/h',
     },
+  ];
+}
+
+const LONG_NAME = 'y'.repeat(300);
+
+/** Archives whose third entry is refused by its name or kind alone: `..`, an absolute name, a name too long, a directory replaced by a file. */
+export function nameArchives(): readonly HostileArchive[] {
+  const start: TarEntrySpec[] = [
+    { name: 'app/', type: 'directory' },
+    { name: 'app/sub/', type: 'directory' },
+  ];
+  return [
+    { id: 'archive-parent-name', title: 'app/../escape', entries: [...start, { name: 'app/../escape', type: 'file', data: 'pwned\n' }], refused: 'app/../escape' },
+    { id: 'archive-absolute-name', title: '/etc/evil', entries: [...start, { name: '/etc/evil', type: 'file', data: 'pwned\n' }], refused: '/etc/evil' },
+    { id: 'archive-name-too-long', title: 'a name of 300 characters', entries: [...start, { name: `app/${LONG_NAME}`, type: 'file', data: 'long\n' }], refused: `app/${LONG_NAME}`, values: { name: LONG_NAME } },
+    { id: 'archive-directory-replaced', title: 'app/sub/ then app/sub as a file', entries: [...start, { name: 'app/sub', type: 'file', data: 'pwned\n' }], refused: 'app/sub' },
   ];
 }

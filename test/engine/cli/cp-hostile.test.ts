@@ -1,10 +1,11 @@
 // `berth cp CONTAINER:SRC DEST` against a hostile engine: an in-process fake on a Unix socket speaking the archive
 // endpoint's wire format serves the security review's three archives (issue 32), and berth must refuse each, naming
-// the entry, with every sentinel beside the destination unchanged. Then trees a real engine sends (links to `..`,
+// the entry (rows of the bad-input table), with every sentinel beside the destination unchanged; so must it refuse `..`,
+// absolute names and a directory replaced by a file. Then trees a real engine sends (links to `..`,
 // link chains, absolute links, a hard link, modes) still come out of dockerd and Podman as `docker cp` writes them.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -12,7 +13,8 @@ import { execCapture } from '../../../src/engine/containerFiles';
 import { containerSpec } from '../../support/containerSpec';
 import { engineTargets, loadTestEngines } from '../../support/engines';
 import { startFakeEngine, type FakeEngine } from '../../support/fakeEngine';
-import { archiveRoute, reviewArchives, sentinelTree, snapshotOutside, tarOf, type ServedArchive } from '../../support/hostileArchive';
+import { expectedMessage } from '../engine/bad-input-cases';
+import { archiveRoute, nameArchives, reviewArchives, sentinelTree, snapshotOutside, tarOf, type ServedArchive } from '../../support/hostileArchive';
 import { createCliHarness, type CliHarness } from './support';
 
 void describe('berth cp from a hostile engine', () => {
@@ -31,7 +33,7 @@ void describe('berth cp from a hostile engine', () => {
     await harness.dispose();
   });
 
-  for (const [index, review] of reviewArchives('OUTSIDE').entries()) {
+  for (const [index, review] of [...reviewArchives('OUTSIDE'), ...nameArchives()].entries()) {
     void it(`refuses ${review.title}, naming the entry, and changes nothing beside the destination`, async () => {
       const base = join(scratch, `review-${index}`);
       mkdirSync(base);
@@ -40,8 +42,7 @@ void describe('berth cp from a hostile engine', () => {
       const before = snapshotOutside(base, join(dest, 'app'));
       const result = await harness.berth(['cp', 'hostile:/app', dest], { host: fake.host });
       assert.equal(result.code, 1, result.stderr);
-      assert.ok(result.stderr.startsWith(`berth: Refused the archive entry "${review.refused}": `), result.stderr);
-      assert.match(result.stderr, /The \d entr(y|ies) copied before it stay in .*; nothing was written outside it\. The container \(or the engine sending its files\) is hostile or broken: check it\n$/);
+      assert.equal(result.stderr, `berth: ${expectedMessage(review.id, { ...review.values, destination: join(realpathSync(dest), 'app') })}\n`);
       assert.deepEqual(snapshotOutside(base, join(dest, 'app')), before);
       assert.equal(readFileSync(join(outside, 'victim'), 'utf8'), 'victim: unchanged\n');
       assert.equal(readFileSync(join(dest, '.bashrc'), 'utf8'), 'bashrc: unchanged\n');

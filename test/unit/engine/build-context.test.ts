@@ -10,9 +10,9 @@ import * as tar from 'tar-stream';
 import { contextTar, prepareBuildContext } from '../../../src/engine/buildContext';
 
 /** Every entry of the context tar: name and bytes. */
-async function entriesOf(stream: AsyncIterable<unknown> & NodeJS.ReadableStream): Promise<Map<string, string>> {
+async function entriesOf(pack: tar.Pack): Promise<Map<string, string>> {
   const extract = tar.extract();
-  stream.pipe(extract);
+  pack.pipe(extract);
   const entries = new Map<string, string>();
   for await (const entry of extract) {
     const chunks: Buffer[] = [];
