@@ -61,7 +61,7 @@ export const ARCHIVE_CASES: readonly BadInputCase[] = [
     kind: 'error',
     errorKind: 'bad-request',
     message:
-      'Could not write the archive entry "app/<name>": ENAMETOOLONG: name too long, open \'<destination>/<name>\'. The 2 entries copied before it stay in <destination>; nothing was written outside it. Check that the destination can take this name and that you may write there',
+      'Could not write the archive entry "app/<name>": ENAMETOOLONG: name too long, lstat \'<destination>/<name>\'. The 2 entries copied before it stay in <destination>; nothing was written outside it. Check that the destination can take this name and that you may write there',
   },
   {
     id: 'archive-directory-replaced',
