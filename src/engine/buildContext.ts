@@ -7,7 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream, type Stats } from 'node:fs';
-import { lstat, readFile, readdir, readlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readFile, readdir, readlink } from 'node:fs/promises';
 import { isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import dockerignore from '@balena/dockerignore';
 import type { Pack } from 'tar-stream';
@@ -155,7 +156,9 @@ export function contextTar(context: BuildContext, signal?: AbortSignal): Pack {
     }
     if (context.externalDockerfile !== undefined) {
       // As the docker CLI does: the Dockerfile under its random name, which .dockerignore then leaves out of COPY.
-      const ignoreText = await readFile(join(context.contextDir, '.dockerignore')).catch(() => Buffer.alloc(0));
+      // Only a regular .dockerignore's bytes travel: a link's target may be any file of this machine (the docker CLI
+      // reads the link's entry of the context tar, which has no bytes).
+      const ignoreText = await regularFileOrEmpty(join(context.contextDir, '.dockerignore'));
       await addBuffer(tar, context.dockerfileInTar, context.externalDockerfile);
       await addBuffer(tar, '.dockerignore', Buffer.concat([ignoreText, Buffer.from(`\n${context.dockerfileInTar}\n`)]));
     }
@@ -163,6 +166,17 @@ export function contextTar(context: BuildContext, signal?: AbortSignal): Pack {
   };
   fill().catch((error: unknown) => tar.destroy(error instanceof Error ? error : new Error(String(error))));
   return tar;
+}
+
+/** A regular file's bytes; nothing for a link, a FIFO, a directory or a missing file (opened without following a link or blocking). */
+async function regularFileOrEmpty(path: string): Promise<Buffer> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
+  if (handle === undefined) return Buffer.alloc(0);
+  try {
+    return (await handle.stat()).isFile() ? await handle.readFile() : Buffer.alloc(0);
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

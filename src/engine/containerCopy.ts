@@ -1,15 +1,15 @@
 /**
  * `berth cp` both ways through the archive API, with docker cp's semantics: into an existing directory the source
  * keeps its name; to a path that does not exist (its parent must) it takes that name; `SRC/.` copies a directory's
- * contents. Symlinks are copied as links. What comes out of a container is untrusted: an entry that would land
- * outside the destination (`..`, an absolute name, a path through a link) is refused.
+ * contents. Symlinks are copied as links. What comes out of a container is hostile: it is written only through
+ * extractArchive (archiveExtract.ts), which never writes outside the destination.
  */
-import { createReadStream, createWriteStream } from 'node:fs';
-import { link, lstat, mkdir, readdir, readlink, realpath, stat, symlink } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { lstat, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type * as tar from 'tar-stream';
+import { extractArchive } from './archiveExtract';
 import { tarStream } from './lazyModules';
 import { toError } from '../common/errors';
 import type { EngineClient } from './client';
@@ -48,75 +48,38 @@ export async function copyFromContainer(client: EngineClient, id: string, source
     if (!parent?.isDirectory()) throw refuse(`the directory of ${destination} does not exist`, 'Create it first, or copy to an existing directory');
     target = destination;
   }
-  target = resolve(target);
+  const root = await withRealParent(target, existing?.isDirectory() === true && target === destination);
   const archive = await client.getArchive(id, source, { signal });
   const extract = tarStream().extract();
   const body = Readable.from(archive.body);
   body.on('error', (error) => extract.destroy(error));
   body.pipe(extract);
-  let entries = 0;
   const contents = sourceIsDir && contentsOnly(source);
   try {
-    for await (const entry of extract) {
-      const path = await safeTarget(target, entry.header.name, contents);
-      await writeEntry(entry, path, target, contents);
-      entries++;
-    }
+      const written = await extractArchive(extract, { root, componentsOf: (name) => pathUnderSource(name, contents) });
+    return { destination: written.root, entries: written.entries };
   } finally {
     archive.cancel();
     body.destroy();
   }
-  return { destination: target, entries };
-}
-
-/** An archive name's components under the copied source (see safeTarget). */
-function pathUnderSource(name: string, contents: boolean): string[] {
-  const parts = name.split('/').filter((part) => part !== '');
-  return (contents ? (parts[0] === '.' ? parts.slice(1) : parts) : parts.slice(1)).filter((part) => part !== '.');
 }
 
 /**
- * The host path of an archive entry, or a refusal. The first name component is the source's own name; for `SRC/.`
- * dockerd names the entries `./name` and Podman names them `name`, so there only a leading `.` is the source.
+ * The copy's root with the links of the path the user named resolved (theirs to follow, as docker cp does): the named
+ * directory itself when the copy fills it, otherwise the real parent and the last name, which is never followed.
  */
-async function safeTarget(root: string, name: string, contents: boolean): Promise<string> {
-  const parts = name.split('/').filter((part) => part !== '');
-  const rest = pathUnderSource(name, contents);
-  if (name.startsWith('/') || parts.includes('..')) {
-    throw refuse(`the container sent an archive entry outside the copy: ${JSON.stringify(name)}`, 'Nothing was written outside the destination; check the container');
-  }
-  const path = join(root, ...rest);
-  // A link made earlier in this copy must not carry a later entry outside the destination.
-  const parent = await realpath(dirname(path)).catch(() => undefined);
-  const top = await realpath(dirname(root)).catch(() => dirname(root));
-  if (parent !== undefined && parent !== top && !parent.startsWith(top + sep) && path !== root) {
-    throw refuse(`the container's archive leads outside the copy through a link: ${JSON.stringify(name)}`, 'Nothing was written outside the destination; check the container');
-  }
-  return path;
+async function withRealParent(target: string, isNamedDirectory: boolean): Promise<string> {
+  const path = resolve(target);
+  return isNamedDirectory ? realpath(path) : join(await realpath(dirname(path)), basename(path));
 }
 
-/** One entry of an extract stream (tar-stream does not name its type). */
-type ExtractEntry = ReturnType<typeof tar.extract> extends AsyncIterable<infer E> ? E : never;
-
-async function writeEntry(entry: ExtractEntry, path: string, root: string, contents: boolean): Promise<void> {
-  const header = entry.header;
-  const mode = (header.mode ?? 0o644) % 0o10000;
-  if (header.type === 'directory') {
-    entry.resume();
-    await mkdir(path, { recursive: true, mode });
-  } else if (header.type === 'file' || header.type === 'contiguous-file') {
-    await pipeline(entry as unknown as AsyncIterable<Buffer>, createWriteStream(path, { mode }));
-  } else if (header.type === 'symlink') {
-    entry.resume();
-    await symlink(header.linkname ?? '', path);
-  } else if (header.type === 'link') {
-    entry.resume();
-    const linked = pathUnderSource(header.linkname ?? '', contents);
-    if (linked.includes('..')) throw refuse(`a hard link in the archive leads outside the copy: ${header.linkname ?? ''}`, 'Nothing was written outside the destination');
-    await link(join(root, ...linked), path);
-  } else {
-    entry.resume();
-  }
+/**
+ * An archive name's components under the copied source. The first name component is the source's own name; for
+ * `SRC/.` dockerd names the entries `./name` and Podman names them `name`, so there only a leading `.` is the source.
+ */
+function pathUnderSource(name: string, contents: boolean): string[] {
+  const parts = name.split('/').filter((part) => part !== '');
+  return (contents ? (parts[0] === '.' ? parts.slice(1) : parts) : parts.slice(1)).filter((part) => part !== '.');
 }
 
 /** Copies the host path SOURCE to CONTAINER:DEST. */

@@ -7,6 +7,7 @@
 // are not errors; `message` then says what happens instead.
 import { AGENT_BAD_INPUT_CASES } from './bad-input-agent-cases';
 import { COMPOSE_BAD_INPUT_CASES } from './bad-input-compose-cases';
+import { ARCHIVE_CASES } from './bad-input-archive-cases';
 import { FILE_CASES } from './bad-input-files-cases';
 import { SECURITY_CASES } from './bad-input-security-cases';
 
@@ -497,7 +498,7 @@ const CORE_CASES: readonly BadInputCase[] = [
   ...REGISTRIES_BAD_INPUT_CASES,
 ];
 
-export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...SECURITY_CASES, ...COMPOSE_BAD_INPUT_CASES, ...AGENT_BAD_INPUT_CASES];
+export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...ARCHIVE_CASES, ...SECURITY_CASES, ...COMPOSE_BAD_INPUT_CASES, ...AGENT_BAD_INPUT_CASES];
 
 export function badInputCase(id: string): BadInputCase {
   const found = BAD_INPUT_CASES.find((candidate) => candidate.id === id);
