@@ -58,6 +58,13 @@ export class BoundedLine {
     this.kept = needed;
   }
 
+  /** Drops what was gathered without decoding it (the line was cut already); whether it ended the line. */
+  discard(): boolean {
+    const endsLine = this.lastByte === NEWLINE;
+    this.reset();
+    return endsLine;
+  }
+
   /**
    * The line's text and how it ended, then starts afresh: `cut` when bytes were dropped (the text then ends at the last
    * whole UTF-8 character kept), `endsLine` when the last byte given was a newline (kept or dropped).
@@ -67,12 +74,16 @@ export class BoundedLine {
     if (this.dropped && this.buffer) end = utf8Boundary(this.buffer, end);
     const text = this.buffer ? this.buffer.toString('utf8', 0, end) : '';
     const result = { text, cut: this.dropped, endsLine: this.lastByte === NEWLINE };
+    this.reset();
+    return result;
+  }
+
+  private reset(): void {
     this.kept = 0;
     this.dropped = false;
     this.lastByte = -1;
     // A buffer grown for one long line goes with it; small ones are reused.
     if (this.buffer && this.buffer.length > FIRST_SIZE * 4) this.buffer = undefined;
-    return result;
   }
 }
 

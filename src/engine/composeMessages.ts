@@ -84,6 +84,15 @@ export class MessageSplitter {
   }
 
   private message(stream: Stream, split: StreamSplit, last = false): void {
+    const cutLine = split.joined?.cut === true ? split.joined : undefined;
+    if (cutLine) {
+      // The line will be shown cut: the rest of it is only read to its end, not decoded.
+      if (split.message.discard() || last) {
+        split.joined = undefined;
+        this.emit(stream, cutLine);
+      }
+      return;
+    }
     const { text, cut, endsLine } = split.message.take();
     const stamped = splitStamp(text) ?? { seconds: 0, nanos: 0, text };
     let body = stamped.text;

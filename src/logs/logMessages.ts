@@ -17,7 +17,7 @@
  * other parts than it sent live. A message newer than any shown ends the dropping early.
  */
 import type { OutputChunk } from '../engine';
-import { MAX_STAMP_LENGTH, STAMP, StreamState, compareStamps, zoneOf, type PendingPart } from './logStreamState';
+import { MAX_STAMP_LENGTH, NewlineScanner, STAMP, StreamState, addCount, compareStamps, sameSecond, zoneOf, type PendingPart, type ShownCount } from './logStreamState';
 
 export { compareStamps, stampSeconds } from './logStreamState';
 
@@ -38,12 +38,13 @@ export const MAX_HELD_LINE_BYTES = 64 * 1024;
 interface Delivery {
   readonly stream: Stream;
   readonly text: string;
-  readonly counts: Array<{ state: StreamState; stamp: string | undefined; bytes: number; whole: boolean }>;
+  readonly counts: ShownCount[];
   readonly at: number;
 }
 
 export class LogMessageReader {
   private readonly streams = new Map<Stream, StreamState>();
+  private readonly newlines = new NewlineScanner();
   /** Set by `deferFor`: each line waits this long before it is handed on; until then it is not counted as shown. */
   private deferMs: number | undefined;
   private readonly deferred: Delivery[] = [];
@@ -55,7 +56,7 @@ export class LogMessageReader {
   shownMessages = 0;
   oldestSecond: number | undefined;
   /** The second of the last stamp parsed, by its text up to the seconds and its zone: most stamps share it. */
-  private secondKey = '';
+  private secondStamp: string | undefined;
   private secondValue = 0;
 
   constructor(public output: LineOutput) {}
@@ -102,7 +103,7 @@ export class LogMessageReader {
     const limit = ageMs === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : Date.now() - ageMs;
     while (this.deferred.length > 0 && (this.deferred[0] as Delivery).at <= limit) {
       const { stream, text, counts } = this.deferred.shift() as Delivery;
-      for (const count of counts) this.countShown(count.state, count.stamp, count.bytes, count.whole);
+      for (const count of counts) this.countShown(count.state, count.stamp, count.bytes, count.wholes);
       if (text !== '') this.output(stream, text);
     }
     if (this.deferred.length === 0) this.stopDeferTimer();
@@ -127,7 +128,7 @@ export class LogMessageReader {
   /** A line is handed on now, or once it waited `deferMs`. */
   private deliver(stream: Stream, text: string, counts: Delivery['counts']): void {
     if (this.deferMs === undefined && this.deferred.length === 0) {
-      for (const count of counts) this.countShown(count.state, count.stamp, count.bytes, count.whole);
+      for (const count of counts) this.countShown(count.state, count.stamp, count.bytes, count.wholes);
       if (text !== '') this.output(stream, text);
       return;
     }
@@ -273,7 +274,7 @@ export class LogMessageReader {
 
   /** Content up to the end of the message, the line, or the chunk; resolves the offset after it. */
   private readContent(stream: Stream, state: StreamState, data: Buffer, offset: number, framed: boolean): number {
-    const newline = data.indexOf(NEWLINE, offset);
+    const newline = this.newlines.next(data, offset);
     const end = newline === -1 ? data.length : newline + 1;
     if (!framed && state.stamp !== undefined) {
       const next = this.findNextStamp(state, data, offset, end);
@@ -351,7 +352,7 @@ export class LogMessageReader {
     while (left > 0 && done < state.pending.length) {
       const first = state.pending[done] as PendingPart;
       const bytes = Math.min(first.bytes, left);
-      counts.push({ state, stamp: first.stamp, bytes, whole: bytes === first.bytes && first.ends });
+      addCount(counts, state, first.stamp, bytes, bytes === first.bytes && first.ends ? 1 : 0);
       left -= bytes;
       first.bytes -= bytes;
       if (first.bytes === 0) done++;
@@ -360,9 +361,9 @@ export class LogMessageReader {
     if (cut > 0) this.deliver(stream, held.toString('utf8', 0, cut), counts);
   }
 
-  /** BYTES of a message were handed on; `whole`: its last ones. */
-  private countShown(state: StreamState, stamp: string | undefined, bytes: number, whole: boolean): void {
-    if (whole) this.shownMessages++;
+  /** BYTES of messages of one second were handed on, the last ones of WHOLES messages. */
+  private countShown(state: StreamState, stamp: string | undefined, bytes: number, wholes: number): void {
+    this.shownMessages += wholes;
     if (stamp === undefined) {
       state.shownInNewestSecond += bytes;
       return;
@@ -378,17 +379,16 @@ export class LogMessageReader {
   }
 
   private secondOf(stamp: string): number {
-    const key = `${stamp.slice(0, 19)}${zoneOf(stamp)}`;
-    if (key !== this.secondKey) {
-      this.secondKey = key;
-      this.secondValue = Math.floor(Date.parse(key) / 1000);
-    }
+    if (this.secondStamp !== undefined && sameSecond(stamp, this.secondStamp)) return this.secondValue;
+    this.secondStamp = stamp;
+    this.secondValue = Math.floor(Date.parse(`${stamp.slice(0, 19)}${zoneOf(stamp)}`) / 1000);
     return this.secondValue;
   }
 
   private emitLine(stream: Stream, state: StreamState): void {
     const parts = state.line;
-    const counts = state.pending.map((message) => ({ state, stamp: message.stamp, bytes: message.bytes, whole: message.ends }));
+    const counts: ShownCount[] = [];
+    for (const message of state.pending) addCount(counts, state, message.stamp, message.bytes, message.ends ? 1 : 0);
     state.pending = [];
     state.line = [];
     state.lineBytes = 0;

@@ -1,5 +1,6 @@
 /**
- * The engine's log stamps and the per-stream state of the log reader (logMessages.ts). No `vscode` here.
+ * The engine's log stamps, the per-stream state of the log reader (logMessages.ts) and how it counts what it showed.
+ * No `vscode` here.
  */
 import type { OutputChunk } from '../engine';
 
@@ -59,4 +60,56 @@ export interface PendingPart {
   readonly stamp: string | undefined;
   bytes: number;
   readonly ends: boolean;
+}
+
+/** Bytes of messages of one second (the newest stamp among them) and how many of those messages ended. */
+export interface ShownCount {
+  readonly state: StreamState;
+  stamp: string | undefined;
+  bytes: number;
+  wholes: number;
+}
+
+/**
+ * Adds to the counts of a delivery, merged into the last one while the second stays the same: a line of a million
+ * one-byte messages counts once per second of stamps, not once per message. Counting a same-second run at once with
+ * its newest stamp leaves the newest stamp and the bytes of its second as counting each would.
+ */
+export function addCount(counts: ShownCount[], state: StreamState, stamp: string | undefined, bytes: number, wholes: number): void {
+  const last = counts[counts.length - 1];
+  if (last && last.state === state && (stamp === undefined ? last.stamp === undefined : last.stamp !== undefined && sameSecond(stamp, last.stamp))) {
+    if (stamp !== undefined && stamp > (last.stamp as string)) last.stamp = stamp;
+    last.bytes += bytes;
+    last.wholes += wholes;
+    return;
+  }
+  counts.push({ state, stamp, bytes, wholes });
+}
+
+/** Same length, same text up to the seconds, same zone: then the stamps also compare as text. No allocation. */
+export function sameSecond(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < 19; index++) if (a.charCodeAt(index) !== b.charCodeAt(index)) return false;
+  const zone = a.endsWith('Z') ? 1 : 6;
+  for (let index = a.length - zone; index < a.length; index++) if (a.charCodeAt(index) !== b.charCodeAt(index)) return false;
+  return true;
+}
+
+/**
+ * The first newline at or after an offset of a chunk. A TTY chunk holds many messages and may hold no newline: the
+ * last search is kept, so a chunk is scanned once, not once per message in it.
+ */
+export class NewlineScanner {
+  private scanned: Buffer | undefined;
+  private scannedFrom = 0;
+  private scannedAt = -1;
+
+  next(data: Buffer, offset: number): number {
+    if (data !== this.scanned || offset < this.scannedFrom || (this.scannedAt !== -1 && this.scannedAt < offset)) {
+      this.scanned = data;
+      this.scannedFrom = offset;
+      this.scannedAt = data.indexOf(0x0a, offset);
+    }
+    return this.scannedAt;
+  }
 }
