@@ -12,15 +12,10 @@ import { ANSI } from '../terminals/terminalText';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import type { CoreDeps } from '../workbench/deps';
 import { resolveProject } from './projects';
+import { composeTerminalText } from './terminalLines';
 
 export const COMPOSE_LOGS_SCHEME = 'berth-compose-logs';
 const UPDATE_INTERVAL_MS = 100;
-
-/** Container output is untrusted: only colour (SGR) sequences and tabs reach the terminal, no other control bytes. */
-export function terminalSafe(text: string): string {
-  // eslint-disable-next-line no-control-regex -- finding control bytes is this function's job
-  return text.replace(/\u001b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f\u009b]/g, (match) => (match.length > 1 ? match : ''));
-}
 
 function tailOf(deps: CoreDeps): number | 'all' {
   return deps.settings.logsTail === 0 ? 'all' : deps.settings.logsTail;
@@ -141,7 +136,7 @@ export function logsCommands(documents: ProjectLogsDocuments): ReadonlyArray<Com
       const reader = new ProjectLogs(session.client, project.name, {
         lines: (batch) => {
           lines += batch.length;
-          terminal.write(batch.map((line) => `${terminalSafe(prefixer.format(line))}\r\n`).join(''));
+          terminal.write(composeTerminalText(prefixer, batch));
         },
         notice: (text) => terminal.writeLine(ANSI.dim(`[Berth] ${text}`)),
       }, { follow: true, tail: tailOf(deps), services: Array.isArray(options['services']) ? options['services'].map(String) : [], signal: terminal.signal });

@@ -12,8 +12,11 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { errorMessage } from '../common/errors';
 import type { EngineClient } from './client';
 import { COMPOSE_LABELS, memberOf, type ComposeMember } from './composeProjects';
+import { MessageSplitter, splitStamp } from './composeMessages';
 import { isEngineError } from './errors';
-import type { ContainerSummary, EngineEvent, OutputChunk } from './types';
+import type { ContainerSummary, EngineEvent } from './types';
+
+export { splitStamp };
 
 export interface MergedLine {
   readonly service: string;
@@ -44,17 +47,6 @@ export interface ProjectLogsOptions {
   readonly services?: readonly string[] | undefined;
   readonly signal: AbortSignal;
   readonly reorderMs?: number | undefined;
-}
-
-const STAMP = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d) ?/;
-
-/** `2024-01-02T03:04:05.123456789Z content` → its instant and the content; no stamp → undefined. */
-export function splitStamp(message: string): { seconds: number; nanos: number; text: string } | undefined {
-  const match = STAMP.exec(message);
-  if (!match) return undefined;
-  const ms = Date.parse(`${match[1] ?? ''}${match[3] ?? ''}`);
-  if (!Number.isFinite(ms)) return undefined;
-  return { seconds: Math.floor(ms / 1000), nanos: Number((match[2] ?? '').padEnd(9, '0')), text: message.slice(match[0].length) };
 }
 
 export function compareLines(a: { seconds: number; nanos: number }, b: { seconds: number; nanos: number }): number {
@@ -96,57 +88,6 @@ export class ReorderBuffer {
     this.pending = keep;
     // Sort is stable: lines of one container with the same stamp keep their order.
     this.emit(out.sort(compareLines));
-  }
-}
-
-/** Splits a container's timestamped stream into messages: frames without a TTY, lines with one. */
-class MessageSplitter {
-  private parts: Buffer[] = [];
-  /** The content so far of a message the engine split (a long line): the next message continues it. */
-  private partial: { seconds: number; nanos: number; text: string } | undefined;
-
-  constructor(
-    private readonly tty: boolean,
-    private readonly onMessage: (stream: 'stdout' | 'stderr', seconds: number, nanos: number, text: string) => void,
-  ) {}
-
-  push(chunk: OutputChunk): void {
-    this.parts.push(chunk.data);
-    if (this.tty) {
-      let joined = Buffer.concat(this.parts);
-      let newline = joined.indexOf(0x0a);
-      while (newline !== -1) {
-        this.message(chunk.stream, joined.subarray(0, newline + 1).toString('utf8'));
-        joined = joined.subarray(newline + 1);
-        newline = joined.indexOf(0x0a);
-      }
-      this.parts = joined.length > 0 ? [joined] : [];
-      return;
-    }
-    if (!chunk.frameEnd) return;
-    const text = this.parts.length === 1 ? (this.parts[0] as Buffer).toString('utf8') : Buffer.concat(this.parts).toString('utf8');
-    this.parts = [];
-    this.message(chunk.stream, text);
-  }
-
-  /** The stream ended: what is left is one unfinished line. */
-  end(stream: 'stdout' | 'stderr'): void {
-    if (this.parts.length > 0) this.message(stream, `${Buffer.concat(this.parts).toString('utf8')}\n`);
-    this.parts = [];
-    if (this.partial) this.onMessage(stream, this.partial.seconds, this.partial.nanos, this.partial.text);
-    this.partial = undefined;
-  }
-
-  private message(stream: 'stdout' | 'stderr', message: string): void {
-    const stamped = splitStamp(message) ?? { seconds: 0, nanos: 0, text: message };
-    const whole = this.partial ? { ...this.partial, text: this.partial.text + stamped.text } : stamped;
-    if (!whole.text.endsWith('\n')) {
-      this.partial = whole;
-      return;
-    }
-    this.partial = undefined;
-    const body = whole.text.slice(0, whole.text.endsWith('\r\n') ? -2 : -1);
-    for (const line of body.split('\n')) this.onMessage(stream, whole.seconds, whole.nanos, line);
   }
 }
 
@@ -248,12 +189,10 @@ export class ProjectLogs {
         first = false;
         const openedMs = Date.now();
         const opened = { seconds: Math.floor(openedMs / 1000), nanos: (openedMs % 1000) * 1_000_000 };
-        let stream: 'stdout' | 'stderr' = 'stdout';
         for await (const chunk of this.client.containerLogs(member.id, { follow, timestamps: true, tail, since, tty: inspect.Config.Tty, signal })) {
-          stream = chunk.stream;
           splitter.push(chunk);
         }
-        splitter.end(stream);
+        splitter.end();
         // Nothing shown (a tail of 0, a quiet run): a later read starts from when this one was opened, not earlier.
         reader.last ??= opened;
         if (!follow || signal.aborted) return;

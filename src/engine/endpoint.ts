@@ -213,7 +213,7 @@ function parseHostWithTls(
 ): Endpoint {
   const where = describeSource(source, context);
   const bad = (why: string): never => {
-    throw new EngineError('bad-request', `Invalid engine host "${redact(host)}"${where}: ${why}`, {
+    throw new EngineError('bad-request', `Invalid engine host "${redactHost(host)}"${where}: ${why}`, {
       hint: 'Use unix:///path/to/socket, tcp://host:port or ssh://user@host',
     });
   };
@@ -354,8 +354,8 @@ function safeUrl(text: string): URL | undefined {
   }
 }
 
-/** Removes a password from a host string before it goes into a message. */
-function redact(host: string): string {
+/** Hides a password in a host (`tcp://user:secret@…`) before it goes into a message or the log. */
+export function redactHost(host: string): string {
   return host.replace(/\/\/([^/@:]*):[^/@]*@/, '//$1:***@');
 }
 

@@ -21,3 +21,31 @@ export function buildQuery(params: Record<string, QueryValue>): string {
   }
   return query;
 }
+
+/** Query parameters whose values are often secrets (build args carry tokens): the log shows their names only. */
+const SECRET_PARAMETERS: readonly string[] = ['buildargs'];
+
+/** A request path as the debug log may show it: each secret parameter's values replaced by `***`, its keys kept. */
+export function pathForLog(path: string): string {
+  const start = path.indexOf('?');
+  if (start === -1) return path;
+  const params = new URLSearchParams(path.slice(start + 1));
+  if (!SECRET_PARAMETERS.some((name) => params.has(name))) return path;
+  for (const name of SECRET_PARAMETERS) {
+    const value = params.get(name);
+    if (value !== null) params.set(name, redactedJsonValues(value));
+  }
+  return `${path.slice(0, start)}?${params.toString()}`;
+}
+
+function redactedJsonValues(text: string): string {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+      return JSON.stringify(Object.fromEntries(Object.keys(parsed).map((key) => [key, '***'])));
+    }
+  } catch {
+    // Not JSON: nothing of it is shown.
+  }
+  return '***';
+}

@@ -139,7 +139,7 @@ export const engineCommands: ReadonlyArray<CommandEntry<EnginesDeps>> = [
     }
     const target = await addConfiguredEngine(given);
     const where = target === vscode.ConfigurationTarget.Global ? 'user settings' : 'workspace settings (this workspace sets berth.engines)';
-    deps.log.info(`Added engine ${given.name}: ${given.host} to berth.engines in the ${where}`);
+    deps.log.info(`Added engine ${given.name}: ${redactHost(given.host)} to berth.engines in the ${where}`);
     // The configuration listener has made its session by now; make sure, whatever the event order.
     deps.rediscoverEngines();
     const engine = `settings:${given.name}`;

@@ -13,8 +13,8 @@ import { runContainer, runInBackground, validateContainerName, validateImageRefe
 import { isRegistryAuthFailure, runRefusedMessage, withRegistryAuthRetry, type AuthRetryOptions } from '../registries';
 import type { EngineSession } from '../model/session';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
-import { StreamOutputFilters } from '../terminals/outputFilter';
-import { ANSI, StreamDecoders, toTerminalText } from '../terminals/terminalText';
+import { ContainerTerminalOutput } from '../terminals/outputFilter';
+import { ANSI, StreamDecoders } from '../terminals/terminalText';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import { RunTerminalControls, type WhenClosed } from './runTerminal';
 import { reportError, withCancellableProgress } from '../workbench/feedback';
@@ -239,7 +239,7 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
       log: deps.log,
     });
     const decoders = new StreamDecoders();
-    const filters = new StreamOutputFilters();
+    const output = new ContainerTerminalOutput(tty);
     const tracker = new LayerProgress();
     // The pull progress line is rewritten in place; whatever comes next starts on a line of its own.
     let progressLineOpen = false;
@@ -280,20 +280,14 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
           onOutput: (chunk) => {
             endProgressLine();
             // Container output is untrusted: colours pass, terminal control does not (terminals/outputFilter.ts).
-            const text = filters.filter(chunk.stream, decoders.decode(chunk.stream, chunk.data));
-            // A TTY sends CRLF already; plain streams need it.
-            const shown = options.tty ? text : toTerminalText(text);
-            terminal.write(chunk.stream === 'stderr' ? ANSI.red(shown) : shown);
+            terminal.write(output.text(chunk.stream, decoders.decode(chunk.stream, chunk.data)));
           },
         });
       }, runAuthRetry(deps, options, (registry) => {
         endProgressLine();
         terminal.writeLine(ANSI.yellow(`[Berth] ${registry} refused the pull of ${options.image}: Sign In… in the notification goes on with this run`));
       }));
-      for (const [stream, flushed] of decoders.flush()) {
-        const rest = filters.filter(stream, flushed);
-        terminal.write(options.tty ? rest : toTerminalText(rest));
-      }
+      for (const [stream, flushed] of decoders.flush()) terminal.write(output.text(stream === 'stderr' ? 'stderr' : 'stdout', flushed));
       endProgressLine();
       terminal.writeLine('');
       const how = result.interrupted ? 'stopped (Ctrl+C); ' : '';

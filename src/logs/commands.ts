@@ -3,8 +3,8 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
 import type { OpenTerminals } from '../terminals/openTerminals';
-import { StreamOutputFilters } from '../terminals/outputFilter';
-import { ANSI, toTerminalText } from '../terminals/terminalText';
+import { ContainerTerminalOutput } from '../terminals/outputFilter';
+import { ANSI } from '../terminals/terminalText';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import type { CoreDeps } from '../workbench/deps';
 import { isCancellation } from '../workbench/feedback';
@@ -30,12 +30,9 @@ export const logCommands: ReadonlyArray<CommandEntry<LogCommandDeps>> = [
     deps.logTerminals.add(key, shown);
     shown.show();
     // Container output is untrusted: colours pass, terminal control does not (terminals/outputFilter.ts).
-    const filters = new StreamOutputFilters();
+    const output = new ContainerTerminalOutput(false);
     const sink = {
-      output: (stream: 'stdout' | 'stderr', text: string) => {
-        const shown = toTerminalText(filters.filter(stream, text));
-        terminal.write(stream === 'stderr' ? ANSI.red(shown) : shown);
-      },
+      output: (stream: 'stdout' | 'stderr', text: string) => terminal.write(output.text(stream, text)),
       notice: (text: string) => terminal.writeLine(ANSI.dim(`[Berth] ${text}`)),
     };
     const engine = ref.session.id;

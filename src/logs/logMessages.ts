@@ -17,57 +17,16 @@
  * other parts than it sent live. A message newer than any shown ends the dropping early.
  */
 import type { OutputChunk } from '../engine';
+import { MAX_STAMP_LENGTH, NewlineScanner, STAMP, StreamState, addCount, compareStamps, sameSecond, zoneOf, type PendingPart, type ShownCount } from './logStreamState';
+
+export { compareStamps, stampSeconds } from './logStreamState';
 
 type Stream = OutputChunk['stream'];
-
-/** Receives whole lines (ending in `\n`), or at the end of a stream the unfinished rest of one. */
-export type LineOutput = (stream: Stream, text: string) => void;
-
-/** `2006-01-02T15:04:05.999999999+07:00`: the longest stamp an engine writes. */
-const MAX_STAMP_LENGTH = 35;
-const STAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)$/;
 const SPACE = 0x20;
 const NEWLINE = 0x0a;
 
-function zoneOf(stamp: string): string {
-  return stamp.endsWith('Z') ? 'Z' : stamp.slice(-6);
-}
-
-/** Stamps of one shape compare as text (fixed width, one zone); other pairs by their instant. */
-export function compareStamps(a: string, b: string): number {
-  if (a.length === b.length && zoneOf(a) === zoneOf(b)) return a < b ? -1 : a > b ? 1 : 0;
-  const difference = stampSeconds(a) - stampSeconds(b);
-  if (difference !== 0) return Math.sign(difference);
-  const fraction = (stamp: string): number => Number(`0${/\.\d+/.exec(stamp)?.[0] ?? ''}`);
-  return Math.sign(fraction(a) - fraction(b));
-}
-
-/** Whole Unix seconds of a stamp. */
-export function stampSeconds(stamp: string): number {
-  return Math.floor(Date.parse(`${stamp.slice(0, 19)}${zoneOf(stamp)}`) / 1000);
-}
-
-class StreamState {
-  /** Between messages: the next bytes are a stamp (or, from an engine that stamps nothing, content). */
-  atStart = true;
-  /** Bytes of a stamp split across chunks. */
-  head = '';
-  /** TTY: the last bytes of a chunk that may begin a stamp, put in front of the next chunk. */
-  carry: Buffer | undefined;
-  /** The current message: its stamp and its content so far (replayed bytes left out). */
-  stamp: string | undefined;
-  message: Buffer[] = [];
-  messageBytes = 0;
-  /** Replayed bytes still to drop after a resume. */
-  skip = 0;
-  /** Content bytes shown in the newest second. */
-  shownInNewestSecond = 0;
-  /** Content of the finished messages of the unfinished line, and its size. */
-  line: Buffer[] = [];
-  lineBytes = 0;
-  /** The stamps and sizes of the line's messages not handed on yet: they count as shown once handed on. */
-  pending: Array<{ stamp: string | undefined; bytes: number }> = [];
-}
+/** Receives whole lines (ending in `\n`), or at the end of a stream the unfinished rest of one. */
+export type LineOutput = (stream: Stream, text: string) => void;
 
 /**
  * An unfinished line is handed on once it holds this much (cut at a character boundary), so a container that writes
@@ -79,12 +38,13 @@ export const MAX_HELD_LINE_BYTES = 64 * 1024;
 interface Delivery {
   readonly stream: Stream;
   readonly text: string;
-  readonly counts: Array<{ state: StreamState; stamp: string | undefined; bytes: number; whole: boolean }>;
+  readonly counts: ShownCount[];
   readonly at: number;
 }
 
 export class LogMessageReader {
   private readonly streams = new Map<Stream, StreamState>();
+  private readonly newlines = new NewlineScanner();
   /** Set by `deferFor`: each line waits this long before it is handed on; until then it is not counted as shown. */
   private deferMs: number | undefined;
   private readonly deferred: Delivery[] = [];
@@ -96,7 +56,7 @@ export class LogMessageReader {
   shownMessages = 0;
   oldestSecond: number | undefined;
   /** The second of the last stamp parsed, by its text up to the seconds and its zone: most stamps share it. */
-  private secondKey = '';
+  private secondStamp: string | undefined;
   private secondValue = 0;
 
   constructor(public output: LineOutput) {}
@@ -143,7 +103,7 @@ export class LogMessageReader {
     const limit = ageMs === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : Date.now() - ageMs;
     while (this.deferred.length > 0 && (this.deferred[0] as Delivery).at <= limit) {
       const { stream, text, counts } = this.deferred.shift() as Delivery;
-      for (const count of counts) this.countShown(count.state, count.stamp, count.bytes, count.whole);
+      for (const count of counts) this.countShown(count.state, count.stamp, count.bytes, count.wholes);
       if (text !== '') this.output(stream, text);
     }
     if (this.deferred.length === 0) this.stopDeferTimer();
@@ -168,7 +128,7 @@ export class LogMessageReader {
   /** A line is handed on now, or once it waited `deferMs`. */
   private deliver(stream: Stream, text: string, counts: Delivery['counts']): void {
     if (this.deferMs === undefined && this.deferred.length === 0) {
-      for (const count of counts) this.countShown(count.state, count.stamp, count.bytes, count.whole);
+      for (const count of counts) this.countShown(count.state, count.stamp, count.bytes, count.wholes);
       if (text !== '') this.output(stream, text);
       return;
     }
@@ -229,7 +189,7 @@ export class LogMessageReader {
   private state(stream: Stream): StreamState {
     let state = this.streams.get(stream);
     if (!state) {
-      state = new StreamState();
+      state = new StreamState(stream);
       this.streams.set(stream, state);
     }
     return state;
@@ -241,6 +201,7 @@ export class LogMessageReader {
     state.carry = undefined;
     state.message = [];
     state.messageBytes = 0;
+    state.spilled = false;
   }
 
   /** Reads the stamp at the start of a message; resolves the offset after it. */
@@ -276,6 +237,7 @@ export class LogMessageReader {
 
   private startMessage(state: StreamState, stamp: string | undefined): void {
     state.atStart = false;
+    state.spilled = false;
     state.stamp = stamp;
     state.message = [];
     state.messageBytes = 0;
@@ -295,11 +257,24 @@ export class LogMessageReader {
     if (part.length === 0) return;
     state.message.push(part);
     state.messageBytes += part.length;
+    // One huge message (a non-TTY frame of any size) is not held whole: its part so far joins the line and goes.
+    if (state.lineBytes + state.messageBytes >= MAX_HELD_LINE_BYTES) this.spillMessage(state);
+  }
+
+  /** Moves the current message's content so far into the line (the message goes on) and hands the line on. */
+  private spillMessage(state: StreamState): void {
+    state.pending.push({ stamp: state.stamp, bytes: state.messageBytes, ends: false });
+    for (const part of state.message) state.line.push(part);
+    state.lineBytes += state.messageBytes;
+    state.message = [];
+    state.messageBytes = 0;
+    state.spilled = true;
+    this.emitHeldLine(state.streamName, state);
   }
 
   /** Content up to the end of the message, the line, or the chunk; resolves the offset after it. */
   private readContent(stream: Stream, state: StreamState, data: Buffer, offset: number, framed: boolean): number {
-    const newline = data.indexOf(NEWLINE, offset);
+    const newline = this.newlines.next(data, offset);
     const end = newline === -1 ? data.length : newline + 1;
     if (!framed && state.stamp !== undefined) {
       const next = this.findNextStamp(state, data, offset, end);
@@ -345,8 +320,9 @@ export class LogMessageReader {
 
   private finishMessage(stream: Stream, state: StreamState, endsLine: boolean): void {
     state.atStart = true;
-    if (state.messageBytes > 0) {
-      state.pending.push({ stamp: state.stamp, bytes: state.messageBytes });
+    // A spilled message that ended with its spill still ends here: a part of no bytes counts it as whole.
+    if (state.messageBytes > 0 || state.spilled) {
+      state.pending.push({ stamp: state.stamp, bytes: state.messageBytes, ends: true });
       for (const part of state.message) state.line.push(part);
       state.lineBytes += state.messageBytes;
     }
@@ -371,20 +347,23 @@ export class LogMessageReader {
     // The messages handed on count as shown; one cut in two counts its first part now and the rest later.
     const counts: Delivery['counts'] = [];
     let left = cut;
-    while (left > 0 && state.pending.length > 0) {
-      const first = state.pending[0] as { stamp: string | undefined; bytes: number };
+    let done = 0;
+    // An index, not shift(): a line of a million one-byte messages costs one pass, not a pass per message.
+    while (left > 0 && done < state.pending.length) {
+      const first = state.pending[done] as PendingPart;
       const bytes = Math.min(first.bytes, left);
-      counts.push({ state, stamp: first.stamp, bytes, whole: bytes === first.bytes });
+      addCount(counts, state, first.stamp, bytes, bytes === first.bytes && first.ends ? 1 : 0);
       left -= bytes;
       first.bytes -= bytes;
-      if (first.bytes === 0) state.pending.shift();
+      if (first.bytes === 0) done++;
     }
+    if (done > 0) state.pending.splice(0, done);
     if (cut > 0) this.deliver(stream, held.toString('utf8', 0, cut), counts);
   }
 
-  /** BYTES of a message were handed on; `whole`: its last ones. */
-  private countShown(state: StreamState, stamp: string | undefined, bytes: number, whole: boolean): void {
-    if (whole) this.shownMessages++;
+  /** BYTES of messages of one second were handed on, the last ones of WHOLES messages. */
+  private countShown(state: StreamState, stamp: string | undefined, bytes: number, wholes: number): void {
+    this.shownMessages += wholes;
     if (stamp === undefined) {
       state.shownInNewestSecond += bytes;
       return;
@@ -400,17 +379,16 @@ export class LogMessageReader {
   }
 
   private secondOf(stamp: string): number {
-    const key = `${stamp.slice(0, 19)}${zoneOf(stamp)}`;
-    if (key !== this.secondKey) {
-      this.secondKey = key;
-      this.secondValue = Math.floor(Date.parse(key) / 1000);
-    }
+    if (this.secondStamp !== undefined && sameSecond(stamp, this.secondStamp)) return this.secondValue;
+    this.secondStamp = stamp;
+    this.secondValue = Math.floor(Date.parse(`${stamp.slice(0, 19)}${zoneOf(stamp)}`) / 1000);
     return this.secondValue;
   }
 
   private emitLine(stream: Stream, state: StreamState): void {
     const parts = state.line;
-    const counts = state.pending.map((message) => ({ state, stamp: message.stamp, bytes: message.bytes, whole: true }));
+    const counts: ShownCount[] = [];
+    for (const message of state.pending) addCount(counts, state, message.stamp, message.bytes, message.ends ? 1 : 0);
     state.pending = [];
     state.line = [];
     state.lineBytes = 0;

@@ -6,7 +6,7 @@
  */
 import { errorMessage, toError } from '../common/errors';
 import { homedir } from 'node:os';
-import { DEFAULT_DOCKER_SOCKET, EngineError, knownSockets, parseHost, resolveEndpoint, socketEndpoint, type Endpoint, type KnownSocket } from '../engine';
+import { DEFAULT_DOCKER_SOCKET, EngineError, knownSockets, parseHost, redactHost, resolveEndpoint, socketEndpoint, type Endpoint, type KnownSocket } from '../engine';
 import { listDockerContexts, nodeContextStoreFs, type ContextStoreFs } from '../engine/contexts';
 
 export type EngineOrigin = 'local' | 'context' | 'podman' | 'socket' | 'settings';
@@ -236,10 +236,7 @@ export function parseConfiguredEngines(value: unknown): { engines: ConfiguredEng
   return { engines, problems };
 }
 
-/** Hides a password in a host before it is shown or logged. */
-export function redactHost(host: string): string {
-  return host.replace(/\/\/([^/@:]*):[^/@]*@/, '//$1:***@');
-}
+export { redactHost };
 
 /** Add Engine's confirmation: where the entry went, and where its row is (the host without any credentials in it). */
 export function addedEngineMessage(name: string, host: string, where: string, revealed: boolean): string {

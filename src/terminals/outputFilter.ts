@@ -8,8 +8,12 @@
  * every other escape sequence, the other C0 controls and the C1 controls. It is a state machine (after the
  * VT500 parser that xterm.js follows), so a sequence split across chunks is recognised whole, and it never emits a
  * partial sequence: what one stream's filter has written cannot be completed by the next chunk of another stream.
- * Attach Shell is an interactive session and stays a raw TTY: it does not use this. No `vscode` here.
+ * Every terminal that shows container output writes it through ContainerTerminalOutput (run, logs) or
+ * filterCompleteLine (compose logs, whose lines come merged from several containers). Attach Shell is an interactive
+ * session and stays a raw TTY: it does not use this. No `vscode` here.
  */
+import { ANSI, toTerminalText } from './terminalText';
+
 
 /** The controls the state machine acts on; C1 ones (U+0080..U+009F) as xterm.js reads them from decoded text. */
 const CONTROL = { esc: 0x1b, bel: 0x07, can: 0x18, sub: 0x1a, c1Csi: 0x9b, c1St: 0x9c } as const;
@@ -122,4 +126,30 @@ export class StreamOutputFilters {
     }
     return filter.filter(text);
   }
+}
+
+/**
+ * Container output on its way to a run or logs terminal: filtered per stream, LF turned into CRLF unless a TTY sent
+ * it (a TTY sends CRLF already), stderr in red.
+ */
+export class ContainerTerminalOutput {
+  private readonly filters = new StreamOutputFilters();
+
+  constructor(private readonly tty: boolean) {}
+
+  /** What the terminal is written for this piece of a stream (decoded text); state carries over to the next. */
+  text(stream: 'stdout' | 'stderr', text: string): string {
+    const filtered = this.filters.filter(stream, text);
+    if (filtered === '') return '';
+    const shown = this.tty ? filtered : toTerminalText(filtered);
+    return stream === 'stderr' ? ANSI.red(shown) : shown;
+  }
+}
+
+/**
+ * One whole line of output (compose logs merge lines of several containers): filtered from a fresh state, so a
+ * sequence left open at its end cannot swallow the next container's line.
+ */
+export function filterCompleteLine(text: string): string {
+  return new TerminalOutputFilter().filter(text);
 }

@@ -4,7 +4,6 @@
  * in-band with status 200. Closing the request cancels the build on the engine. Credentials for private base images
  * travel in `X-Registry-Config` (a map, unlike X-Registry-Auth), only to registries that are safe to send them to.
  */
-import { assertSafeToSendCredentials } from '../auth';
 import { JsonLineDecoder, progressLineError, type ProgressLine } from '../decoders';
 import { EngineError, type EngineErrorKind, type EngineErrorOptions } from '../errors';
 import { buildQuery } from '../query';
@@ -98,8 +97,7 @@ export class BuildEndpoints extends StatsEndpoints {
 
   private async registryConfigHeader(config: BuildImageOptions['registryConfig'], signal: AbortSignal | undefined): Promise<string[]> {
     if (config === undefined || Object.keys(config).length === 0) return [];
-    const security = await this.registrySecurity(signal);
-    for (const registry of Object.keys(config)) assertSafeToSendCredentials(registry, { secure: security.isSecure(registry) });
+    await this.assertCredentialsMayTravel(Object.entries(config), signal);
     const json = JSON.stringify(config);
     return ['x-registry-config', Buffer.from(json, 'utf8').toString('base64').replace(/\+/g, '-').replace(/\//g, '_')];
   }

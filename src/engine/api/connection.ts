@@ -10,6 +10,7 @@ import { EngineError, engineErrorFromResponse, isEngineError, type ErrorSubject 
 import { Transport, type BufferedResponse, type TransportOptions, type TransportRequest } from '../transport';
 import type { CallOptions, PingInfo } from '../types';
 import { errorMessage } from '../../common/errors';
+import { pathForLog } from '../query';
 
 /** The highest API version this client speaks. At least 1.44: Docker 29 refuses anything lower. */
 export const CLIENT_MAX_API_VERSION = '1.51';
@@ -139,7 +140,7 @@ export class EngineConnection {
     const path = prefix + spec.path;
     const started = this.log ? performance.now() : 0;
     const response = await this.transport.upgrade({ method: spec.method, path, headers: spec.headers, body: spec.body, signal: spec.signal }, 'tcp');
-    if (this.log) this.log(`${spec.method} ${path} → ${response.status} (${(performance.now() - started).toFixed(1)} ms)`);
+    if (this.log) this.log(`${spec.method} ${pathForLog(path)} → ${response.status} (${(performance.now() - started).toFixed(1)} ms)`);
     if ('socket' in response) return response.socket;
     if (response.status >= 200 && response.status < 300) {
       throw new EngineError('protocol', `The engine answered ${response.status} instead of upgrading the connection`, {
@@ -172,10 +173,10 @@ export class EngineConnection {
     const started = performance.now();
     try {
       const response = await this.transport.request(spec, prefix);
-      log(`${spec.method} ${prefix}${spec.path} → ${response.status} (${(performance.now() - started).toFixed(1)} ms)`);
+      log(`${spec.method} ${pathForLog(prefix + spec.path)} → ${response.status} (${(performance.now() - started).toFixed(1)} ms)`);
       return response;
     } catch (error) {
-      log(`${spec.method} ${prefix}${spec.path} failed: ${errorMessage(error)}`);
+      log(`${spec.method} ${pathForLog(prefix + spec.path)} failed: ${errorMessage(error)}`);
       throw error;
     }
   }
@@ -197,10 +198,10 @@ export class EngineConnection {
         bodyTimeout: spec.bodyTimeout ?? 0,
       });
     } catch (error) {
-      this.log?.(`${spec.method} ${path} failed: ${errorMessage(error)}`);
+      this.log?.(`${spec.method} ${pathForLog(path)} failed: ${errorMessage(error)}`);
       throw error;
     }
-    this.log?.(`${spec.method} ${path} → ${response.status}, streaming (${(performance.now() - started).toFixed(1)} ms to headers)`);
+    this.log?.(`${spec.method} ${pathForLog(path)} → ${response.status}, streaming (${(performance.now() - started).toFixed(1)} ms to headers)`);
     if (response.status >= 200 && response.status < 300) return response;
     const body = await collect(response.body);
     throw engineErrorFromResponse(response.status, body, {

@@ -146,12 +146,27 @@ export class ImageEndpoints extends ContainerEndpoints {
     signal: AbortSignal | undefined,
   ): Promise<readonly string[] | undefined> {
     if (auth === undefined) return always ? ['x-registry-auth', encodeRegistryAuth(undefined)] : undefined;
+    await this.assertCredentialsMayTravel([[registry, auth]], signal);
+    return ['x-registry-auth', encodeRegistryAuth(auth)];
+  }
+
+  /**
+   * The one rule for every request that carries registry credentials (X-Registry-Auth, X-Registry-Config): the link
+   * to the engine must not expose them (checked before any connection), and the engine must reach each registry over
+   * HTTPS or on loopback, as must an explicit http:// server address in a credential.
+   */
+  protected async assertCredentialsMayTravel(
+    credentials: readonly (readonly [registry: string, credential: RegistryCredential])[],
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    if (credentials.length === 0) return;
     assertEngineSafeForCredentials(this.endpoint);
     const security = await this.registrySecurity(signal);
-    assertSafeToSendCredentials(registry, { secure: security.isSecure(registry) });
-    const serverAddress = 'serveraddress' in auth ? auth.serveraddress : undefined;
-    if (serverAddress !== undefined && /^http:\/\//i.test(serverAddress)) assertSafeToSendCredentials(serverAddress);
-    return ['x-registry-auth', encodeRegistryAuth(auth)];
+    for (const [registry, credential] of credentials) {
+      assertSafeToSendCredentials(registry, { secure: security.isSecure(registry) });
+      const serverAddress = credential.serveraddress;
+      if (serverAddress !== undefined && /^http:\/\//i.test(serverAddress)) assertSafeToSendCredentials(serverAddress);
+    }
   }
 
   /** Which registries the engine reaches over plain HTTP (its insecure-registries), from /info; asked once. */

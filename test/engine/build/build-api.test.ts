@@ -22,6 +22,7 @@ void describe('build workflow on the private engines', () => {
     'slow/Dockerfile': `FROM ${image}\nRUN echo started-${marker} && sleep 60\n`,
     'mount/Dockerfile': `FROM ${image}\nRUN --mount=type=tmpfs,target=/scratch echo mounted > /scratch/x && cat /scratch/x\n`,
     'missing-base/Dockerfile': 'FROM 127.0.0.1:1/berth/nothing-here:1\n',
+    'args/Dockerfile': `FROM ${image}\nARG TOKEN\nRUN test -n "$TOKEN" && echo token-length-\${#TOKEN}\n`,
   });
   after(() => folder.dispose());
 
@@ -82,5 +83,24 @@ void describe('build workflow on the private engines', () => {
       buildImage(suite.client, { contextDir: join(folder.path, 'missing-base'), networkMode: 'none' }),
       (error: unknown) => isEngineError(error, 'server') && error.message === expectedMessage('build-from-unpullable'),
     );
+  });
+
+  void it('build args reach the build, and the debug log shows their names only', async () => {
+    const secret = `s3cret-${marker}`;
+    const logged: string[] = [];
+    const client = suite.otherClient({ host: suite.host, log: (line) => logged.push(line) });
+    const lines: string[] = [];
+    await buildImage(client, {
+      contextDir: join(folder.path, 'args'),
+      networkMode: 'none',
+      noCache: true,
+      buildArgs: { TOKEN: secret },
+      onMessage: (message) => lines.push(message.stream ?? ''),
+    });
+    assert.match(lines.join(''), new RegExp(`token-length-${secret.length}`), 'the build saw the argument');
+    const buildLine = logged.find((line) => line.startsWith('POST ') && line.includes('/build?'));
+    assert.ok(buildLine, `no build request in the log:\n${logged.join('\n')}`);
+    assert.ok(buildLine.includes(`buildargs=${encodeURIComponent(JSON.stringify({ TOKEN: '***' }))}`), buildLine);
+    assert.ok(!logged.some((line) => line.includes(secret) || line.includes(encodeURIComponent(secret))), logged.join('\n'));
   });
 });

@@ -15,6 +15,16 @@ export const SECURITY_CASES: readonly BadInputCase[] = [
       'Refusing to send registry credentials to the engine at tcp://192.0.2.10:2375: it is reached over plain TCP without TLS, so they would cross the network as readable text. Reach the engine over TLS (tcp://…:2376 with DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH, or a docker context with certificates) or over ssh://; anonymous pulls still work',
   },
   {
+    id: 'build-credentials-plain-tcp',
+    category: 'Untrusted settings, transports and output',
+    action: 'build (private base image, signed in)',
+    input: 'an engine at tcp://192.0.2.10:2375 (plain TCP, no TLS)',
+    kind: 'error',
+    errorKind: 'bad-request',
+    message:
+      'Refusing to send registry credentials to the engine at tcp://192.0.2.10:2375: it is reached over plain TCP without TLS, so they would cross the network as readable text. Reach the engine over TLS (tcp://…:2376 with DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH, or a docker context with certificates) or over ssh://; anonymous pulls still work',
+  },
+  {
     id: 'hostile-terminal-output',
     category: 'Untrusted settings, transports and output',
     action: 'run / logs in a terminal',

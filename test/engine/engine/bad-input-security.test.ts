@@ -3,6 +3,7 @@
 // colours. (The workspace's engine is a workbench matter: test/integration/suite/workspace-trust.test.ts.)
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Readable } from 'node:stream';
 import { EngineError, runContainer, type OutputChunk } from '../../../src/engine';
 import { clientThatMustNotConnect } from '../../support/refusingClient';
 import { StreamOutputFilters } from '../../../src/terminals/outputFilter';
@@ -21,6 +22,24 @@ void describe('credentials and plain tcp://', () => {
         assert.ok(error instanceof EngineError, String(error));
         assert.equal(error.kind, 'bad-request');
         assert.equal(error.message, expectedMessage('credentials-plain-tcp'));
+        return true;
+      });
+      assert.deepEqual(attempts, [], 'a connection was opened to the plain tcp:// engine');
+    } finally {
+      await client.close();
+    }
+  });
+  void it('a build with registry credentials through an engine on plain non-loopback tcp:// is refused before any connection', async () => {
+    const { client, attempts } = clientThatMustNotConnect('tcp://192.0.2.10:2375');
+    try {
+      const registryConfig = { '127.0.0.1:5000': { username: 'berth', password: 'not-sent', serveraddress: '127.0.0.1:5000' } };
+      const building = (async () => {
+        for await (const line of client.buildImage(Readable.from([Buffer.alloc(1024)]), { registryConfig })) void line;
+      })();
+      await assert.rejects(building, (error: unknown) => {
+        assert.ok(error instanceof EngineError, String(error));
+        assert.equal(error.kind, 'bad-request');
+        assert.equal(error.message, expectedMessage('build-credentials-plain-tcp'));
         return true;
       });
       assert.deepEqual(attempts, [], 'a connection was opened to the plain tcp:// engine');

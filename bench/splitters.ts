@@ -1,0 +1,139 @@
+/**
+ * `npm run bench:splitters`: every line splitter of a stream a container or an engine controls, fed 64 MiB of output
+ * without a newline (the worst line a container can write), in messages of 16 KiB, 1 KiB and 1 byte, each behind the
+ * engine's stamp (logs) or in its own JSON line (build output, stats, events). Each splitter is timed and its peak
+ * memory (max RSS) read in a child process of its own, against a plain read of the same bytes in another: the same
+ * chunks consumed (non-TTY logs: through the frame demuxer every log read needs). Goal: at most 2× the plain read's
+ * time and 64 MiB more memory. BERTH_BENCH_SPLITTER_MIB sets the output size, BERTH_BENCH_SPLITTER_BYTE_MIB the
+ * size of the 1-byte runs (64 MiB in 1-byte messages is 64 million messages). Asserts nothing; writes
+ * bench/splitters-results.md.
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FrameDemuxer, JsonLineDecoder, type OutputChunk } from '../src/engine';
+import { MessageSplitter } from '../src/engine/composeMessages';
+import { LogMessageReader } from '../src/logs/logMessages';
+
+type Mode = 'frames' | 'tty' | 'json';
+type Splitter = 'plain' | 'compose' | 'logs' | 'json';
+
+const STAMP = '2026-11-23T10:38:35.913673355Z';
+const KIB = 1024;
+const MIB = KIB * KIB;
+const CHUNK = 64 * KIB;
+
+function wireMessage(mode: Mode, content: Buffer): Buffer {
+  if (mode === 'json') return Buffer.from(`${JSON.stringify({ stream: content.toString('latin1') })}\n`, 'latin1');
+  const body = Buffer.concat([Buffer.from(`${STAMP} `, 'latin1'), content]);
+  if (mode === 'tty') return body;
+  const header = Buffer.alloc(8);
+  header[0] = 1;
+  header.writeUInt32BE(body.length, 4);
+  return Buffer.concat([header, body]);
+}
+
+/** The engine's bytes, in fresh network-sized chunks (as reads allocate them); the last message ends the line. */
+function* wire(mode: Mode, size: number, total: number): Generator<Buffer> {
+  const message = wireMessage(mode, Buffer.alloc(size, 'x'));
+  const perChunk = Math.max(1, Math.floor(CHUNK / message.length));
+  const period = Buffer.concat(Array.from({ length: perChunk }, () => message));
+  let messages = Math.floor(total / size);
+  while (messages >= perChunk) {
+    yield Buffer.from(period);
+    messages -= perChunk;
+  }
+  if (messages > 0) yield Buffer.from(period.subarray(0, messages * message.length));
+  yield wireMessage(mode, Buffer.from('end\n', 'latin1'));
+}
+
+/** Runs one splitter over the wire; resolves how many lines it handed on. */
+function runOne(splitter: Splitter, mode: Mode, size: number, total: number): number {
+  let lines = 0;
+  let bytes = 0;
+  if (splitter === 'json') {
+    const decoder = new JsonLineDecoder(() => lines++);
+    for (const chunk of wire(mode, size, total)) decoder.push(chunk);
+    decoder.end();
+    return lines;
+  }
+  const tty = mode === 'tty';
+  const consume: (chunk: OutputChunk) => void =
+    splitter === 'plain'
+      ? (chunk) => void (bytes += chunk.data.length)
+      : splitter === 'compose'
+        ? ((splitterOf) => (chunk: OutputChunk) => splitterOf.push(chunk))(new MessageSplitter(tty, () => lines++))
+        : ((reader) => (chunk: OutputChunk) => reader.push(chunk, !tty))(new LogMessageReader(() => lines++));
+  const demuxer = new FrameDemuxer(consume);
+  for (const data of wire(mode, size, total)) {
+    if (mode === 'frames') demuxer.push(data);
+    else consume({ stream: 'stdout', data });
+  }
+  if (mode === 'frames') demuxer.end();
+  return splitter === 'plain' ? (bytes > 0 ? 1 : 0) : lines;
+}
+
+interface Measure {
+  readonly ms: number;
+  readonly maxRssMiB: number;
+  readonly lines: number;
+}
+
+function child(splitter: Splitter, mode: Mode, size: number, total: number): void {
+  const started = performance.now();
+  const lines = runOne(splitter, mode, size, total);
+  const ms = performance.now() - started;
+  const measure: Measure = { ms, maxRssMiB: process.resourceUsage().maxRSS / KIB, lines };
+  process.stdout.write(JSON.stringify(measure));
+}
+
+function measure(splitter: Splitter, mode: Mode, size: number, total: number): Measure {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', __filename, splitter, mode, String(size), String(total)], {
+    encoding: 'utf8',
+    maxBuffer: MIB,
+  });
+  return JSON.parse(out) as Measure;
+}
+
+function main(): void {
+  const mib = Number(process.env['BERTH_BENCH_SPLITTER_MIB'] ?? 64);
+  const byteMib = Number(process.env['BERTH_BENCH_SPLITTER_BYTE_MIB'] ?? mib);
+  const cases: ReadonlyArray<readonly [name: string, splitter: Splitter, mode: Mode]> = [
+    ['compose logs, no TTY (frames)', 'compose', 'frames'],
+    ['compose logs, TTY', 'compose', 'tty'],
+    ['container logs (terminal + editor), no TTY (frames)', 'logs', 'frames'],
+    ['container logs (terminal + editor), TTY', 'logs', 'tty'],
+    ['JSON lines (build output, stats, events, pull/push)', 'json', 'json'],
+  ];
+  const rows: string[] = [];
+  for (const [name, splitter, mode] of cases) {
+    for (const [label, size] of [['16 KiB', 16 * KIB], ['1 KiB', KIB], ['1 byte', 1]] as const) {
+      const total = (size === 1 ? byteMib : mib) * MIB;
+      const plain = measure('plain', mode === 'json' ? 'tty' : mode, size, total);
+      // JSON's plain read is the same bytes as a raw read: consume the JSON wire itself.
+      const base = mode === 'json' ? measure('plain', 'json', size, total) : plain;
+      const run = measure(splitter, mode, size, total);
+      const row = `| ${name} | ${label} | ${total / MIB} MiB | ${base.ms.toFixed(0)} ms | ${run.ms.toFixed(0)} ms | ${(run.ms / base.ms).toFixed(2)}× | ${(run.maxRssMiB - base.maxRssMiB).toFixed(1)} MiB | ${run.lines} |`;
+      rows.push(row);
+      process.stderr.write(`${row}\n`);
+    }
+  }
+  const report = [
+    '# Line splitters: one line without a newline',
+    '',
+    'One line of the output size shown, cut by the engine into messages of the size shown (each behind its stamp, or in',
+    'its own JSON line), read in 64 KiB chunks. Plain read: the same chunks consumed (non-TTY: through the frame',
+    'demuxer). Extra memory: the splitter\'s max RSS less the plain read\'s, each in a process of its own.',
+    '',
+    '| Splitter | Messages | Output | Plain read | Splitter | Splitter / plain | Extra memory | Lines handed on |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...rows,
+    '',
+  ].join('\n');
+  writeFileSync(join(__dirname, 'splitters-results.md'), report);
+  process.stderr.write(`wrote bench/splitters-results.md\n`);
+}
+
+const [, , splitterArg, modeArg, sizeArg, totalArg] = process.argv;
+if (splitterArg !== undefined) child(splitterArg as Splitter, modeArg as Mode, Number(sizeArg), Number(totalArg));
+else main();
