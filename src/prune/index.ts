@@ -42,14 +42,14 @@ export interface PruneResult {
 }
 
 /** From the UI: optional filters first (Escape cancels, empty means none), checked as they are typed. */
-async function askFilters(title: string): Promise<string[] | undefined> {
+async function askFilters(title: string, kinds: readonly PruneKind[]): Promise<string[] | undefined> {
   const text = await vscode.window.showInputBox({
     title: vscode.l10n.t('Prune {0}', title),
-    prompt: vscode.l10n.t('Filters (optional), e.g. label=team=a, until=24h. Leave empty to prune all; the next step lists what goes'),
-    placeHolder: 'label=KEY=VALUE, until=24h',
+    prompt: vscode.l10n.t('Filters (optional), e.g. label=team=a, label!=keep, until=24h. Leave empty to prune all; the next step lists what goes'),
+    placeHolder: 'label=KEY=VALUE, label!=KEY, until=24h',
     validateInput: (value) => {
       try {
-        parseFilterEntries(splitFilters(value));
+        parseFilterEntries(splitFilters(value), kinds);
         return undefined;
       } catch (error) {
         return error instanceof Error ? error.message : String(error);
@@ -65,9 +65,9 @@ function splitFilters(text: string): string[] {
 
 async function prune(deps: PruneDeps, kinds: PruneKind[], title: string, options: PruneOptions): Promise<PruneResult | undefined> {
   const client = deps.session.client;
-  const entries = options.filters ?? (options.confirmed === undefined ? await askFilters(title) : []);
+  const entries = options.filters ?? (options.confirmed === undefined ? await askFilters(title, kinds) : []);
   if (entries === undefined) return undefined;
-  const filters = parseFilterEntries(entries);
+  const filters = parseFilterEntries(entries, kinds);
   const plan = await withCancellableProgress(vscode.l10n.t('Looking for {0}', title), (signal) => planPrune(client, kinds, filters, signal));
   const planned = plan.parts.flatMap((part) => part.remove.map((item) => item.name));
   const kept = plan.parts.flatMap((part) => part.kept.map((item) => item.name));
