@@ -3,6 +3,7 @@
  * anything is listed or removed), `label` / `label!` matched the way dockerd's prune matches them, and `until`.
  * Berth applies them itself: the list endpoints know no `label!`, and what is removed is what the plan lists.
  */
+import { EngineError } from './errors';
 import type { ListFilters } from './types';
 
 export type PruneKind = 'containers' | 'dangling-images' | 'unused-images' | 'volumes' | 'networks' | 'build-cache';
@@ -26,23 +27,28 @@ export function validatePruneFilters(kinds: readonly PruneKind[], filters: ListF
   const accepted = new Set(kinds.flatMap((kind) => ACCEPTED_KEYS[kind]));
   for (const key of Object.keys(filters)) {
     if (!accepted.has(key)) {
-      throw new Error(`Invalid filter '${key}': this prune accepts ${[...accepted].join(', ')} (e.g. label=team=a, label!=keep${accepted.has('until') ? ', until=24h' : ''})`);
+      const examples = `label=team=a, label!=keep${accepted.has('until') ? ', until=24h' : ''}`;
+      throw new EngineError('bad-request', `Invalid filter '${key}'`, { hint: `This prune accepts ${[...accepted].join(', ')} (e.g. ${examples})` });
     }
   }
   if (kinds.includes('volumes') && filters['until'] !== undefined) {
-    throw new Error('The "until" filter is not supported with volumes: prune the volumes without it, or leave them out');
+    throw new EngineError('bad-request', 'The "until" filter is not supported with volumes', { hint: 'Prune the volumes without it, or leave the volumes out' });
   }
   for (const value of filters['until'] ?? []) {
-    if (untilSeconds(value) === undefined) throw new Error(`Invalid filter 'until=${value}': give a duration such as 24h or 90m, a date such as 2026-01-01T00:00:00Z, or unix seconds`);
+    if (untilSeconds(value) === undefined) {
+      throw new EngineError('bad-request', `Invalid filter 'until=${value}'`, { hint: 'Give a duration such as 24h or 90m, a date such as 2026-01-01T00:00:00Z, or unix seconds' });
+    }
   }
 }
 
 /** `until=24h` / `until=2026-01-01T00:00:00Z` / unix seconds, as the engine reads it, to seconds since the epoch. */
 export function untilSeconds(value: string, now = Date.now()): number | undefined {
-  const duration = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(value);
-  if (duration) {
-    const scale = { ms: 0.001, s: 1, m: 60, h: 3600 }[duration[2] as 'ms' | 's' | 'm' | 'h'];
-    return now / 1000 - Number(duration[1]) * scale;
+  // A Go duration, as docker reads it: `24h`, `1h30m`, `90s`, `1.5h`.
+  if (/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/.test(value)) {
+    const scale: Readonly<Record<string, number>> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 0.001, s: 1, m: 60, h: 3600 };
+    let seconds = 0;
+    for (const [, amount, unit] of value.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)) seconds += Number(amount) * (scale[unit ?? 's'] ?? 1);
+    return now / 1000 - seconds;
   }
   if (/^\d+(\.\d+)?$/.test(value)) return Number(value);
   const parsed = Date.parse(value);

@@ -34,7 +34,9 @@ const REMOVALS_AT_ONCE = 4;
 export async function runPrune(client: EngineClient, plan: PrunePlan, signal?: AbortSignal): Promise<PruneOutcome[]> {
   const outcomes: PruneOutcome[] = [];
   for (const part of plan.parts) {
-    if (part.kind === 'build-cache') {
+    // A part with nothing planned never reaches the engine (Podman, with no build cache, has no build prune).
+    if (part.remove.length === 0) outcomes.push({ kind: part.kind, removed: [], spaceReclaimed: 0 });
+    else if (part.kind === 'build-cache') {
       const report = await pruneRacing(client, plan.filters, signal);
       outcomes.push({ kind: part.kind, removed: report.removed, spaceReclaimed: report.spaceReclaimed });
     } else {

@@ -38,6 +38,10 @@ export interface PruneResult {
   readonly nothingToRemove: boolean;
   readonly planned: string[];
   readonly kept: string[];
+  /** Per kind, the ids of what the plan removes and keeps (container, network and image ids, volume names). */
+  readonly parts: Array<{ kind: PruneKind; remove: string[]; kept: string[] }>;
+  /** The modal's words, as shown (also when automation answered it). */
+  readonly confirmation?: { message: string; detail: string };
   readonly outcomes: PruneOutcome[];
 }
 
@@ -71,17 +75,19 @@ async function prune(deps: PruneDeps, kinds: PruneKind[], title: string, options
   const plan = await withCancellableProgress(vscode.l10n.t('Looking for {0}', title), (signal) => planPrune(client, kinds, filters, signal));
   const planned = plan.parts.flatMap((part) => part.remove.map((item) => item.name));
   const kept = plan.parts.flatMap((part) => part.kept.map((item) => item.name));
+  const parts = plan.parts.map((part) => ({ kind: part.kind, remove: part.remove.map((item) => item.id), kept: part.kept.map((item) => item.id) }));
   if (planIsEmpty(plan)) {
     void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to remove: no {0}{1}.', title, kept.length > 0 ? ` (${kept.length} in use, kept)` : ''));
-    return { nothingToRemove: true, planned, kept, outcomes: [] };
+    return { nothingToRemove: true, planned, kept, parts, outcomes: [] };
   }
-  const { message, detail } = confirmationText(plan);
+  const confirmation = confirmationText(plan);
+  const { message, detail } = confirmation;
   if (!(await confirm(message, vscode.l10n.t('Remove'), options.confirmed, detail))) return undefined;
   const outcomes = await withCancellableProgress(vscode.l10n.t('Pruning {0}', title), (signal) => runPrune(client, plan, signal));
   const summary = describeOutcome(outcomes);
   deps.log.info(`Prune ${title}: ${summary}`);
   void vscode.window.showInformationMessage(vscode.l10n.t('Prune {0}: {1}.', title, summary));
-  return { nothingToRemove: false, planned, kept, outcomes };
+  return { nothingToRemove: false, planned, kept, parts, confirmation, outcomes };
 }
 
 export function registerPrune(deps: PruneDeps, owner: DisposableStore): void {
