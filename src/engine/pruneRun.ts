@@ -12,7 +12,7 @@ import type { PruneReport } from './storage-types';
 import { errorMessage } from '../common/errors';
 import { isEngineError } from './errors';
 import { removeHelper } from './usage';
-import type { PruneItem, PrunePlan, PrunePlanPart } from './prune';
+import type { PruneItem, PrunePlan, PrunePlanPart } from './prune-types';
 import type { PruneKind } from './pruneFilters';
 
 export interface PruneOutcome {

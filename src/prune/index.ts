@@ -36,6 +36,8 @@ function optionsOf(value: unknown): PruneOptions {
 /** What the command resolves to, for automation: what was planned and what the engine reported. */
 export interface PruneResult {
   readonly nothingToRemove: boolean;
+  /** The confirmation was answered No: nothing was removed. */
+  readonly declined?: boolean;
   readonly planned: string[];
   readonly kept: string[];
   /** Per kind, the ids of what the plan removes and keeps (container, network and image ids, volume names). */
@@ -82,7 +84,7 @@ async function prune(deps: PruneDeps, kinds: PruneKind[], title: string, options
   }
   const confirmation = confirmationText(plan);
   const { message, detail } = confirmation;
-  if (!(await confirm(message, vscode.l10n.t('Remove'), options.confirmed, detail))) return undefined;
+  if (!(await confirm(message, vscode.l10n.t('Remove'), options.confirmed, detail))) return { nothingToRemove: false, declined: true, planned, kept, parts, confirmation, outcomes: [] };
   const outcomes = await withCancellableProgress(vscode.l10n.t('Pruning {0}', title), (signal) => runPrune(client, plan, signal));
   const summary = describeOutcome(outcomes);
   deps.log.info(`Prune ${title}: ${summary}`);

@@ -106,9 +106,9 @@ for (const target of engineTargets(loadTestEngines())) {
       const plan = printedPlan(result.stdout);
       assert.deepEqual(plan.remove, [holder, web1, spare, spareImage].sort(), result.stdout);
       assert.deepEqual(plan.kept, [webdata, keepme, app].sort(), result.stdout);
-      assert.match(result.stdout, /Volumes and images that the removed containers use are kept this time; the next prune removes them\.\n/);
       const after = await caseObjects(client, own.value);
       assert.deepEqual(before.filter((name) => !after.includes(name)), plan.remove, 'what went is exactly what was printed');
+      assert.match(result.stdout, /Volumes and images that the removed containers use are kept this time; the next prune removes them\.\n/);
 
       // What the removed containers used goes with the next prune, as printed again.
       const next = await berth(['system', 'prune', '-a', '--volumes', '-f', '--filter', own.filter]);
