@@ -41,7 +41,7 @@ export async function planPrune(client: EngineClient, kinds: readonly PruneKind[
     if (kind === 'containers') parts.push(planContainers(containers, filters, usage));
     else if (kind === 'volumes') parts.push(await planVolumes(client, filters, containers, helpers, usage, signal));
     else if (kind === 'networks') parts.push(await planNetworks(client, filters, listed, signal));
-    else if (kind === 'build-cache') parts.push(planBuildCache(usage));
+    else if (kind === 'build-cache') parts.push(planBuildCache(usage, filters));
     else parts.push(await planImages(client, kind, filters, listed, usage, signal));
   }
   return { parts, filters };
@@ -129,11 +129,14 @@ async function planImages(
   return { kind, remove, kept };
 }
 
-function planBuildCache(usage: DiskUsage): PrunePlanPart {
+function planBuildCache(usage: DiskUsage, filters: ListFilters): PrunePlanPart {
   const remove: PruneItem[] = [];
   const kept: PruneItem[] = [];
   for (const record of usage.BuildCache ?? []) {
-    (record.InUse ? kept : remove).push({ name: record.Description ?? record.ID, id: record.ID, size: record.Size });
+    const item = { name: record.Description ?? record.ID, id: record.ID, size: record.Size };
+    // The builder reads until as "unused for": from the record's last use.
+    if (record.InUse) kept.push(item);
+    else if (olderThanUntil(filters, Date.parse(record.LastUsedAt ?? record.CreatedAt) / 1000)) remove.push(item);
   }
   return { kind: 'build-cache', remove, kept };
 }

@@ -2,7 +2,7 @@
 // label / label! matched the way dockerd's prune matches them, and until as a Go duration, a date or unix seconds.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isEngineError, matchesPruneLabels, olderThanUntil, untilSeconds, validatePruneFilters } from '../../../src/engine';
+import { isEngineError, matchesPruneLabels, olderThanUntil, planPrune, untilSeconds, validatePruneFilters, type BuildCacheRecord, type DiskUsage, type EngineClient } from '../../../src/engine';
 import { parseFilterEntries } from '../../../src/prune/confirmation';
 
 function refusal(work: () => void): Error {
@@ -52,5 +52,22 @@ void describe('prune filters', () => {
     assert.equal(olderThanUntil({ until: ['1h'] }, now / 1000 - 7_200, now), true);
     assert.equal(olderThanUntil({ until: ['1h'] }, now / 1000 - 60, now), false);
     assert.equal(olderThanUntil({}, now / 1000, now), true);
+  });
+});
+
+void describe('build cache plan', () => {
+  void it('lists only the records unused for longer than until, as the builder prunes them', async () => {
+    const now = Date.now();
+    const record = (id: string, lastUsedMsAgo: number, inUse = false): BuildCacheRecord => ({
+      ID: id, Type: 'regular', InUse: inUse, Shared: false, Size: 10, CreatedAt: new Date(now - 86_400_000).toISOString(), LastUsedAt: new Date(now - lastUsedMsAgo).toISOString(), UsageCount: 1,
+    });
+    const usage: DiskUsage = { LayersSize: 0, Images: [], Containers: [], Volumes: [], BuildCache: [record('old', 7_200_000), record('recent', 60_000), record('busy', 7_200_000, true)] };
+    // Planning build cache reads /system/df only.
+    const client = { diskUsage: () => Promise.resolve(usage) } as unknown as EngineClient;
+    const plan = await planPrune(client, ['build-cache'], { until: ['1h'] });
+    assert.deepEqual(plan.parts[0]?.remove.map((item) => item.id), ['old']);
+    assert.deepEqual(plan.parts[0]?.kept.map((item) => item.id), ['busy']);
+    const all = await planPrune(client, ['build-cache']);
+    assert.deepEqual(all.parts[0]?.remove.map((item) => item.id), ['old', 'recent']);
   });
 });
