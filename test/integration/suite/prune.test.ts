@@ -167,6 +167,14 @@ describe('prune: the confirmation is exactly what goes', function () {
 
     const removed = await vscode.commands.executeCommand<string[]>('berth.volumes.remove', volumes[0], { confirmed: true });
     assert.deepEqual(removed, [volumes[0]]);
+    // A volume of the same name made again is browsed through a new helper, not the removed one.
+    const again = volumes[0] ?? '';
+    await client.createVolume({ Name: again, Labels: { 'berth.test': '1', [CASE_KEY]: value } });
+    await viewShows('volumes', [], `row of ${again} again`, (rows) => rows.find((each) => each.label === again));
+    await viewRows('volumes', [again, 'Files']);
+    const [newHelper] = await client.listContainers({ all: true, filters: { label: [`${HELPER_LABEL}=${again}`] } });
+    assert.ok(newHelper && !helperIds.includes(newHelper.Id), 'browsing the volume made again made a new helper');
+    helperIds.push(newHelper.Id);
     const pruned = await vscode.commands.executeCommand<PruneResult>('berth.prune.volumes', { filters: [`label=${CASE_KEY}=${value}`], confirmed: true });
     assert.ok(pruned?.parts[0]?.remove.includes(volumes[1] ?? ''), 'a volume only a helper holds is unused');
     for (const name of volumes) assert.deepEqual(await client.listVolumes({ filters: { name: [name] } }), []);
