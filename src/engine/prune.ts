@@ -1,43 +1,21 @@
 /**
- * Prune, planned then done: `planPrune` lists exactly what a prune would remove (names and the total size) and what
- * it keeps because it is in use, from the same filters the engine applies; `runPrune` makes the one engine call per
- * kind and reports the space the engine says it reclaimed. An empty plan never reaches the engine: "nothing to remove".
- * Shared by the extension and the CLI.
+ * Prune, planned then done: `planPrune` lists exactly what a prune removes (names and sizes) and what it keeps
+ * because it is in use, read from the engine now with the filters dockerd's prunes accept; `runPrune`
+ * (`pruneRun.ts`) removes the planned objects one by one, so nothing outside the plan can go. What the containers
+ * removed by the same prune used is planned as kept (in use when the plan is made): a later prune takes it.
+ * Berth's own volume helpers are not the user's containers: never listed, never a reason to keep a volume.
+ * An empty plan never reaches the engine: "nothing to remove". Shared by the extension and the CLI.
  */
-import { formatBytes } from '../common/format';
-import type { EngineClient, PruneTarget } from './client';
+import type { EngineClient } from './client';
 import type { ContainerSummary, ListFilters } from './types';
-import type { PruneReport, Volume, VolumeUsage } from './storage-types';
-import { isEngineError } from './errors';
-import { compareVersions } from './api/connection';
-import { containerName, volumesUsedBy, networksUsedBy, PREDEFINED_NETWORKS } from './usage';
+import type { DiskUsage } from './storage-types';
+import { containerName, isVolumeHelper, VOLUME_HELPER_LABEL, volumesUsedBy, networksUsedBy, PREDEFINED_NETWORKS } from './usage';
+import { matchesPruneLabels, olderThanUntil, validatePruneFilters, type PruneKind } from './pruneFilters';
+import type { PruneItem, PrunePlan, PrunePlanPart } from './prune-types';
 
-export type PruneKind = 'containers' | 'dangling-images' | 'unused-images' | 'volumes' | 'networks' | 'build-cache';
-
-export interface PruneItem {
-  readonly name: string;
-  /** Bytes, when known. */
-  readonly size?: number | undefined;
-}
-
-export interface PrunePlanPart {
-  readonly kind: PruneKind;
-  readonly remove: PruneItem[];
-  /** Objects the filters match that stay because something uses them. */
-  readonly kept: PruneItem[];
-}
-
-export interface PrunePlan {
-  readonly parts: PrunePlanPart[];
-  /** The filters as the user gave them (`label=a=b`, `until=24h`), already in the engine's form. */
-  readonly filters: ListFilters;
-}
-
-export interface PruneOutcome {
-  readonly kind: PruneKind;
-  readonly removed: string[];
-  readonly spaceReclaimed: number;
-}
+export * from './pruneFilters';
+export { runPrune, describeOutcome, type PruneOutcome } from './pruneRun';
+export type { PruneItem, PrunePlan, PrunePlanPart } from './prune-types';
 
 export const PRUNE_TITLES: Readonly<Record<PruneKind, string>> = {
   containers: 'stopped containers',
@@ -48,86 +26,81 @@ export const PRUNE_TITLES: Readonly<Record<PruneKind, string>> = {
   'build-cache': 'build cache',
 };
 
-const STOPPED_STATES = new Set(['exited', 'created', 'dead']);
+const STOPPED_STATES = new Set(['exited', 'created', 'dead', 'stopped', 'configured']);
 
-/** `until=24h` / `until=2026-01-01T00:00:00Z` / unix seconds, as the engine reads it, to seconds since the epoch. */
-export function untilSeconds(value: string, now = Date.now()): number | undefined {
-  const duration = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(value);
-  if (duration) {
-    const scale = { ms: 0.001, s: 1, m: 60, h: 3600 }[duration[2] as 'ms' | 's' | 'm' | 'h'];
-    return now / 1000 - Number(duration[1]) * scale;
-  }
-  if (/^\d+(\.\d+)?$/.test(value)) return Number(value);
-  const parsed = Date.parse(value);
-  return Number.isNaN(parsed) ? undefined : parsed / 1000;
-}
-
-/** What a prune of these kinds would do, read from the engine now. */
+/** What a prune of these kinds would do, read from the engine now. Refuses a filter the prune does not accept first. */
 export async function planPrune(client: EngineClient, kinds: readonly PruneKind[], filters: ListFilters = {}, signal?: AbortSignal): Promise<PrunePlan> {
-  const labelOnly = pick(filters, ['label', 'label!']);
-  const needsContainers = kinds.some((kind) => kind !== 'build-cache' && kind !== 'dangling-images');
-  const containers = needsContainers ? await client.listContainers({ all: true, filters: labelFiltersFor(kinds, labelOnly), signal }) : [];
-  const allContainers = needsContainers ? await client.listContainers({ all: true, signal }) : [];
-  const until = filters['until']?.[0];
-  const before = until !== undefined ? untilSeconds(until) : undefined;
-  const oldEnough = (created: number): boolean => before === undefined || created < before;
+  validatePruneFilters(kinds, filters);
+  const needsContainers = kinds.some((kind) => kind !== 'build-cache');
+  const listed = needsContainers ? await client.listContainers({ all: true, signal }) : [];
+  const helpers = listed.filter(isVolumeHelper);
+  const containers = listed.filter((container) => !isVolumeHelper(container));
+  const usage = await client.diskUsage({ signal });
   const parts: PrunePlanPart[] = [];
   for (const kind of kinds) {
-    if (kind === 'containers') parts.push(planContainers(containers, oldEnough));
-    else if (kind === 'volumes') parts.push(await planVolumes(client, labelOnly, allContainers, signal));
-    else if (kind === 'networks') parts.push(await planNetworks(client, labelOnly, allContainers, signal));
-    else if (kind === 'build-cache') parts.push(await planBuildCache(client, signal));
-    else parts.push(await planImages(client, kind, labelOnly, allContainers, oldEnough, signal));
+    if (kind === 'containers') parts.push(planContainers(containers, filters, usage));
+    else if (kind === 'volumes') parts.push(await planVolumes(client, filters, containers, helpers, usage, signal));
+    else if (kind === 'networks') parts.push(await planNetworks(client, filters, listed, signal));
+    else if (kind === 'build-cache') parts.push(planBuildCache(usage, filters));
+    else parts.push(await planImages(client, kind, filters, listed, usage, signal));
   }
   return { parts, filters };
 }
 
-function labelFiltersFor(kinds: readonly PruneKind[], labels: ListFilters): ListFilters {
-  return kinds.includes('containers') ? labels : {};
-}
-
-function planContainers(containers: ContainerSummary[], oldEnough: (created: number) => boolean): PrunePlanPart {
+function planContainers(containers: ContainerSummary[], filters: ListFilters, usage: DiskUsage): PrunePlanPart {
+  const sizes = new Map((usage.Containers ?? []).map((container) => [container.Id, container.SizeRw]));
   const remove: PruneItem[] = [];
   const kept: PruneItem[] = [];
   for (const container of containers) {
-    const item = { name: containerName(container) };
-    if (STOPPED_STATES.has(container.State) && oldEnough(container.Created)) remove.push(item);
-    else if (!STOPPED_STATES.has(container.State)) kept.push(item);
+    if (!matchesPruneLabels(filters, container.Labels)) continue;
+    const item = { name: containerName(container), id: container.Id, size: sizes.get(container.Id) };
+    if (!STOPPED_STATES.has(container.State)) kept.push(item);
+    else if (olderThanUntil(filters, container.Created)) remove.push(item);
   }
   return { kind: 'containers', remove, kept };
 }
 
-async function planVolumes(client: EngineClient, labels: ListFilters, containers: ContainerSummary[], signal?: AbortSignal): Promise<PrunePlanPart> {
-  const volumes = await client.listVolumes({ filters: labels, signal });
-  // A created, never started container has no Mounts in its summary yet; /system/df's RefCount counts it.
+async function planVolumes(
+  client: EngineClient,
+  filters: ListFilters,
+  containers: ContainerSummary[],
+  helpers: ContainerSummary[],
+  usage: DiskUsage,
+  signal?: AbortSignal,
+): Promise<PrunePlanPart> {
+  const volumes = await client.listVolumes({ signal });
   const used = volumesUsedBy(containers);
-  const usage = await volumeUsage(client, signal);
+  const usageOf = new Map((usage.Volumes ?? []).map((volume) => [volume.Name, volume.UsageData]));
+  const helpersOf = new Map<string, string[]>();
+  for (const helper of helpers) {
+    const volume = helper.Labels?.[VOLUME_HELPER_LABEL] ?? '';
+    helpersOf.set(volume, [...(helpersOf.get(volume) ?? []), helper.Id]);
+  }
   const remove: PruneItem[] = [];
   const kept: PruneItem[] = [];
   for (const volume of volumes) {
-    const data = usage.get(volume.Name);
-    const item = { name: volume.Name, size: data !== undefined && data.Size >= 0 ? data.Size : undefined };
-    (used.has(volume.Name) || (data?.RefCount ?? 0) > 0 ? kept : remove).push(item);
+    if (!matchesPruneLabels(filters, volume.Labels)) continue;
+    const data = usageOf.get(volume.Name);
+    const volumeHelpers = helpersOf.get(volume.Name) ?? [];
+    const item = { name: volume.Name, id: volume.Name, size: data !== undefined && data !== null && data.Size >= 0 ? data.Size : undefined, helpers: volumeHelpers };
+    // A created, never started container has no Mounts in its summary on Podman; /system/df's RefCount counts it
+    // (and counts Berth's helpers, which do not keep a volume).
+    const references = (data?.RefCount ?? 0) - volumeHelpers.length;
+    (used.has(volume.Name) || references > 0 ? kept : remove).push(item);
   }
   return { kind: 'volumes', remove, kept };
 }
 
-async function volumeUsage(client: EngineClient, signal?: AbortSignal): Promise<Map<string, VolumeUsage>> {
-  const usage = new Map<string, VolumeUsage>();
-  for (const volume of (await client.diskUsage({ signal })).Volumes ?? ([] as Volume[])) {
-    if (volume.UsageData) usage.set(volume.Name, volume.UsageData);
-  }
-  return usage;
-}
-
-async function planNetworks(client: EngineClient, labels: ListFilters, containers: ContainerSummary[], signal?: AbortSignal): Promise<PrunePlanPart> {
-  const networks = await client.listNetworks({ filters: labels, signal });
+async function planNetworks(client: EngineClient, filters: ListFilters, containers: ContainerSummary[], signal?: AbortSignal): Promise<PrunePlanPart> {
+  const networks = await client.listNetworks({ signal });
   const used = networksUsedBy(containers);
   const remove: PruneItem[] = [];
   const kept: PruneItem[] = [];
   for (const network of networks) {
-    if (PREDEFINED_NETWORKS.has(network.Name)) continue;
-    (used.has(network.Name) ? kept : remove).push({ name: network.Name });
+    if (PREDEFINED_NETWORKS.has(network.Name) || !matchesPruneLabels(filters, network.Labels)) continue;
+    const item = { name: network.Name, id: network.Id };
+    if (used.has(network.Name)) kept.push(item);
+    else if (olderThanUntil(filters, Date.parse(network.Created) / 1000)) remove.push(item);
   }
   return { kind: 'networks', remove, kept };
 }
@@ -135,31 +108,49 @@ async function planNetworks(client: EngineClient, labels: ListFilters, container
 async function planImages(
   client: EngineClient,
   kind: 'dangling-images' | 'unused-images',
-  labels: ListFilters,
+  filters: ListFilters,
   containers: ContainerSummary[],
-  oldEnough: (created: number) => boolean,
+  usage: DiskUsage,
   signal?: AbortSignal,
 ): Promise<PrunePlanPart> {
-  const images = await client.listImages({ filters: kind === 'dangling-images' ? { ...labels, dangling: ['true'] } : labels, signal });
+  const images = await client.listImages({ filters: kind === 'dangling-images' ? { dangling: ['true'] } : {}, signal });
+  // Every container counts here, helpers too: the engine refuses to remove an image a container was made from.
   const usedIds = new Set(containers.map((container) => container.ImageID));
+  const shared = new Map((usage.Images ?? []).map((image) => [image.Id, image.SharedSize > 0 ? image.SharedSize : 0]));
   const remove: PruneItem[] = [];
   const kept: PruneItem[] = [];
   for (const image of images) {
-    const item = { name: image.RepoTags?.find((tag) => tag !== '<none>:<none>') ?? image.Id.replace(/^sha256:/, '').slice(0, 12), size: image.Size };
+    if (!matchesPruneLabels(filters, image.Labels)) continue;
+    const tags = (image.RepoTags ?? []).filter((tag) => tag !== '<none>:<none>');
+    const item = { name: tags[0] ?? image.Id.replace(/^sha256:/, '').slice(0, 12), id: image.Id, size: Math.max(0, image.Size - (shared.get(image.Id) ?? 0)), tags };
     if (usedIds.has(image.Id)) kept.push(item);
-    else if (oldEnough(image.Created)) remove.push(item);
+    else if (olderThanUntil(filters, image.Created)) remove.push(item);
   }
   return { kind, remove, kept };
 }
 
-async function planBuildCache(client: EngineClient, signal?: AbortSignal): Promise<PrunePlanPart> {
-  const usage = await client.diskUsage({ signal });
+function planBuildCache(usage: DiskUsage, filters: ListFilters): PrunePlanPart {
   const remove: PruneItem[] = [];
   const kept: PruneItem[] = [];
   for (const record of usage.BuildCache ?? []) {
-    (record.InUse ? kept : remove).push({ name: record.Description ?? record.ID, size: record.Size });
+    const item = { name: record.Description ?? record.ID, id: record.ID, size: record.Size };
+    // The builder reads until as "unused for": from the record's last use.
+    if (record.InUse) kept.push(item);
+    else if (olderThanUntil(filters, Date.parse(record.LastUsedAt ?? record.CreatedAt) / 1000)) remove.push(item);
   }
   return { kind: 'build-cache', remove, kept };
+}
+
+/**
+ * When a prune removes containers and also volumes or images: the sentence saying that what those containers use is
+ * kept this time (in use when the plan was made), so the list is exactly what goes.
+ */
+export function keepsWhatRemovedContainersUse(plan: PrunePlan): string | undefined {
+  const kinds = new Set(plan.parts.map((part) => part.kind));
+  const removesContainers = plan.parts.some((part) => part.kind === 'containers' && part.remove.length > 0);
+  const others = ['volumes', 'images'].filter((what) => (what === 'volumes' ? kinds.has('volumes') : kinds.has('unused-images') || kinds.has('dangling-images')));
+  if (!removesContainers || others.length === 0) return undefined;
+  return `${others.join(' and ').replace(/^./, (first) => first.toUpperCase())} that the removed containers use are kept this time; the next prune removes them.`;
 }
 
 export function planIsEmpty(plan: PrunePlan): boolean {
@@ -168,69 +159,4 @@ export function planIsEmpty(plan: PrunePlan): boolean {
 
 export function planTotal(plan: PrunePlan): number {
   return plan.parts.reduce((sum, part) => sum + part.remove.reduce((total, item) => total + (item.size ?? 0), 0), 0);
-}
-
-/** Runs the planned prunes, one engine call per kind, in docker system prune's order. */
-export async function runPrune(client: EngineClient, plan: PrunePlan, signal?: AbortSignal): Promise<PruneOutcome[]> {
-  const outcomes: PruneOutcome[] = [];
-  for (const part of plan.parts) {
-    const { target, filters } = await engineCall(client, part.kind, plan.filters, signal);
-    const report = await pruneRacing(client, target, filters, signal);
-    outcomes.push({ kind: part.kind, removed: report.removed, spaceReclaimed: report.spaceReclaimed });
-  }
-  return outcomes;
-}
-
-/** dockerd refuses a second prune while one runs (409); Podman fails on an object another client removed meanwhile. */
-const RACE = /prune operation is already running|no such (volume|container|image|network)|not found in database/i;
-const RACE_ATTEMPTS = 5;
-
-/**
- * One prune that another client's prune or removal does not fail: the engine's refusal or its "no such …" for an
- * object that went meanwhile is answered by pruning again (what is gone is no longer a candidate).
- */
-async function pruneRacing(client: EngineClient, target: PruneTarget, filters: ListFilters, signal?: AbortSignal): Promise<PruneReport> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await client.prune(target, { filters, signal });
-    } catch (error) {
-      if (attempt >= RACE_ATTEMPTS || !isEngineError(error) || !RACE.test(error.engineMessage ?? '')) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-    }
-  }
-}
-
-async function engineCall(client: EngineClient, kind: PruneKind, filters: ListFilters, signal?: AbortSignal): Promise<{ target: PruneTarget; filters: ListFilters }> {
-  switch (kind) {
-    case 'containers':
-      return { target: 'containers', filters };
-    case 'dangling-images':
-      return { target: 'images', filters: { ...filters, dangling: ['true'] } };
-    case 'unused-images':
-      return { target: 'images', filters: { ...filters, dangling: ['false'] } };
-    case 'networks':
-      return { target: 'networks', filters };
-    case 'build-cache':
-      return { target: 'build', filters: pick(filters, ['until']) };
-    case 'volumes': {
-      // Since API 1.42 a volume prune removes only anonymous volumes unless asked for all; Berth prunes every unused one.
-      const version = await client.negotiatedVersion({ signal });
-      const volumeFilters = pick(filters, ['label', 'label!']);
-      return { target: 'volumes', filters: compareVersions(version, '1.42') >= 0 ? { ...volumeFilters, all: ['true'] } : volumeFilters };
-    }
-  }
-}
-
-function pick(filters: ListFilters, keys: readonly string[]): ListFilters {
-  const picked: ListFilters = {};
-  for (const key of keys) if (filters[key] !== undefined) picked[key] = filters[key];
-  return picked;
-}
-
-/** The one-line summary after a prune, from the engine's own figures. */
-export function describeOutcome(outcomes: readonly PruneOutcome[]): string {
-  const removed = outcomes.reduce((sum, outcome) => sum + outcome.removed.length, 0);
-  const reclaimed = outcomes.reduce((sum, outcome) => sum + outcome.spaceReclaimed, 0);
-  if (removed === 0 && reclaimed === 0) return 'Nothing to remove (another client may have removed it first)';
-  return `Removed ${removed} object${removed === 1 ? '' : 's'}; reclaimed ${formatBytes(reclaimed)}`;
 }

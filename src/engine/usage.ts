@@ -57,7 +57,8 @@ export function isAnonymousVolume(name: string): boolean {
 
 /**
  * Removes a volume; when the engine refuses because it is in use (it names container ids), the error names the
- * containers instead, with what to do next.
+ * containers instead, with what to do next. Berth's own helpers are not users: when only they hold the volume, they
+ * are removed and the volume after them.
  */
 export async function removeVolumeNamingUsers(client: EngineClient, name: string, options: { force?: boolean; signal?: AbortSignal } = {}): Promise<void> {
   try {
@@ -65,7 +66,14 @@ export async function removeVolumeNamingUsers(client: EngineClient, name: string
   } catch (error) {
     if (!isEngineError(error, 'conflict')) throw error;
     const users = await client.listContainers({ all: true, filters: { volume: [name] }, signal: options.signal }).catch(() => []);
-    const names = users.map(containerName);
+    const helpers = await client.listContainers({ all: true, filters: { label: [`${VOLUME_HELPER_LABEL}=${name}`] }, signal: options.signal });
+    const helperIds = new Set(helpers.map((helper) => helper.Id));
+    const names = users.filter((user) => !isVolumeHelper(user) && !helperIds.has(user.Id)).map(containerName);
+    if (names.length === 0 && helpers.length > 0) {
+      for (const helper of helpers) await removeHelper(client, helper.Id, options.signal);
+      await client.removeVolume(name, options);
+      return;
+    }
     const who = names.length > 0 ? `container${names.length === 1 ? '' : 's'} ${names.join(', ')}` : 'a container';
     throw new EngineError('conflict', `Volume ${name} is in use by ${who} (the engine said "${error.engineMessage ?? error.message}")`, {
       status: error.status,
@@ -101,3 +109,22 @@ export async function removeNetworkNamingEndpoints(client: EngineClient, name: s
  * not count them as users of the volume.
  */
 export const VOLUME_HELPER_LABEL = 'berth.volume-helper';
+
+/** Whether a container is one of Berth's volume helpers: never shown or counted as the user's. */
+export function isVolumeHelper(container: Pick<ContainerSummary, 'Labels'>): boolean {
+  return container.Labels?.[VOLUME_HELPER_LABEL] !== undefined;
+}
+
+/** The user's containers: a listing without Berth's volume helpers. */
+export function withoutVolumeHelpers<T extends Pick<ContainerSummary, 'Labels'>>(containers: T[]): T[] {
+  return containers.filter((container) => !isVolumeHelper(container));
+}
+
+/** Removes one helper container; one another client removed meanwhile is gone all the same. */
+export async function removeHelper(client: EngineClient, id: string, signal?: AbortSignal): Promise<void> {
+  try {
+    await client.removeContainer(id, { force: true, signal });
+  } catch (error) {
+    if (!isEngineError(error, 'not-found')) throw error;
+  }
+}

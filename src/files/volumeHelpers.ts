@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { errorMessage } from '../common/errors';
-import { VOLUME_HELPER_LABEL, type EngineClient } from '../engine';
+import { isEngineError, VOLUME_HELPER_LABEL, type EngineClient } from '../engine';
 import type { LogDeps, SessionsDeps } from '../workbench/deps';
 
 export const VOLUME_MOUNT_PATH = '/volume';
@@ -34,9 +34,23 @@ export class VolumeHelpers extends Disposable {
     this._register(toDisposable(() => void this.removeAll()));
   }
 
-  /** The helper container for VOLUME on ENGINE, made on first use. */
-  helperFor(engine: string, volume: string): Promise<string> {
+  /**
+   * The helper container for VOLUME on ENGINE, made on first use, and made again when it is gone (Remove Volume and
+   * prune remove helpers with their volume; a volume of the same name may come back).
+   */
+  async helperFor(engine: string, volume: string): Promise<string> {
     const key = `${engine}\u0000${volume}`;
+    const known = this.helpers.get(key);
+    if (known) {
+      const id = await known.id;
+      try {
+        await this.deps.sessionFor(engine).client.inspectContainer(id);
+        return id;
+      } catch (error) {
+        if (!isEngineError(error, 'not-found')) throw error;
+        if (this.helpers.get(key) === known) this.helpers.delete(key);
+      }
+    }
     let helper = this.helpers.get(key);
     if (!helper) {
       const id = this.create(this.deps.sessionFor(engine).client, volume);

@@ -36,20 +36,26 @@ function optionsOf(value: unknown): PruneOptions {
 /** What the command resolves to, for automation: what was planned and what the engine reported. */
 export interface PruneResult {
   readonly nothingToRemove: boolean;
+  /** The confirmation was answered No: nothing was removed. */
+  readonly declined?: boolean;
   readonly planned: string[];
   readonly kept: string[];
+  /** Per kind, the ids of what the plan removes and keeps (container, network and image ids, volume names). */
+  readonly parts: Array<{ kind: PruneKind; remove: string[]; kept: string[] }>;
+  /** The modal's words, as shown (also when automation answered it). */
+  readonly confirmation?: { message: string; detail: string };
   readonly outcomes: PruneOutcome[];
 }
 
 /** From the UI: optional filters first (Escape cancels, empty means none), checked as they are typed. */
-async function askFilters(title: string): Promise<string[] | undefined> {
+async function askFilters(title: string, kinds: readonly PruneKind[]): Promise<string[] | undefined> {
   const text = await vscode.window.showInputBox({
     title: vscode.l10n.t('Prune {0}', title),
-    prompt: vscode.l10n.t('Filters (optional), e.g. label=team=a, until=24h. Leave empty to prune all; the next step lists what goes'),
-    placeHolder: 'label=KEY=VALUE, until=24h',
+    prompt: vscode.l10n.t('Filters (optional), e.g. label=team=a, label!=keep, until=24h. Leave empty to prune all; the next step lists what goes'),
+    placeHolder: 'label=KEY=VALUE, label!=KEY, until=24h',
     validateInput: (value) => {
       try {
-        parseFilterEntries(splitFilters(value));
+        parseFilterEntries(splitFilters(value), kinds);
         return undefined;
       } catch (error) {
         return error instanceof Error ? error.message : String(error);
@@ -65,23 +71,25 @@ function splitFilters(text: string): string[] {
 
 async function prune(deps: PruneDeps, kinds: PruneKind[], title: string, options: PruneOptions): Promise<PruneResult | undefined> {
   const client = deps.session.client;
-  const entries = options.filters ?? (options.confirmed === undefined ? await askFilters(title) : []);
+  const entries = options.filters ?? (options.confirmed === undefined ? await askFilters(title, kinds) : []);
   if (entries === undefined) return undefined;
-  const filters = parseFilterEntries(entries);
+  const filters = parseFilterEntries(entries, kinds);
   const plan = await withCancellableProgress(vscode.l10n.t('Looking for {0}', title), (signal) => planPrune(client, kinds, filters, signal));
   const planned = plan.parts.flatMap((part) => part.remove.map((item) => item.name));
   const kept = plan.parts.flatMap((part) => part.kept.map((item) => item.name));
+  const parts = plan.parts.map((part) => ({ kind: part.kind, remove: part.remove.map((item) => item.id), kept: part.kept.map((item) => item.id) }));
   if (planIsEmpty(plan)) {
     void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to remove: no {0}{1}.', title, kept.length > 0 ? ` (${kept.length} in use, kept)` : ''));
-    return { nothingToRemove: true, planned, kept, outcomes: [] };
+    return { nothingToRemove: true, planned, kept, parts, outcomes: [] };
   }
-  const { message, detail } = confirmationText(plan);
-  if (!(await confirm(message, vscode.l10n.t('Remove'), options.confirmed, detail))) return undefined;
+  const confirmation = confirmationText(plan);
+  const { message, detail } = confirmation;
+  if (!(await confirm(message, vscode.l10n.t('Remove'), options.confirmed, detail))) return { nothingToRemove: false, declined: true, planned, kept, parts, confirmation, outcomes: [] };
   const outcomes = await withCancellableProgress(vscode.l10n.t('Pruning {0}', title), (signal) => runPrune(client, plan, signal));
   const summary = describeOutcome(outcomes);
   deps.log.info(`Prune ${title}: ${summary}`);
   void vscode.window.showInformationMessage(vscode.l10n.t('Prune {0}: {1}.', title, summary));
-  return { nothingToRemove: false, planned, kept, outcomes };
+  return { nothingToRemove: false, planned, kept, parts, confirmation, outcomes };
 }
 
 export function registerPrune(deps: PruneDeps, owner: DisposableStore): void {

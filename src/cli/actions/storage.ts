@@ -1,6 +1,7 @@
 /** `volume …`, `network …`, the prunes and `system df`: the engine's answers printed as docker prints them. */
 import {
   PRUNE_TITLES,
+  keepsWhatRemovedContainersUse,
   diskUsageLines,
   isEngineError,
   planIsEmpty,
@@ -112,6 +113,8 @@ function printPlan(io: CliIo, plan: PrunePlan): void {
     }
     if (part.kept.length > 0) io.stdout.write(`Keeping (in use):\n${part.kept.map((item) => `  ${item.name}\n`).join('')}`);
   }
+  const semantics = keepsWhatRemovedContainersUse(plan);
+  if (semantics !== undefined) io.stdout.write(`${semantics}\n`);
   io.stdout.write(`Total: ${goSize(planTotal(plan))}\n`);
 }
 
@@ -163,7 +166,9 @@ export async function pruneCommand(options: { kinds: readonly PruneKind[]; force
   let reclaimed = 0;
   for (const outcome of outcomes) {
     reclaimed += outcome.spaceReclaimed;
-    if (outcome.removed.length > 0) io.stdout.write(`${DELETED_HEADERS[outcome.kind]}\n${outcome.removed.map((name) => `${name}\n`).join('')}\n`);
+    const lines = outcome.engineLines ?? outcome.removed;
+    if (lines.length > 0) io.stdout.write(`${DELETED_HEADERS[outcome.kind]}\n${lines.map((name) => `${name}\n`).join('')}\n`);
+    if (outcome.refused) io.stdout.write(`Kept (the engine refused to remove them):\n${outcome.refused.map((reason) => `  ${reason}\n`).join('')}\n`);
   }
   io.stdout.write(`Total reclaimed space: ${goSize(reclaimed)}\n`);
   return 0;

@@ -20,7 +20,7 @@ void describe('prune words', () => {
 
   void it('lists what goes with sizes and the total, what stays in use, and the filters', () => {
     const plan: PrunePlan = {
-      parts: [{ kind: 'volumes', remove: [{ name: 'a', size: 1_500_000 }, { name: 'b', size: 500_000 }], kept: [{ name: 'c' }] }],
+      parts: [{ kind: 'volumes', remove: [{ name: 'a', id: 'a', size: 1_500_000 }, { name: 'b', id: 'b', size: 500_000 }], kept: [{ name: 'c', id: 'c' }] }],
       filters: { label: ['team=x'] },
     };
     const { message, detail } = confirmationText(plan);
