@@ -3,7 +3,7 @@
  * link, another extension, a keybinding, a task): every value that decides what the container can reach, so that a
  * link that mounts `/` or copies a token from this machine's environment says so before anything runs.
  */
-import { listLine, shownValue } from '../workbench/callOrigin';
+import { listLine, OUTSIDE_CALLER_LINE, shownValue } from '../workbench/callOrigin';
 
 function record(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
@@ -38,7 +38,7 @@ export function runQuestionDetail(given: unknown): string {
   const labels = Object.keys(record(options['labels'])).map(shownValue);
   const env = options['env'];
   return [
-    "A command link, another extension, a keybinding or a task asked for this run, not Berth's views.",
+    OUTSIDE_CALLER_LINE,
     ...line('Image', args['image']),
     ...line('Engine', args['engine']),
     ...line('Name', args['name']),

@@ -10,7 +10,7 @@ import { formatBytes } from '../common/format';
 import { splitRepoTag } from '../common/imageName';
 import { LayerProgress } from '../common/layerProgress';
 import { registryKeyFor } from '../engine/auth';
-import { shownValue } from '../workbench/callOrigin';
+import { OUTSIDE_CALLER_LINE, shownValue } from '../workbench/callOrigin';
 import type { OutsideQuestion } from '../workbench/commandTable';
 import { withCancellableProgress } from '../workbench/feedback';
 import { tagReferenceProblem, type EngineGetter } from './registryEngine';
@@ -42,8 +42,6 @@ export function imageOf(target: ImageTarget): string | undefined {
   return target.tag ?? target.id ?? target.key;
 }
 
-const OUTSIDE_CALLER = "A command link, another extension, a keybinding or a task asked for this, not Berth's views.";
-
 function givenReference(options: unknown): unknown {
   return typeof options === 'object' && options !== null ? (options as { reference?: unknown }).reference : undefined;
 }
@@ -56,7 +54,7 @@ export function tagQuestion(target: unknown, options: unknown): OutsideQuestion 
   return {
     message: vscode.l10n.t('Tag {0} as {1}?', shownValue(source), shownValue(reference)),
     action: vscode.l10n.t('Tag'),
-    detail: [OUTSIDE_CALLER, `Image: ${shownValue(source)}`, `New reference: ${shownValue(reference)}`].join('\n'),
+    detail: [OUTSIDE_CALLER_LINE, `Image: ${shownValue(source)}`, `New reference: ${shownValue(reference)}`].join('\n'),
   };
 }
 
@@ -64,11 +62,11 @@ export function tagQuestion(target: unknown, options: unknown): OutsideQuestion 
 export function pushQuestion(target: unknown, options: unknown): OutsideQuestion | undefined {
   const given = givenReference(options);
   const reference = typeof given === 'string' ? given : imageOf(target as ImageTarget);
-  if (reference === undefined) return given === undefined ? undefined : { message: vscode.l10n.t('Push {0}?', shownValue(given)), action: vscode.l10n.t('Push'), detail: OUTSIDE_CALLER };
+  if (reference === undefined) return given === undefined ? undefined : { message: vscode.l10n.t('Push {0}?', shownValue(given)), action: vscode.l10n.t('Push'), detail: OUTSIDE_CALLER_LINE };
   return {
     message: vscode.l10n.t('Push {0} to {1}?', shownValue(reference), shownValue(registryKeyFor(reference))),
     action: vscode.l10n.t('Push'),
-    detail: [OUTSIDE_CALLER, `Image: ${shownValue(reference)}`, `Registry: ${shownValue(registryKeyFor(reference))}`, 'Your sign-in for that registry, if any, goes with it.'].join('\n'),
+    detail: [OUTSIDE_CALLER_LINE, `Image: ${shownValue(reference)}`, `Registry: ${shownValue(registryKeyFor(reference))}`, 'Your sign-in for that registry, if any, goes with it.'].join('\n'),
   };
 }
 

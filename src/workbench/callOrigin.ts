@@ -93,3 +93,20 @@ export function listLine(label: string, values: readonly string[]): string[] {
   const more = values.length - SHOWN_PER_LIST;
   return [`${label}: ${shown}${more > 0 ? `, and ${more} more` : ''}`];
 }
+
+/** The first line of every question asked of an outside caller. */
+export const OUTSIDE_CALLER_LINE = "A command link, another extension, a keybinding or a task asked for this, not Berth's views.";
+
+/** What a target names as an outside caller gave it: a string, `{ id }`, a row-shaped `{ record: { name } }`. */
+function targetName(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return shownValue(value);
+  const shaped = value as { id?: unknown; record?: { name?: unknown; id?: unknown } };
+  return shownValue(shaped.record?.name ?? shaped.record?.id ?? shaped.id ?? value);
+}
+
+/** The targets of an item command's arguments (`target`, `[targets]`, `target, [selection]`), as given. */
+export function givenTargets(args: readonly unknown[]): string[] {
+  const [target, second] = args;
+  const all = Array.isArray(target) ? target : [target, ...(Array.isArray(second) ? (second as unknown[]) : [])];
+  return [...new Set(all.filter((each) => each !== undefined).map(targetName))];
+}

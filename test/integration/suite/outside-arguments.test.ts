@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { isEngineError } from '../../../src/engine';
 import { uniqueName } from '../../support/engines';
-import { eventually, inspectOrUndefined, removeImageQuietly, useConnectedSuite } from '../support/fixtures';
+import { eventually, inspectOrUndefined, modelShowsContainer, removeImageQuietly, useConnectedSuite } from '../support/fixtures';
 
 interface Question {
   message: string;
@@ -78,7 +78,8 @@ describe('arguments from outside Berth\'s views', function () {
       assert.equal(result, undefined);
       assert.equal(questions.length, 1, JSON.stringify(questions));
       const [question] = questions;
-      assert.ok(question?.message.includes(engines.image), question?.message);
+      assert.ok(question);
+      assert.ok(question.message.includes(engines.image), question.message);
       assert.equal(question.action, action);
       const detail = question.detail ?? '';
       for (const shown of ['Mounts: /:/host', 'API_TOKEN', "HOME (its value from this machine's environment)", 'Ports: 127.0.0.1::80', `Name: ${name}`]) {
@@ -112,13 +113,14 @@ describe('arguments from outside Berth\'s views', function () {
     assert.equal(answer.status, 404, `the registry has ${repository}: ${await answer.text()}`);
   });
 
-  it('berth.remove with confirmed: true asks the removal question, and the container stays when dismissed', async () => {
-    const made = await containers.create({ cmd: ['sleep', '300'] });
-    const { result, questions } = await underProductionRule(false, () => vscode.commands.executeCommand('berth.remove', made.id, { confirmed: true }));
+  it('berth.remove with confirmed: true asks, naming the container, and the container stays when dismissed', async () => {
+    const made = await containers.create({ cmd: ['true'], start: false });
+    await modelShowsContainer(made.id, 'created');
+    const { result, questions } = await underProductionRule(false, () => vscode.commands.executeCommand('berth.remove', made.name, { confirmed: true }));
     assert.equal(result, undefined);
     assert.equal(questions.length, 1, JSON.stringify(questions));
-    assert.ok(questions[0]?.message.includes(made.name), questions[0]?.message);
-    assert.equal((await inspectOrUndefined(client, made.id))?.State.Running, true, 'the container was removed');
+    assert.equal(questions[0]?.message, `Remove ${made.name}?`);
+    assert.notEqual(await inspectOrUndefined(client, made.id), undefined, 'the container was removed');
   });
 
   it('a row-shaped object is outside too: berth.remove with a forged row and confirmed: true asks', async () => {
@@ -145,22 +147,26 @@ describe('arguments from outside Berth\'s views', function () {
 
   it('berth.stopAll with confirmed: true asks, and stops nothing when dismissed', async () => {
     const running = await containers.create({ cmd: ['sleep', '300'] });
+    await modelShowsContainer(running.id, 'running');
     const { result, questions } = await underProductionRule(false, () => vscode.commands.executeCommand('berth.stopAll', { confirmed: true }));
-    assert.equal(result, undefined);
+    assert.deepEqual(result, { stopped: [], failed: [], declined: true });
     assert.equal(questions.length, 1, JSON.stringify(questions));
     assert.match(questions[0]?.message ?? '', /Stop all/);
     assert.equal((await inspectOrUndefined(client, running.id))?.State.Running, true, 'the container was stopped');
   });
 
-  it('from a Containers row: Stop acts at once, Remove asks only the question a click asks and removes once answered', async () => {
+  it('from a Containers row: Stop and then Remove act at once, as a click does', async () => {
     const made = await containers.create({ cmd: ['sleep', '300'] });
-    const row = await rowNode('containers', made.name);
-    const stopped = await underProductionRule(false, () => vscode.commands.executeCommand<{ stopped: string[] }>('berth.stop', row, [row]));
+    await modelShowsContainer(made.id, 'running');
+    const runningRow = await rowNode('containers', made.name);
+    const stopped = await underProductionRule(false, () => vscode.commands.executeCommand<{ stopped: string[] }>('berth.stop', runningRow, [runningRow]));
     assert.deepEqual(stopped.questions, []);
     assert.deepEqual(stopped.result?.stopped, [made.id]);
-    const removed = await underProductionRule(true, () => vscode.commands.executeCommand<{ removed: string[] }>('berth.remove', row));
-    assert.equal(removed.questions.length, 1, JSON.stringify(removed.questions));
-    assert.ok(removed.questions[0]?.message.startsWith('Remove'), removed.questions[0]?.message);
+    await modelShowsContainer(made.id, 'exited');
+    const exitedRow = await rowNode('containers', made.name);
+    const removed = await underProductionRule(false, () => vscode.commands.executeCommand<{ removed: string[] }>('berth.remove', exitedRow));
+    assert.deepEqual(removed.questions, []);
+    assert.deepEqual(removed.result?.removed, [made.id]);
     assert.equal(await inspectOrUndefined(client, made.id), undefined, 'the container is still there');
   });
 
