@@ -9,6 +9,15 @@ import type * as vscode from 'vscode';
 
 const handedOut = new WeakSet<object>();
 
+/** What a command asks before it acts on arguments from outside Berth's UI: the values it would act on. */
+export interface OutsideQuestion {
+  readonly message: string;
+  /** The button that lets it go ahead. */
+  readonly action: string;
+  /** Every value that decides what happens (an image, its mounts, environment names, ports), one per line. */
+  readonly detail: string;
+}
+
 function isHandedOut(value: unknown): boolean {
   return typeof value === 'object' && value !== null && handedOut.has(value);
 }
@@ -109,4 +118,15 @@ export function givenTargets(args: readonly unknown[]): string[] {
   const [target, second] = args;
   const all = Array.isArray(target) ? target : [target, ...(Array.isArray(second) ? (second as unknown[]) : [])];
   return [...new Set(all.filter((each) => each !== undefined).map(targetName))];
+}
+
+/** Every field of an options object an outside caller gave, one line each (`Driver: "local"`), nothing left out. */
+export function fieldLines(value: unknown): string[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [shownValue(value)];
+  return Object.entries(value).map(([key, field]) => `${shownValue(key)}: ${shownValue(field)}`);
+}
+
+/** A question that shows every field of GIVEN under the outside-caller line. */
+export function fieldsQuestion(message: string, action: string, given: unknown): OutsideQuestion {
+  return { message, action, detail: [OUTSIDE_CALLER_LINE, ...fieldLines(given)].join('\n') };
 }

@@ -10,20 +10,14 @@ import * as vscode from 'vscode';
 import type { DisposableStore } from '../common/lifecycle';
 import { errorMessage } from '../common/errors';
 import { askModal, outsideArgumentsStand } from './automation';
-import { isFromBerthUi, withoutOutsideConfirmation } from './callOrigin';
+import { isFromBerthUi, withoutOutsideConfirmation, type OutsideQuestion } from './callOrigin';
+
+export type { OutsideQuestion } from './callOrigin';
 import { isCancellation, reportError, type ReportDeps } from './feedback';
 
 /** VS Code passes whatever the caller gave: each handler narrows its own arguments. */
 export type CommandHandler = (...args: never[]) => unknown;
 
-/** What a command asks before it acts on arguments from outside Berth's UI: the values it would act on. */
-export interface OutsideQuestion {
-  readonly message: string;
-  /** The button that lets it go ahead. */
-  readonly action: string;
-  /** Every value that decides what happens (an image, its mounts, environment names, ports), one per line. */
-  readonly detail: string;
-}
 
 /** Given the call's arguments: the question, or undefined when they leave the command to ask as the palette does. */
 export type OutsideQuestionOf = (...args: unknown[]) => OutsideQuestion | undefined;

@@ -59,9 +59,11 @@ describe('arguments from outside Berth\'s views', function () {
     await outsideRule('given');
   });
 
+  /** Whether a container of that name exists; one that does is left to the suite's cleanup. */
   async function containerNamed(name: string): Promise<boolean> {
-    const all = await client.listContainers({ all: true });
-    return all.some((container) => container.Names.includes(`/${name}`));
+    const found = (await client.listContainers({ all: true })).filter((container) => container.Names.includes(`/${name}`));
+    for (const container of found) containers.track(container.Id);
+    return found.length > 0;
   }
 
   for (const [id, action] of [['berth.runContainer', 'Run'], ['berth.runInBackground', 'Run in Background']] as const) {
@@ -91,7 +93,7 @@ describe('arguments from outside Berth\'s views', function () {
   }
 
   it('berth.images.tag with a reference: asks, naming both, and tags nothing when dismissed', async () => {
-    const reference = `berth-it/outside-tag:${uniqueName('t')}`;
+    const reference = containers.trackImage(`berth-it/outside-tag:${uniqueName('t')}`);
     const { result, questions } = await underProductionRule(false, () => vscode.commands.executeCommand('berth.images.tag', engines.image, { reference }));
     assert.equal(result, undefined);
     assert.equal(questions.length, 1, JSON.stringify(questions));
@@ -153,6 +155,28 @@ describe('arguments from outside Berth\'s views', function () {
     assert.equal(questions.length, 1, JSON.stringify(questions));
     assert.match(questions[0]?.message ?? '', /Stop all/);
     assert.equal((await inspectOrUndefined(client, running.id))?.State.Running, true, 'the container was stopped');
+  });
+
+  it('berth.volumes.create with a bind of / asks, showing the driver options, and creates nothing when dismissed', async () => {
+    const name = uniqueName('berth-it-outside-volume');
+    const body = { Name: name, Driver: 'local', DriverOpts: { type: 'none', o: 'bind', device: '/' } };
+    const { result, questions } = await underProductionRule(false, () => vscode.commands.executeCommand('berth.volumes.create', body));
+    assert.equal(result, undefined);
+    assert.equal(questions.length, 1, JSON.stringify(questions));
+    assert.ok(questions[0]?.detail?.includes('"device":"/"'), questions[0]?.detail);
+    await assert.rejects(client.inspectVolume(name), (error) => isEngineError(error, 'not-found'), 'the volume was created');
+  });
+
+  it('berth.commitContainer with a repository asks, naming both, and commits nothing when dismissed', async () => {
+    const made = await containers.create({ cmd: ['sleep', '300'] });
+    const repo = 'berth-it/outside-commit';
+    const tag = uniqueName('t');
+    containers.trackImage(`${repo}:${tag}`);
+    const { result, questions } = await underProductionRule(false, () => vscode.commands.executeCommand('berth.commitContainer', made.id, { repo, tag }));
+    assert.equal(result, undefined);
+    assert.equal(questions.length, 1, JSON.stringify(questions));
+    assert.equal(questions[0]?.message, `Commit ${made.id} as ${repo}?`);
+    await assert.rejects(client.inspectImage(`${repo}:${tag}`), (error) => isEngineError(error, 'not-found'), 'the image was committed');
   });
 
   it('from a Containers row: Stop and then Remove act at once, as a click does', async () => {
