@@ -160,11 +160,15 @@ describe('arguments from outside Berth\'s views', function () {
   it('berth.volumes.create with a bind of / asks, showing the driver options, and creates nothing when dismissed', async () => {
     const name = uniqueName('berth-it-outside-volume');
     const body = { Name: name, Driver: 'local', DriverOpts: { type: 'none', o: 'bind', device: '/' } };
-    const { result, questions } = await underProductionRule(false, () => vscode.commands.executeCommand('berth.volumes.create', body));
-    assert.equal(result, undefined);
-    assert.equal(questions.length, 1, JSON.stringify(questions));
-    assert.ok(questions[0]?.detail?.includes('"device":"/"'), questions[0]?.detail);
-    await assert.rejects(client.inspectVolume(name), (error) => isEngineError(error, 'not-found'), 'the volume was created');
+    try {
+      const { result, questions } = await underProductionRule(false, () => vscode.commands.executeCommand('berth.volumes.create', body));
+      assert.equal(result, undefined);
+      assert.equal(questions.length, 1, JSON.stringify(questions));
+      assert.ok(questions[0]?.detail?.includes('"device":"/"'), questions[0]?.detail);
+      await assert.rejects(client.inspectVolume(name), (error) => isEngineError(error, 'not-found'), 'the volume was created');
+    } finally {
+      await client.removeVolume(name).catch(() => undefined);
+    }
   });
 
   it('berth.commitContainer with a repository asks, naming both, and commits nothing when dismissed', async () => {
