@@ -75,6 +75,11 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
         if (view === 'networks') return networks.view.rowsAt(labels);
         return view === 'images' ? images.view.rowsAt(labels) : containers.view.rowsAt(labels);
       }),
+      // The rows themselves, as VS Code hands them to a command (Containers or Images view).
+      command('berth.internal.viewRowNodes', 'Reading a view', () => (view?: unknown, path?: unknown) => {
+        const labels = Array.isArray(path) ? path.map(String) : [];
+        return view === 'images' ? images.view.rowNodesAt(labels) : containers.view.rowNodesAt(labels);
+      }),
     ],
     core,
     owner,

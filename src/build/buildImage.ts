@@ -14,6 +14,7 @@ import { buildImage, dockerfileStages, measureContext, prepareBuildContext, vali
 import type { EngineSession } from '../model/session';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
 import { ANSI } from '../terminals/terminalText';
+import { asOwnArgument } from '../workbench/callOrigin';
 import { withCancellableProgress } from '../workbench/feedback';
 import { BuildTranscript, DOCKERFILE_GLOB, formatBuildArgs, isDockerfileName, parseBuildArgs, suggestedTag, type BuildOptions } from './buildInput';
 import { offerBuildx } from './buildx';
@@ -136,7 +137,7 @@ export async function runBuild(deps: BuildDeps, session: EngineSession, options:
     if (record) await deps.revealImage(record.key, session.id).catch((error: unknown) => deps.log.info(`Built ${options.tag}; not revealed: ${errorMessage(error)}`));
     const run = vscode.l10n.t('Run');
     void vscode.window.showInformationMessage(vscode.l10n.t('Built {0}.', options.tag), run).then((choice) => {
-      if (choice === run) void vscode.commands.executeCommand('berth.runContainer', { image: options.tag, engine: session.id });
+      if (choice === run) void vscode.commands.executeCommand('berth.runContainer', asOwnArgument({ image: options.tag, engine: session.id }));
     });
     return { imageId: result.imageId, tag: options.tag };
   } catch (error) {

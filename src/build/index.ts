@@ -3,7 +3,9 @@
  * `berth-run` task types. extension.ts calls
  * `registerBuild` once; the image is revealed through the Images view part it hands over.
  */
+import * as vscode from 'vscode';
 import type { DisposableStore } from '../common/lifecycle';
+import { fieldsQuestion, shownValue } from '../workbench/callOrigin';
 import { command, registerCommandTable } from '../workbench/commandTable';
 import { askBuildOptions, dockerfileOfTarget, pickDockerfile, remember, runBuild } from './buildImage';
 import { isBuildOptions } from './buildInput';
@@ -27,7 +29,11 @@ export function registerBuild(deps: BuildDeps, owner: DisposableStore): void {
           await remember(buildDeps, options);
           return runBuild(buildDeps, buildDeps.session, options);
         },
-        { rejectsWhen: isBuildOptions },
+        {
+          rejectsWhen: isBuildOptions,
+          asksOutsideCallers: (target) =>
+            isBuildOptions(target) ? fieldsQuestion(vscode.l10n.t('Build {0}?', shownValue(target.dockerfile)), vscode.l10n.t('Build'), target) : undefined,
+        },
       ),
     ],
     deps,

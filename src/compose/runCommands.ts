@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { readComposeModel, type ComposeCommand, type ComposeModel, type ComposeRun } from '../engine';
+import { fieldsQuestion } from '../workbench/callOrigin';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import type { CoreDeps } from '../workbench/deps';
 import { pickMany } from '../workbench/multiPick';
@@ -96,7 +97,12 @@ function composeCommand(id: string, title: string, commandName: ComposeCommand, 
         target.session.model.refresh();
         return { exitCode, implementation: prepared.implementation.id, args: prepared.args };
       },
-    { rejectsWhen: (...args: unknown[]) => typeof args[0] === 'object' && args[0] !== null && 'files' in args[0] },
+    {
+      rejectsWhen: (...args: unknown[]) => typeof args[0] === 'object' && args[0] !== null && 'files' in args[0],
+      // Files or a project given by an outside caller are shown first; a file clicked in the explorer or an editor is a Uri.
+      asksOutsideCallers: (...args: unknown[]) =>
+        typeof args[0] === 'object' && args[0] !== null && !(args[0] instanceof vscode.Uri) ? fieldsQuestion(vscode.l10n.t('{0}?', title), title, args[0]) : undefined,
+    },
   );
 }
 

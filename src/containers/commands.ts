@@ -6,7 +6,8 @@ import { plural, shortId } from '../common/format';
 import { isRunningRemoveRefusal, stopAllRunning } from '../engine';
 import { isRunningState, isSwarmManaged, SWARM_LABEL_PREFIX } from '../model/records';
 import { isEngineRoot } from '../views/engineForest';
-import { command, type CommandEntry } from '../workbench/commandTable';
+import { givenTargets, listLine, OUTSIDE_CALLER_LINE } from '../workbench/callOrigin';
+import { command, type CommandEntry, type OutsideQuestion } from '../workbench/commandTable';
 import type { CoreDeps } from '../workbench/deps';
 import { confirm, reportError, withCancellableProgress } from '../workbench/feedback';
 import { offerForceRemove, type RefusedRemove } from './forceRemove';
@@ -61,6 +62,20 @@ function isImageRow(value: unknown): boolean {
 function swarmService(ref: ContainerRef): string | undefined {
   const labels = ref.record?.summary.Labels ?? {};
   return labels[`${SWARM_LABEL_PREFIX}service.name`] ?? labels[`${SWARM_LABEL_PREFIX}service.id`] ?? 'its service';
+}
+
+/**
+ * Remove asks nothing for a stopped container picked in the palette or clicked in the view: that choice is the
+ * user's. Containers named by an outside caller are shown first.
+ */
+function removeQuestion(...args: unknown[]): OutsideQuestion | undefined {
+  const given = givenTargets(args);
+  if (given.length === 0) return undefined;
+  return {
+    message: vscode.l10n.t('Remove {0}?', given.length === 1 ? (given[0] ?? '') : plural(given.length, 'container')),
+    action: vscode.l10n.t('Remove'),
+    detail: [OUTSIDE_CALLER_LINE, ...listLine('Containers', given)].join('\n'),
+  };
 }
 
 export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
@@ -132,7 +147,7 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
     const refused: RefusedRemove[] = [];
     for (const { ref, error } of runningRefusals) refused.push(await offerForceRemove(deps, ref, error, target.options.confirmed));
     return { removed, refused };
-  }),
+  }, { asksOutsideCallers: removeQuestion }),
 
   command('berth.stopAll', 'Stopping all containers', (deps) => async (...args: unknown[]) => {
     // From an engine row: that engine (the row is the target); from the palette or automation: `{ confirmed?, engine? }`.

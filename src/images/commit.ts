@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import { splitRepoTag } from '../common/imageName';
 import { validateImageReference } from '../engine';
-import { command, type CommandEntry } from '../workbench/commandTable';
+import { fieldsQuestion, givenTargets, shownValue } from '../workbench/callOrigin';
+import { command, type CommandEntry, type OutsideQuestion } from '../workbench/commandTable';
 import { withCancellableProgress } from '../workbench/feedback';
 import { resolveContainers, splitArgs } from '../workbench/targets';
 import type { ImagesCommandDeps } from './deps';
@@ -64,5 +65,17 @@ export const commitCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     // As after a pull: the news first; selecting the row may wait for a folded Images view to draw it.
     if (record) void deps.imagesView.reveal(record.key, ref.session.id).catch((error: unknown) => deps.log.info(`Committed ${repoTag}; not revealed: ${errorMessage(error)}`));
     return { imageId: result.Id, reference: `${repo}:${tag ?? 'latest'}` };
-  }, { rejectsWhen: (...args: unknown[]) => typeof (splitArgs(args).options as CommitArgs).repo === 'string' }),
+  }, {
+    rejectsWhen: (...args: unknown[]) => typeof (splitArgs(args).options as CommitArgs).repo === 'string',
+    asksOutsideCallers: commitQuestion,
+  }),
 ];
+
+/** With the new image's name given by an outside caller: the container and every commit value, shown first. */
+function commitQuestion(...args: unknown[]): OutsideQuestion | undefined {
+  const { options } = splitArgs(args);
+  const repo = (options as CommitArgs).repo;
+  if (repo === undefined) return undefined;
+  const containers = givenTargets(args.slice(0, 1)).join(', ') || '(picked next)';
+  return fieldsQuestion(vscode.l10n.t('Commit {0} as {1}?', containers, shownValue(repo)), vscode.l10n.t('Commit'), options);
+}

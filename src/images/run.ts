@@ -15,12 +15,14 @@ import type { EngineSession } from '../model/session';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
 import { ContainerTerminalOutput } from '../terminals/outputFilter';
 import { ANSI, StreamDecoders } from '../terminals/terminalText';
-import { command, type CommandEntry } from '../workbench/commandTable';
+import { shownValue } from '../workbench/callOrigin';
+import { command, type CommandEntry, type OutsideQuestion } from '../workbench/commandTable';
 import { RunTerminalControls, type WhenClosed } from './runTerminal';
 import { reportError, withCancellableProgress } from '../workbench/feedback';
 import { pickMany } from '../workbench/multiPick';
 import type { ImagesCommandDeps } from './deps';
 import { askRunOptions, resolveChosenOptions } from './runOptionsStep';
+import { runQuestionDetail } from './runQuestion';
 import { offerForTyped } from './typedImage';
 import { runNetworkFor, type WorkspaceNetworkAnswer } from './workspaceNetwork';
 
@@ -182,6 +184,12 @@ function answersSignIn(value: unknown): boolean {
   return isRunArgs(value) && value.signIn !== undefined;
 }
 
+/** Arguments from outside Berth's views run only once the user has seen them (a bare image string opens the steps). */
+function runQuestion(given: unknown, action: string): OutsideQuestion | undefined {
+  if (!isRunArgs(given)) return undefined;
+  return { message: vscode.l10n.t('Run a container of {0}?', shownValue(given.image)), action, detail: runQuestionDetail(given) };
+}
+
 /** The run's network, asked about when it would come from the workspace's settings; null: the user cancelled. */
 function chooseNetwork(deps: ImagesCommandDeps, args: RunArgs): Promise<string | undefined | null> {
   const given = args.options?.network?.trim() || undefined;
@@ -313,7 +321,7 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
       controls.finish();
       controls.dispose();
     }
-  }, { rejectsWhen: answersSignIn }),
+  }, { rejectsWhen: answersSignIn, asksOutsideCallers: (given) => runQuestion(given, vscode.l10n.t('Run')) }),
 
   command('berth.runInBackground', 'Running in background', (deps) => async (...args: unknown[]) => {
     const session = deps.sessionOfTarget(args[0]);
@@ -343,5 +351,5 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     // Showing the row is a courtesy: a run that worked does not fail because of it.
     await deps.revealContainer(result.id, session.id).catch((error: unknown) => deps.log.warn(`Showing the row of ${shortId(result.id)}: ${errorMessage(error)}`));
     return { id: result.id };
-  }, { rejectsWhen: answersSignIn }),
+  }, { rejectsWhen: answersSignIn, asksOutsideCallers: (given) => runQuestion(given, vscode.l10n.t('Run in Background')) }),
 ];

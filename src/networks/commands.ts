@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import { plural } from '../common/format';
 import { removeNetworkNamingEndpoints, type CreateNetworkBody } from '../engine';
+import { fieldsQuestion, shownValue } from '../workbench/callOrigin';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import { confirm, withCancellableProgress } from '../workbench/feedback';
 import { pickMany } from '../workbench/multiPick';
@@ -114,7 +115,11 @@ export const networkCommands: ReadonlyArray<CommandEntry<NetworksDeps>> = [
       await deps.refreshNetworks();
       return body.Name;
     },
-    { rejectsWhen: isAutomation },
+    {
+      rejectsWhen: isAutomation,
+      asksOutsideCallers: (spec) =>
+        isObject(spec) ? fieldsQuestion(vscode.l10n.t('Create the network {0}?', shownValue(spec['Name'] ?? '')), vscode.l10n.t('Create'), spec) : undefined,
+    },
   ),
   command(
     'berth.networks.remove',

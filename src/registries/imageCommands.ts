@@ -9,6 +9,9 @@ import { withRegistryAuthRetry, type AuthRetryOptions } from './authRetry';
 import { formatBytes } from '../common/format';
 import { splitRepoTag } from '../common/imageName';
 import { LayerProgress } from '../common/layerProgress';
+import { registryKeyFor } from '../engine/auth';
+import { OUTSIDE_CALLER_LINE, shownValue } from '../workbench/callOrigin';
+import type { OutsideQuestion } from '../workbench/commandTable';
 import { withCancellableProgress } from '../workbench/feedback';
 import { tagReferenceProblem, type EngineGetter } from './registryEngine';
 
@@ -37,6 +40,34 @@ export function imageOf(target: ImageTarget): string | undefined {
   if (target === undefined) return undefined;
   if (typeof target === 'string') return target.trim() || undefined;
   return target.tag ?? target.id ?? target.key;
+}
+
+function givenReference(options: unknown): unknown {
+  return typeof options === 'object' && options !== null ? (options as { reference?: unknown }).reference : undefined;
+}
+
+/** What Tag Image asks an outside caller that gave the new reference (without one, the reference prompt shows it). */
+export function tagQuestion(target: unknown, options: unknown): OutsideQuestion | undefined {
+  const reference = givenReference(options);
+  if (reference === undefined) return undefined;
+  const source = imageOf(target as ImageTarget) ?? '(asked next)';
+  return {
+    message: vscode.l10n.t('Tag {0} as {1}?', shownValue(source), shownValue(reference)),
+    action: vscode.l10n.t('Tag'),
+    detail: [OUTSIDE_CALLER_LINE, `Image: ${shownValue(source)}`, `New reference: ${shownValue(reference)}`].join('\n'),
+  };
+}
+
+/** What Push Image asks an outside caller that named what to push: the image, and the registry it would go to. */
+export function pushQuestion(target: unknown, options: unknown): OutsideQuestion | undefined {
+  const given = givenReference(options);
+  const reference = typeof given === 'string' ? given : imageOf(target as ImageTarget);
+  if (reference === undefined) return given === undefined ? undefined : { message: vscode.l10n.t('Push {0}?', shownValue(given)), action: vscode.l10n.t('Push'), detail: OUTSIDE_CALLER_LINE };
+  return {
+    message: vscode.l10n.t('Push {0} to {1}?', shownValue(reference), shownValue(registryKeyFor(reference))),
+    action: vscode.l10n.t('Push'),
+    detail: [OUTSIDE_CALLER_LINE, `Image: ${shownValue(reference)}`, `Registry: ${shownValue(registryKeyFor(reference))}`, 'Your sign-in for that registry, if any, goes with it.'].join('\n'),
+  };
 }
 
 async function askForImage(title: string): Promise<string | undefined> {

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { RegistryError } from '../engine/registry';
 import type { DisposableStore } from '../common/lifecycle';
+import { ownRows } from '../workbench/callOrigin';
 import { command, registerCommandTable, type CommandEntry } from '../workbench/commandTable';
 import { labelOf, rowsUnder } from '../views/treeItems';
 import type { ReportDeps } from '../workbench/feedback';
@@ -12,7 +13,7 @@ import type { AuthRetryOptions } from './authRetry';
 import { CredentialChain } from './credentialChain';
 import { RegistryCredentialStore } from './credentialStore';
 import { dockerConfigRegistries, dockerConfigSource, type DockerConfigLocation } from './dockerConfigRegistries';
-import { pushImage, tagImage, type ImageTarget } from './imageCommands';
+import { pushImage, pushQuestion, tagImage, tagQuestion, type ImageTarget } from './imageCommands';
 import { RegistriesTreeProvider, type RegistryTreeNode } from './registriesTree';
 import { authRetryOptions, copyReference, isAutomatedPull, pullTag, type PullOptions } from './registryCommands';
 import type { EngineGetter } from './registryEngine';
@@ -73,7 +74,7 @@ export function registerRegistries(deps: RegistriesDeps, owner: DisposableStore)
       typed,
     }),
   );
-  const view = owner.add(vscode.window.createTreeView(REGISTRIES_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }));
+  const view = owner.add(vscode.window.createTreeView(REGISTRIES_VIEW_ID, { treeDataProvider: ownRows(tree), showCollapseAll: true }));
   owner.add(
     tree.onDidListRoot((count) => {
       view.message = count === 0 ? 'No registries yet. Sign in to a registry (the key icon above), or log in with the docker CLI.' : undefined;
@@ -115,9 +116,11 @@ export function registerRegistries(deps: RegistriesDeps, owner: DisposableStore)
     command('berth.registries.copyReference', 'Copying the reference', () => (target?: RegistryTreeNode | string) => copyReference(target)),
     command('berth.images.tag', 'Tagging', () => (target?: ImageTarget, options?: { reference?: string }) => tagImage(imageDeps, target, options), {
       rejectsWhen: givenReference,
+      asksOutsideCallers: tagQuestion,
     }),
     command('berth.images.push', 'Pushing', () => (target?: ImageTarget, options?: { reference?: string }) => pushImage(imageDeps, target, options), {
       rejectsWhen: givenReference,
+      asksOutsideCallers: pushQuestion,
     }),
     command('berth.internal.registriesChildren', 'Reading the Registries view', () => (path?: string[]) => childrenAt(tree, path ?? [])),
   ];

@@ -10,6 +10,7 @@ import type { ModelChange } from '../model/modelChange';
 import type { EngineSession } from '../model/session';
 import { classifyUnreachable } from '../model/unreachable';
 import { unreachableViewMessage } from '../model/unreachableText';
+import { ownRows } from '../workbench/callOrigin';
 import type { SessionsDeps } from '../workbench/deps';
 import { EngineForest, isEngineRoot, type EngineRootNode, type PerEngineTree } from './engineForest';
 import { presentEngine, savedListingMessage } from './presentation';
@@ -34,6 +35,8 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
 {
   protected readonly forest: EngineForest<N, T>;
   protected readonly view: vscode.TreeView<N | EngineRootNode>;
+  /** This provider as VS Code gets it: the rows it hands out count as Berth's own when passed back to a command. */
+  private readonly served: vscode.TreeDataProvider<N | EngineRootNode>;
   private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<Change<N>>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   /** One lifetime per session object for the listeners on its model: a session replaced for the same engine (new endpoint) gets a fresh one. */
@@ -74,7 +77,8 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   ) {
     super();
     this.forest = new EngineForest<N, T>((engine) => this.createTree(engine));
-    this.view = this._register(vscode.window.createTreeView(viewId, { treeDataProvider: this, ...options }));
+    this.served = ownRows<N | EngineRootNode>(this);
+    this.view = this._register(vscode.window.createTreeView(viewId, { treeDataProvider: this.served, ...options }));
     this.rowClock.setVisible(this.view.visible);
     deps.engines.setViewShown(viewId, this.view.visible);
     this._register(
@@ -239,6 +243,13 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   revealEngine(engine: string): Thenable<void> | undefined {
     const root = this.forest.isMulti ? this.forest.root(engine) : undefined;
     return root ? this.view.reveal(root, { select: true, focus: false, expand: false }) : undefined;
+  }
+
+  /** The rows under a path of labels as VS Code is handed them, for tests that pass a row to a command as a click does. */
+  async rowNodesAt(path: readonly string[]): Promise<Array<{ label: string; node: N | EngineRootNode }>> {
+    const served = { getChildren: (node?: N | EngineRootNode) => this.served.getChildren(node), getTreeItem: (node: N | EngineRootNode) => this.getTreeItem(node) };
+    const rows = await rowsUnder(served, path, 'The view');
+    return rows.map(({ node, item }) => ({ label: labelOf(item), node }));
   }
 
   /** The rows under a path of labels (`[]` = the roots), as VS Code would render them. */

@@ -1,6 +1,7 @@
 /** Turns a vscode-free presentation into a TreeItem. */
 import * as vscode from 'vscode';
 import type { EngineSession } from '../model/session';
+import { ownRows } from '../workbench/callOrigin';
 import type { ItemPresentation } from './presentation';
 
 /** One row as tests read it (`berth.internal.viewChildren`). */
@@ -87,7 +88,7 @@ export function sessionTreeView<T>(
   handlers: { bind(session: EngineSession): void; visibilityChanged(): void },
   owner: { add<D extends vscode.Disposable>(item: D): D },
 ): vscode.TreeView<T> {
-  const view = owner.add(vscode.window.createTreeView(viewId, { treeDataProvider: provider, canSelectMany: true, showCollapseAll: true }));
+  const view = owner.add(vscode.window.createTreeView(viewId, { treeDataProvider: ownRows(provider), canSelectMany: true, showCollapseAll: true }));
   owner.add(deps.onDidChangeSession((session) => handlers.bind(session)));
   owner.add(view.onDidChangeVisibility(() => handlers.visibilityChanged()));
   return view;

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import { plural } from '../common/format';
 import { removeVolumeNamingUsers, validateVolumeName, type CreateVolumeBody } from '../engine';
+import { fieldsQuestion, shownValue } from '../workbench/callOrigin';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import { confirm, withCancellableProgress } from '../workbench/feedback';
 import { pickMany } from '../workbench/multiPick';
@@ -94,7 +95,12 @@ export const volumeCommands: ReadonlyArray<CommandEntry<VolumesDeps>> = [
       deps.log.info(`Created volume ${volume.Name}`);
       return volume.Name;
     },
-    { rejectsWhen: isAutomation },
+    {
+      rejectsWhen: isAutomation,
+      // Driver options can bind a host path into the volume: an outside caller's body is shown whole first.
+      asksOutsideCallers: (spec) =>
+        isObject(spec) ? fieldsQuestion(vscode.l10n.t('Create the volume {0}?', shownValue(spec['Name'] ?? '(named by the engine)')), vscode.l10n.t('Create'), spec) : undefined,
+    },
   ),
   command(
     'berth.volumes.remove',

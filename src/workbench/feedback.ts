@@ -5,6 +5,7 @@
 import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
 import { isEngineError } from '../engine';
+import { askModal } from './automation';
 import type { LogDeps, SessionsDeps } from './deps';
 
 /** What reporting needs: the log, and the engines to retry. */
@@ -53,9 +54,11 @@ export async function withCancellableProgress<T>(
   );
 }
 
-/** A modal yes/no; `confirmed` answers it for automation. */
+/**
+ * A modal yes/no; `confirmed` answers it for automation. The command table has already removed `confirmed: true`
+ * from a call whose arguments come from outside Berth's UI, so such a call is asked (workbench/callOrigin.ts).
+ */
 export async function confirm(message: string, action: string, confirmed: boolean | undefined, detail?: string): Promise<boolean> {
   if (confirmed !== undefined) return confirmed;
-  const options: vscode.MessageOptions = detail === undefined ? { modal: true } : { modal: true, detail };
-  return (await vscode.window.showWarningMessage(message, options, action)) === action;
+  return askModal(message, action, detail);
 }
