@@ -28,8 +28,12 @@ const withoutHttp2 = {
   },
 };
 
-/** The CLI's bundle; the engine tests and `npm run bench:cli` build it with `node esbuild.js --cli-outdir=DIR`. */
-const cli = (outdir) => ({ ...common, entryPoints: ['src/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' }, plugins: [withoutHttp2] });
+/**
+ * The CLI's bundle. Its launcher runs `node -- cli.js ARGS`: Node 20 reads `--env-file` anywhere on its command line,
+ * even after the script, so without `--` berth's own `run --env-file` would go to Node (npm's Windows shims follow
+ * `env -S` as well). The engine tests and `npm run bench:cli` build it with `node esbuild.js --cli-outdir=DIR`.
+ */
+const cli = (outdir) => ({ ...common, entryPoints: ['src/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env -S node --' }, plugins: [withoutHttp2] });
 
 const cliOutdir = process.argv.find((arg) => arg.startsWith('--cli-outdir='))?.slice('--cli-outdir='.length);
 

@@ -43,8 +43,9 @@ const run = declareCommand({
   summary: 'Create and run a container, pulling the image if it is missing',
   details:
     "The container's stdout goes to stdout and its stderr to stderr as it runs, and berth exits with the container's status. " +
-    'SIGTERM, SIGHUP and SIGQUIT are passed on to the container; Ctrl-C stops it (and shows what it prints while stopping). ' +
-    '`-d` prints the id and returns; `-t` merges the streams into a TTY of your terminal\'s size; `-i` passes stdin; ' +
+    'SIGTERM, SIGHUP and SIGQUIT are passed on to the container (one that ignores SIGTERM is killed 10 s later, or at a second SIGTERM); ' +
+    'Ctrl-C stops it (and shows what it prints while stopping). ' +
+    '`-d` prints the id and returns; `-t` merges the streams into a TTY of your terminal\'s size; `-i` passes stdin (`-it` needs a terminal there, as with docker); ' +
     '`--rm` has the engine remove the container whatever happens to berth. `-e KEY` alone takes the value from berth\'s environment.',
   stopAtFirstPositional: true,
   runStatuses: true,
@@ -188,7 +189,8 @@ const cp = declareCommand({
   details:
     "Like `docker cp`, through the Engine API's archive endpoints, so it works on stopped containers and on images without a shell. " +
     'Into an existing directory the source keeps its name; to a new path it takes that name; `SRC/.` copies the contents. ' +
-    'Symlinks are copied as links; an archive entry that would land outside the destination is refused.',
+    'Symlinks are copied as links; an archive entry that would land outside the destination is refused. ' +
+    'With `-` as the host side the tar archive itself goes to stdout (`cp C:SRC -`) or comes from stdin (`cp - C:DIR`), as with docker.',
   positionals: { min: 2, max: 2 },
   flags: {},
   build: (_flags, positionals) => parseCopyArguments(positionals[0] as string, positionals[1] as string),
