@@ -129,6 +129,37 @@ void describe('berth in scripts, next to docker', () => {
     await harness.client.removeContainer(name, { force: true });
   });
 
+  void it("failures keep the engine's words (also for a HEAD, which has no body) and name what to fix", async () => {
+    const name = `scripts-words-${process.pid}`;
+    const started = await harness.berth(['run', '-d', '--name', name, '--network', 'none', ...harness.labelArgs, harness.engines.image, 'sleep', '1000']);
+    assert.equal(started.code, 0, started.stderr);
+    const hostFile = join(scratch, 'words.txt');
+    writeFileSync(hostFile, 'words\n');
+    const throughFile = expectedMessage('cli-cp-through-file').split("<engine's path>");
+    for (const args of [
+      ['cp', `${name}:/etc/hostname/x`, join(scratch, 'out')],
+      ['cp', hostFile, `${name}:/etc/hostname/x`],
+    ]) {
+      const ours = await harness.berth(args);
+      assert.equal(ours.code, docker(args).status, args.join(' '));
+      assert.ok(ours.stderr.startsWith(`berth: ${throughFile[0] ?? ''}`) && ours.stderr.endsWith(`${throughFile[1] ?? ''}\n`), ours.stderr);
+    }
+    const parentMissing = ['cp', hostFile, `${name}:/no/such/dir/file`];
+    const ours = await harness.berth(parentMissing);
+    assert.deepEqual([ours.code, ours.stderr], [1, `berth: ${expectedMessage('cli-cp-parent-missing', { container: name })}\n`]);
+    assert.match(docker(parentMissing).stderr, new RegExp(`Could not find the file /no/such/dir in container ${name}`));
+
+    const connect = await harness.berth(['network', 'connect', 'none', 'no-such-container-n']);
+    assert.deepEqual(
+      [connect.code, connect.stderr],
+      [1, 'berth: No such container: no-such-container-n. Check the container id or name; the container may have been removed\n'],
+    );
+    const driver = await harness.berth(['volume', 'create', '--driver', 'no-such-driver', `scripts-volume-${process.pid}`]);
+    assert.equal(driver.code, 1);
+    assert.match(driver.stderr, /plugin "no-such-driver" not found\. No volume plugin of that name is installed in the engine: check the driver name, or leave --driver out for the engine's local driver\n$/);
+    await harness.client.removeContainer(name, { force: true });
+  });
+
   void it('a wrong number of arguments exits 1, as docker does; a flag berth does not know still exits 125', async () => {
     for (const args of [['stop'], ['logs', 'a', 'b'], ['ps', 'extra'], ['wait']]) {
       const ours = await harness.berth(args);

@@ -94,4 +94,22 @@ export const CLI_BAD_INPUT_CASES: readonly BadInputCase[] = [
     errorKind: 'bad-request',
     message: 'destination "<container>:<path>" must be a directory. A tar archive from stdin is unpacked into an existing directory of the container: give one, e.g. CONTAINER:/tmp',
   },
+  {
+    id: 'cli-cp-parent-missing',
+    category: 'Files in containers',
+    action: 'cp HOST CONTAINER:PATH',
+    input: '<container>:/no/such/dir/file',
+    kind: 'error',
+    errorKind: 'not-found',
+    message: 'Could not find the file /no/such/dir in container <container>. A folder on that path does not exist in the container: create it first, or copy to an existing folder',
+  },
+  {
+    id: 'cli-cp-through-file',
+    category: 'Files in containers',
+    action: 'cp CONTAINER:PATH HOST / cp HOST CONTAINER:PATH',
+    input: '<container>:/etc/hostname/x (a file on the way)',
+    kind: 'error',
+    errorKind: 'server',
+    message: "lstat <engine's path>/etc/hostname/x: not a directory. A part of that path is a file in the container, not a folder: check the path",
+  },
 ];
