@@ -20,9 +20,10 @@ import { buildCommands, runOptionFlags, runOptionValues } from './buildCommands'
 import { composeCommands } from './composeCommands';
 import { statsCommands } from './statsCommands';
 import { storageCommands } from './storageCommands';
-import { checkEnvEntry, nonEmpty, parseCopyArguments, parseFilters, parseKeyValues, parseSeconds, parseTail, splitRepositoryTag } from './values';
+import { checkEnvEntry, nonEmpty, parseCopyArguments, parseFilters, parseKeyValues, parseSeconds, parseTail, splitRepositoryTag, timeoutOf } from './values';
 
-const timeFlag = valueFlag('time', 't', 'SECONDS', 'Seconds to wait before killing the container (engine default: 10)');
+const timeFlag = valueFlag('time', 't', 'SECONDS', 'Seconds to wait before killing the container (engine default: 10; -1 waits without limit)');
+const timeoutFlag = valueFlag('timeout', undefined, 'SECONDS', 'The same as --time (docker\'s newer name)');
 const filterFlag = listFlag('filter', 'f', 'KEY=VALUE', 'Only containers matching the filter, e.g. label=team=a or name=web (repeatable)');
 const jsonFlag = booleanFlag('json', undefined, "Print the engine's JSON");
 
@@ -101,8 +102,8 @@ const stop = declareCommand({
   summary: 'Stop one or more running containers',
   details: 'Stops them in parallel (a few at a time) and prints each name as given, in the order given. A failure gets its own line; the others are still stopped.',
   positionals: { min: 1, max: Infinity },
-  flags: { time: timeFlag },
-  build: (flags, positionals): StopOptions => ({ ids: [...positionals], timeoutSeconds: parseSeconds(flags.time) }),
+  flags: { time: timeFlag, timeout: timeoutFlag },
+  build: (flags, positionals): StopOptions => ({ ids: [...positionals], timeoutSeconds: parseSeconds(timeoutOf(flags.time, flags.timeout)) }),
   run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).stopCommand(options, deps),
 });
 
@@ -111,8 +112,8 @@ const stopAll = declareCommand({
   summary: 'Stop every running, paused or restarting container (or those matching --filter)',
   details: 'Prints the short id of each container it stopped, like `docker stop $(docker ps -q)`.',
   positionals: { min: 0, max: 0 },
-  flags: { time: timeFlag, filter: filterFlag },
-  build: (flags): StopAllOptions => ({ timeoutSeconds: parseSeconds(flags.time), filters: parseFilters(flags.filter) }),
+  flags: { time: timeFlag, timeout: timeoutFlag, filter: filterFlag },
+  build: (flags): StopAllOptions => ({ timeoutSeconds: parseSeconds(timeoutOf(flags.time, flags.timeout)), filters: parseFilters(flags.filter) }),
   run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).stopAllCommand(options, deps),
 });
 
@@ -125,8 +126,19 @@ const logs = declareCommand({
     follow: booleanFlag('follow', 'f', 'Keep printing new output until the container stops'),
     tail: valueFlag('tail', 'n', 'N', 'Only the last N lines (default: all)'),
     timestamps: booleanFlag('timestamps', 't', 'Prefix each line with its timestamp'),
+    since: valueFlag('since', undefined, 'TIME', 'Only lines since a time (2024-05-01T13:23:37Z), Unix seconds, or a duration before now (10m, 1h30m)'),
+    until: valueFlag('until', undefined, 'TIME', 'Only lines before a time, Unix seconds, or a duration before now'),
+    details: booleanFlag('details', undefined, "Show the extra attributes the container's log driver was given"),
   },
-  build: (flags, positionals): LogsCommandOptions => ({ id: positionals[0] as string, follow: flags.follow, tail: parseTail(flags.tail), timestamps: flags.timestamps }),
+  build: (flags, positionals): LogsCommandOptions => ({
+    id: positionals[0] as string,
+    follow: flags.follow,
+    tail: parseTail(flags.tail),
+    timestamps: flags.timestamps,
+    since: nonEmpty(flags.since, '--since'),
+    until: nonEmpty(flags.until, '--until'),
+    details: flags.details,
+  }),
   run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).logsCommand(options, deps),
 });
 

@@ -46,6 +46,10 @@ export interface LogsCommandOptions {
   follow: boolean;
   tail: number | 'all' | undefined;
   timestamps: boolean;
+  /** As typed; read against the clock when the command runs (cli/timestamps.ts). */
+  since: string | undefined;
+  until: string | undefined;
+  details: boolean;
 }
 
 export interface ImagesOptions {

@@ -128,11 +128,13 @@ export interface LogsOptions {
   follow?: boolean;
   /** Number of lines, or 'all'. */
   tail?: number | 'all';
-  /** Unix seconds. */
-  since?: number;
+  /** Unix seconds, or docker's `seconds.nanoseconds` text. */
+  since?: number | string | undefined;
   /** Unix seconds, fractions allowed: lines stamped later are left out (a message stamped exactly then is kept). */
-  until?: number;
+  until?: number | string | undefined;
   timestamps?: boolean;
+  /** The extra attributes given to the log driver (`--log-opt labels=…`), before each line. */
+  details?: boolean;
 }
 
 /** One decoded chunk of container output. stdin frames are reported as stdout. */

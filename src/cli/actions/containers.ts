@@ -4,6 +4,7 @@ import type { CommitCommandOptions, LogsCommandOptions, PsOptions, StopAllOption
 import { describeFailure, EXIT_FAILURE } from '../failure';
 import { containerTable, shortId } from '../format';
 import type { CommandDeps } from '../io';
+import { engineTimestamp } from '../timestamps';
 import { outputWriter, printJson } from './output';
 
 export async function listContainersCommand(options: PsOptions, { io, signal, client }: CommandDeps): Promise<number> {
@@ -52,6 +53,9 @@ export async function logsCommand(options: LogsCommandOptions, { io, signal, cli
     follow: options.follow,
     tail: options.tail,
     timestamps: options.timestamps,
+    since: options.since !== undefined ? engineTimestamp(options.since, io.now(), 'since') : undefined,
+    until: options.until !== undefined ? engineTimestamp(options.until, io.now(), 'until') : undefined,
+    details: options.details,
     signal,
     onOutput: outputWriter(io),
   });

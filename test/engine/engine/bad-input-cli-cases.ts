@@ -112,4 +112,12 @@ export const CLI_BAD_INPUT_CASES: readonly BadInputCase[] = [
     errorKind: 'server',
     message: "lstat <engine's path>/etc/hostname/x: not a directory. A part of that path is a file in the container, not a folder: check the path",
   },
+  {
+    id: 'cli-logs-since-invalid',
+    category: 'The CLI around a run',
+    action: 'logs --since / --until',
+    input: 'bogus',
+    kind: 'outcome',
+    message: 'invalid value for "since": failed to parse value as time or duration: "bogus". Give a duration (10m, 1h30m), a date or time (2024-05-01, 2024-05-01T13:23:37Z) or Unix seconds (exit 1, as docker)',
+  },
 ];

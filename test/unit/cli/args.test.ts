@@ -155,8 +155,18 @@ void describe('berth global options and commands', () => {
   });
 
   void it('refuses bad numbers and wrong argument counts', () => {
-    assert.equal(usageErrorOf(['stop', '-t', 'soon', 'a']), 'invalid value "soon" for --time: expected a whole number of seconds.');
-    assert.equal(usageErrorOf(['stop', '-t', '-1', 'a']), 'invalid value "-1" for --time: expected a whole number of seconds.');
+    assert.equal(usageErrorOf(['stop', '-t', 'soon', 'a']), 'invalid value "soon" for --time: expected a whole number of seconds (-1 waits without limit).');
+    assert.equal(usageErrorOf(['stop', '-t', '1.5', 'a']), 'invalid value "1.5" for --time: expected a whole number of seconds (-1 waits without limit).');
+    assert.equal(usageErrorOf(['stop', '-t', '5', '--timeout', '6', 'a']), '--time 5 and --timeout 6 disagree: give one of them.');
+    for (const [argv, timeoutSeconds] of [
+      [['stop', '-t', '-1', 'a'], -1],
+      [['stop', '--timeout', '3', 'a'], 3],
+      [['stop', '--time=3', '--timeout', '3', 'a'], 3],
+      [['stop-all', '--timeout', '-5'], -1],
+    ] as const) {
+      const parsed = commandOf(parseCommandLine([...argv]));
+      assert.equal((parsed.options as { timeoutSeconds?: number }).timeoutSeconds, timeoutSeconds, argv.join(' '));
+    }
     assert.equal(usageErrorOf(['stop']), `"berth stop" requires at least 1 argument. See 'berth stop --help'.`);
     assert.equal(usageErrorOf(['wait']), `"berth wait" requires at least 1 argument. See 'berth wait --help'.`);
     assert.equal(usageErrorOf(['logs', 'a', 'b']), `"berth logs" requires exactly 1 argument. See 'berth logs --help'.`);

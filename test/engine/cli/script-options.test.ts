@@ -1,0 +1,74 @@
+/**
+ * Options scripts use (issue 33 item 6), each next to the docker CLI on the same private dockerd: `logs --since`,
+ * `--until` (docker's time syntax) and `--details`; `stop --timeout` and `stop -t -1`.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import { expectedMessage } from '../engine/bad-input-cases';
+import { createCliHarness, eventually, type CliHarness } from './support';
+
+void describe('script options, next to docker', () => {
+  let harness: CliHarness;
+  before(async () => {
+    harness = await createCliHarness('script-options');
+  });
+  after(async () => {
+    await harness.dispose();
+  });
+
+  const docker = (args: readonly string[]): { status: number | null; stdout: string; stderr: string } => {
+    const result = spawnSync('docker', ['-H', harness.engines.dockerHost, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent' } });
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  };
+  const exitCode = async (id: string): Promise<number> => (await harness.client.inspectContainer(id)).State.ExitCode;
+
+  void it('logs --since and --until take docker\'s times (RFC 3339, Unix seconds, durations) and print what docker prints', async () => {
+    const started = docker(['run', '-d', '--network', 'none', '--log-opt', 'labels=team', '-l', 'team=blue', '-l', 'berth.test=1', '-l', harness.labelFilter, harness.engines.image, 'sh', '-c', 'echo one; sleep 2; echo two']);
+    assert.equal(started.status, 0, started.stderr);
+    const id = started.stdout.trim();
+    await eventually('both lines are logged', async () => (await harness.berth(['logs', id])).stdout === 'one\ntwo\n', 100);
+    const stamped = (await harness.berth(['logs', '-t', id])).stdout;
+    const second = /^(\S+) two$/m.exec(stamped)?.[1];
+    assert.ok(second, stamped);
+    const unixSecond = String(Math.floor(Date.parse(second) / 1000));
+    for (const args of [
+      ['--since', second],
+      ['--until', second],
+      ['--since', unixSecond],
+      ['--since', '1h'],
+      ['--until', '1h'],
+      ['--since', '2000-01-01'],
+      ['--details'],
+      ['--details', '--since', second],
+    ]) {
+      const ours = await harness.berth(['logs', ...args, id]);
+      const theirs = docker(['logs', ...args, id]);
+      assert.deepEqual([ours.code, ours.stdout], [theirs.status, theirs.stdout], args.join(' '));
+    }
+    assert.equal((await harness.berth(['logs', '--since', second, id])).stdout, 'two\n');
+    assert.equal((await harness.berth(['logs', '--details', id])).stdout, 'team=blue one\nteam=blue two\n');
+    const bogus = await harness.berth(['logs', '--since', 'bogus', id]);
+    assert.equal(docker(['logs', '--since', 'bogus', id]).status, 1);
+    const row = /^(.*?) \(exit (\d+)/.exec(expectedMessage('cli-logs-since-invalid'));
+    assert.deepEqual([bogus.code, bogus.stderr], [Number(row?.[2]), `berth: ${row?.[1] ?? ''}\n`]);
+  });
+
+  void it('stop --timeout is -t; stop -t -1 waits for the container however long it takes its trap to end it', async () => {
+    const trapping = ['sh', '-c', 'trap "sleep 2; exit 3" TERM; echo ready; while true; do sleep 0.1; done'];
+    for (const [args, status] of [
+      [['-t', '-1'], 3],
+      [['--timeout', '0'], 137],
+    ] as const) {
+      for (const cli of ['berth', 'docker'] as const) {
+        const started = await harness.berth(['run', '-d', '--network', 'none', ...harness.labelArgs, harness.engines.image, ...trapping]);
+        const id = started.stdout.trim();
+        await eventually('the trap is set', async () => (await harness.berth(['logs', id])).stdout === 'ready\n', 100);
+        const result = cli === 'berth' ? await harness.berth(['stop', ...args, id]) : docker(['stop', ...args, id]);
+        const code = 'code' in result ? result.code : result.status;
+        assert.deepEqual([code, result.stdout.trim()], [0, id], `${cli} stop ${args.join(' ')}`);
+        assert.equal(await exitCode(id), status, `${cli} stop ${args.join(' ')}`);
+      }
+    }
+  });
+});
