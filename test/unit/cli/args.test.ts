@@ -136,11 +136,11 @@ void describe('berth global options and commands', () => {
     });
     assert.deepEqual(commandOf(parseCommandLine(['logs', '-f', '--tail', '5', '-t', 'abc'])), {
       name: 'logs',
-      options: { id: 'abc', follow: true, tail: 5, timestamps: true },
+      options: { id: 'abc', follow: true, tail: 5, timestamps: true, since: undefined, until: undefined, details: false },
     });
-    assert.deepEqual(commandOf(parseCommandLine(['logs', '-n', 'all', 'abc'])), {
+    assert.deepEqual(commandOf(parseCommandLine(['logs', '-n', 'all', '--since', '10m', '--until=2024-05-01', '--details', 'abc'])), {
       name: 'logs',
-      options: { id: 'abc', follow: false, tail: 'all', timestamps: false },
+      options: { id: 'abc', follow: false, tail: 'all', timestamps: false, since: '10m', until: '2024-05-01', details: true },
     });
     assert.deepEqual(commandOf(parseCommandLine(['images', '--json'])), { name: 'images', options: { all: false, json: true, quiet: false } });
     assert.deepEqual(commandOf(parseCommandLine(['images', '-q'])), { name: 'images', options: { all: false, json: false, quiet: true } });
