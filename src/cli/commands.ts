@@ -20,7 +20,7 @@ import { buildCommands, runOptionFlags, runOptionValues } from './buildCommands'
 import { composeCommands } from './composeCommands';
 import { statsCommands } from './statsCommands';
 import { storageCommands } from './storageCommands';
-import { checkEnvEntry, nonEmpty, parseCopyArguments, parseFilters, parseKeyValues, parseSeconds, parseTail, splitRepositoryTag, timeoutOf } from './values';
+import { checkEnvEntry, nonEmpty, parseCopyArguments, parseFilters, parseKeyValues, parseLast, parseSeconds, parseTail, splitRepositoryTag, timeoutOf } from './values';
 
 const timeFlag = valueFlag('time', 't', 'SECONDS', 'Seconds to wait before killing the container (engine default: 10; -1 waits without limit)');
 const timeoutFlag = valueFlag('timeout', undefined, 'SECONDS', 'The same as --time (docker\'s newer name)');
@@ -92,8 +92,17 @@ const ps = declareCommand({
     json: jsonFlag,
     quiet: booleanFlag('quiet', 'q', 'Only print container IDs'),
     noTrunc: booleanFlag('no-trunc', undefined, 'Do not shorten IDs and commands'),
+    last: valueFlag('last', 'n', 'N', 'Show the N most recently created containers, in any state'),
+    latest: booleanFlag('latest', 'l', 'Show the most recently created container, in any state'),
   },
-  build: (flags): PsOptions => ({ all: flags.all, json: flags.json, quiet: flags.quiet, noTrunc: flags.noTrunc, filters: parseFilters(flags.filter) }),
+  build: (flags): PsOptions => ({
+    all: flags.all,
+    json: flags.json,
+    quiet: flags.quiet,
+    noTrunc: flags.noTrunc,
+    filters: parseFilters(flags.filter),
+    last: parseLast(flags.last, flags.latest),
+  }),
   run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).listContainersCommand(options, deps),
 });
 
@@ -143,16 +152,21 @@ const logs = declareCommand({
 });
 
 const images = declareCommand({
-  usage: 'berth images [OPTIONS]',
+  usage: 'berth images [OPTIONS] [REPOSITORY[:TAG]]',
   summary: 'List images',
-  details: 'A table: REPOSITORY, TAG, IMAGE ID, CREATED, SIZE.',
-  positionals: { min: 0, max: 0 },
+  details: 'A table: REPOSITORY, TAG, IMAGE ID, CREATED, SIZE. `REPOSITORY[:TAG]` (wildcards as docker allows them) lists only the images it names.',
+  positionals: { min: 0, max: 1 },
   flags: {
     all: booleanFlag('all', 'a', 'Show intermediate images too'),
+    filter: listFlag('filter', 'f', 'KEY=VALUE', 'Only images matching the filter, e.g. dangling=true, label=team=a or reference=app:* (repeatable)'),
     json: jsonFlag,
     quiet: booleanFlag('quiet', 'q', 'Only print image IDs'),
   },
-  build: (flags): ImagesOptions => ({ all: flags.all, json: flags.json, quiet: flags.quiet }),
+  build: (flags, positionals): ImagesOptions => {
+    const filters = parseFilters(flags.filter);
+    if (positionals[0] !== undefined) filters.reference = [...(filters.reference ?? []), positionals[0]];
+    return { all: flags.all, json: flags.json, quiet: flags.quiet, filters };
+  },
   run: async (options, deps): Promise<number> => (await import('./actions/images.js')).imagesCommand(options, deps),
 });
 

@@ -29,6 +29,8 @@ export interface PsOptions {
   quiet: boolean;
   noTrunc: boolean;
   filters: Record<string, string[]>;
+  /** `-n N` / `-l`: the N most recently created containers, in any state. */
+  last: number | undefined;
 }
 
 export interface StopOptions {
@@ -56,6 +58,8 @@ export interface ImagesOptions {
   all: boolean;
   json: boolean;
   quiet: boolean;
+  /** `-f` and a `REPOSITORY[:TAG]` argument (docker's `reference` filter). */
+  filters: Record<string, string[]>;
 }
 
 export interface PullCommandOptions {

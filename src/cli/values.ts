@@ -46,6 +46,13 @@ export function parseSeconds(text: string | undefined): number | undefined {
   return Math.max(Number(text), -1);
 }
 
+/** `ps -n N` (a negative N, docker's default -1, means no limit) and `-l`, which is `-n 1`. */
+export function parseLast(text: string | undefined, latest: boolean): number | undefined {
+  if (text !== undefined && !/^-?\d+$/.test(text)) throw new UsageError(`invalid argument "${text}" for "-n, --last" flag: expected a whole number.`);
+  const last = text !== undefined ? Number(text) : latest ? 1 : -1;
+  return last > 0 ? last : undefined;
+}
+
 /** `--timeout` is docker's name for `-t`, `--time` the older one; both given must agree. */
 export function timeoutOf(time: string | undefined, timeout: string | undefined): string | undefined {
   if (time !== undefined && timeout !== undefined && time !== timeout) throw new UsageError(`--time ${time} and --timeout ${timeout} disagree: give one of them.`);

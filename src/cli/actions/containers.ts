@@ -8,7 +8,7 @@ import { engineTimestamp } from '../timestamps';
 import { outputWriter, printJson } from './output';
 
 export async function listContainersCommand(options: PsOptions, { io, signal, client }: CommandDeps): Promise<number> {
-  const containers = await client().listContainers({ all: options.all, filters: options.filters, signal });
+  const containers = await client().listContainers({ all: options.all, filters: options.filters, limit: options.last, signal });
   if (options.json) printJson(io, containers);
   else if (options.quiet) io.stdout.write(containers.map((container) => `${options.noTrunc ? container.Id : shortId(container.Id)}\n`).join(''));
   else io.stdout.write(containerTable(containers, io.now(), !options.noTrunc));

@@ -71,4 +71,30 @@ void describe('script options, next to docker', () => {
       }
     }
   });
+
+  void it('ps -n N and -l list the latest created containers in any state, as docker does', async () => {
+    const ids: string[] = [];
+    for (const script of ['exit 0', 'sleep 1000', 'exit 2']) {
+      const started = await harness.berth(['run', '-d', '--network', 'none', ...harness.labelArgs, harness.engines.image, 'sh', '-c', script]);
+      assert.equal(started.code, 0, started.stderr);
+      ids.push(started.stdout.trim().slice(0, 12));
+    }
+    for (const args of [['-l'], ['-n', '2'], ['-n', '5'], ['-n', '2', '-l'], ['-n', '-1']]) {
+      const query = ['ps', '-q', '--filter', `label=${harness.labelFilter}`, ...args];
+      const ours = await harness.berth(query);
+      assert.deepEqual([ours.code, ours.stdout], [docker(query).status, docker(query).stdout], args.join(' '));
+    }
+    assert.equal((await harness.berth(['ps', '-q', '--filter', `label=${harness.labelFilter}`, '-n', '2'])).stdout, `${ids[2]}\n${ids[1]}\n`);
+  });
+
+  void it('images REPOSITORY[:TAG] and images -f list what docker lists', async () => {
+    const [repository] = harness.engines.image.split(':') as [string];
+    for (const args of [[repository], [harness.engines.image], [`${repository}:no-such-tag`], ['-f', 'dangling=false'], ['-f', `reference=${repository.split('/')[0] ?? ''}/*`], ['-f', 'reference=nothing-here*']]) {
+      const ours = await harness.berth(['images', '-q', ...args]);
+      const theirs = docker(['images', '-q', ...args]);
+      assert.deepEqual([ours.code, ours.stdout], [theirs.status, theirs.stdout], args.join(' '));
+    }
+    const named = await harness.berth(['images', '-q', harness.engines.image]);
+    assert.equal(named.stdout.trim().split('\n').length, 1, named.stdout);
+  });
 });
