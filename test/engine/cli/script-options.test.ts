@@ -97,4 +97,33 @@ void describe('script options, next to docker', () => {
     const named = await harness.berth(['images', '-q', harness.engines.image]);
     assert.equal(named.stdout.trim().split('\n').length, 1, named.stdout);
   });
+
+  void it('volume create -o, network ls --no-trunc and network rm -f do what docker does', async () => {
+    const options = ['-o', 'type=tmpfs', '-o', 'device=tmpfs', '--opt', 'o=size=1m'];
+    const ours = `script-options-ours-${process.pid}`;
+    const theirs = `script-options-theirs-${process.pid}`;
+    try {
+      const created = await harness.berth(['volume', 'create', ...options, ours]);
+      assert.deepEqual([created.code, created.stdout], [0, `${ours}\n`], created.stderr);
+      assert.equal(docker(['volume', 'create', ...options, theirs]).status, 0);
+      const optionsOf = async (name: string): Promise<unknown> => (await harness.client.inspectVolume(name)).Options;
+      assert.deepEqual(await optionsOf(ours), { type: 'tmpfs', device: 'tmpfs', o: 'size=1m' });
+      assert.deepEqual(await optionsOf(ours), await optionsOf(theirs));
+    } finally {
+      for (const name of [ours, theirs]) await harness.client.removeVolume(name).catch(() => undefined);
+    }
+
+    for (const args of [['--no-trunc'], ['--no-trunc', '-q']]) {
+      const listed = await harness.berth(['network', 'ls', ...args]);
+      assert.deepEqual([listed.code, listed.stdout], [0, docker(['network', 'ls', ...args]).stdout], args.join(' '));
+    }
+    assert.match((await harness.berth(['network', 'ls', '--no-trunc', '-q'])).stdout, /^[0-9a-f]{64}\n/);
+
+    const forced = await harness.berth(['network', 'rm', '-f', 'no-such-network-f']);
+    assert.deepEqual([forced.code, forced.stdout, forced.stderr], [0, '', '']);
+    assert.equal(docker(['network', 'rm', '-f', 'no-such-network-f']).status, 0);
+    const unforced = await harness.berth(['network', 'rm', 'no-such-network-f']);
+    assert.equal(unforced.code, 1);
+    assert.match(unforced.stderr, /^berth: network no-such-network-f not found\. /);
+  });
 });
