@@ -111,8 +111,12 @@ const stop = declareCommand({
   summary: 'Stop one or more running containers',
   details: 'Stops them in parallel (a few at a time) and prints each name as given, in the order given. A failure gets its own line; the others are still stopped.',
   positionals: { min: 1, max: Infinity },
-  flags: { time: timeFlag, timeout: timeoutFlag },
-  build: (flags, positionals): StopOptions => ({ ids: [...positionals], timeoutSeconds: parseSeconds(timeoutOf(flags.time, flags.timeout)) }),
+  flags: { time: timeFlag, timeout: timeoutFlag, signal: valueFlag('signal', 's', 'SIGNAL', "Signal to send instead of the container's stop signal (engine API 1.42 or later)") },
+  build: (flags, positionals): StopOptions => ({
+    ids: [...positionals],
+    timeoutSeconds: parseSeconds(timeoutOf(flags.time, flags.timeout)),
+    stopSignal: nonEmpty(flags.signal, '--signal'),
+  }),
   run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).stopCommand(options, deps),
 });
 

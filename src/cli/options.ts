@@ -36,6 +36,8 @@ export interface PsOptions {
 export interface StopOptions {
   ids: string[];
   timeoutSeconds: number | undefined;
+  /** `-s`: instead of each container's own stop signal. */
+  stopSignal: string | undefined;
 }
 
 export interface StopAllOptions {

@@ -202,7 +202,9 @@ export interface CreateContainerOptions extends CallOptions {
   name?: string;
 }
 export interface StopOptions extends CallOptions {
-  timeoutSeconds?: number;
+  timeoutSeconds?: number | undefined;
+  /** The `signal` query (API 1.42+): older engines ignore it and send the container's own stop signal. */
+  stopSignal?: string | undefined;
 }
 export interface KillOptions extends CallOptions {
   /** e.g. 'SIGTERM'; the engine's default is SIGKILL. */

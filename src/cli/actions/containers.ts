@@ -1,5 +1,5 @@
 /** `ps`, `stop`, `stop-all`, `logs`, `wait` and `commit`: each a thin front over one client call or sequence. */
-import { printLogs, stopAllRunning, stopContainers } from '../../engine';
+import { compareVersions, EngineError, printLogs, stopAllRunning, stopContainers, type EngineClient } from '../../engine';
 import type { CommitCommandOptions, LogsCommandOptions, PsOptions, StopAllOptions, StopOptions, WaitOptions } from '../options';
 import { describeFailure, EXIT_FAILURE } from '../failure';
 import { containerTable, shortId } from '../format';
@@ -20,8 +20,10 @@ export async function listContainersCommand(options: PsOptions, { io, signal, cl
  * every name before it are done, so the output keeps the order of the arguments; a failure gets its own line.
  */
 export async function stopCommand(options: StopOptions, { io, signal, client }: CommandDeps): Promise<number> {
+  if (options.stopSignal !== undefined) await assertStopSignalSupported(client(), signal);
   const results = await stopContainers(client(), options.ids, {
     timeoutSeconds: options.timeoutSeconds,
+    stopSignal: options.stopSignal,
     signal,
     onSettledInOrder: (id, error) => {
       if (error === undefined) io.stdout.write(`${id}\n`);
@@ -31,6 +33,20 @@ export async function stopCommand(options: StopOptions, { io, signal, client }: 
   if (signal.aborted) throw results.find((result) => result.error !== undefined)?.error ?? new Error('interrupted');
   return results.some((result) => result.error !== undefined) ? EXIT_FAILURE : 0;
 }
+
+/**
+ * An engine before API 1.42 ignores the stop request's signal and sends the container's own, so `-s` would say one
+ * thing and do another (docker then stops with SIGTERM without a word): refused before anything is stopped.
+ */
+async function assertStopSignalSupported(engine: EngineClient, signal: AbortSignal): Promise<void> {
+  const version = await engine.negotiatedVersion({ signal });
+  if (compareVersions(version, STOP_SIGNAL_API) >= 0) return;
+  throw new EngineError('bad-request', `this engine speaks API ${version}, which ignores --signal and would send each container's own stop signal`, {
+    hint: `--signal needs API ${STOP_SIGNAL_API} or later (Docker Engine 23): leave it out, or update the engine`,
+  });
+}
+
+const STOP_SIGNAL_API = '1.42';
 
 /** Stops every running, paused or restarting container (or those matching `--filter`), printing each short id. */
 export async function stopAllCommand(options: StopAllOptions, { io, signal, client }: CommandDeps): Promise<number> {

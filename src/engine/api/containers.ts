@@ -55,7 +55,7 @@ export class ContainerEndpoints extends SystemEndpoints {
   }
 
   async stopContainer(id: string, options: StopOptions = {}): Promise<void> {
-    const query = buildQuery({ t: options.timeoutSeconds });
+    const query = buildQuery({ t: options.timeoutSeconds, signal: options.stopSignal });
     await this.call({
       method: 'POST',
       path: `/containers/${encodeURIComponent(id)}/stop${query}`,

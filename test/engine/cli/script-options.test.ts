@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
+import { compareVersions } from '../../../src/engine';
 import { expectedMessage } from '../engine/bad-input-cases';
 import { createCliHarness, eventually, type CliHarness } from './support';
 
@@ -125,5 +126,18 @@ void describe('script options, next to docker', () => {
     const unforced = await harness.berth(['network', 'rm', 'no-such-network-f']);
     assert.equal(unforced.code, 1);
     assert.match(unforced.stderr, /^berth: network no-such-network-f not found\. /);
+  });
+
+  void it('stop -s on an engine before API 1.42 (which would ignore it, as docker does silently) is refused; nothing is stopped', async (t) => {
+    const version = await harness.client.negotiatedVersion();
+    if (compareVersions(version, '1.42') >= 0) {
+      t.skip(`this dockerd speaks API ${version}, which honours --signal`);
+      return;
+    }
+    const started = await harness.berth(['run', '-d', '--network', 'none', ...harness.labelArgs, harness.engines.image, 'sleep', '1000']);
+    const id = started.stdout.trim();
+    const ours = await harness.berth(['stop', '-s', 'USR1', '-t', '1', id]);
+    assert.deepEqual([ours.code, ours.stdout, ours.stderr], [1, '', `berth: ${expectedMessage('cli-stop-signal-old-api', { version })}\n`]);
+    assert.equal((await harness.client.inspectContainer(id)).State.Running, true);
   });
 });

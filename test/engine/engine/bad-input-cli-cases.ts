@@ -120,4 +120,13 @@ export const CLI_BAD_INPUT_CASES: readonly BadInputCase[] = [
     kind: 'outcome',
     message: 'invalid value for "since": failed to parse value as time or duration: "bogus". Give a duration (10m, 1h30m), a date or time (2024-05-01, 2024-05-01T13:23:37Z) or Unix seconds (exit 1, as docker)',
   },
+  {
+    id: 'cli-stop-signal-old-api',
+    category: 'The CLI around a run',
+    action: 'stop -s',
+    input: 'USR1, on an engine that speaks API 1.41',
+    kind: 'error',
+    errorKind: 'bad-request',
+    message: "this engine speaks API <version>, which ignores --signal and would send each container's own stop signal. --signal needs API 1.42 or later (Docker Engine 23): leave it out, or update the engine",
+  },
 ];

@@ -128,8 +128,9 @@ void describe('berth global options and commands', () => {
       name: 'ps',
       options: { all: true, json: true, quiet: false, noTrunc: false, filters: { label: ['berth.test=1'], status: ['exited'] }, last: undefined },
     });
-    assert.deepEqual(commandOf(parseCommandLine(['stop', '-t', '0', 'a', 'b'])), { name: 'stop', options: { ids: ['a', 'b'], timeoutSeconds: 0 } });
-    assert.deepEqual(commandOf(parseCommandLine(['stop', 'a'])), { name: 'stop', options: { ids: ['a'], timeoutSeconds: undefined } });
+    assert.deepEqual(commandOf(parseCommandLine(['stop', '-t', '0', 'a', 'b'])), { name: 'stop', options: { ids: ['a', 'b'], timeoutSeconds: 0, stopSignal: undefined } });
+    assert.deepEqual(commandOf(parseCommandLine(['stop', 'a'])), { name: 'stop', options: { ids: ['a'], timeoutSeconds: undefined, stopSignal: undefined } });
+    assert.deepEqual(commandOf(parseCommandLine(['stop', '-s', 'SIGUSR1', 'a'])), { name: 'stop', options: { ids: ['a'], timeoutSeconds: undefined, stopSignal: 'SIGUSR1' } });
     assert.deepEqual(commandOf(parseCommandLine(['stop-all', '--time=3', '-f', 'label=x'])), {
       name: 'stop-all',
       options: { timeoutSeconds: 3, filters: { label: ['x'] } },
