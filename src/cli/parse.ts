@@ -21,6 +21,7 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   const [commandName, ...rest] = global.positionals;
   if (global.flags.booleans.has('version')) return { kind: 'version' };
   if (commandName === undefined || global.help) return { kind: 'help', topic: undefined };
+  if (commandName === 'help' && rest.length === 1 && isCommandGroup(rest[0] as string)) return { kind: 'group-help', group: rest[0] as string };
   if (commandName === 'help') return { kind: 'help', topic: helpTopic(rest) };
 
   const { found, args } = commandOf(commandName, rest);

@@ -162,6 +162,10 @@ void describe('berth global options and commands', () => {
     assert.deepEqual(commandOf(parseCommandLine(['pull', '127.0.0.1:5055/a/b:1'])), { name: 'pull', options: { image: '127.0.0.1:5055/a/b:1' } });
     assert.deepEqual(commandOf(parseCommandLine(['wait', 'abc'])), { name: 'wait', options: { ids: ['abc'] } });
     assert.deepEqual(commandOf(parseCommandLine(['wait', 'a', 'b'])), { name: 'wait', options: { ids: ['a', 'b'] } });
+    for (const argv of [['volume'], ['network', '--help'], ['help', 'compose']]) {
+      assert.deepEqual(parseCommandLine(argv), { kind: 'group-help', group: argv.find((word) => word !== 'help' && !word.startsWith('-')) }, argv.join(' '));
+    }
+    assert.equal(usageErrorOf(['volume', 'bogus']), "'volume bogus' is not a berth command. See 'berth help'.");
     assert.deepEqual(parseCommandLine(['--version']), { kind: 'version' });
     assert.deepEqual(parseCommandLine(['-v', 'ps']), { kind: 'version' });
     const interactive = commandOf(parseCommandLine(['run', '-it', 'img', 'sh']));
