@@ -36,9 +36,13 @@ const mcpServerApart = {
   },
 };
 
-/** The CLI's bundles; the engine tests and `npm run bench:cli` build them with `node esbuild.js --cli-outdir=DIR`. */
+/**
+ * The CLI's bundles. Its launcher runs `node -- cli.js ARGS`: Node 20 reads `--env-file` anywhere on its command line,
+ * even after the script, so without `--` berth's own `run --env-file` would go to Node (npm's Windows shims follow
+ * `env -S` as well). The engine tests and `npm run bench:cli` build them with `node esbuild.js --cli-outdir=DIR`.
+ */
 const cli = (outdir) => [
-  { ...common, entryPoints: ['src/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' }, plugins: [withoutHttp2, mcpServerApart] },
+  { ...common, entryPoints: ['src/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env -S node --' }, plugins: [withoutHttp2, mcpServerApart] },
   { ...common, entryPoints: ['src/tools/mcpServer.ts'], outfile: `${outdir}/mcp.js`, plugins: [withoutHttp2] },
 ];
 

@@ -37,10 +37,17 @@ export interface TokenizeOptions {
   readonly commandPath: string;
 }
 
-/** A mistake in the command line. Like docker, berth exits 125 for these. */
+/** A mistake in the command line. Like docker, berth exits 125 for these, unless `exitCode` says otherwise. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
-  constructor(message: string) {
+  /**
+   * docker exits 1, not 125, for a wrong number of arguments and for `-it` without a terminal: those come from the
+   * command's own checks, not from its flag parser, and scripts tell the two apart.
+   */
+  constructor(
+    message: string,
+    readonly exitCode = 125,
+  ) {
     super(message);
   }
 }

@@ -21,9 +21,10 @@ import { composeCommands } from './composeCommands';
 import { agentCommands } from './agentCommands';
 import { statsCommands } from './statsCommands';
 import { storageCommands } from './storageCommands';
-import { checkEnvEntry, nonEmpty, parseCopyArguments, parseFilters, parseKeyValues, parseSeconds, parseTail, splitRepositoryTag } from './values';
+import { checkEnvEntry, nonEmpty, parseCopyArguments, parseFilters, parseKeyValues, parseLast, parseSeconds, parseTail, splitRepositoryTag, timeoutOf } from './values';
 
-const timeFlag = valueFlag('time', 't', 'SECONDS', 'Seconds to wait before killing the container (engine default: 10)');
+const timeFlag = valueFlag('time', 't', 'SECONDS', 'Seconds to wait before killing the container (engine default: 10; -1 waits without limit)');
+const timeoutFlag = valueFlag('timeout', undefined, 'SECONDS', 'The same as --time (docker\'s newer name)');
 const filterFlag = listFlag('filter', 'f', 'KEY=VALUE', 'Only containers matching the filter, e.g. label=team=a or name=web (repeatable)');
 const jsonFlag = booleanFlag('json', undefined, "Print the engine's JSON");
 
@@ -44,8 +45,9 @@ const run = declareCommand({
   summary: 'Create and run a container, pulling the image if it is missing',
   details:
     "The container's stdout goes to stdout and its stderr to stderr as it runs, and berth exits with the container's status. " +
-    'SIGTERM, SIGHUP and SIGQUIT are passed on to the container; Ctrl-C stops it (and shows what it prints while stopping). ' +
-    '`-d` prints the id and returns; `-t` merges the streams into a TTY of your terminal\'s size; `-i` passes stdin; ' +
+    'SIGTERM, SIGHUP and SIGQUIT are passed on to the container (one that ignores SIGTERM is killed 10 s later, or at a second SIGTERM); ' +
+    'Ctrl-C stops it (and shows what it prints while stopping). ' +
+    '`-d` prints the id and returns; `-t` merges the streams into a TTY of your terminal\'s size; `-i` passes stdin (`-it` needs a terminal there, as with docker); ' +
     '`--rm` has the engine remove the container whatever happens to berth. `-e KEY` alone takes the value from berth\'s environment.',
   stopAtFirstPositional: true,
   runStatuses: true,
@@ -91,8 +93,17 @@ const ps = declareCommand({
     json: jsonFlag,
     quiet: booleanFlag('quiet', 'q', 'Only print container IDs'),
     noTrunc: booleanFlag('no-trunc', undefined, 'Do not shorten IDs and commands'),
+    last: valueFlag('last', 'n', 'N', 'Show the N most recently created containers, in any state'),
+    latest: booleanFlag('latest', 'l', 'Show the most recently created container, in any state'),
   },
-  build: (flags): PsOptions => ({ all: flags.all, json: flags.json, quiet: flags.quiet, noTrunc: flags.noTrunc, filters: parseFilters(flags.filter) }),
+  build: (flags): PsOptions => ({
+    all: flags.all,
+    json: flags.json,
+    quiet: flags.quiet,
+    noTrunc: flags.noTrunc,
+    filters: parseFilters(flags.filter),
+    last: parseLast(flags.last, flags.latest),
+  }),
   run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).listContainersCommand(options, deps),
 });
 
@@ -101,8 +112,12 @@ const stop = declareCommand({
   summary: 'Stop one or more running containers',
   details: 'Stops them in parallel (a few at a time) and prints each name as given, in the order given. A failure gets its own line; the others are still stopped.',
   positionals: { min: 1, max: Infinity },
-  flags: { time: timeFlag },
-  build: (flags, positionals): StopOptions => ({ ids: [...positionals], timeoutSeconds: parseSeconds(flags.time) }),
+  flags: { time: timeFlag, timeout: timeoutFlag, signal: valueFlag('signal', 's', 'SIGNAL', "Signal to send instead of the container's stop signal (engine API 1.42 or later)") },
+  build: (flags, positionals): StopOptions => ({
+    ids: [...positionals],
+    timeoutSeconds: parseSeconds(timeoutOf(flags.time, flags.timeout)),
+    stopSignal: nonEmpty(flags.signal, '--signal'),
+  }),
   run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).stopCommand(options, deps),
 });
 
@@ -111,8 +126,8 @@ const stopAll = declareCommand({
   summary: 'Stop every running, paused or restarting container (or those matching --filter)',
   details: 'Prints the short id of each container it stopped, like `docker stop $(docker ps -q)`.',
   positionals: { min: 0, max: 0 },
-  flags: { time: timeFlag, filter: filterFlag },
-  build: (flags): StopAllOptions => ({ timeoutSeconds: parseSeconds(flags.time), filters: parseFilters(flags.filter) }),
+  flags: { time: timeFlag, timeout: timeoutFlag, filter: filterFlag },
+  build: (flags): StopAllOptions => ({ timeoutSeconds: parseSeconds(timeoutOf(flags.time, flags.timeout)), filters: parseFilters(flags.filter) }),
   run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).stopAllCommand(options, deps),
 });
 
@@ -125,22 +140,38 @@ const logs = declareCommand({
     follow: booleanFlag('follow', 'f', 'Keep printing new output until the container stops'),
     tail: valueFlag('tail', 'n', 'N', 'Only the last N lines (default: all)'),
     timestamps: booleanFlag('timestamps', 't', 'Prefix each line with its timestamp'),
+    since: valueFlag('since', undefined, 'TIME', 'Only lines since a time (2024-05-01T13:23:37Z), Unix seconds, or a duration before now (10m, 1h30m)'),
+    until: valueFlag('until', undefined, 'TIME', 'Only lines before a time, Unix seconds, or a duration before now'),
+    details: booleanFlag('details', undefined, "Show the extra attributes the container's log driver was given"),
   },
-  build: (flags, positionals): LogsCommandOptions => ({ id: positionals[0] as string, follow: flags.follow, tail: parseTail(flags.tail), timestamps: flags.timestamps }),
+  build: (flags, positionals): LogsCommandOptions => ({
+    id: positionals[0] as string,
+    follow: flags.follow,
+    tail: parseTail(flags.tail),
+    timestamps: flags.timestamps,
+    since: nonEmpty(flags.since, '--since'),
+    until: nonEmpty(flags.until, '--until'),
+    details: flags.details,
+  }),
   run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).logsCommand(options, deps),
 });
 
 const images = declareCommand({
-  usage: 'berth images [OPTIONS]',
+  usage: 'berth images [OPTIONS] [REPOSITORY[:TAG]]',
   summary: 'List images',
-  details: 'A table: REPOSITORY, TAG, IMAGE ID, CREATED, SIZE.',
-  positionals: { min: 0, max: 0 },
+  details: 'A table: REPOSITORY, TAG, IMAGE ID, CREATED, SIZE. `REPOSITORY[:TAG]` (wildcards as docker allows them) lists only the images it names.',
+  positionals: { min: 0, max: 1 },
   flags: {
     all: booleanFlag('all', 'a', 'Show intermediate images too'),
+    filter: listFlag('filter', 'f', 'KEY=VALUE', 'Only images matching the filter, e.g. dangling=true, label=team=a or reference=app:* (repeatable)'),
     json: jsonFlag,
     quiet: booleanFlag('quiet', 'q', 'Only print image IDs'),
   },
-  build: (flags): ImagesOptions => ({ all: flags.all, json: flags.json, quiet: flags.quiet }),
+  build: (flags, positionals): ImagesOptions => {
+    const filters = parseFilters(flags.filter);
+    if (positionals[0] !== undefined) filters.reference = [...(filters.reference ?? []), positionals[0]];
+    return { all: flags.all, json: flags.json, quiet: flags.quiet, filters };
+  },
   run: async (options, deps): Promise<number> => (await import('./actions/images.js')).imagesCommand(options, deps),
 });
 
@@ -189,7 +220,8 @@ const cp = declareCommand({
   details:
     "Like `docker cp`, through the Engine API's archive endpoints, so it works on stopped containers and on images without a shell. " +
     'Into an existing directory the source keeps its name; to a new path it takes that name; `SRC/.` copies the contents. ' +
-    'Symlinks are copied as links; an archive entry that would land outside the destination is refused.',
+    'Symlinks are copied as links; an archive entry that would land outside the destination is refused. ' +
+    'With `-` as the host side the tar archive itself goes to stdout (`cp C:SRC -`) or comes from stdin (`cp - C:DIR`), as with docker.',
   positionals: { min: 2, max: 2 },
   flags: {},
   build: (_flags, positionals) => parseCopyArguments(positionals[0] as string, positionals[1] as string),

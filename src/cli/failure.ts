@@ -21,7 +21,7 @@ export interface Failure {
 /** `inRun` selects docker run's statuses: 125 for berth's failures, 126/127 for a command that cannot run. */
 export function describeFailure(error: unknown, inRun: boolean): Failure {
   const message = singleLine(messageOf(error));
-  if (error instanceof UsageError) return { message, exitCode: EXIT_BERTH_ERROR };
+  if (error instanceof UsageError) return { message, exitCode: error.exitCode };
   if (isEngineError(error, 'cancelled')) return { message, exitCode: EXIT_INTERRUPTED };
   if (!inRun) return { message, exitCode: EXIT_FAILURE };
   return { message, exitCode: runExitCode(message) };

@@ -25,6 +25,21 @@ function overview(): string {
   ].join('\n');
 }
 
+/** `berth volume` alone: the group's commands, like `docker volume`. */
+export function groupHelpText(group: string): string {
+  const members = commandEntries.filter(({ name }) => name.startsWith(`${group} `));
+  const width = Math.max(...members.map(({ name }) => name.length - group.length - 1));
+  return [
+    `Usage:  berth ${group} COMMAND`,
+    '',
+    'Commands:',
+    ...members.map(({ name, entry }) => `  ${name.slice(group.length + 1).padEnd(width)}  ${entry.summary}`),
+    '',
+    `Run 'berth ${group} COMMAND --help' for more information on a command.`,
+    '',
+  ].join('\n');
+}
+
 function commandHelp(name: CommandName): string {
   const found = findCommand(name);
   if (!found) return overview();

@@ -7,7 +7,7 @@ import type { EngineClient } from '../engine';
 import { UsageError } from './args';
 import { commandTable, type Command } from './commands';
 import { describeFailure, EXIT_FAILURE, EXIT_INTERRUPTED, interruptedDetail, outputFailureMessage } from './failure';
-import { helpText } from './help';
+import { groupHelpText, helpText } from './help';
 import type { CliIo, CommandDeps, ProcessSignals } from './io';
 import { parseCommandLine } from './parse';
 
@@ -30,6 +30,10 @@ export async function runCli(argv: readonly string[], options: CliOptions): Prom
     const invocation = parseCommandLine(argv);
     if (invocation.kind === 'help') {
       io.stdout.write(helpText(invocation.topic));
+      return 0;
+    }
+    if (invocation.kind === 'group-help') {
+      io.stdout.write(groupHelpText(invocation.group));
       return 0;
     }
     if (invocation.kind === 'version') {

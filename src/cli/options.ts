@@ -29,11 +29,15 @@ export interface PsOptions {
   quiet: boolean;
   noTrunc: boolean;
   filters: Record<string, string[]>;
+  /** `-n N` / `-l`: the N most recently created containers, in any state. */
+  last: number | undefined;
 }
 
 export interface StopOptions {
   ids: string[];
   timeoutSeconds: number | undefined;
+  /** `-s`: instead of each container's own stop signal. */
+  stopSignal: string | undefined;
 }
 
 export interface StopAllOptions {
@@ -46,12 +50,18 @@ export interface LogsCommandOptions {
   follow: boolean;
   tail: number | 'all' | undefined;
   timestamps: boolean;
+  /** As typed; read against the clock when the command runs (cli/timestamps.ts). */
+  since: string | undefined;
+  until: string | undefined;
+  details: boolean;
 }
 
 export interface ImagesOptions {
   all: boolean;
   json: boolean;
   quiet: boolean;
+  /** `-f` and a `REPOSITORY[:TAG]` argument (docker's `reference` filter). */
+  filters: Record<string, string[]>;
 }
 
 export interface PullCommandOptions {

@@ -1,6 +1,7 @@
 /** Turns argv into a typed invocation (or help), using the command table. Pure: nothing runs here. */
 import { tokenize, UsageError } from './args';
-import { findCommand, globalFlags, type Command, type CommandName } from './commands';
+import { commandEntries, findCommand, globalFlags, type Command, type CommandName } from './commands';
+import { EXIT_FAILURE } from './failure';
 
 export interface GlobalOptions {
   /** `--host`/`-H`; DOCKER_HOST and the contexts apply when unset. */
@@ -9,6 +10,8 @@ export interface GlobalOptions {
 
 export type Invocation =
   | { readonly kind: 'help'; readonly topic: CommandName | undefined }
+  /** `berth volume` alone: the group's commands, as `docker volume` prints them. */
+  | { readonly kind: 'group-help'; readonly group: string }
   | { readonly kind: 'version' }
   | { readonly kind: 'command'; readonly global: GlobalOptions; readonly command: Command };
 
@@ -18,9 +21,11 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   const [commandName, ...rest] = global.positionals;
   if (global.flags.booleans.has('version')) return { kind: 'version' };
   if (commandName === undefined || global.help) return { kind: 'help', topic: undefined };
+  if (commandName === 'help' && rest.length === 1 && isCommandGroup(rest[0] as string)) return { kind: 'group-help', group: rest[0] as string };
   if (commandName === 'help') return { kind: 'help', topic: helpTopic(rest) };
 
   const { found, args } = commandOf(commandName, rest);
+  if (!found && (rest.length === 0 || (rest.length === 1 && ['--help', '-h'].includes(rest[0] as string))) && isCommandGroup(commandName)) return { kind: 'group-help', group: commandName };
   if (!found) throw new UsageError(`'${[commandName, ...rest.slice(0, 1)].join(' ')}' is not a berth command. See 'berth help'.`);
   const { name, entry } = found;
   const parsed = tokenize(args, { flags: entry.flagSpecs, stopAtFirstPositional: entry.stopAtFirstPositional ?? false, commandPath: `berth ${name}` });
@@ -41,6 +46,11 @@ function commandOf(first: string, rest: readonly string[]): { found: ReturnType<
   return grouped ? { found: grouped, args: rest.slice(1) } : { found: findCommand(first), args: rest };
 }
 
+/** A first word that only commands of two words start with: `volume`, `network`, `compose`… */
+export function isCommandGroup(word: string): boolean {
+  return commandEntries.some(({ name }) => name.startsWith(`${word} `));
+}
+
 function helpTopic(rest: readonly string[]): CommandName | undefined {
   const [topic] = rest;
   if (topic === undefined) return undefined;
@@ -57,5 +67,5 @@ function checkPositionalCount(name: CommandName, { min, max }: { min: number; ma
   else if (min === max) requirement = `requires exactly ${plural(min)}`;
   else if (max === Infinity) requirement = `requires at least ${plural(min)}`;
   else requirement = `requires at least ${min} and at most ${plural(max)}`;
-  throw new UsageError(`"berth ${name}" ${requirement}. See 'berth ${name} --help'.`);
+  throw new UsageError(`"berth ${name}" ${requirement}. See 'berth ${name} --help'.`, EXIT_FAILURE);
 }

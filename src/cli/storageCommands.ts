@@ -33,8 +33,14 @@ export const storageCommands = {
     flags: {
       driver: valueFlag('driver', 'd', 'DRIVER', 'Volume driver (default: local)'),
       label: listFlag('label', undefined, 'KEY=VALUE', 'Set a label (repeatable)'),
+      opt: listFlag('opt', 'o', 'KEY=VALUE', "Set a driver option, e.g. type=tmpfs for the local driver (repeatable)"),
     },
-    build: (flags, positionals) => ({ name: positionals[0], driver: nonEmpty(flags.driver, '--driver'), labels: parseKeyValues(flags.label, '--label') }),
+    build: (flags, positionals) => ({
+      name: positionals[0],
+      driver: nonEmpty(flags.driver, '--driver'),
+      labels: parseKeyValues(flags.label, '--label'),
+      driverOpts: parseKeyValues(flags.opt, '--opt'),
+    }),
     run: async (options, deps): Promise<number> => (await load()).volumeCreate(options, deps),
   }),
   'volume inspect': declareCommand({
@@ -69,8 +75,8 @@ export const storageCommands = {
     summary: 'List networks',
     details: 'NETWORK ID, NAME, DRIVER and SCOPE, like docker.',
     positionals: { min: 0, max: 0 },
-    flags: { filter: listFilter, quiet: quiet('network IDs') },
-    build: (flags) => ({ filters: parseFilters(flags.filter), quiet: flags.quiet }),
+    flags: { filter: listFilter, quiet: quiet('network IDs'), noTrunc: booleanFlag('no-trunc', undefined, 'Do not shorten network IDs') },
+    build: (flags) => ({ filters: parseFilters(flags.filter), quiet: flags.quiet, noTrunc: flags.noTrunc }),
     run: async (options, deps): Promise<number> => (await load()).networkLs(options, deps),
   }),
   'network inspect': declareCommand({
@@ -83,12 +89,12 @@ export const storageCommands = {
     run: async (options, deps): Promise<number> => (await load()).networkInspect(options, deps),
   }),
   'network rm': declareCommand({
-    usage: 'berth network rm NETWORK [NETWORK...]',
+    usage: 'berth network rm [OPTIONS] NETWORK [NETWORK...]',
     summary: 'Remove networks',
-    details: "A predefined network is refused with the engine's words; one with endpoints names the attached containers.",
+    details: "A predefined network is refused with the engine's words; one with endpoints names the attached containers. `-f` passes over a network that is not there.",
     positionals: { min: 1, max: Infinity },
-    flags: {},
-    build: (_flags, positionals) => ({ names: [...positionals] }),
+    flags: { force: booleanFlag('force', 'f', 'Do not fail when a network does not exist') },
+    build: (flags, positionals) => ({ names: [...positionals], force: flags.force }),
     run: async (options, deps): Promise<number> => (await load()).networkRm(options, deps),
   }),
   'network connect': declareCommand({

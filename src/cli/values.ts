@@ -39,10 +39,24 @@ export function parseFilters(entries: readonly string[]): Record<string, string[
   return filters;
 }
 
+/** docker's `-t`: whole seconds to wait before the kill; -1 (any negative number) waits as long as it takes. */
 export function parseSeconds(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text)) throw new UsageError(`invalid value "${text}" for --time: expected a whole number of seconds.`);
-  return Number(text);
+  if (!/^-?\d+$/.test(text)) throw new UsageError(`invalid value "${text}" for --time: expected a whole number of seconds (-1 waits without limit).`);
+  return Math.max(Number(text), -1);
+}
+
+/** `ps -n N` (a negative N, docker's default -1, means no limit) and `-l`, which is `-n 1`. */
+export function parseLast(text: string | undefined, latest: boolean): number | undefined {
+  if (text !== undefined && !/^-?\d+$/.test(text)) throw new UsageError(`invalid argument "${text}" for "-n, --last" flag: expected a whole number.`);
+  const last = text !== undefined ? Number(text) : latest ? 1 : -1;
+  return last > 0 ? last : undefined;
+}
+
+/** `--timeout` is docker's name for `-t`, `--time` the older one; both given must agree. */
+export function timeoutOf(time: string | undefined, timeout: string | undefined): string | undefined {
+  if (time !== undefined && timeout !== undefined && time !== timeout) throw new UsageError(`--time ${time} and --timeout ${timeout} disagree: give one of them.`);
+  return timeout ?? time;
 }
 
 /**

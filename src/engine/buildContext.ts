@@ -41,6 +41,11 @@ export interface BuildContext {
 export async function prepareBuildContext(options: BuildContextOptions): Promise<BuildContext> {
   const contextDir = resolve(options.cwd ?? process.cwd(), options.contextDir);
   const contextStat = await lstatOrUndefined(contextDir);
+  if (contextStat?.isFile()) {
+    throw new EngineError('bad-request', `unable to prepare context: context must be a directory: ${options.contextDir}`, {
+      hint: 'Give the folder to build from (the build context), e.g. `.`; a Dockerfile elsewhere goes after -f',
+    });
+  }
   if (!contextStat?.isDirectory()) {
     throw new EngineError('bad-request', `unable to prepare context: path "${options.contextDir}" not found`, {
       hint: 'Give the folder to build from (the build context), e.g. `.`',

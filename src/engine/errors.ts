@@ -173,6 +173,14 @@ function hintFor(kind: EngineErrorKind, lower: string, subject: ErrorSubject): s
   // dockerd answers 404 "network x not found", Podman 500 "unable to find network ...: network not found": either
   // way the network name is what to fix, not a container id, and not the engine.
   if (/\bnetwork\b.*\bnot found\b/.test(lower)) return 'Check the network name: give an existing network, or a mode such as none or host';
+  // These name what to fix whichever call met them: `network connect NET CTR` and `cp` reach a missing container or
+  // folder, `volume create --driver` a missing plugin.
+  if (lower.startsWith('no such container')) return 'Check the container id or name; the container may have been removed';
+  if (/could not find the file .* in container/.test(lower)) return 'A folder on that path does not exist in the container: create it first, or copy to an existing folder';
+  if (/\bnot a directory\b/.test(lower)) return 'A part of that path is a file in the container, not a folder: check the path';
+  if (/error looking up volume plugin|plugin "[^"]*" not found/.test(lower)) {
+    return "No volume plugin of that name is installed in the engine: check the driver name, or leave --driver out for the engine's local driver";
+  }
   if (subject === 'volume' || subject === 'network') return volumeOrNetworkHint(kind, lower, subject);
   switch (kind) {
     case 'version':

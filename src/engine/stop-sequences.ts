@@ -58,6 +58,8 @@ export async function stopAllRunning(client: EngineClient, options: StopAllOptio
 
 export interface StopContainersOptions extends CallOptions {
   timeoutSeconds?: number | undefined;
+  /** Sent instead of each container's own stop signal (API 1.42 and later; see stopSignalSupport). */
+  stopSignal?: string | undefined;
   /** Called for each id in the order given, once it and every id before it have settled. */
   onSettledInOrder?: (id: string, error: EngineError | undefined) => void;
 }
@@ -81,7 +83,7 @@ export async function stopContainers(
     async ({ id, index }) => {
       let failure: EngineError | undefined;
       try {
-        await client.stopContainer(id, { timeoutSeconds: options.timeoutSeconds, signal: options.signal });
+        await client.stopContainer(id, { timeoutSeconds: options.timeoutSeconds, stopSignal: options.stopSignal, signal: options.signal });
       } catch (error) {
         failure = asEngineError(error);
       }

@@ -128,11 +128,13 @@ export interface LogsOptions {
   follow?: boolean;
   /** Number of lines, or 'all'. */
   tail?: number | 'all';
-  /** Unix seconds. */
-  since?: number;
+  /** Unix seconds, or docker's `seconds.nanoseconds` text. */
+  since?: number | string | undefined;
   /** Unix seconds, fractions allowed: lines stamped later are left out (a message stamped exactly then is kept). */
-  until?: number;
+  until?: number | string | undefined;
   timestamps?: boolean;
+  /** The extra attributes given to the log driver (`--log-opt labels=…`), before each line. */
+  details?: boolean;
 }
 
 /** One decoded chunk of container output. stdin frames are reported as stdout. */
@@ -200,7 +202,9 @@ export interface CreateContainerOptions extends CallOptions {
   name?: string;
 }
 export interface StopOptions extends CallOptions {
-  timeoutSeconds?: number;
+  timeoutSeconds?: number | undefined;
+  /** The `signal` query (API 1.42+): older engines ignore it and send the container's own stop signal. */
+  stopSignal?: string | undefined;
 }
 export interface KillOptions extends CallOptions {
   /** e.g. 'SIGTERM'; the engine's default is SIGKILL. */

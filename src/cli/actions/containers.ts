@@ -1,13 +1,14 @@
 /** `ps`, `stop`, `stop-all`, `logs`, `wait` and `commit`: each a thin front over one client call or sequence. */
-import { printLogs, stopAllRunning, stopContainers } from '../../engine';
+import { compareVersions, EngineError, printLogs, stopAllRunning, stopContainers, type EngineClient } from '../../engine';
 import type { CommitCommandOptions, LogsCommandOptions, PsOptions, StopAllOptions, StopOptions, WaitOptions } from '../options';
 import { describeFailure, EXIT_FAILURE } from '../failure';
 import { containerTable, shortId } from '../format';
 import type { CommandDeps } from '../io';
+import { engineTimestamp } from '../timestamps';
 import { outputWriter, printJson } from './output';
 
 export async function listContainersCommand(options: PsOptions, { io, signal, client }: CommandDeps): Promise<number> {
-  const containers = await client().listContainers({ all: options.all, filters: options.filters, signal });
+  const containers = await client().listContainers({ all: options.all, filters: options.filters, limit: options.last, signal });
   if (options.json) printJson(io, containers);
   else if (options.quiet) io.stdout.write(containers.map((container) => `${options.noTrunc ? container.Id : shortId(container.Id)}\n`).join(''));
   else io.stdout.write(containerTable(containers, io.now(), !options.noTrunc));
@@ -19,8 +20,10 @@ export async function listContainersCommand(options: PsOptions, { io, signal, cl
  * every name before it are done, so the output keeps the order of the arguments; a failure gets its own line.
  */
 export async function stopCommand(options: StopOptions, { io, signal, client }: CommandDeps): Promise<number> {
+  if (options.stopSignal !== undefined) await assertStopSignalSupported(client(), signal);
   const results = await stopContainers(client(), options.ids, {
     timeoutSeconds: options.timeoutSeconds,
+    stopSignal: options.stopSignal,
     signal,
     onSettledInOrder: (id, error) => {
       if (error === undefined) io.stdout.write(`${id}\n`);
@@ -30,6 +33,20 @@ export async function stopCommand(options: StopOptions, { io, signal, client }: 
   if (signal.aborted) throw results.find((result) => result.error !== undefined)?.error ?? new Error('interrupted');
   return results.some((result) => result.error !== undefined) ? EXIT_FAILURE : 0;
 }
+
+/**
+ * An engine before API 1.42 ignores the stop request's signal and sends the container's own, so `-s` would say one
+ * thing and do another (docker then stops with SIGTERM without a word): refused before anything is stopped.
+ */
+async function assertStopSignalSupported(engine: EngineClient, signal: AbortSignal): Promise<void> {
+  const version = await engine.negotiatedVersion({ signal });
+  if (compareVersions(version, STOP_SIGNAL_API) >= 0) return;
+  throw new EngineError('bad-request', `this engine speaks API ${version}, which ignores --signal and would send each container's own stop signal`, {
+    hint: `--signal needs API ${STOP_SIGNAL_API} or later (Docker Engine 23): leave it out, or update the engine`,
+  });
+}
+
+const STOP_SIGNAL_API = '1.42';
 
 /** Stops every running, paused or restarting container (or those matching `--filter`), printing each short id. */
 export async function stopAllCommand(options: StopAllOptions, { io, signal, client }: CommandDeps): Promise<number> {
@@ -52,6 +69,9 @@ export async function logsCommand(options: LogsCommandOptions, { io, signal, cli
     follow: options.follow,
     tail: options.tail,
     timestamps: options.timestamps,
+    since: options.since !== undefined ? engineTimestamp(options.since, io.now(), 'since') : undefined,
+    until: options.until !== undefined ? engineTimestamp(options.until, io.now(), 'until') : undefined,
+    details: options.details,
     signal,
     onOutput: outputWriter(io),
   });

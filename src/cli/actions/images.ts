@@ -7,7 +7,7 @@ import { PullProgressPrinter } from '../progress';
 import { printJson } from './output';
 
 export async function imagesCommand(options: ImagesOptions, { io, signal, client }: CommandDeps): Promise<number> {
-  const images = await client().listImages({ all: options.all, signal });
+  const images = await client().listImages({ all: options.all, filters: options.filters, signal });
   if (options.json) printJson(io, images);
   // docker prints one id per row of the table, so an image with two tags shows twice.
   else if (options.quiet) io.stdout.write(images.flatMap((image) => Array.from({ length: Math.max(1, visibleTags(image.RepoTags).length) }, () => `${shortId(image.Id)}\n`)).join(''));

@@ -13,12 +13,16 @@
  */
 import { isLocalEngine, resolveRunOptions, runContainer, runInBackground, type EngineClient, type PullProgress } from '../../engine';
 import type { RunOptions } from '../options';
-import { EXIT_INTERRUPTED } from '../failure';
+import { UsageError } from '../args';
+import { EXIT_FAILURE, EXIT_INTERRUPTED } from '../failure';
 import type { CliIo, CommandDeps, ProcessSignals } from '../io';
 import { PullProgressPrinter } from '../progress';
 import { outputWriter } from './output';
 
 export async function runCommand(options: RunOptions, { io, signal, signals, client: clientOf, credentials }: CommandDeps): Promise<number> {
+  // A TTY fed from a file or a pipe never sees the end of its input, so the run would never end: refuse before
+  // anything is created, with docker's words and its status.
+  if (options.tty && options.interactive && !options.detach && io.stdin.isTTY !== true) throw new UsageError('the input device is not a TTY', EXIT_FAILURE);
   const client = clientOf();
   const extra = await resolveRunOptions(
     { ...options, envFiles: options.envFiles, env: options.env, network: options.network, labels: options.labels },
@@ -77,11 +81,23 @@ export async function runCommand(options: RunOptions, { io, signal, signals, cli
 
 /** While the container runs: pass SIGTERM/SIGHUP/SIGQUIT on to it, and keep its TTY the size of berth's terminal. */
 function containerControls(client: EngineClient, id: string, tty: boolean, io: CliIo, signals: ProcessSignals): Array<() => void> {
+  let killTimer: NodeJS.Timeout | undefined;
+  const kill = (killSignal: string): void => {
+    // A container that exits meanwhile answers 409; its exit status is what berth reports then.
+    client.killContainer(id, { killSignal }).catch(() => undefined);
+  };
   const releases = [
     signals.forward((name) => {
-      // A container that exits meanwhile answers 409; its exit status is what berth reports then.
-      client.killContainer(id, { killSignal: name }).catch(() => undefined);
+      if (name === 'SIGTERM' && killTimer !== undefined) {
+        killNow(io, kill, 'a second SIGTERM');
+        return;
+      }
+      kill(name);
+      // A PID 1 with no handler ignores SIGTERM, and berth would wait for it for ever (under `timeout`, in CI),
+      // leaving a --rm container running: after docker stop's grace period it is killed, as `docker stop` would.
+      if (name === 'SIGTERM') killTimer = setTimeout(() => killNow(io, kill, `SIGTERM for ${SIGTERM_GRACE_SECONDS} s`), SIGTERM_GRACE_SECONDS * 1000);
     }),
+    () => clearTimeout(killTimer),
   ];
   if (tty && io.terminalSize() !== undefined) {
     // One resize at a time, in order: two requests in flight may reach the engine swapped, and the container would
@@ -102,6 +118,14 @@ function containerControls(client: EngineClient, id: string, tty: boolean, io: C
     releases.push(() => io.stdin.setRawMode?.(false));
   }
   return releases;
+}
+
+/** docker stop's default grace period between SIGTERM and SIGKILL. */
+const SIGTERM_GRACE_SECONDS = 10;
+
+function killNow(io: CliIo, kill: (signal: string) => void, after: string): void {
+  io.stderr.write(`berth: the container is still running after ${after}; killing it (SIGKILL)\n`);
+  kill('SIGKILL');
 }
 
 /** `-e K=V` as given; `-e K` takes K's value from berth's environment and is left out when K is unset (as docker). */

@@ -54,8 +54,12 @@ export async function volumeLs(options: { filters: ListFilters; quiet: boolean }
   return 0;
 }
 
-export async function volumeCreate(options: { name: string | undefined; driver: string | undefined; labels: Record<string, string> }, { io, signal, client }: CommandDeps): Promise<number> {
-  const volume = await client().createVolume({ ...(options.name !== undefined ? { Name: options.name } : {}), Driver: options.driver ?? 'local', Labels: options.labels }, { signal });
+export async function volumeCreate(
+  options: { name: string | undefined; driver: string | undefined; labels: Record<string, string>; driverOpts: Record<string, string> },
+  { io, signal, client }: CommandDeps,
+): Promise<number> {
+  const body = { ...(options.name !== undefined ? { Name: options.name } : {}), Driver: options.driver ?? 'local', Labels: options.labels, DriverOpts: options.driverOpts };
+  const volume = await client().createVolume(body, { signal });
   io.stdout.write(`${volume.Name}\n`);
   return 0;
 }
@@ -81,10 +85,11 @@ export async function volumeRm(options: { names: string[]; force: boolean }, { i
   });
 }
 
-export async function networkLs(options: { filters: ListFilters; quiet: boolean }, { io, signal, client }: CommandDeps): Promise<number> {
+export async function networkLs(options: { filters: ListFilters; quiet: boolean; noTrunc: boolean }, { io, signal, client }: CommandDeps): Promise<number> {
   const networks = (await client().listNetworks({ filters: options.filters, signal })).sort((a, b) => a.Name.localeCompare(b.Name));
-  if (options.quiet) io.stdout.write(networks.map((network) => `${shortId(network.Id)}\n`).join(''));
-  else io.stdout.write(renderTable(['NETWORK ID', 'NAME', 'DRIVER', 'SCOPE'], networks.map((network) => [shortId(network.Id), network.Name, network.Driver, network.Scope])));
+  const idOf = (id: string): string => (options.noTrunc ? id : shortId(id));
+  if (options.quiet) io.stdout.write(networks.map((network) => `${idOf(network.Id)}\n`).join(''));
+  else io.stdout.write(renderTable(['NETWORK ID', 'NAME', 'DRIVER', 'SCOPE'], networks.map((network) => [idOf(network.Id), network.Name, network.Driver, network.Scope])));
   return 0;
 }
 
@@ -92,9 +97,15 @@ export function networkInspect(options: { names: string[] }, { io, signal, clien
   return inspectEach(io, options.names, (name) => client().inspectNetwork(name, { signal }));
 }
 
-export async function networkRm(options: { names: string[] }, { io, signal, client }: CommandDeps): Promise<number> {
+export async function networkRm(options: { names: string[]; force: boolean }, { io, signal, client }: CommandDeps): Promise<number> {
   return eachName(io, options.names, async (name) => {
-    await removeNetworkNamingEndpoints(client(), name, signal);
+    try {
+      await removeNetworkNamingEndpoints(client(), name, signal);
+    } catch (error) {
+      // docker's -f: a network that is not there is passed over without a word, and is not printed.
+      if (options.force && isEngineError(error, 'not-found')) return;
+      throw error;
+    }
     io.stdout.write(`${name}\n`);
   });
 }

@@ -76,10 +76,25 @@ export class ArchiveEndpoints extends ExecEndpoints {
    * HEAD answers 404 with an empty body, for a missing path and a missing container alike: inspect tells them
    * apart, so the message says which one is gone.
    */
+  /**
+   * A HEAD answer has no body, so a failed stat carries no message of the engine's ("not a directory"): the same path
+   * is asked with GET, whose error answer holds it. Should the GET succeed meanwhile, the HEAD's error stands.
+   */
+  private async withEngineMessage(headError: EngineError, id: string, path: string, options: CallOptions): Promise<EngineError> {
+    try {
+      const response = await this.openStream({ method: 'GET', path: archivePath(id, path), subject: 'container', signal: options.signal, headersTimeout: STREAM_HEADERS_TIMEOUT_MS, bodyTimeout: 0 });
+      response.cancel();
+      return headError;
+    } catch (error) {
+      return error instanceof EngineError && error.status !== undefined ? error : headError;
+    }
+  }
+
   private async send404Aware(method: 'HEAD', id: string, path: string, options: CallOptions) {
     try {
       return await this.call({ method, path: archivePath(id, path), subject: 'container', signal: options.signal });
     } catch (error) {
+      if (error instanceof EngineError && error.status !== undefined && error.status !== 404) throw await this.withEngineMessage(error, id, path, options);
       if (!(error instanceof EngineError && error.status === 404)) throw error;
       await this.inspectContainer(id, options);
       throw new EngineError('not-found', `No such file or directory in the container: ${path}`, {

@@ -55,7 +55,7 @@ export class ContainerEndpoints extends SystemEndpoints {
   }
 
   async stopContainer(id: string, options: StopOptions = {}): Promise<void> {
-    const query = buildQuery({ t: options.timeoutSeconds });
+    const query = buildQuery({ t: options.timeoutSeconds, signal: options.stopSignal });
     await this.call({
       method: 'POST',
       path: `/containers/${encodeURIComponent(id)}/stop${query}`,
@@ -145,6 +145,7 @@ export class ContainerEndpoints extends SystemEndpoints {
       since: options.since,
       until: options.until,
       timestamps: options.timestamps,
+      details: options.details,
     });
     const response = await this.openStream({
       method: 'GET',
@@ -200,5 +201,7 @@ export class ContainerEndpoints extends SystemEndpoints {
 
 /** Engine waits up to t seconds before killing; give the response that long plus a margin. */
 function stopHeadersTimeout(timeoutSeconds: number | undefined): number {
+  // A negative timeout waits for the container however long it takes (docker stop -t -1): so does the answer.
+  if (timeoutSeconds !== undefined && timeoutSeconds < 0) return 0;
   return ((timeoutSeconds ?? 10) + 60) * 1000;
 }

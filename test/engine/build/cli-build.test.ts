@@ -93,11 +93,12 @@ void describe('berth build compared with docker build (classic builder)', () => 
     assert.equal(berth.stderr, `berth: ${expectedMessage('build-run-fails')}\n`);
   });
 
-  void it('a missing context or Dockerfile exits 1 and a bad tag 125, as docker does', async () => {
+  void it('a missing context or Dockerfile, or a file as the context, exits 1 and a bad tag 125, as docker does', async () => {
     const missing = join(folder.path, 'nowhere');
     const noDockerfile = join(folder.path, 'no.Dockerfile');
     const cases: Array<{ args: string[]; code: number; message: string }> = [
       { args: [missing], code: 1, message: `berth: ${expectedMessage('build-context-missing', { path: missing })}\n` },
+      { args: [join(app(), 'Dockerfile')], code: 1, message: `berth: ${expectedMessage('build-context-is-file', { path: join(app(), 'Dockerfile') })}\n` },
       { args: ['-f', noDockerfile, app()], code: 1, message: `berth: ${expectedMessage('build-dockerfile-missing', { path: noDockerfile })}\n` },
       { args: ['-t', 'Bad:1', app()], code: 125, message: 'berth: invalid argument "Bad:1" for "-t, --tag" flag: invalid reference format: the repository name must be lowercase\n' },
     ];

@@ -48,8 +48,7 @@ void describe('berth failures and engine selection', () => {
     const cases: Array<[string[], string]> = [
       [['frobnicate'], "berth: 'frobnicate' is not a berth command. See 'berth help'.\n"],
       [['ps', '--bogus'], "berth: unknown flag: --bogus. See 'berth ps --help'.\n"],
-      [['stop'], `berth: "berth stop" requires at least 1 argument. See 'berth stop --help'.\n`],
-      [['stop', '-t', 'soon', 'x'], 'berth: invalid value "soon" for --time: expected a whole number of seconds.\n'],
+      [['stop', '-t', 'soon', 'x'], 'berth: invalid value "soon" for --time: expected a whole number of seconds (-1 waits without limit).\n'],
     ];
     for (const [args, stderr] of cases) {
       const result = await harness.berth(args);

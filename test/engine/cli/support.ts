@@ -41,6 +41,8 @@ export interface CliHarness {
   shell(script: string, options?: SpawnOptions): Promise<CliResult>;
   /** Writes a DOCKER_CONFIG directory holding config.json with this content; resolves its path. */
   dockerConfig(config: unknown): string;
+  /** The bundle (cli.js), to run through its own launcher line. */
+  readonly bundle: string;
   /** Removes this suite's containers, the temporary files and closes the client. */
   dispose(): Promise<void>;
 }
@@ -82,7 +84,8 @@ export async function createCliHarness(suite: string): Promise<CliHarness> {
     ...(options?.env ?? { DOCKER_CONFIG: emptyConfig }),
   });
   const argv = (args: readonly string[], options: SpawnOptions | undefined): string[] =>
-    options?.noHost ? [cliPath, ...args] : [cliPath, '--host', options?.host ?? engines.dockerHost, ...args];
+    // `--` as the bundle's launcher puts it: Node would read berth's `--env-file` as its own otherwise.
+    options?.noHost ? ['--', cliPath, ...args] : ['--', cliPath, '--host', options?.host ?? engines.dockerHost, ...args];
   // Every process a case starts, so that a failed case cannot leave one running: a live child keeps the test file's
   // process alive, and the whole stage would then wait for its time limit.
   const children = new Set<ChildProcess>();
@@ -100,6 +103,7 @@ export async function createCliHarness(suite: string): Promise<CliHarness> {
     engines,
     client,
     clientFor,
+    bundle: cliPath,
     labelArgs: Object.entries(labels).flatMap(([key, value]) => ['-l', `${key}=${value}`]),
     labelFilter: `berth.cli.suite=${suiteLabel}`,
     start,

@@ -24,6 +24,15 @@ export const BUILD_BAD_INPUT_CASES: readonly BadInputCase[] = [
     message: 'unable to prepare context: path "<path>" not found. Give the folder to build from (the build context), e.g. `.`',
   },
   {
+    id: 'build-context-is-file',
+    category,
+    action: 'build',
+    input: '<path> (a file, e.g. the Dockerfile)',
+    kind: 'error',
+    errorKind: 'bad-request',
+    message: 'unable to prepare context: context must be a directory: <path>. Give the folder to build from (the build context), e.g. `.`; a Dockerfile elsewhere goes after -f',
+  },
+  {
     id: 'build-dockerfile-missing',
     category,
     action: 'build -f',

@@ -126,27 +126,46 @@ void describe('berth global options and commands', () => {
   void it('parses ps, stop, stop-all, logs, images, pull, wait and version', () => {
     assert.deepEqual(commandOf(parseCommandLine(['ps', '-a', '--json', '-f', 'label=berth.test=1', '--filter', 'status=exited'])), {
       name: 'ps',
-      options: { all: true, json: true, quiet: false, noTrunc: false, filters: { label: ['berth.test=1'], status: ['exited'] } },
+      options: { all: true, json: true, quiet: false, noTrunc: false, filters: { label: ['berth.test=1'], status: ['exited'] }, last: undefined },
     });
-    assert.deepEqual(commandOf(parseCommandLine(['stop', '-t', '0', 'a', 'b'])), { name: 'stop', options: { ids: ['a', 'b'], timeoutSeconds: 0 } });
-    assert.deepEqual(commandOf(parseCommandLine(['stop', 'a'])), { name: 'stop', options: { ids: ['a'], timeoutSeconds: undefined } });
+    assert.deepEqual(commandOf(parseCommandLine(['stop', '-t', '0', 'a', 'b'])), { name: 'stop', options: { ids: ['a', 'b'], timeoutSeconds: 0, stopSignal: undefined } });
+    assert.deepEqual(commandOf(parseCommandLine(['stop', 'a'])), { name: 'stop', options: { ids: ['a'], timeoutSeconds: undefined, stopSignal: undefined } });
+    assert.deepEqual(commandOf(parseCommandLine(['stop', '-s', 'SIGUSR1', 'a'])), { name: 'stop', options: { ids: ['a'], timeoutSeconds: undefined, stopSignal: 'SIGUSR1' } });
     assert.deepEqual(commandOf(parseCommandLine(['stop-all', '--time=3', '-f', 'label=x'])), {
       name: 'stop-all',
       options: { timeoutSeconds: 3, filters: { label: ['x'] } },
     });
     assert.deepEqual(commandOf(parseCommandLine(['logs', '-f', '--tail', '5', '-t', 'abc'])), {
       name: 'logs',
-      options: { id: 'abc', follow: true, tail: 5, timestamps: true },
+      options: { id: 'abc', follow: true, tail: 5, timestamps: true, since: undefined, until: undefined, details: false },
     });
-    assert.deepEqual(commandOf(parseCommandLine(['logs', '-n', 'all', 'abc'])), {
+    assert.deepEqual(commandOf(parseCommandLine(['logs', '-n', 'all', '--since', '10m', '--until=2024-05-01', '--details', 'abc'])), {
       name: 'logs',
-      options: { id: 'abc', follow: false, tail: 'all', timestamps: false },
+      options: { id: 'abc', follow: false, tail: 'all', timestamps: false, since: '10m', until: '2024-05-01', details: true },
     });
-    assert.deepEqual(commandOf(parseCommandLine(['images', '--json'])), { name: 'images', options: { all: false, json: true, quiet: false } });
-    assert.deepEqual(commandOf(parseCommandLine(['images', '-q'])), { name: 'images', options: { all: false, json: false, quiet: true } });
+    assert.deepEqual(commandOf(parseCommandLine(['images', '--json'])), { name: 'images', options: { all: false, json: true, quiet: false, filters: {} } });
+    assert.deepEqual(commandOf(parseCommandLine(['images', '-q'])), { name: 'images', options: { all: false, json: false, quiet: true, filters: {} } });
+    assert.deepEqual(commandOf(parseCommandLine(['images', '-f', 'dangling=false', '-f', 'reference=a*', 'app:1'])), {
+      name: 'images',
+      options: { all: false, json: false, quiet: false, filters: { dangling: ['false'], reference: ['a*', 'app:1'] } },
+    });
+    for (const [argv, last] of [
+      [['ps', '-l'], 1],
+      [['ps', '-n', '3'], 3],
+      [['ps', '-n', '3', '-l'], 3],
+      [['ps', '-n', '-1'], undefined],
+    ] as const) {
+      const parsed = commandOf(parseCommandLine([...argv]));
+      assert.equal((parsed.options as { last?: number }).last, last, argv.join(' '));
+    }
+    assert.equal(usageErrorOf(['ps', '-n', 'x']), 'invalid argument "x" for "-n, --last" flag: expected a whole number.');
     assert.deepEqual(commandOf(parseCommandLine(['pull', '127.0.0.1:5055/a/b:1'])), { name: 'pull', options: { image: '127.0.0.1:5055/a/b:1' } });
     assert.deepEqual(commandOf(parseCommandLine(['wait', 'abc'])), { name: 'wait', options: { ids: ['abc'] } });
     assert.deepEqual(commandOf(parseCommandLine(['wait', 'a', 'b'])), { name: 'wait', options: { ids: ['a', 'b'] } });
+    for (const argv of [['volume'], ['network', '--help'], ['help', 'compose']]) {
+      assert.deepEqual(parseCommandLine(argv), { kind: 'group-help', group: argv.find((word) => word !== 'help' && !word.startsWith('-')) }, argv.join(' '));
+    }
+    assert.equal(usageErrorOf(['volume', 'bogus']), "'volume bogus' is not a berth command. See 'berth help'.");
     assert.deepEqual(parseCommandLine(['--version']), { kind: 'version' });
     assert.deepEqual(parseCommandLine(['-v', 'ps']), { kind: 'version' });
     const interactive = commandOf(parseCommandLine(['run', '-it', 'img', 'sh']));
@@ -155,8 +174,18 @@ void describe('berth global options and commands', () => {
   });
 
   void it('refuses bad numbers and wrong argument counts', () => {
-    assert.equal(usageErrorOf(['stop', '-t', 'soon', 'a']), 'invalid value "soon" for --time: expected a whole number of seconds.');
-    assert.equal(usageErrorOf(['stop', '-t', '-1', 'a']), 'invalid value "-1" for --time: expected a whole number of seconds.');
+    assert.equal(usageErrorOf(['stop', '-t', 'soon', 'a']), 'invalid value "soon" for --time: expected a whole number of seconds (-1 waits without limit).');
+    assert.equal(usageErrorOf(['stop', '-t', '1.5', 'a']), 'invalid value "1.5" for --time: expected a whole number of seconds (-1 waits without limit).');
+    assert.equal(usageErrorOf(['stop', '-t', '5', '--timeout', '6', 'a']), '--time 5 and --timeout 6 disagree: give one of them.');
+    for (const [argv, timeoutSeconds] of [
+      [['stop', '-t', '-1', 'a'], -1],
+      [['stop', '--timeout', '3', 'a'], 3],
+      [['stop', '--time=3', '--timeout', '3', 'a'], 3],
+      [['stop-all', '--timeout', '-5'], -1],
+    ] as const) {
+      const parsed = commandOf(parseCommandLine([...argv]));
+      assert.equal((parsed.options as { timeoutSeconds?: number }).timeoutSeconds, timeoutSeconds, argv.join(' '));
+    }
     assert.equal(usageErrorOf(['stop']), `"berth stop" requires at least 1 argument. See 'berth stop --help'.`);
     assert.equal(usageErrorOf(['wait']), `"berth wait" requires at least 1 argument. See 'berth wait --help'.`);
     assert.equal(usageErrorOf(['logs', 'a', 'b']), `"berth logs" requires exactly 1 argument. See 'berth logs --help'.`);

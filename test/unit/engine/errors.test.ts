@@ -78,6 +78,21 @@ void describe('engineErrorFromResponse', () => {
     }
   });
 
+  void it('names what to fix whichever call met the failure: a container in network connect, a folder in cp, a volume driver', () => {
+    const cases: Array<[number, string, ErrorSubject, string]> = [
+      [404, '{"message":"No such container: web"}', 'network', 'No such container: web. Check the container id or name; the container may have been removed'],
+      [404, '{"message":"Could not find the file /nodir in container web"}', 'container', 'Could not find the file /nodir in container web. A folder on that path does not exist in the container: create it first, or copy to an existing folder'],
+      [500, '{"message":"lstat /var/lib/docker/overlay2/x/merged/etc/hostname/x: not a directory"}', 'container', 'lstat /var/lib/docker/overlay2/x/merged/etc/hostname/x: not a directory. A part of that path is a file in the container, not a folder: check the path'],
+      [
+        500,
+        '{"message":"create v1: error looking up volume plugin nosuch: plugin \\"nosuch\\" not found"}',
+        'volume',
+        'create v1: error looking up volume plugin nosuch: plugin "nosuch" not found. No volume plugin of that name is installed in the engine: check the driver name, or leave --driver out for the engine\'s local driver',
+      ],
+    ];
+    for (const [status, body, subject, message] of cases) assert.equal(engineErrorFromResponse(status, Buffer.from(body), { subject, endpoint }).message, message, body);
+  });
+
   void it('an ambiguous id prefix (dockerd 500, Podman 404) is bad input: give more of the id or the name', () => {
     const hint = "Give more characters of the id, or use the container's name";
     const docker = engineErrorFromResponse(500, '{"message":"Multiple IDs found with provided prefix: e"}', { subject: 'container', endpoint });
