@@ -25,6 +25,7 @@ import { checkEnvEntry, nonEmpty, parseCopyArguments, parseFilters, parseKeyValu
 const timeFlag = valueFlag('time', 't', 'SECONDS', 'Seconds to wait before killing the container (engine default: 10)');
 const filterFlag = listFlag('filter', 'f', 'KEY=VALUE', 'Only containers matching the filter, e.g. label=team=a or name=web (repeatable)');
 const jsonFlag = booleanFlag('json', undefined, "Print the engine's JSON");
+const formatFlag = valueFlag('format', undefined, 'FORMAT', "docker's --format: table, json (one object per line) or a Go template such as '{{.ID}}\\t{{.Names}}'");
 
 export const globalFlags: readonly FlagSpec[] = [
   {
@@ -88,10 +89,11 @@ const ps = declareCommand({
     all: booleanFlag('all', 'a', 'Show all containers (default: only running ones)'),
     filter: filterFlag,
     json: jsonFlag,
+    format: formatFlag,
     quiet: booleanFlag('quiet', 'q', 'Only print container IDs'),
     noTrunc: booleanFlag('no-trunc', undefined, 'Do not shorten IDs and commands'),
   },
-  build: (flags): PsOptions => ({ all: flags.all, json: flags.json, quiet: flags.quiet, noTrunc: flags.noTrunc, filters: parseFilters(flags.filter) }),
+  build: (flags): PsOptions => ({ all: flags.all, json: flags.json, format: flags.format, quiet: flags.quiet, noTrunc: flags.noTrunc, filters: parseFilters(flags.filter) }),
   run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).listContainersCommand(options, deps),
 });
 
@@ -137,9 +139,10 @@ const images = declareCommand({
   flags: {
     all: booleanFlag('all', 'a', 'Show intermediate images too'),
     json: jsonFlag,
+    format: formatFlag,
     quiet: booleanFlag('quiet', 'q', 'Only print image IDs'),
   },
-  build: (flags): ImagesOptions => ({ all: flags.all, json: flags.json, quiet: flags.quiet }),
+  build: (flags): ImagesOptions => ({ all: flags.all, json: flags.json, format: flags.format, quiet: flags.quiet }),
   run: async (options, deps): Promise<number> => (await import('./actions/images.js')).imagesCommand(options, deps),
 });
 

@@ -1,0 +1,454 @@
+/**
+ * The subset of Go's text/template that scripts pass to `docker … --format`: text, `{{.Field}}` chains, `{{.Label "k"}}`,
+ * pipelines (`{{.Names | upper}}`), function calls, string/number literals, `$` and range variables, and
+ * `if`/`else`/`range`/`with`/`end`, with `{{-`/`-}}` trimming. Parsing is one pass over the text (linear) and nesting
+ * is bounded, so a hostile or mistyped template fails with Go's own words instead of exhausting the stack.
+ * Evaluation never runs code: fields are looked up, and functions come from a fixed table (`templateFunctions.ts`).
+ */
+import { callFunction, isFunctionName, printValue, type TemplateValue } from './templateFunctions';
+
+/** A template docker would refuse to parse, or one that fails on a value: docker's wording, exit status 1. */
+export class TemplateError extends Error {
+  override readonly name = 'TemplateError';
+}
+
+/** A value whose fields are computed (docker's formatter contexts): `.Field` calls, unknown names are errors. */
+export interface TemplateContext {
+  readonly typeName: string;
+  field(name: string, args: readonly TemplateValue[]): TemplateValue;
+  has(name: string): boolean;
+}
+
+export function isContext(value: unknown): value is TemplateContext {
+  return typeof value === 'object' && value !== null && typeof (value as Partial<TemplateContext>).field === 'function' && typeof (value as Partial<TemplateContext>).typeName === 'string';
+}
+
+type Operand =
+  | { readonly kind: 'field'; readonly base: Operand | undefined; readonly names: readonly string[]; readonly at: string }
+  | { readonly kind: 'dot' }
+  | { readonly kind: 'variable'; readonly name: string; readonly names: readonly string[]; readonly at: string }
+  | { readonly kind: 'literal'; readonly value: TemplateValue }
+  | { readonly kind: 'function'; readonly name: string }
+  | { readonly kind: 'group'; readonly pipeline: Pipeline; readonly names: readonly string[]; readonly at: string };
+type Command = readonly Operand[];
+interface Pipeline {
+  readonly variables: readonly string[];
+  readonly commands: readonly Command[];
+}
+type Node =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'action'; readonly pipeline: Pipeline; readonly at: string }
+  | { readonly kind: 'if' | 'with' | 'range'; readonly pipeline: Pipeline; readonly body: Node[]; readonly otherwise: Node[] };
+
+const MAX_NESTING = 100;
+const MAX_TEMPLATE_LENGTH = 64 * 1024;
+
+export interface ParsedTemplate {
+  readonly nodes: readonly Node[];
+}
+
+/** Parses a template as Go's text/template would, or throws TemplateError with Go's message ("template: :1: …"). */
+export function parseTemplate(source: string, functions: ReadonlySet<string> = new Set()): ParsedTemplate {
+  if (source.length > MAX_TEMPLATE_LENGTH) throw new TemplateError(`template: :1: template is longer than ${MAX_TEMPLATE_LENGTH} characters`);
+  return { nodes: new Parser(source, functions).parseAll() };
+}
+
+class Parser {
+  private position = 0;
+  private line = 1;
+  private trimNextText = false;
+  constructor(
+    private readonly source: string,
+    private readonly extraFunctions: ReadonlySet<string>,
+  ) {}
+
+  parseAll(): Node[] {
+    const { nodes, ended } = this.parseList(0);
+    if (ended !== undefined) throw this.error(`unexpected {{${ended}}}`);
+    return nodes;
+  }
+
+  private error(message: string): TemplateError {
+    return new TemplateError(`template: :${this.line}: ${message}`);
+  }
+
+  /** Nodes up to `{{end}}`/`{{else}}` (returned as `ended`) or the end of the text. */
+  private parseList(depth: number): { nodes: Node[]; ended: 'end' | 'else' | undefined } {
+    if (depth > MAX_NESTING) throw this.error(`nesting deeper than ${MAX_NESTING} levels`);
+    const nodes: Node[] = [];
+    for (;;) {
+      const open = this.source.indexOf('{{', this.position);
+      let text = this.source.slice(this.position, open === -1 ? undefined : open);
+      const trimBefore = open !== -1 && this.source[open + 2] === '-' && /\s/.test(this.source[open + 3] ?? '');
+      if (this.trimNextText) text = text.replace(/^\s+/, '');
+      if (trimBefore) text = text.replace(/\s+$/, '');
+      this.trimNextText = false;
+      if (text !== '') nodes.push({ kind: 'text', text });
+      if (open === -1) {
+        this.position = this.source.length;
+        return { nodes, ended: undefined };
+      }
+      this.line += countNewlines(this.source, this.position, open);
+      this.position = open + (trimBefore ? 3 : 2);
+      const tokens = this.lexAction();
+      const [first] = tokens;
+      const at = this.source.slice(open, this.position);
+      if (first?.kind === 'word' && first.text === 'end') {
+        if (tokens.length > 1) throw this.error('unexpected token in end');
+        return { nodes, ended: 'end' };
+      }
+      if (first?.kind === 'word' && first.text === 'else') {
+        this.pendingElseTokens = tokens.slice(1);
+        return { nodes, ended: 'else' };
+      }
+      if (first?.kind === 'word' && (first.text === 'if' || first.text === 'range' || first.text === 'with')) {
+        nodes.push(this.parseControl(first.text, tokens.slice(1), depth));
+        continue;
+      }
+      if (first?.kind === 'comment') continue;
+      if (tokens.length === 0) throw this.error('missing value for command');
+      nodes.push({ kind: 'action', pipeline: new TokenReader(tokens, this, depth).pipeline(true), at });
+    }
+  }
+
+  /** What followed `else` in the last `{{else …}}`: empty, or `if …`/`with …`. */
+  private pendingElseTokens: Token[] = [];
+
+  private parseControl(kind: 'if' | 'range' | 'with', tokens: Token[], depth: number): Node {
+    if (tokens.length === 0) throw this.error(`missing value for ${kind}`);
+    const pipeline = new TokenReader(tokens, this, depth).pipeline(kind === 'range' || kind === 'with' || kind === 'if');
+    const body = this.parseList(depth + 1);
+    let otherwise: Node[] = [];
+    if (body.ended === undefined) throw this.error(`unexpected EOF`);
+    if (body.ended === 'else') {
+      const elseTokens = this.pendingElseTokens;
+      if (elseTokens.length > 0) {
+        // `{{else if …}}` is `{{else}}{{if …}}…{{end}}` sharing the outer `{{end}}`.
+        const [word, ...rest] = elseTokens;
+        if (word?.kind !== 'word' || (word.text !== 'if' && word.text !== 'with')) throw this.error('unexpected token in else');
+        otherwise = [this.parseControl(word.text, rest, depth + 1)];
+      } else {
+        const tail = this.parseList(depth + 1);
+        if (tail.ended !== 'end') throw this.error(tail.ended === 'else' ? 'expected end; found {{else}}' : 'unexpected EOF');
+        otherwise = tail.nodes;
+      }
+    }
+    return { kind, pipeline, body: body.nodes, otherwise };
+  }
+
+  /** Reads one action's tokens up to its `}}`, leaving the position after it. */
+  private lexAction(): Token[] {
+    const tokens: Token[] = [];
+    const source = this.source;
+    for (;;) {
+      while (this.position < source.length && /[ \t\r\n]/.test(source[this.position] as string)) {
+        if (source[this.position] === '\n') this.line++;
+        this.position++;
+      }
+      if (this.position >= source.length) throw this.error('unclosed action');
+      if (source.startsWith('}}', this.position) || (source.startsWith('-}}', this.position) && /\s/.test(source[this.position - 1] ?? ''))) {
+        if (source[this.position] === '-') {
+          this.trimNextText = true;
+          this.position++;
+        }
+        this.position += 2;
+        return tokens;
+      }
+      const start = this.position;
+      const char = source[start] as string;
+      if (source.startsWith('/*', start)) {
+        const end = source.indexOf('*/', start + 2);
+        if (end === -1) throw this.error('unclosed comment');
+        this.line += countNewlines(source, start, end);
+        this.position = end + 2;
+        tokens.push({ kind: 'comment', text: '' });
+      } else if (char === '"' || char === '`') {
+        tokens.push({ kind: 'string', text: this.lexString(char) });
+      } else if (char === '|' || char === '(' || char === ')' || char === ',') {
+        this.position++;
+        tokens.push({ kind: char, text: char });
+      } else if (source.startsWith(':=', start) || char === '=') {
+        this.position += char === '=' ? 1 : 2;
+        tokens.push({ kind: ':=', text: ':=' });
+      } else {
+        const match = /^[-+]?[0-9][0-9a-fA-FxX._]*|^[.$]?[\p{L}\p{N}_]*(?:\.[\p{L}\p{N}_]+)*/u.exec(source.slice(start, start + 1024));
+        const text = match?.[0] ?? '';
+        if (text === '') throw this.error(`unexpected ${JSON.stringify(char)} in command`);
+        this.position += text.length;
+        tokens.push({ kind: 'word', text });
+      }
+    }
+  }
+
+  private lexString(quote: string): string {
+    const source = this.source;
+    let index = this.position + 1;
+    let value = '';
+    while (index < source.length && source[index] !== quote) {
+      const char = source[index] as string;
+      if (quote === '"' && char === '\n') break;
+      if (quote === '"' && char === '\\') {
+        const next = source[index + 1] ?? '';
+        const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', "'": "'", a: '\x07', b: '\b', f: '\f', v: '\v' };
+        if (simple[next] !== undefined) {
+          value += simple[next];
+          index += 2;
+          continue;
+        }
+        const hex = /^(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})/.exec(source.slice(index + 1, index + 10))?.[0];
+        if (hex === undefined) throw this.error('unterminated quoted string');
+        value += String.fromCodePoint(parseInt(hex.slice(1), 16));
+        index += 1 + hex.length;
+        continue;
+      }
+      value += char;
+      index++;
+    }
+    if (source[index] !== quote) throw this.error(quote === '"' ? 'unterminated quoted string' : 'unterminated raw quoted string');
+    this.position = index + 1;
+    return value;
+  }
+
+  knowsFunction(name: string): boolean {
+    return isFunctionName(name) || this.extraFunctions.has(name);
+  }
+
+  fail(message: string): TemplateError {
+    return this.error(message);
+  }
+}
+
+interface Token {
+  readonly kind: 'word' | 'string' | 'comment' | '|' | '(' | ')' | ',' | ':=';
+  readonly text: string;
+}
+
+/** Turns one action's tokens into a pipeline: `[$x :=] command | command …`. */
+class TokenReader {
+  private index = 0;
+  constructor(
+    private readonly tokens: readonly Token[],
+    private readonly parser: Parser,
+    private readonly depth: number,
+  ) {}
+
+  pipeline(allowDeclaration: boolean): Pipeline {
+    const variables: string[] = [];
+    const assign = this.tokens.findIndex((token) => token.kind === ':=');
+    if (assign !== -1 && allowDeclaration) {
+      for (const token of this.tokens.slice(0, assign)) {
+        if (token.kind === ',') continue;
+        if (token.kind !== 'word' || !token.text.startsWith('$')) throw this.parser.fail('unexpected ":=" in command');
+        variables.push(token.text);
+      }
+      this.index = assign + 1;
+    }
+    const result = this.readPipeline(variables);
+    if (this.index < this.tokens.length) throw this.parser.fail(`unexpected ${JSON.stringify(this.tokens[this.index]?.text)} in operand`);
+    return result;
+  }
+
+  private readPipeline(variables: string[], depth = this.depth): Pipeline {
+    if (depth > MAX_NESTING) throw this.parser.fail(`nesting deeper than ${MAX_NESTING} levels`);
+    const commands: Command[] = [];
+    for (;;) {
+      const command: Operand[] = [];
+      while (this.index < this.tokens.length) {
+        const token = this.tokens[this.index] as Token;
+        if (token.kind === '|' || token.kind === ')') break;
+        command.push(this.readOperand(depth));
+      }
+      if (command.length === 0) throw this.parser.fail('missing value for command');
+      commands.push(command);
+      if (this.tokens[this.index]?.kind !== '|') break;
+      this.index++;
+    }
+    return { variables, commands };
+  }
+
+  private readOperand(depth: number): Operand {
+    const token = this.tokens[this.index++] as Token;
+    if (token.kind === 'string') return { kind: 'literal', value: token.text };
+    if (token.kind === '(') {
+      const pipeline = this.readPipeline([], depth + 1);
+      if (this.tokens[this.index]?.kind !== ')') throw this.parser.fail('unclosed left paren');
+      this.index++;
+      const next = this.tokens[this.index];
+      if (next?.kind === 'word' && next.text.startsWith('.') && next.text.length > 1) {
+        this.index++;
+        return { kind: 'group', pipeline, names: next.text.slice(1).split('.'), at: next.text };
+      }
+      return { kind: 'group', pipeline, names: [], at: '' };
+    }
+    if (token.kind !== 'word') throw this.parser.fail(`unexpected ${JSON.stringify(token.text)} in operand`);
+    const text = token.text;
+    if (text === '.') return { kind: 'dot' };
+    if (text.startsWith('.')) return { kind: 'field', base: undefined, names: text.slice(1).split('.'), at: text };
+    if (text.startsWith('$')) {
+      const [name = '$', ...names] = text.split('.');
+      return { kind: 'variable', name, names, at: text };
+    }
+    if (/^[-+]?[0-9]/.test(text)) {
+      const value = Number(text.replace(/_/g, ''));
+      if (!Number.isFinite(value)) throw this.parser.fail(`bad number syntax: ${JSON.stringify(text)}`);
+      return { kind: 'literal', value };
+    }
+    if (text === 'true' || text === 'false') return { kind: 'literal', value: text === 'true' };
+    if (text === 'nil') return { kind: 'literal', value: null };
+    if (!this.parser.knowsFunction(text)) throw this.parser.fail(`function ${JSON.stringify(text)} not defined`);
+    return { kind: 'function', name: text };
+  }
+}
+
+function countNewlines(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let index = text.indexOf('\n', from); index !== -1 && index < to; index = text.indexOf('\n', index + 1)) count++;
+  return count;
+}
+
+/** Functions a caller adds or overrides (docker's header functions), by name. */
+export type FunctionTable = ReadonlyMap<string, (args: readonly TemplateValue[]) => TemplateValue>;
+
+/** Runs a parsed template on one value; throws TemplateError ("template: :1:2: executing …") on a bad field or call. */
+export function executeTemplate(template: ParsedTemplate, dot: TemplateValue, functions: FunctionTable = new Map()): string {
+  const out: string[] = [];
+  new Executor(functions, out).run(template.nodes, dot, new Map([['$', dot]]));
+  return out.join('');
+}
+
+class Executor {
+  constructor(
+    private readonly functions: FunctionTable,
+    private readonly out: string[],
+  ) {}
+
+  run(nodes: readonly Node[], dot: TemplateValue, variables: Map<string, TemplateValue>): void {
+    for (const node of nodes) {
+      if (node.kind === 'text') this.out.push(node.text);
+      else if (node.kind === 'action') {
+        const value = this.pipeline(node.pipeline, dot, variables);
+        if (node.pipeline.variables.length === 0) this.out.push(printValue(value));
+      } else this.control(node, dot, variables);
+    }
+  }
+
+  private control(node: Extract<Node, { kind: 'if' | 'with' | 'range' }>, dot: TemplateValue, outer: Map<string, TemplateValue>): void {
+    const variables = new Map(outer);
+    const value = this.pipeline(node.pipeline, dot, variables);
+    if (node.kind === 'range') {
+      const items: [TemplateValue, TemplateValue][] = Array.isArray(value)
+        ? value.map((item, index) => [index, item])
+        : isPlainObject(value)
+          ? Object.keys(value).sort().map((key) => [key, value[key] as TemplateValue])
+          : [];
+      if (items.length === 0) return this.run(node.otherwise, dot, variables);
+      const [keyName, valueName] = node.pipeline.variables.length === 2 ? node.pipeline.variables : [undefined, node.pipeline.variables[0]];
+      for (const [key, item] of items) {
+        if (keyName !== undefined) variables.set(keyName, key);
+        if (valueName !== undefined) variables.set(valueName, item);
+        this.run(node.body, item, variables);
+      }
+      return;
+    }
+    if (truthy(value)) this.run(node.body, node.kind === 'with' ? value : dot, variables);
+    else this.run(node.otherwise, dot, variables);
+  }
+
+  private pipeline(pipeline: Pipeline, dot: TemplateValue, variables: Map<string, TemplateValue>): TemplateValue {
+    let value: TemplateValue | typeof NONE = NONE;
+    for (const command of pipeline.commands) value = this.command(command, dot, variables, value);
+    const result = value === NONE ? undefined : value;
+    for (const name of pipeline.variables) variables.set(name, result);
+    return result;
+  }
+
+  private command(command: Command, dot: TemplateValue, variables: Map<string, TemplateValue>, piped: TemplateValue | typeof NONE): TemplateValue {
+    const [head, ...rest] = command as [Operand, ...Operand[]];
+    const args = (): TemplateValue[] => [...rest.map((operand) => this.operand(operand, dot, variables, [])), ...(piped === NONE ? [] : [piped])];
+    if (head.kind === 'function') {
+      const override = this.functions.get(head.name);
+      const values = args();
+      try {
+        return override ? override(values) : callFunction(head.name, values);
+      } catch (error) {
+        throw executionError(head.name, error);
+      }
+    }
+    if (head.kind === 'field' || head.kind === 'variable' || head.kind === 'group') return this.operand(head, dot, variables, args());
+    if (rest.length > 0 || piped !== NONE) throw new TemplateError(`template: :1: can't give argument to non-function ${describeOperand(head)}`);
+    return this.operand(head, dot, variables, []);
+  }
+
+  private operand(operand: Operand, dot: TemplateValue, variables: Map<string, TemplateValue>, args: readonly TemplateValue[]): TemplateValue {
+    switch (operand.kind) {
+      case 'literal':
+        return operand.value;
+      case 'dot':
+        return dot;
+      case 'function': {
+        const override = this.functions.get(operand.name);
+        return override ? override([]) : callFunction(operand.name, []);
+      }
+      case 'field':
+        return fieldChain(dot, operand.names, args, operand.at);
+      case 'variable': {
+        if (!variables.has(operand.name)) throw new TemplateError(`template: :1: undefined variable: ${operand.name}`);
+        return fieldChain(variables.get(operand.name), operand.names, args, operand.at);
+      }
+      case 'group':
+        return fieldChain(this.pipeline(operand.pipeline, dot, variables), operand.names, args, operand.at);
+    }
+  }
+}
+
+const NONE = Symbol('no piped value');
+
+function fieldChain(start: TemplateValue, names: readonly string[], args: readonly TemplateValue[], at: string): TemplateValue {
+  let value = start;
+  names.forEach((name, index) => {
+    const last = index === names.length - 1;
+    value = field(value, name, last ? args : [], at);
+  });
+  if (names.length === 0 && args.length > 0) throw new TemplateError(`template: :1: can't give argument to non-function ${at}`);
+  return value;
+}
+
+function field(receiver: TemplateValue, name: string, args: readonly TemplateValue[], at: string): TemplateValue {
+  if (isContext(receiver)) {
+    if (!receiver.has(name)) throw new TemplateError(`template: :1:2: executing "" at <${at}>: can't evaluate field ${name} in type ${receiver.typeName}`);
+    return receiver.field(name, args);
+  }
+  if (args.length > 0) throw new TemplateError(`template: :1:2: executing "" at <${at}>: ${name} has arguments but cannot be invoked as function`);
+  if (isPlainObject(receiver)) return Object.prototype.hasOwnProperty.call(receiver, name) ? (receiver[name] as TemplateValue) : undefined;
+  if (receiver === undefined) return undefined;
+  throw new TemplateError(`template: :1:2: executing "" at <${at}>: can't evaluate field ${name} in type ${goTypeName(receiver)}`);
+}
+
+function executionError(name: string, error: unknown): TemplateError {
+  if (error instanceof TemplateError) return error;
+  return new TemplateError(`template: :1: executing "" at <${name}>: error calling ${name}: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+function describeOperand(operand: Operand): string {
+  return operand.kind === 'literal' ? printValue(operand.value) : operand.kind;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isContext(value);
+}
+
+function goTypeName(value: TemplateValue): string {
+  if (typeof value === 'string') return 'string';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float64';
+  if (typeof value === 'boolean') return 'bool';
+  if (Array.isArray(value)) return '[]interface {}';
+  return 'interface {}';
+}
+
+/** Go's truth: false, 0, nil, and empty strings, slices and maps are false. */
+export function truthy(value: TemplateValue): boolean {
+  if (value === undefined || value === null || value === false || value === 0 || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (isPlainObject(value)) return Object.keys(value).length > 0;
+  return true;
+}
