@@ -152,7 +152,7 @@ export function imageFormatTarget(images: readonly ImageSummary[], now: number):
     for (const { repo, tag } of rows) {
       items.push(
         context(
-          '*formatter.ImageContext',
+          '*formatter.imageContext',
           {
             Containers: () => (counts.Containers === undefined || counts.Containers === -1 ? 'N/A' : String(counts.Containers)),
             CreatedAt: () => goTime(image.Created),

@@ -3,7 +3,8 @@
  * then one row per item, aligned by Go's tabwriter), `json` (one object per line), or a bare TEMPLATE (one line per
  * item). `\t` and `\n` typed in the template become a tab and a newline, as with docker.
  */
-import { executeTemplate, parseTemplate, TemplateError, type FunctionTable, type ParsedTemplate, type TemplateContext } from './template';
+import { parseTemplate, TemplateError, type ParsedTemplate, type TemplateContext } from './template';
+import { executeTemplate, type FunctionTable } from './templateExecute';
 import { goJson, type TemplateValue } from './templateFunctions';
 
 /** A listing's docker shape: the header of each field, and one context per item. */
@@ -17,19 +18,28 @@ export interface PreparedFormat {
   readonly template: ParsedTemplate;
   /** The template as executed, for a listing to ask whether it needs data it otherwise skips (`.Size`). */
   readonly text: string;
+  readonly wording: FailureWording;
 }
 
+/** How docker prefixes a template's failure: `ps` has words of its own; its other listings say "template parsing error". */
+export interface FailureWording {
+  readonly parse: string;
+  readonly execute: string;
+}
+export const PS_WORDING: FailureWording = { parse: 'failed to parse template', execute: 'failed to execute template' };
+const LISTING_WORDING: FailureWording = { parse: 'template parsing error', execute: 'template parsing error' };
+
 /** Parses `--format` once, before anything is listed, so a bad template is refused first (docker's wording). */
-export function prepareFormat(format: string, defaultTable: string): PreparedFormat {
+export function prepareFormat(format: string, defaultTable: string, wording = LISTING_WORDING): PreparedFormat {
   const trimmed = format.trim();
   const kind = trimmed === 'json' ? 'json' : trimmed.startsWith('table') ? 'table' : 'raw';
   let text = kind === 'json' ? '{{json .}}' : kind === 'table' ? trimmed.slice('table'.length) : format;
   if (kind === 'table' && text.trim() === '') text = defaultTable;
   text = text.trim().replace(/\\t|\\n/g, (escape) => (escape === '\\t' ? '\t' : '\n'));
   try {
-    return { kind, template: parseTemplate(text), text };
+    return { kind, template: parseTemplate(text), text, wording };
   } catch (error) {
-    if (error instanceof TemplateError) throw new TemplateError(`failed to parse template: ${error.message}`);
+    if (error instanceof TemplateError) throw new TemplateError(`${wording.parse}: ${error.message}`);
     throw error;
   }
 }
@@ -52,7 +62,7 @@ export function renderFormatted(prepared: PreparedFormat, target: FormatTarget):
     try {
       rows.push(prepared.kind === 'json' ? goJson(item, true) : executeTemplate(prepared.template, item));
     } catch (error) {
-      if (error instanceof TemplateError) throw new TemplateError(`failed to execute template: ${error.message}${fieldHint(error, item)}`);
+      if (error instanceof TemplateError) throw new TemplateError(`${prepared.wording.execute}: ${error.message}${fieldHint(error, item)}`);
       throw error;
     }
   }

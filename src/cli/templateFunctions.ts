@@ -4,7 +4,17 @@
  * the wrong type is an error in Go's words, never a crash. Output a template can make is bounded (widths, pads).
  */
 import { goQuote } from './format';
-import type { TemplateContext } from './template';
+
+/** A value whose fields are computed (docker's formatter contexts): `.Field` calls, unknown names are errors. */
+export interface TemplateContext {
+  readonly typeName: string;
+  field(name: string, args: readonly TemplateValue[]): TemplateValue;
+  has(name: string): boolean;
+}
+
+export function isContext(value: unknown): value is TemplateContext {
+  return typeof value === 'object' && value !== null && typeof (value as Partial<TemplateContext>).field === 'function' && typeof (value as Partial<TemplateContext>).typeName === 'string';
+}
 
 export type TemplateValue = string | number | boolean | null | undefined | readonly TemplateValue[] | { readonly [key: string]: TemplateValue } | TemplateContext;
 
@@ -19,7 +29,7 @@ const functions: Record<string, TemplateFunction> = {
   join: (args) => {
     const [list, separator] = expect(args, 2, 'join');
     if (!Array.isArray(list) || !list.every((item) => typeof item === 'string')) throw new Error(`wrong type for value; expected []string; got ${typeName(list)}`);
-    return (list as string[]).join(text(separator));
+    return (list).join(text(separator));
   },
   split: (args) => {
     const [value, separator] = expect(args, 2, 'split');

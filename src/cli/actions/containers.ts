@@ -4,13 +4,13 @@ import type { CommitCommandOptions, LogsCommandOptions, PsOptions, StopAllOption
 import { describeFailure, EXIT_FAILURE } from '../failure';
 import { containerTable, shortId } from '../format';
 import { CONTAINER_TABLE, containerFormatTarget, containersNeedSize } from '../formatContexts';
-import { prepareFormat, renderFormatted } from '../formatOption';
+import { prepareFormat, PS_WORDING, renderFormatted } from '../formatOption';
 import type { CommandDeps } from '../io';
 import { outputWriter, printJson } from './output';
 
 export async function listContainersCommand(options: PsOptions, { io, signal, client }: CommandDeps): Promise<number> {
   // The template is checked before anything is listed; `-q` wins over it, as with docker.
-  const prepared = options.format !== undefined && !options.quiet ? prepareFormat(options.format, CONTAINER_TABLE) : undefined;
+  const prepared = options.format !== undefined && !options.quiet ? prepareFormat(options.format, CONTAINER_TABLE, PS_WORDING) : undefined;
   const size = prepared !== undefined && containersNeedSize(prepared);
   const containers = await client().listContainers({ all: options.all, filters: options.filters, ...(size ? { size } : {}), signal });
   if (prepared) io.stdout.write(renderFormatted(prepared, containerFormatTarget(containers, io.now(), !options.noTrunc)));

@@ -53,4 +53,20 @@ export const CLI_BAD_INPUT_CASES: readonly BadInputCase[] = [
     kind: 'outcome',
     message: 'No message: the pull uses the auths entry, as docker does (BERTH_DEBUG=1 shows that the helper is absent)',
   },
+  {
+    id: 'cli-format-unparsable',
+    category: 'The CLI around a run',
+    action: 'ps / images --format',
+    input: '{{.ID',
+    kind: 'outcome',
+    message: 'failed to parse template: template: :1: unclosed action (exit 1, as docker; `images` says "template parsing error:" as docker does; nothing is listed, the engine is not asked)',
+  },
+  {
+    id: 'cli-format-unknown-field',
+    category: 'The CLI around a run',
+    action: 'ps --format',
+    input: '{{.Foo}}',
+    kind: 'outcome',
+    message: 'failed to execute template: template: :1:2: executing "" at <.Foo>: can\'t evaluate field Foo in type *formatter.ContainerContext. The fields are .Command, .CreatedAt, … (exit 1, as docker, whose message stops before the list)',
+  },
 ];
