@@ -3,10 +3,10 @@
  * headers and its default tables. Every field is text worded as docker words it (`.Size` "0B (virtual 1.98MB)",
  * `.CreatedAt` Go's time format); `--format json` marshals the fields a listing has, in docker's key order.
  */
-import { goSize } from './actions/storage';
 import { splitRepoTag } from '../common/imageName';
 import type { ContainerSummary, ImageSummary } from '../engine/types';
-import { createdAgo, ellipsis, familiarImage, goQuote, shortId } from './format';
+import type { Volume } from '../engine/storage-types';
+import { createdAgo, ellipsis, familiarImage, goQuote, goSize, shortId } from './format';
 import type { FormatTarget, PreparedFormat } from './formatOption';
 import type { TemplateContext } from './template';
 import type { TemplateValue } from './templateFunctions';
@@ -178,3 +178,50 @@ const IMAGE_HEADERS = {
   ID: 'IMAGE ID', Repository: 'REPOSITORY', Tag: 'TAG', Digest: 'DIGEST', CreatedSince: 'CREATED', CreatedAt: 'CREATED AT', Size: 'SIZE',
   Containers: 'CONTAINERS', VirtualSize: 'SIZE', SharedSize: 'SHARED SIZE', UniqueSize: 'UNIQUE SIZE',
 };
+
+export const VOLUME_TABLE = '{{.Driver}}\t{{.Name}}';
+
+/** `volume ls`: docker's volumeContext; what the list does not carry (size, links, cluster fields) is "N/A", as with docker. */
+export function volumeFormatTarget(volumes: readonly Volume[]): FormatTarget {
+  return {
+    headers: {
+      Name: 'VOLUME NAME', Driver: 'DRIVER', Scope: 'SCOPE', Mountpoint: 'MOUNTPOINT', Labels: 'LABELS', Links: 'LINKS', Size: 'SIZE',
+      Group: 'GROUP', Availability: 'AVAILABILITY', Status: 'STATUS',
+    },
+    items: volumes.map((volume) => {
+      const usage = volume.UsageData;
+      return context(
+        '*formatter.volumeContext',
+        {
+          Availability: () => 'N/A',
+          Driver: () => volume.Driver,
+          Group: () => 'N/A',
+          Labels: () => sortedLabels(volume.Labels),
+          Links: () => (usage?.RefCount === undefined || usage.RefCount === -1 ? 'N/A' : String(usage.RefCount)),
+          Mountpoint: () => volume.Mountpoint,
+          Name: () => volume.Name,
+          Scope: () => volume.Scope,
+          Size: () => (usage?.Size === undefined || usage.Size === -1 ? 'N/A' : goSize(usage.Size, 3)),
+          Status: () => 'N/A',
+        },
+        volume.Labels ?? {},
+      );
+    }),
+  };
+}
+
+/**
+ * `volume inspect -f`: the engine's volume as docker's typed volume.Volume shows it to a template: absent maps are
+ * empty (`map[]`), absent usage data is `<nil>`, an unknown field an error; `{{json .}}` is the engine's object.
+ */
+export function volumeInspectContext(volume: unknown): TemplateContext & { toJson(): unknown } {
+  const raw = (volume ?? {}) as Record<string, TemplateValue>;
+  const defaults: Record<string, TemplateValue> = { CreatedAt: '', Driver: '', Labels: {}, Mountpoint: '', Name: '', Options: {}, Scope: '', Status: {}, UsageData: null, ClusterVolume: null };
+  return {
+    typeName: 'volume.Volume',
+    has: (name) => Object.prototype.hasOwnProperty.call(defaults, name),
+    field: (name) => raw[name] ?? defaults[name],
+    toJson: () => raw,
+    htmlEscapedJson: false,
+  } as TemplateContext & { toJson(): unknown };
+}

@@ -78,6 +78,11 @@ function fieldHint(error: TemplateError, item: TemplateContext): string {
   return `. The fields are ${fields.map((field) => `.${field}`).join(', ')}`;
 }
 
+/** One item through the template (`volume inspect -f`): its line, or docker's words for a field it does not have. */
+export function executeFormatted(prepared: PreparedFormat, item: TemplateContext): string {
+  return renderFormatted({ ...prepared, kind: prepared.kind === 'table' ? 'raw' : prepared.kind }, { headers: {}, items: [item] });
+}
+
 /** docker runs the template once on a map of headers; what fails there (a header function on a map) is cut short, not fatal. */
 function headerRow(template: ParsedTemplate, headers: Readonly<Record<string, string>>): string {
   const headerContext: TemplateContext = {

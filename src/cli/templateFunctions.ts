@@ -25,7 +25,7 @@ type TemplateFunction = (args: readonly TemplateValue[]) => TemplateValue;
 
 const functions: Record<string, TemplateFunction> = {
   // docker's contexts marshal themselves with json.Marshal, which escapes <, > and &; other values are not escaped.
-  json: ([value]) => goJson(value, typeof value === 'object' && value !== null && 'toJson' in value),
+  json: ([value]) => goJson(value, typeof value === 'object' && value !== null && 'toJson' in value && !('htmlEscapedJson' in value && value.htmlEscapedJson === false)),
   join: (args) => {
     const [list, separator] = expect(args, 2, 'join');
     if (!Array.isArray(list) || !list.every((item) => typeof item === 'string')) throw new Error(`wrong type for value; expected []string; got ${typeName(list)}`);

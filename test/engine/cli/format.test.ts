@@ -36,6 +36,23 @@ const IMAGES_TEMPLATES = [
   '{{.Nope}}',
 ];
 
+const VOLUME_LS_TEMPLATES = [
+  'json',
+  'table',
+  '{{json .}}',
+  'table {{.Name}}\t{{.Links}}\t{{.Size}}\t{{.Labels}}\t{{.Scope}}\t{{.Mountpoint}}\t{{.Group}}\t{{.Availability}}\t{{.Status}}',
+  '{{.Driver}}:{{.Name}} {{.Label "berth.fmt"}}',
+  '{{.Name',
+];
+
+const VOLUME_INSPECT_TEMPLATES = [
+  '{{.Name}} {{.Labels}} {{json .Labels}} {{.Options}} {{.Status}} {{.UsageData}} {{.Driver}} {{.Scope}}',
+  '{{json .}}',
+  '{{.Mountpoint}}',
+  '{{range $k, $v := .Labels}}{{$k}}={{$v}};{{end}}',
+  '{{index .Labels "berth.fmt"}}',
+];
+
 void describe('--format next to docker', () => {
   let harness: CliHarness;
   before(async () => {
@@ -72,6 +89,18 @@ void describe('--format next to docker', () => {
 
   void it('images prints every template of the table as docker does', async () => {
     for (const template of IMAGES_TEMPLATES) await compare(['images', '--format', template]);
+  });
+
+  void it('volume ls --format and volume inspect -f print what docker prints', async () => {
+    const name = `fmt-vol-${process.pid}`;
+    const created = await harness.berth(['volume', 'create', '--label', 'berth.test=1', '--label', 'berth.fmt=<v>', name]);
+    assert.equal(created.code, 0, created.stderr);
+    try {
+      for (const template of VOLUME_LS_TEMPLATES) await compare(['volume', 'ls', '--filter', `name=${name}`, '--format', template]);
+      for (const template of VOLUME_INSPECT_TEMPLATES) await compare(['volume', 'inspect', '-f', template, name]);
+    } finally {
+      docker(['volume', 'rm', '-f', name]);
+    }
   });
 
   void it('a bad template is refused before anything is listed: exit 1 and the parser words, not a crash', async () => {
