@@ -11,8 +11,8 @@ import { version } from '../package.json';
 import { EXIT_INTERRUPTED } from './cli/failure';
 import { errorMessage } from './common/errors';
 import type { ForwardedSignal, OutputStream, ProcessSignals } from './cli/io';
-import { runCli } from './cli/main';
 import { outputStream } from './cli/streams';
+import { versionLine } from './cli/versionLine';
 
 // Berth's peak memory stays under 64 MB whatever a container prints (bench and test/engine/cli-pressure.test.ts):
 // - undici parses HTTP with llhttp compiled to WebAssembly, which V8's optimising tier compiles a second time in the
@@ -30,7 +30,13 @@ setFlagsFromString('--semi-space-growth-factor=1');
 //   time). Smaller chunks (log lines) are left out: collecting while they are in flight promotes them, and the old
 //   generation then grows by more than the collections save.
 setFlagsFromString('--expose-gc');
-const collectYoung = runInNewContext('gc') as (options: { type: 'minor' }) => void;
+// The gc function lives in a context of its own, made only when output first needs collecting: making a V8 context
+// is a measurable part of a short command's start (`berth --version`, `berth ps`).
+let collectYoungInContext: ((options: { type: 'minor' }) => void) | undefined;
+const collectYoung = (options: { type: 'minor' }): void => {
+  collectYoungInContext ??= runInNewContext('gc') as (options: { type: 'minor' }) => void;
+  collectYoungInContext(options);
+};
 const COLLECT_EVERY_BYTES = 1 << 20;
 const LARGE_CHUNK_BYTES = 16 * 1024;
 
@@ -92,11 +98,23 @@ async function main(): Promise<number> {
   process.on('SIGINT', onInterrupt);
   const signals = processSignals();
   try {
-    return await runCli(process.argv.slice(2), {
+    const argv = process.argv.slice(2);
+    if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+      process.stdout.write(versionLine(version));
+      return 0;
+    }
+    // Loaded only now (a bundle of its own, esbuild.js): `berth --version` above compiles none of it. A require, not
+    // import(): Node would hand an import() of the bundle to its ES module loader, which scans all 600 kB for exports.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { runCli } = require('./cli/main') as typeof import('./cli/main');
+    return await runCli(argv, {
       io: {
         stdout: collectingAsItDelivers(outputStream(process.stdout)),
         stderr: collectingAsItDelivers(outputStream(process.stderr)),
-        stdin: process.stdin,
+        // Read only by a command that takes input: opening stdin loads stream and readline modules.
+        get stdin() {
+          return process.stdin;
+        },
         env: process.env,
         stderrIsTerminal: process.stderr.isTTY === true,
         terminalSize: () => {

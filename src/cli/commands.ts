@@ -27,6 +27,7 @@ const timeFlag = valueFlag('time', 't', 'SECONDS', 'Seconds to wait before killi
 const timeoutFlag = valueFlag('timeout', undefined, 'SECONDS', 'The same as --time (docker\'s newer name)');
 const filterFlag = listFlag('filter', 'f', 'KEY=VALUE', 'Only containers matching the filter, e.g. label=team=a or name=web (repeatable)');
 const jsonFlag = booleanFlag('json', undefined, "Print the engine's JSON");
+const formatFlag = valueFlag('format', undefined, 'FORMAT', "docker's --format: table, json (one object per line) or a Go template such as '{{.ID}}\\t{{.Names}}'");
 
 export const globalFlags: readonly FlagSpec[] = [
   {
@@ -91,6 +92,7 @@ const ps = declareCommand({
     all: booleanFlag('all', 'a', 'Show all containers (default: only running ones)'),
     filter: filterFlag,
     json: jsonFlag,
+    format: formatFlag,
     quiet: booleanFlag('quiet', 'q', 'Only print container IDs'),
     noTrunc: booleanFlag('no-trunc', undefined, 'Do not shorten IDs and commands'),
     last: valueFlag('last', 'n', 'N', 'Show the N most recently created containers, in any state'),
@@ -99,6 +101,7 @@ const ps = declareCommand({
   build: (flags): PsOptions => ({
     all: flags.all,
     json: flags.json,
+    format: flags.format,
     quiet: flags.quiet,
     noTrunc: flags.noTrunc,
     filters: parseFilters(flags.filter),
@@ -165,12 +168,13 @@ const images = declareCommand({
     all: booleanFlag('all', 'a', 'Show intermediate images too'),
     filter: listFlag('filter', 'f', 'KEY=VALUE', 'Only images matching the filter, e.g. dangling=true, label=team=a or reference=app:* (repeatable)'),
     json: jsonFlag,
+    format: formatFlag,
     quiet: booleanFlag('quiet', 'q', 'Only print image IDs'),
   },
   build: (flags, positionals): ImagesOptions => {
     const filters = parseFilters(flags.filter);
     if (positionals[0] !== undefined) filters.reference = [...(filters.reference ?? []), positionals[0]];
-    return { all: flags.all, json: flags.json, quiet: flags.quiet, filters };
+    return { all: flags.all, json: flags.json, format: flags.format, quiet: flags.quiet, filters };
   },
   run: async (options, deps): Promise<number> => (await import('./actions/images.js')).imagesCommand(options, deps),
 });

@@ -140,3 +140,16 @@ export function imageTable(images: readonly ImageSummary[], nowMilliseconds: num
   }
   return renderTable(['REPOSITORY', 'TAG', 'IMAGE ID', 'CREATED', 'SIZE'], rows);
 }
+
+/** go-units' HumanSizeWithPrecision: `%.Ng` of the size in decimal units (docker's df prints 4 digits, its lists 3). */
+export function goSize(bytes: number, precision = 4): string {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'];
+  let value = Math.max(0, bytes);
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  const text = value.toPrecision(precision);
+  return `${text.includes('.') ? text.replace(/\.?0+$/, '') : text}${units[unit]}`;
+}

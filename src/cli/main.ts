@@ -10,6 +10,7 @@ import { describeFailure, EXIT_FAILURE, EXIT_INTERRUPTED, interruptedDetail, out
 import { groupHelpText, helpText } from './help';
 import type { CliIo, CommandDeps, ProcessSignals } from './io';
 import { parseCommandLine } from './parse';
+import { versionLine } from './versionLine';
 
 export interface CliOptions {
   readonly io: CliIo;
@@ -37,7 +38,7 @@ export async function runCli(argv: readonly string[], options: CliOptions): Prom
       return 0;
     }
     if (invocation.kind === 'version') {
-      io.stdout.write(`berth version ${options.version}\n`);
+      io.stdout.write(versionLine(options.version));
       return 0;
     }
     command = invocation.command;

@@ -26,6 +26,8 @@ export interface RunOptions {
 export interface PsOptions {
   all: boolean;
   json: boolean;
+  /** docker's `--format`: `table`, `json` or a Go template (checked before anything is listed). */
+  format: string | undefined;
   quiet: boolean;
   noTrunc: boolean;
   filters: Record<string, string[]>;
@@ -59,6 +61,7 @@ export interface LogsCommandOptions {
 export interface ImagesOptions {
   all: boolean;
   json: boolean;
+  format: string | undefined;
   quiet: boolean;
   /** `-f` and a `REPOSITORY[:TAG]` argument (docker's `reference` filter). */
   filters: Record<string, string[]>;

@@ -21,8 +21,8 @@ export const storageCommands = {
     summary: 'List volumes',
     details: 'DRIVER and VOLUME NAME, like docker.',
     positionals: { min: 0, max: 0 },
-    flags: { filter: listFilter, quiet: quiet('volume names') },
-    build: (flags) => ({ filters: parseFilters(flags.filter), quiet: flags.quiet }),
+    flags: { filter: listFilter, quiet: quiet('volume names'), format: valueFlag('format', undefined, 'FORMAT', "docker's --format: table, json (one object per line) or a Go template such as '{{.Name}}'") },
+    build: (flags) => ({ filters: parseFilters(flags.filter), quiet: flags.quiet, format: flags.format }),
     run: async (options, deps): Promise<number> => (await load()).volumeLs(options, deps),
   }),
   'volume create': declareCommand({
@@ -48,8 +48,8 @@ export const storageCommands = {
     summary: "Print volumes' details as JSON",
     details: 'A JSON array, like docker; a missing volume exits 1.',
     positionals: { min: 1, max: Infinity },
-    flags: {},
-    build: (_flags, positionals) => ({ names: [...positionals] }),
+    flags: { format: valueFlag('format', 'f', 'TEMPLATE', "One line per volume through a Go template, e.g. '{{.Mountpoint}}' (docker's)") },
+    build: (flags, positionals) => ({ names: [...positionals], format: flags.format }),
     run: async (options, deps): Promise<number> => (await load()).volumeInspect(options, deps),
   }),
   'volume rm': declareCommand({

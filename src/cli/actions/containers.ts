@@ -3,13 +3,19 @@ import { compareVersions, EngineError, printLogs, stopAllRunning, stopContainers
 import type { CommitCommandOptions, LogsCommandOptions, PsOptions, StopAllOptions, StopOptions, WaitOptions } from '../options';
 import { describeFailure, EXIT_FAILURE } from '../failure';
 import { containerTable, shortId } from '../format';
+import { CONTAINER_TABLE, containerFormatTarget, containersNeedSize } from '../formatContexts';
+import { prepareFormat, PS_WORDING, renderFormatted } from '../formatOption';
 import type { CommandDeps } from '../io';
 import { engineTimestamp } from '../timestamps';
 import { outputWriter, printJson } from './output';
 
 export async function listContainersCommand(options: PsOptions, { io, signal, client }: CommandDeps): Promise<number> {
-  const containers = await client().listContainers({ all: options.all, filters: options.filters, limit: options.last, signal });
-  if (options.json) printJson(io, containers);
+  // The template is checked before anything is listed; `-q` wins over it, as with docker.
+  const prepared = options.format !== undefined && !options.quiet ? prepareFormat(options.format, CONTAINER_TABLE, PS_WORDING) : undefined;
+  const size = prepared !== undefined && containersNeedSize(prepared);
+  const containers = await client().listContainers({ all: options.all, filters: options.filters, limit: options.last, ...(size ? { size } : {}), signal });
+  if (prepared) io.stdout.write(renderFormatted(prepared, containerFormatTarget(containers, io.now(), !options.noTrunc)));
+  else if (options.json) printJson(io, containers);
   else if (options.quiet) io.stdout.write(containers.map((container) => `${options.noTrunc ? container.Id : shortId(container.Id)}\n`).join(''));
   else io.stdout.write(containerTable(containers, io.now(), !options.noTrunc));
   return 0;

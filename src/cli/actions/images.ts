@@ -2,13 +2,17 @@
 import { parseImageReference, pull } from '../../engine';
 import type { ImagesOptions, PullCommandOptions } from '../options';
 import { imageTable, shortId } from '../format';
+import { IMAGE_TABLE, imageFormatTarget } from '../formatContexts';
+import { prepareFormat, renderFormatted } from '../formatOption';
 import type { CommandDeps } from '../io';
 import { PullProgressPrinter } from '../progress';
 import { printJson } from './output';
 
 export async function imagesCommand(options: ImagesOptions, { io, signal, client }: CommandDeps): Promise<number> {
+  const prepared = options.format !== undefined && !options.quiet ? prepareFormat(options.format, IMAGE_TABLE) : undefined;
   const images = await client().listImages({ all: options.all, filters: options.filters, signal });
-  if (options.json) printJson(io, images);
+  if (prepared) io.stdout.write(renderFormatted(prepared, imageFormatTarget(images, io.now())));
+  else if (options.json) printJson(io, images);
   // docker prints one id per row of the table, so an image with two tags shows twice.
   else if (options.quiet) io.stdout.write(images.flatMap((image) => Array.from({ length: Math.max(1, visibleTags(image.RepoTags).length) }, () => `${shortId(image.Id)}\n`)).join(''));
   else io.stdout.write(imageTable(images, io.now()));

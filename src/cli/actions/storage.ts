@@ -14,22 +14,13 @@ import {
   type PruneKind,
   type PrunePlan,
 } from '../../engine';
-import { createdAgo, renderTable, shortId } from '../format';
+import { createdAgo, goSize, renderTable, shortId } from '../format';
+import { VOLUME_TABLE, volumeFormatTarget, volumeInspectContext } from '../formatContexts';
+import { executeFormatted, prepareFormat, renderFormatted } from '../formatOption';
 import type { CliIo, CommandDeps } from '../io';
 import { printJson } from './output';
 
-/** go-units' HumanSizeWithPrecision: `%.Ng` of the size in decimal units (docker's df prints 4 digits, its lists 3). */
-export function goSize(bytes: number, precision = 4): string {
-  const units = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'];
-  let value = Math.max(0, bytes);
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  const text = value.toPrecision(precision);
-  return `${text.includes('.') ? text.replace(/\.?0+$/, '') : text}${units[unit]}`;
-}
+export { goSize } from '../format';
 
 /** Runs `work` for each name in order; a failure is printed on its own line and the others still run (exit 1). */
 async function eachName(io: CliIo, names: readonly string[], work: (name: string) => Promise<void>): Promise<number> {
@@ -46,10 +37,12 @@ async function eachName(io: CliIo, names: readonly string[], work: (name: string
   return status;
 }
 
-export async function volumeLs(options: { filters: ListFilters; quiet: boolean }, { io, signal, client }: CommandDeps): Promise<number> {
+export async function volumeLs(options: { filters: ListFilters; quiet: boolean; format: string | undefined }, { io, signal, client }: CommandDeps): Promise<number> {
+  const prepared = options.format !== undefined && !options.quiet ? prepareFormat(options.format, VOLUME_TABLE) : undefined;
   // docker sorts by name, digits as numbers (sortorder.NaturalLess); the engine's order is its own.
   const volumes = (await client().listVolumes({ filters: options.filters, signal })).sort((a, b) => a.Name.localeCompare(b.Name, 'en', { numeric: true }));
-  if (options.quiet) io.stdout.write(volumes.map((volume) => `${volume.Name}\n`).join(''));
+  if (prepared) io.stdout.write(renderFormatted(prepared, volumeFormatTarget(volumes)));
+  else if (options.quiet) io.stdout.write(volumes.map((volume) => `${volume.Name}\n`).join(''));
   else io.stdout.write(renderTable(['DRIVER', 'VOLUME NAME'], volumes.map((volume) => [volume.Driver, volume.Name])));
   return 0;
 }
@@ -74,8 +67,13 @@ async function inspectEach(io: CliIo, names: readonly string[], inspect: (name: 
   return status;
 }
 
-export function volumeInspect(options: { names: string[] }, { io, signal, client }: CommandDeps): Promise<number> {
-  return inspectEach(io, options.names, (name) => client().inspectVolume(name, { signal }));
+export async function volumeInspect(options: { names: string[]; format: string | undefined }, { io, signal, client }: CommandDeps): Promise<number> {
+  if (options.format === undefined) return inspectEach(io, options.names, (name) => client().inspectVolume(name, { signal }));
+  // `-f TEMPLATE`: one line per volume found, in the order given; the template is checked before the engine is asked.
+  const prepared = prepareFormat(options.format, '');
+  return eachName(io, options.names, async (name) => {
+    io.stdout.write(executeFormatted(prepared, volumeInspectContext(await client().inspectVolume(name, { signal }))));
+  });
 }
 
 export async function volumeRm(options: { names: string[]; force: boolean }, { io, signal, client }: CommandDeps): Promise<number> {

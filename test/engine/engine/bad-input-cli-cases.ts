@@ -129,4 +129,20 @@ export const CLI_BAD_INPUT_CASES: readonly BadInputCase[] = [
     errorKind: 'bad-request',
     message: "this engine speaks API <version>, which ignores --signal and would send each container's own stop signal. --signal needs API 1.42 or later (Docker Engine 23): leave it out, or update the engine",
   },
+  {
+    id: 'cli-format-unparsable',
+    category: 'The CLI around a run',
+    action: 'ps / images --format',
+    input: '{{.ID',
+    kind: 'outcome',
+    message: 'failed to parse template: template: :1: unclosed action (exit 1, as docker; `images` says "template parsing error:" as docker does; nothing is listed, the engine is not asked)',
+  },
+  {
+    id: 'cli-format-unknown-field',
+    category: 'The CLI around a run',
+    action: 'ps --format',
+    input: '{{.Foo}}',
+    kind: 'outcome',
+    message: 'failed to execute template: template: :1:2: executing "" at <.Foo>: can\'t evaluate field Foo in type *formatter.ContainerContext. The fields are .Command, .CreatedAt, … (exit 1, as docker, whose message stops before the list)',
+  },
 ];

@@ -126,7 +126,7 @@ void describe('berth global options and commands', () => {
   void it('parses ps, stop, stop-all, logs, images, pull, wait and version', () => {
     assert.deepEqual(commandOf(parseCommandLine(['ps', '-a', '--json', '-f', 'label=berth.test=1', '--filter', 'status=exited'])), {
       name: 'ps',
-      options: { all: true, json: true, quiet: false, noTrunc: false, filters: { label: ['berth.test=1'], status: ['exited'] }, last: undefined },
+      options: { all: true, json: true, format: undefined, quiet: false, noTrunc: false, filters: { label: ['berth.test=1'], status: ['exited'] }, last: undefined },
     });
     assert.deepEqual(commandOf(parseCommandLine(['stop', '-t', '0', 'a', 'b'])), { name: 'stop', options: { ids: ['a', 'b'], timeoutSeconds: 0, stopSignal: undefined } });
     assert.deepEqual(commandOf(parseCommandLine(['stop', 'a'])), { name: 'stop', options: { ids: ['a'], timeoutSeconds: undefined, stopSignal: undefined } });
@@ -143,11 +143,11 @@ void describe('berth global options and commands', () => {
       name: 'logs',
       options: { id: 'abc', follow: false, tail: 'all', timestamps: false, since: '10m', until: '2024-05-01', details: true },
     });
-    assert.deepEqual(commandOf(parseCommandLine(['images', '--json'])), { name: 'images', options: { all: false, json: true, quiet: false, filters: {} } });
-    assert.deepEqual(commandOf(parseCommandLine(['images', '-q'])), { name: 'images', options: { all: false, json: false, quiet: true, filters: {} } });
+    assert.deepEqual(commandOf(parseCommandLine(['images', '--json'])), { name: 'images', options: { all: false, json: true, format: undefined, quiet: false, filters: {} } });
+    assert.deepEqual(commandOf(parseCommandLine(['images', '-q'])), { name: 'images', options: { all: false, json: false, format: undefined, quiet: true, filters: {} } });
     assert.deepEqual(commandOf(parseCommandLine(['images', '-f', 'dangling=false', '-f', 'reference=a*', 'app:1'])), {
       name: 'images',
-      options: { all: false, json: false, quiet: false, filters: { dangling: ['false'], reference: ['a*', 'app:1'] } },
+      options: { all: false, json: false, format: undefined, quiet: false, filters: { dangling: ['false'], reference: ['a*', 'app:1'] } },
     });
     for (const [argv, last] of [
       [['ps', '-l'], 1],
@@ -159,6 +159,7 @@ void describe('berth global options and commands', () => {
       assert.equal((parsed.options as { last?: number }).last, last, argv.join(' '));
     }
     assert.equal(usageErrorOf(['ps', '-n', 'x']), 'invalid argument "x" for "-n, --last" flag: expected a whole number.');
+    assert.deepEqual(commandOf(parseCommandLine(['images', '--format', '{{.ID}}'])), { name: 'images', options: { all: false, json: false, format: '{{.ID}}', quiet: false, filters: {} } });
     assert.deepEqual(commandOf(parseCommandLine(['pull', '127.0.0.1:5055/a/b:1'])), { name: 'pull', options: { image: '127.0.0.1:5055/a/b:1' } });
     assert.deepEqual(commandOf(parseCommandLine(['wait', 'abc'])), { name: 'wait', options: { ids: ['abc'] } });
     assert.deepEqual(commandOf(parseCommandLine(['wait', 'a', 'b'])), { name: 'wait', options: { ids: ['a', 'b'] } });

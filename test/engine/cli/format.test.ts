@@ -1,0 +1,112 @@
+/**
+ * `--format` next to the docker CLI on the same private dockerd: a table of templates for `ps` and `images`, each
+ * printed by both, byte for byte, with the same exit status; and bad templates refused with docker's words before
+ * anything is listed.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import { createCliHarness, type CliHarness } from './support';
+
+const PS_TEMPLATES = [
+  'json',
+  'table',
+  '{{.ID}}',
+  '{{json .}}',
+  '{{.Names}}\t{{.Image}}\t{{.Command}}\t{{.State}}',
+  'table {{.ID}}\t{{.Names}}\t{{lower .Status}}|{{.Label "berth.fmt"}}',
+  'table {{.Names}}\t{{.Mounts}}\t{{.Networks}}\t{{.LocalVolumes}}\t{{.Ports}}\t{{.Size}}',
+  '{{.Labels}} {{json .Names}} {{printf "%q|%-20s|" .Names .Image}} {{truncate .ID 3}} {{upper .State}} {{.CreatedAt}}',
+  '{{range split .Labels ","}}[{{.}}]{{end}}',
+  '{{if eq .State "running"}}up{{else}}down{{end}} {{.Label "nope"}}|{{- " x " -}}|{{join (split .Names "-") "+"}}',
+  '{{.Foo}}',
+  '{{.Names',
+  '{{nosuch .ID}}',
+  '{{.Names | title}} {{len .ID}} {{index (split .Labels ",") 0}}',
+];
+
+const IMAGES_TEMPLATES = [
+  'json',
+  'table',
+  '{{json .}}',
+  '{{.Repository}}:{{.Tag}} {{.ID}}',
+  'table {{.Repository}}\t{{.Tag}}\t{{.ID}}\t{{.Size}}\t{{.VirtualSize}}\t{{.Containers}}\t{{.Digest}}',
+  '{{.CreatedAt}}|{{.SharedSize}}|{{.UniqueSize}}|{{json .Repository}}',
+  '{{.Repository}} {{end}}',
+  '{{.Nope}}',
+];
+
+const VOLUME_LS_TEMPLATES = [
+  'json',
+  'table',
+  '{{json .}}',
+  'table {{.Name}}\t{{.Links}}\t{{.Size}}\t{{.Labels}}\t{{.Scope}}\t{{.Mountpoint}}\t{{.Group}}\t{{.Availability}}\t{{.Status}}',
+  '{{.Driver}}:{{.Name}} {{.Label "berth.fmt"}}',
+  '{{.Name',
+];
+
+const VOLUME_INSPECT_TEMPLATES = [
+  '{{.Name}} {{.Labels}} {{json .Labels}} {{.Options}} {{.Status}} {{.UsageData}} {{.Driver}} {{.Scope}}',
+  '{{json .}}',
+  '{{.Mountpoint}}',
+  '{{range $k, $v := .Labels}}{{$k}}={{$v}};{{end}}',
+  '{{index .Labels "berth.fmt"}}',
+];
+
+void describe('--format next to docker', () => {
+  let harness: CliHarness;
+  before(async () => {
+    harness = await createCliHarness('format');
+  });
+  after(async () => {
+    await harness.dispose();
+  });
+
+  const docker = (args: readonly string[]): { status: number | null; stdout: string; stderr: string } => {
+    const result = spawnSync('docker', ['-H', harness.engines.dockerHost, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent' } });
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  };
+
+  /** Relative times ("3 seconds ago") may tick between two calls: docker is asked before and after berth. */
+  const compare = async (args: readonly string[]): Promise<void> => {
+    const before = docker(args);
+    const ours = await harness.berth(args);
+    const after = docker(args);
+    const theirs = [before, after].find((candidate) => candidate.stdout === ours.stdout) ?? before;
+    assert.equal(ours.stdout, theirs.stdout, args.join(' '));
+    assert.equal(ours.code, theirs.status, `${args.join(' ')}: ${ours.stderr}`);
+    // berth's messages carry its `berth: ` prefix; the words after it are docker's.
+    if (theirs.status !== 0) assert.ok(ours.stderr.startsWith(`berth: ${theirs.stderr.trim()}`), `${ours.stderr} vs ${theirs.stderr}`);
+  };
+
+  void it('ps prints every template of the table as docker does', async () => {
+    const name = `fmt-ps-${process.pid}`;
+    const started = await harness.berth(['run', '-d', '--network', 'none', ...harness.labelArgs, '-l', 'berth.fmt=<b&c>', '--name', name, harness.engines.image, 'sleep', '600']);
+    assert.equal(started.code, 0, started.stderr);
+    for (const template of PS_TEMPLATES) await compare(['ps', '-a', '--filter', `name=${name}`, '--format', template]);
+    await compare(['ps', '-a', '--filter', `name=${name}`, '--no-trunc', '--format', '{{.ID}} {{.Command}} {{.Image}}']);
+  });
+
+  void it('images prints every template of the table as docker does', async () => {
+    for (const template of IMAGES_TEMPLATES) await compare(['images', '--format', template]);
+  });
+
+  void it('volume ls --format and volume inspect -f print what docker prints', async () => {
+    const name = `fmt-vol-${process.pid}`;
+    const created = await harness.berth(['volume', 'create', '--label', 'berth.test=1', '--label', 'berth.fmt=<v>', name]);
+    assert.equal(created.code, 0, created.stderr);
+    try {
+      for (const template of VOLUME_LS_TEMPLATES) await compare(['volume', 'ls', '--filter', `name=${name}`, '--format', template]);
+      for (const template of VOLUME_INSPECT_TEMPLATES) await compare(['volume', 'inspect', '-f', template, name]);
+    } finally {
+      docker(['volume', 'rm', '-f', name]);
+    }
+  });
+
+  void it('a bad template is refused before anything is listed: exit 1 and the parser words, not a crash', async () => {
+    const result = await harness.berth(['--host', 'unix:///nonexistent/berth-format.sock', 'ps', '--format', '{{.ID']);
+    assert.equal(result.code, 1);
+    assert.equal(result.stderr, 'berth: failed to parse template: template: :1: unclosed action\n');
+    assert.equal(result.stdout, '');
+  });
+});
