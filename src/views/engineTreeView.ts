@@ -13,7 +13,7 @@ import { unreachableViewMessage } from '../model/unreachableText';
 import type { SessionsDeps } from '../workbench/deps';
 import { EngineForest, isEngineRoot, type EngineRootNode, type PerEngineTree } from './engineForest';
 import { presentEngine, savedListingMessage } from './presentation';
-import { RowRefreshScheduler } from './rowRefreshScheduler';
+import { ROW_REFRESH_GAP_MS, RowRefreshScheduler } from './rowRefreshScheduler';
 import { labelOf, markdownTooltip, rowsUnder, toTreeItem, type RowSummary } from './treeItems';
 
 export type { RowSummary } from './treeItems';
@@ -22,9 +22,6 @@ export interface RefreshPlanLike<N> {
   readonly all: boolean;
   readonly nodes: readonly N[];
 }
-
-/** The least time between two refreshes of aging rows (rowRefreshScheduler.ts). */
-const ROW_REFRESH_GAP_MS = 1000;
 
 type Change<N> = N | EngineRootNode | Array<N | EngineRootNode> | undefined;
 
