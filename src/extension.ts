@@ -73,6 +73,9 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
         if (view === 'networks') return networks.view.rowsAt(labels);
         return view === 'images' ? images.view.rowsAt(labels) : containers.view.rowsAt(labels);
       }),
+      // For tests: the engine rows selected in the Containers view, by engine id.
+      command('berth.internal.selectedEngineRows', 'Reading a view', () => () =>
+        containers.view.treeView.selection.filter((node) => node.kind === 'engine').map((node) => node.engine)),
     ],
     core,
     owner,
