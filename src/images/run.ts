@@ -12,6 +12,8 @@ import { LayerProgress, pullProgressText } from '../common/layerProgress';
 import { runContainer, runInBackground, validateContainerName, validateImageReference, type RunOptionsInput } from '../engine';
 import { isRegistryAuthFailure, runRefusedMessage, withRegistryAuthRetry, type AuthRetryOptions } from '../registries';
 import type { EngineSession } from '../model/session';
+import { classifyUnreachable } from '../model/unreachable';
+import { unreachablePickNotice } from '../model/unreachableText';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
 import { StreamOutputFilters } from '../terminals/outputFilter';
 import { ANSI, StreamDecoders, toTerminalText } from '../terminals/terminalText';
@@ -54,7 +56,12 @@ async function pickImage(session: EngineSession, title: string): Promise<string 
   const quickPick = vscode.window.createQuickPick();
   quickPick.title = title;
   quickPick.placeholder = 'Pick a local image or type a reference (pulled when missing)';
-  const localItems = tags.map((tag) => ({ label: tag, description: vscode.l10n.t('local') }));
+  const unreachable = session.model.state === 'unreachable';
+  // An empty list would read as "no images": say that the engine is down, and why.
+  const notice: vscode.QuickPickItem[] = unreachable
+    ? [{ ...unreachablePickNotice(session.name, classifyUnreachable(session.model.lastError), session.endpointDisplay), iconPath: new vscode.ThemeIcon('warning'), alwaysShow: true }]
+    : [];
+  const localItems = [...notice, ...tags.map((tag) => ({ label: tag, description: vscode.l10n.t('local') }))];
   quickPick.items = localItems;
   return new Promise<string | undefined>((resolve) => {
     const pickLifetime = new DisposableStore();
@@ -68,6 +75,10 @@ async function pickImage(session: EngineSession, title: string): Promise<string 
     );
     pickLifetime.add(
       quickPick.onDidAccept(() => {
+        if (notice.length > 0 && quickPick.selectedItems[0] === notice[0]) {
+          quickPick.hide();
+          return;
+        }
         const chosen = quickPick.selectedItems[0]?.label ?? quickPick.value.trim();
         const invalid = chosen ? validateImageReference(chosen) : 'Enter an image reference';
         if (invalid) {
