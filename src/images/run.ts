@@ -23,6 +23,7 @@ import { reportError, withCancellableProgress } from '../workbench/feedback';
 import type { ImagesCommandDeps } from './deps';
 import { askRunOptions, resolveChosenOptions } from './runOptionsStep';
 import { runNetworkFor, type WorkspaceNetworkAnswer } from './workspaceNetwork';
+import { droppedPortsWarning } from '../model/ports';
 
 export interface RunArgs {
   image: string;
@@ -190,6 +191,14 @@ function answersSignIn(value: unknown): boolean {
 }
 
 /** The run's network, asked about when it would come from the workspace's settings; null: the user cancelled. */
+/** Network `none` drops published ports: the run goes on, and the user hears it at once rather than at Open in Browser. */
+function warnOfDroppedPorts(deps: ImagesCommandDeps, network: string | undefined, args: RunArgs): void {
+  const warning = droppedPortsWarning(network, args.options?.ports);
+  if (warning === undefined) return;
+  deps.log.warn(warning);
+  void vscode.window.showWarningMessage(warning);
+}
+
 function chooseNetwork(deps: ImagesCommandDeps, args: RunArgs): Promise<string | undefined | null> {
   const given = args.options?.network?.trim() || undefined;
   return runNetworkFor(args.image, given, deps.settings.runNetwork, deps.settings.runNetworkFromWorkspace, deps.log, args.workspaceNetwork);
@@ -219,6 +228,7 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     if (!options) return undefined;
     const network = await chooseNetwork(deps, options);
     if (network === null) return undefined;
+    warnOfDroppedPorts(deps, network, options);
     const terminal = new BufferedPseudoterminal();
     // Named after its container; one the engine names is renamed once it is created.
     let terminalName = `Run: ${options.name ?? options.image}`;
@@ -334,6 +344,7 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     if (!options) return undefined;
     const network = await chooseNetwork(deps, options);
     if (network === null) return undefined;
+    warnOfDroppedPorts(deps, network, options);
     const tracker = new LayerProgress();
     const runOptions = await commonRunOptions(deps, session, options, network);
     const result = await withCancellableProgress(vscode.l10n.t('Starting {0}', options.image), (signal, progress) =>
