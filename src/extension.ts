@@ -80,6 +80,9 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
         const labels = Array.isArray(path) ? path.map(String) : [];
         return view === 'images' ? images.view.rowNodesAt(labels) : containers.view.rowNodesAt(labels);
       }),
+      // For tests: the engine rows selected in the Containers view, by engine id.
+      command('berth.internal.selectedEngineRows', 'Reading a view', () => () =>
+        containers.view.treeView.selection.filter((node) => node.kind === 'engine').map((node) => node.engine)),
     ],
     core,
     owner,

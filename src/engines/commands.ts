@@ -3,6 +3,7 @@
  * `berth.engines` in the user settings) and Remove Engine (only entries of `berth.engines`: contexts, Podman's
  * sockets and the default engine come from elsewhere, and the message says where).
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import { addConfiguredEngine, removeConfiguredEngine } from '../config';
@@ -121,6 +122,8 @@ function notRemovable(session: EngineSession): string {
 }
 
 const SWITCH_TO_IT = 'Switch to It';
+/** How long Add Engine waits for the new row to be selected before it answers without saying so. */
+const REVEAL_WAIT_MS = 8_000;
 
 export const engineCommands: ReadonlyArray<CommandEntry<EnginesDeps>> = [
   command('berth.switchContext', 'Switching the engine', (deps) => (target?: unknown) => switchTo(deps, target)),
@@ -144,9 +147,15 @@ export const engineCommands: ReadonlyArray<CommandEntry<EnginesDeps>> = [
     deps.rediscoverEngines();
     const engine = `settings:${given.name}`;
     // Its row may be below a long list of the current engine's containers: scroll to it, select it, and say so.
-    const reveal = deps.revealEngine(engine);
-    reveal?.then(undefined, (error: unknown) => deps.log.warn(`Selecting the row of engine ${given.name}: ${errorMessage(error)}`));
-    const revealed = reveal !== undefined;
+    // The message says the row is selected only once it is (a hidden view may not show it within the bound).
+    const reveal = deps.revealEngine(engine)?.then(
+      (selected) => selected,
+      (error: unknown) => {
+        deps.log.warn(`Selecting the row of engine ${given.name}: ${errorMessage(error)}`);
+        return false;
+      },
+    );
+    const revealed = reveal !== undefined && (await Promise.race([reveal, delay(REVEAL_WAIT_MS, false)]));
     void vscode.window
       .showInformationMessage(addedEngineMessage(given.name, given.host, where, revealed), SWITCH_TO_IT)
       .then((choice) => (choice === SWITCH_TO_IT ? vscode.commands.executeCommand('berth.useEngine', engine) : undefined));

@@ -10,6 +10,6 @@ export interface EnginesDeps extends CoreDeps {
   rediscoverEngines(): void;
   snapshot(engine?: string): EngineSnapshot;
   engineSummaries(): EngineSummary[];
-  /** Selects an engine's row in the Containers view; undefined when it has none (one engine). */
-  revealEngine(engine: string): Thenable<void> | undefined;
+  /** Selects an engine's row in the Containers view: whether it is selected then; undefined when it has none (one engine). */
+  revealEngine(engine: string): Promise<boolean> | undefined;
 }

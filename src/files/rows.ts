@@ -18,6 +18,8 @@ export interface FileRow extends ChildRow {
   readonly name: string;
   readonly type: vscode.FileType;
   readonly uri: vscode.Uri;
+  /** The "(empty)" row of a folder with nothing in it (FileType.Unknown, no menu, a drop goes to its folder). */
+  readonly empty?: true;
 }
 
 /** Host files from a drop's `text/uri-list` (one URI a line, `#` lines are comments); only `file:` URIs. */
@@ -61,6 +63,11 @@ export class FileRows extends Disposable implements ContainerChildRows {
       void vscode.window.showWarningMessage(vscode.l10n.t('Cannot list {0}: {1}', row.path, errorMessage(error)));
       return [];
     }
+    // An empty folder says so: expanding to nothing looks like a listing that never came.
+    if (entries.length === 0) {
+      const empty: FileRow = { kind: 'child', engine: row.engine, containerId: folder.containerId, parent: row, path: row.path, name: vscode.l10n.t('(empty)'), type: vscode.FileType.Unknown, uri: folder.uri, empty: true };
+      return [empty];
+    }
     const isDirectory = (type: vscode.FileType): boolean => (type & vscode.FileType.Directory) !== 0;
     entries.sort(([a, typeA], [b, typeB]) => Number(isDirectory(typeB)) - Number(isDirectory(typeA)) || a.localeCompare(b));
     return entries.map(([name, type]) => {
@@ -80,6 +87,12 @@ export class FileRows extends Disposable implements ContainerChildRows {
       item.tooltip = vscode.l10n.t('The container\'s files, through the Engine API (works on stopped containers and those without a shell too). Drop host files on a folder to upload them.');
       // A volume's row has no container until it is expanded: Download/Upload are offered on the rows below it.
       item.contextValue = row.parent.kind === 'volume' ? 'berth:files:volume' : 'berth:files:folder';
+      return item;
+    }
+    if (row.empty) {
+      const item = new vscode.TreeItem(row.name, vscode.TreeItemCollapsibleState.None);
+      item.tooltip = vscode.l10n.t('{0} is empty. Drop host files here to upload them into it.', row.path);
+      item.contextValue = 'berth:filesEmpty';
       return item;
     }
     // No id, here or on any row below a container or a volume (Files, Ports and their rows): VS Code then names the

@@ -12,6 +12,8 @@ import { LayerProgress, pullProgressText } from '../common/layerProgress';
 import { runContainer, runInBackground, validateContainerName, validateImageReference, type RunOptionsInput } from '../engine';
 import { isRegistryAuthFailure, runRefusedMessage, withRegistryAuthRetry, type AuthRetryOptions } from '../registries';
 import type { EngineSession } from '../model/session';
+import { classifyUnreachable } from '../model/unreachable';
+import { unreachablePickNotice } from '../model/unreachableText';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
 import { ContainerTerminalOutput } from '../terminals/outputFilter';
 import { ANSI, StreamDecoders } from '../terminals/terminalText';
@@ -25,6 +27,7 @@ import { askRunOptions, resolveChosenOptions } from './runOptionsStep';
 import { runQuestionDetail } from './runQuestion';
 import { offerForTyped } from './typedImage';
 import { runNetworkFor, type WorkspaceNetworkAnswer } from './workspaceNetwork';
+import { droppedPortsWarning } from '../model/ports';
 
 export interface RunArgs {
   image: string;
@@ -58,7 +61,12 @@ async function pickImage(session: EngineSession, title: string): Promise<string 
   const quickPick = vscode.window.createQuickPick();
   quickPick.title = title;
   quickPick.placeholder = 'Pick a local image or type a reference (pulled when missing)';
-  const localItems = tags.map((tag) => ({ label: tag, description: vscode.l10n.t('local') }));
+  const unreachable = session.model.state === 'unreachable';
+  // An empty list would read as "no images": say that the engine is down, and why.
+  const notice: vscode.QuickPickItem[] = unreachable
+    ? [{ ...unreachablePickNotice(session.name, classifyUnreachable(session.model.lastError), session.endpointDisplay), iconPath: new vscode.ThemeIcon('warning'), alwaysShow: true }]
+    : [];
+  const localItems = [...notice, ...tags.map((tag) => ({ label: tag, description: vscode.l10n.t('local') }))];
   quickPick.items = localItems;
   return new Promise<string | undefined>((resolve) => {
     const pickLifetime = new DisposableStore();
@@ -74,6 +82,10 @@ async function pickImage(session: EngineSession, title: string): Promise<string 
     );
     pickLifetime.add(
       quickPick.onDidAccept(() => {
+        if (notice.length > 0 && quickPick.selectedItems[0] === notice[0]) {
+          quickPick.hide();
+          return;
+        }
         const chosen = quickPick.selectedItems[0]?.label ?? quickPick.value.trim();
         const invalid = chosen ? validateImageReference(chosen) : 'Enter an image reference';
         if (invalid) {
@@ -191,6 +203,14 @@ function runQuestion(given: unknown, action: string): OutsideQuestion | undefine
 }
 
 /** The run's network, asked about when it would come from the workspace's settings; null: the user cancelled. */
+/** Network `none` drops published ports: the run goes on, and the user hears it at once rather than at Open in Browser. */
+function warnOfDroppedPorts(deps: ImagesCommandDeps, network: string | undefined, args: RunArgs): void {
+  const warning = droppedPortsWarning(network, args.options?.ports);
+  if (warning === undefined) return;
+  deps.log.warn(warning);
+  void vscode.window.showWarningMessage(warning);
+}
+
 function chooseNetwork(deps: ImagesCommandDeps, args: RunArgs): Promise<string | undefined | null> {
   const given = args.options?.network?.trim() || undefined;
   return runNetworkFor(args.image, given, deps.settings.runNetwork, deps.settings.runNetworkFromWorkspace, deps.log, args.workspaceNetwork);
@@ -220,6 +240,7 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     if (!options) return undefined;
     const network = await chooseNetwork(deps, options);
     if (network === null) return undefined;
+    warnOfDroppedPorts(deps, network, options);
     const terminal = new BufferedPseudoterminal();
     // Named after its container; one the engine names is renamed once it is created.
     let terminalName = `Run: ${options.name ?? options.image}`;
@@ -329,6 +350,7 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     if (!options) return undefined;
     const network = await chooseNetwork(deps, options);
     if (network === null) return undefined;
+    warnOfDroppedPorts(deps, network, options);
     const tracker = new LayerProgress();
     const runOptions = await commonRunOptions(deps, session, options, network);
     const result = await withCancellableProgress(vscode.l10n.t('Starting {0}', options.image), (signal, progress) =>

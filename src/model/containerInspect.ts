@@ -32,6 +32,9 @@ export function containerSummaryFromInspect(inspect: ContainerInspect, nowMs: nu
     State: inspect.State.Status,
     Status: statusText(inspect.State, nowMs),
   };
+  // The networks' names only, as the listing has them (the Ports feature tells network `none` by them).
+  const networks = (inspect['NetworkSettings'] as { Networks?: Record<string, unknown> | null } | undefined)?.Networks;
+  if (networks) summary.NetworkSettings = { Networks: Object.fromEntries(Object.keys(networks).map((name) => [name, {}])) };
   const mounts = inspect['Mounts'];
   if (Array.isArray(mounts)) summary.Mounts = mounts as unknown[];
   rememberExactClock(summary, clockFromState(inspect.State));

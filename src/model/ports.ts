@@ -3,6 +3,7 @@
  * listing's `Ports` (a running container), inspect's `NetworkSettings.Ports` (the same, read by id) or, for a
  * container that is not running, `HostConfig.PortBindings` (what will be published when it starts). No `vscode`.
  */
+import * as l10n from '@vscode/l10n';
 import type { ContainerInspect, ContainerSummary } from '../engine';
 
 export interface PublishedPort {
@@ -16,6 +17,16 @@ export interface PublishedPort {
   readonly hostPort: number | undefined;
   /** False for bindings of a container that is not running: the host port is not open yet. */
   readonly published: boolean;
+  /** A binding of a running container on network `none`: the engine did not publish it, and never will. */
+  readonly dropped?: boolean;
+}
+
+/** Whether a container is on network `none`, by inspect's HostConfig or a listing row's networks. */
+export function onNetworkNone(container: { readonly HostConfig?: unknown; readonly NetworkSettings?: ContainerSummary['NetworkSettings'] }): boolean {
+  const mode = (container.HostConfig as { NetworkMode?: unknown } | undefined)?.NetworkMode;
+  if (typeof mode === 'string') return mode === 'none';
+  const networks = Object.keys(container.NetworkSettings?.Networks ?? {});
+  return networks.length === 1 && networks[0] === 'none';
 }
 
 type Bindings = Record<string, Array<{ HostIp?: string; HostPort?: string }> | null> | null | undefined;
@@ -39,6 +50,8 @@ export function portsOfSummary(ports: ContainerSummary['Ports'] | null | undefin
  * yet published (Docker keeps them on a created or stopped container; Podman drops them from a container without a network).
  */
 export function portsOfInspect(inspect: Pick<ContainerInspect, 'State' | 'HostConfig'> & { readonly NetworkSettings?: unknown }): PublishedPort[] {
+  // Docker keeps the bindings of a container on network `none` but never opens them: once it runs, say so.
+  if (inspect.State.Running && onNetworkNone({ HostConfig: inspect.HostConfig })) return portsOfBindings((inspect.HostConfig as { PortBindings?: Bindings }).PortBindings, false).map((port) => ({ ...port, dropped: true }));
   if (inspect.State.Running) return portsOfBindings((inspect.NetworkSettings as { Ports?: Bindings } | undefined)?.Ports, true);
   return portsOfBindings((inspect.HostConfig as { PortBindings?: Bindings }).PortBindings, false);
 }
@@ -94,7 +107,7 @@ export function portLabel(port: PublishedPort): string {
  * as is otherwise. Undefined for a port that is not TCP or whose host port the engine has not picked yet.
  */
 export function portAddress(port: PublishedPort): string | undefined {
-  if (port.protocol !== 'tcp' || port.hostPort === undefined) return undefined;
+  if (port.protocol !== 'tcp' || port.hostPort === undefined || port.dropped === true) return undefined;
   const host = LOCAL_HOSTS.has(port.hostIp) ? 'localhost' : hostPart(port.hostIp);
   return `http://${host}:${port.hostPort}`;
 }
@@ -102,4 +115,10 @@ export function portAddress(port: PublishedPort): string | undefined {
 /** The ports that have an address to open or copy. */
 export function openablePorts(ports: readonly PublishedPort[]): PublishedPort[] {
   return ports.filter((port) => portAddress(port) !== undefined);
+}
+
+/** What a run with network `none` says about the ports it was asked to publish; undefined when there is nothing to say. */
+export function droppedPortsWarning(network: string | undefined, ports: readonly string[] | undefined): string | undefined {
+  if (network !== 'none' || !ports || ports.length === 0) return undefined;
+  return l10n.t('Network none drops published ports: {0} will not be reachable from the host. Run on another network (the --network option, or the berth.run.network setting) to publish them.', ports.join(', '));
 }

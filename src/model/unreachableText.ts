@@ -35,3 +35,14 @@ function reasonText(reason: UnreachableReason): string {
 export function unreachableViewMessage(reason: UnreachableReason, endpoint: string): string {
   return [reasonText(reason), l10n.t('Endpoint: {0}', endpoint), l10n.t("Retry Connection is in this view's title bar; Open Settings and Show Log are in its … menu.")].join(' · ');
 }
+
+/**
+ * What a pick that lists the engine's objects (Run Container's images) shows while the engine is unreachable, in
+ * place of an empty list that reads as "no images": the engine's state, the reason, and what to do.
+ */
+export function unreachablePickNotice(engineName: string, reason: UnreachableReason, endpoint: string): { label: string; detail: string } {
+  return {
+    label: l10n.t('{0} is not reachable, so no local image is listed', engineName),
+    detail: [reasonText(reason), l10n.t('Endpoint: {0}', endpoint), l10n.t('Retry Connection is in the Containers view\'s title bar.')].join(' · '),
+  };
+}

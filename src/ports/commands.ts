@@ -40,6 +40,11 @@ function nothingToOpen(name: string, ports: readonly PublishedPort[]): Error {
     return new EngineError('bad-request', `${name} publishes no port`, { hint: 'Run the image again with a published port (Run Container\'s options, or berth run -p 8080:80)' });
   }
   const notes = ports.map((port) => `${portLabel(port)}: ${portNote(port) ?? 'no address'}`).join('; ');
+  if (ports.every((port) => port.dropped === true)) {
+    return new EngineError('bad-request', `${name} is on network none, which drops published ports (${notes})`, {
+      hint: 'Run the image again on another network (Run Container\'s --network option, or the berth.run.network setting)',
+    });
+  }
   return new EngineError('bad-request', `${name} has no TCP port with a host address yet (${notes})`, {
     hint: 'Start the container for a random host port; a UDP port has no browser address',
   });
@@ -56,6 +61,7 @@ async function choosePort(deps: PortCommandDeps, args: unknown[], purpose: Purpo
     if (args.length === 0) await readBindingsForPick(deps);
     const wanted = (record: Parameters<PortFacts['known']>[0]): boolean =>
       (purpose === 'copy' || isRunningState(record.state)) && openablePorts(deps.facts.known(record) ?? []).length > 0;
+    if (args.length === 0) refuseWhenOnlyDropped(deps, wanted);
     const placeHolder = purpose === 'open' ? 'Container whose port to open in the browser' : 'Container whose address to copy';
     const resolved = await resolveContainers(deps, args, { placeHolder, eligible: wanted, many: false });
     const ref = resolved?.refs[0];
@@ -81,6 +87,17 @@ async function choosePort(deps: PortCommandDeps, args: unknown[], purpose: Purpo
     placeHolder: purpose === 'open' ? `Port of ${name} to open in the browser` : `Port of ${name} whose address to copy`,
   });
   return chosen ? { name, port: chosen.port } : undefined;
+}
+
+/**
+ * With no container to offer, a container whose ports network `none` drops is the likely reason the user asked:
+ * say that (bad-input row ports-network-none) instead of "No container fits this command".
+ */
+function refuseWhenOnlyDropped(deps: PortCommandDeps, wanted: (record: Parameters<PortFacts['known']>[0]) => boolean): void {
+  const records = [...deps.sessionFor(undefined).model.containers()];
+  if (records.some(wanted)) return;
+  const dropped = records.find((record) => (deps.facts.known(record) ?? []).some((port) => port.dropped === true));
+  if (dropped) throw nothingToOpen(dropped.name, deps.facts.known(dropped) ?? []);
 }
 
 /** The palette's pick offers only containers with ports: the bindings of those not running are read first. */

@@ -7,7 +7,7 @@
  */
 import { errorMessage } from '../common/errors';
 import { shortId } from '../common/format';
-import { portsOfInspect, portsOfSummary, type PublishedPort } from '../model/ports';
+import { onNetworkNone, portsOfInspect, portsOfSummary, type PublishedPort } from '../model/ports';
 import { isRunningState, type ContainerRecord } from '../model/records';
 import type { EngineSession } from '../model/session';
 import type { LogDeps } from '../workbench/deps';
@@ -24,7 +24,8 @@ export class PortFacts {
 
   /** The ports known now: a running container's from its listing, another's once read; undefined until then. */
   known(record: ContainerRecord): PublishedPort[] | undefined {
-    return isRunningState(record.state) ? portsOfSummary(record.summary.Ports) : this.bindings.get(record.id);
+    // On network `none` the listing has no ports at all: the bindings (never published) come from inspect.
+    return isRunningState(record.state) && !onNetworkNone(record.summary) ? portsOfSummary(record.summary.Ports) : this.bindings.get(record.id);
   }
 
   /** The ports, read by inspect for a container that is not running (once per container). */

@@ -23,12 +23,22 @@ export function portContextValue(port: PublishedPort): string {
 
 /** Why a port has no address, or that it is not open yet; undefined for a published port with an address. */
 export function portNote(port: PublishedPort): string | undefined {
+  if (port.dropped === true) return l10n.t('never published: network none drops published ports; run the container on another network to reach it');
   if (port.protocol !== 'tcp') return l10n.t('{0}: no address to open in a browser', port.protocol.toUpperCase());
   if (port.hostPort === undefined) return l10n.t('the engine picks a random host port when the container starts');
   return port.published ? undefined : l10n.t('not yet published: the port opens when the container starts');
 }
 
 export function presentPortGroup(ports: readonly PublishedPort[]): PortRowPresentation {
+  if (ports.length > 0 && ports.every((port) => port.dropped === true)) {
+    return {
+      label: l10n.t('Ports'),
+      description: l10n.t('{0} · dropped by network none', ports.length),
+      tooltip: l10n.t('This container is on network none, which drops published ports: the engine never opens them on the host. Run it on another network to publish them.'),
+      contextValue: 'berth:ports',
+      icon: 'plug',
+    };
+  }
   const published = ports.some((port) => port.published);
   return {
     label: l10n.t('Ports'),
@@ -60,7 +70,8 @@ export function presentPort(port: PublishedPort): PortRowPresentation {
 export function containerPortDecoration(ports: readonly PublishedPort[], running: boolean): { tooltip?: string; contextSuffix?: string } {
   const decoration: { tooltip?: string; contextSuffix?: string } = {};
   // A running container's ports are in the row's own tooltip (from the listing).
-  if (!running && ports.length > 0) decoration.tooltip = l10n.t('Ports (published when it starts): {0}', escapeMarkdown(ports.map(portLabel).join(', ')));
+  if (ports.some((port) => port.dropped === true)) decoration.tooltip = l10n.t('Ports (never published: network none drops them): {0}', escapeMarkdown(ports.map(portLabel).join(', ')));
+  else if (!running && ports.length > 0) decoration.tooltip = l10n.t('Ports (published when it starts): {0}', escapeMarkdown(ports.map(portLabel).join(', ')));
   if (ports.some((port) => portAddress(port) !== undefined)) decoration.contextSuffix = ':ports';
   return decoration;
 }

@@ -14,7 +14,7 @@ import { ownRows } from '../workbench/callOrigin';
 import type { SessionsDeps } from '../workbench/deps';
 import { EngineForest, isEngineRoot, type EngineRootNode, type PerEngineTree } from './engineForest';
 import { presentEngine, savedListingMessage } from './presentation';
-import { RowRefreshScheduler } from './rowRefreshScheduler';
+import { ROW_REFRESH_GAP_MS, RowRefreshScheduler } from './rowRefreshScheduler';
 import { labelOf, markdownTooltip, rowsUnder, toTreeItem, type RowSummary } from './treeItems';
 
 export type { RowSummary } from './treeItems';
@@ -23,9 +23,6 @@ export interface RefreshPlanLike<N> {
   readonly all: boolean;
   readonly nodes: readonly N[];
 }
-
-/** The least time between two refreshes of aging rows (rowRefreshScheduler.ts). */
-const ROW_REFRESH_GAP_MS = 1000;
 
 type Change<N> = N | EngineRootNode | Array<N | EngineRootNode> | undefined;
 
@@ -43,6 +40,8 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   private readonly sessionBindings = this._register(new DisposableMap<EngineSession>());
   /** Reveals waiting for VS Code to be handed the top-level rows (see revealRow); none on the usual path. */
   private readonly rootWaiters = new Set<() => void>();
+  /** Whether VS Code has been handed the top-level rows since the layout (one engine or several) last changed. */
+  private rootsServed = false;
   /**
    * Rows whose relative times move on, refreshed when their text changes while the view is visible. Rows aging each
    * second (docker's "5 seconds ago") fall due at their own moments: twenty containers exited one after another gave
@@ -165,11 +164,19 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
         children = children.finally(() => this.rootAsksWaiting--);
       }
     }
-    if (node !== undefined || this.rootWaiters.size === 0) return children;
+    if (node !== undefined) return children;
     const waiters = [...this.rootWaiters];
     this.rootWaiters.clear();
+    const served = (): void => {
+      this.rootsServed = true;
+      for (const waiter of waiters) waiter();
+    };
+    if (!(children instanceof Promise) && waiters.length === 0) {
+      served();
+      return children;
+    }
     return Promise.resolve(children).then((rows) => {
-      for (const served of waiters) served();
+      served();
       return rows;
     });
   }
@@ -181,15 +188,7 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   protected async revealRow(node: N): Promise<void> {
     const options = { select: true, focus: false };
     if (this.view.visible) return this.view.reveal(node, options);
-    const served = new Promise<void>((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.rootWaiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, 5_000);
-      this.rootWaiters.add(done);
-    });
+    const served = this.whenRootsServed();
     await this.view.reveal(node, options);
     await served;
     await this.view.reveal(node, options);
@@ -240,9 +239,36 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
    * containers). Undefined when the view has no row for it: with one engine there are no engine rows. Callers need
    * not wait for it: VS Code settles it once the view has rendered, which a hidden view may not do soon.
    */
-  revealEngine(engine: string): Thenable<void> | undefined {
+  revealEngine(engine: string): Promise<boolean> | undefined {
     const root = this.forest.isMulti ? this.forest.root(engine) : undefined;
-    return root ? this.view.reveal(root, { select: true, focus: false, expand: false }) : undefined;
+    if (!root) return undefined;
+    // VS Code resolves a row only once it has listed it: a reveal sent before it asks for the roots of the new
+    // layout fails ("Cannot resolve tree item"). So the roots are served first, then the row is revealed.
+    const options = { select: true, focus: false, expand: false };
+    const reveal = async (): Promise<boolean> => {
+      if (!this.rootsServed) {
+        const served = this.whenRootsServed();
+        // A hidden view asks for its rows only once shown, and a reveal is what shows it; this one may fail.
+        if (!this.view.visible) void Promise.resolve(this.view.reveal(root, options)).catch(() => undefined);
+        await served;
+      }
+      await this.view.reveal(root, options);
+      return this.view.selection.includes(root);
+    };
+    return reveal();
+  }
+
+  /** Resolves once VS Code has been handed the top-level rows, or after 5 s (a view that stays hidden never asks). */
+  private whenRootsServed(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.rootWaiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, 5_000);
+      this.rootWaiters.add(done);
+    });
   }
 
   /** The rows under a path of labels as VS Code is handed them, for tests that pass a row to a command as a click does. */
@@ -316,7 +342,10 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
       const tree = this.forest.tree(session.id);
       if (tree) this.bind(session, tree);
     }
-    if (wasMulti !== this.forest.isMulti) this.onLayoutChanged();
+    if (wasMulti !== this.forest.isMulti) {
+      this.rootsServed = false;
+      this.onLayoutChanged();
+    }
     this.updateDescription();
     this.fire(undefined);
   }

@@ -111,9 +111,8 @@ export function containerTooltip(record: ContainerRecord, nowMs: number): string
     '',
     l10n.t('Command: {0}', markdownCommand(summary.Command ?? '')),
     '',
-    // No relative age here: a hovered tooltip stays as it was until the row is rendered again, and the row is
-    // rendered again only when its own text changes (the status, worded as of `nowMs` like the description).
-    l10n.t('Created: {0}', escapeMarkdown(created)),
+    // The age as of the hover (tooltips are worded when hovered), as the image tooltip words it.
+    l10n.t('Created: {0} ({1})', escapeMarkdown(created), createdAgo(summary.Created, nowMs)),
   ];
   // A running container's published ports (from the listing); those of one that is not running are only bindings,
   // which the Ports feature reads by inspect and adds as a decoration.

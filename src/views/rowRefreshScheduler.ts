@@ -19,6 +19,9 @@ export const systemTimerClock: TimerClock = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
+/** The least time between two refreshes of a view's aging rows: each refresh costs the workbench a redraw. */
+export const ROW_REFRESH_GAP_MS = 1000;
+
 /** Node clamps longer delays to 1 ms; a row due later than ~24 days is simply re-armed on the way. */
 const MAX_DELAY_MS = 2 ** 31 - 1;
 

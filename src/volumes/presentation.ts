@@ -7,6 +7,7 @@ function formatAge(createdSeconds: number, nowMs: number): string {
   return `${humanDuration(Math.max(0, nowMs - createdSeconds * 1000))} ago`;
 }
 import { diskUsageLines, type DiskUsage, type DiskUsageLine, type Volume } from '../engine';
+import { clockChangesAt, createdClock } from '../model/statusClock';
 import { escapeMarkdown, type ItemPresentation } from '../views/presentation';
 import type { VolumeUser } from './store';
 
@@ -27,6 +28,7 @@ export function presentVolume(volume: Volume, users: readonly VolumeUser[], usag
   if (anonymous) parts.push(l10n.t('anonymous'));
   parts.push(volume.Driver);
   if (size !== undefined) parts.push(size);
+  const ageClock = Number.isFinite(created) ? createdClock(created) : undefined;
   if (Number.isFinite(created)) parts.push(formatAge(created, nowMs));
   parts.push(users.length === 0 ? l10n.t('unused') : users.length === 1 ? l10n.t('in use by 1 container') : l10n.t('in use by {0} containers', users.length));
   const lines = [
@@ -46,6 +48,8 @@ export function presentVolume(volume: Volume, users: readonly VolumeUser[], usag
     tooltip: lines.join('\n'),
     icon: users.length > 0 ? { id: 'database' } : { id: 'database', color: 'disabledForeground' },
     contextValue: users.length > 0 ? 'berth:volume:used' : 'berth:volume:unused',
+    // The age in the description moves, as a container's status does: the view refreshes the row then.
+    changesAt: ageClock ? clockChangesAt(ageClock, nowMs) : undefined,
   };
 }
 

@@ -10,6 +10,7 @@ import type { ContainerSummary } from '../engine';
 import type { EngineSession } from '../model/session';
 import type { ChildRow, ContainerChildRows } from '../views/childRows';
 import type { RowSummary } from '../views/engineTreeView';
+import { ROW_REFRESH_GAP_MS, RowRefreshScheduler } from '../views/rowRefreshScheduler';
 import { rowSummariesUnder, sessionTreeView, toTreeItem } from '../views/treeItems';
 import type { LogDeps, SessionsDeps } from '../workbench/deps';
 import { presentDiskUsage, presentVolume, presentVolumeUser } from './presentation';
@@ -65,11 +66,14 @@ export class VolumesView extends Disposable implements vscode.TreeDataProvider<V
   private readonly pendingDiskUsage = this._register(new MutableDisposable());
   /** For tests and benches: the rows changed (after the tree was told). */
   readonly onDidChangeRows = this._onDidChangeRows.event;
+  /** Volume rows whose age ("5 seconds ago") moves, refreshed when their text changes, as the Containers view does. */
+  private readonly rowClock = this._register(new RowRefreshScheduler<VolumeNode>((rows) => this._onDidChangeTreeData.fire(rows), undefined, ROW_REFRESH_GAP_MS));
 
   constructor(private readonly deps: VolumesViewDeps) {
     super();
     const owner = this._register(new DisposableStore());
     this.view = sessionTreeView('berth.volumes', this, deps, { bind: (session) => this.bind(session), visibilityChanged: () => this.followVisibility() }, owner);
+    this.rowClock.setVisible(this.view.visible);
     this.bind(deps.session);
   }
 
@@ -114,7 +118,9 @@ export class VolumesView extends Disposable implements vscode.TreeDataProvider<V
     if (!store || !volume) return new vscode.TreeItem(node.name);
     const users = store.usersOf(node.name);
     const collapsible = users.length > 0 || this.childRows ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None;
-    return toTreeItem(`volume:${node.name}`, presentVolume(volume, users, store.usageOf(node.name), now), collapsible);
+    const presentation = presentVolume(volume, users, store.usageOf(node.name), now);
+    this.rowClock.track(node, presentation.changesAt);
+    return toTreeItem(`volume:${node.name}`, presentation, collapsible);
   }
 
   async getChildren(node?: VolumeTreeNode): Promise<VolumeTreeNode[]> {
@@ -155,6 +161,7 @@ export class VolumesView extends Disposable implements vscode.TreeDataProvider<V
     const binding = new Binding(session, this.deps.log);
     this.binding.value = binding;
     this.nodes = new Map();
+    this.rowClock.forgetAll();
     const listeners = new DisposableStore();
     listeners.add(binding.volumes.onDidChange((change) => this.onStoreChange(change)));
     this.bindingListeners.value = listeners;
@@ -164,6 +171,8 @@ export class VolumesView extends Disposable implements vscode.TreeDataProvider<V
 
   private onStoreChange(change: VolumeChange): void {
     if (change.all) {
+      // The rows drawn again report their next change again.
+      this.rowClock.forgetAll();
       this._onDidChangeTreeData.fire(undefined);
     } else {
       const nodes = change.names.map((name) => this.nodes.get(name)).filter((node): node is VolumeNode => node !== undefined);
@@ -174,6 +183,7 @@ export class VolumesView extends Disposable implements vscode.TreeDataProvider<V
 
   /** Work only while visible: follow the engine when shown, stop when hidden; stale sizes are fetched on showing. */
   private followVisibility(): void {
+    this.rowClock.setVisible(this.view.visible);
     const store = this.volumes;
     if (!store) return;
     if (!this.view.visible) {

@@ -5,13 +5,14 @@
  * CSS variables and are read again when the theme changes. Process rows are container output: set as text only.
  */
 import uPlot from 'uplot';
+import { latestFigure, legendText, timeAxisSpace, timeTickLabel, type ChartKey } from '../chartText';
 import type { ProcessTable, StatsFrame } from '../frames';
 import { HISTORY_SECONDS } from '../frames';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 
 interface ChartSpec {
-  readonly key: 'cpu' | 'memory' | 'network' | 'block';
+  readonly key: ChartKey;
   readonly title: string;
   readonly format: (value: number) => string;
 }
@@ -35,6 +36,18 @@ function bytes(value: number): string {
   return `${scaled.toFixed(scaled >= 100 || unit === 0 ? 0 : 1)} ${units[unit] ?? ''}`;
 }
 
+/** The axes' font: uPlot's own size, in the theme's font, so the labels are measured as they are drawn. */
+function axisFont(): string {
+  return `12px ${getComputedStyle(document.body).fontFamily || 'sans-serif'}`;
+}
+
+function textMeasurer(font: string): (text: string) => number {
+  const context = document.createElement('canvas').getContext('2d');
+  if (!context) return (text) => text.length * 8;
+  context.font = font;
+  return (text) => context.measureText(text).width;
+}
+
 function themeColour(variable: string, fallback: string): string {
   return getComputedStyle(document.body).getPropertyValue(variable).trim() || fallback;
 }
@@ -55,6 +68,8 @@ function build(): void {
   host.textContent = '';
   const foreground = themeColour('--vscode-foreground', '#888');
   const grid = themeColour('--vscode-editorWidget-border', 'rgba(128,128,128,0.3)');
+  const font = axisFont();
+  const timeSpace = timeAxisSpace(textMeasurer(font));
   // Every cell first, then the charts: the grid's columns (auto-fit) are known only once all cells are in it, and a
   // chart measured alone in the grid would take the whole row and overlap its neighbour.
   const boxes = SPECS.map((spec) => {
@@ -74,8 +89,15 @@ function build(): void {
       height: 180,
       scales: { x: { time: true }, y: { range: (_self, min, max) => [Math.min(0, min), Math.max(max, spec.key === 'cpu' ? 1 : 1024)] } },
       axes: [
-        { stroke: foreground, grid: { stroke: grid }, ticks: { stroke: grid } },
-        { stroke: foreground, grid: { stroke: grid }, ticks: { stroke: grid }, size: 80, values: (_self, ticks) => ticks.map(spec.format) },
+        {
+          stroke: foreground,
+          font,
+          grid: { stroke: grid },
+          ticks: { stroke: grid },
+          space: timeSpace,
+          values: (_self, ticks, _axis, _space, increment) => ticks.map((tick) => timeTickLabel(tick, increment)),
+        },
+        { stroke: foreground, font, grid: { stroke: grid }, ticks: { stroke: grid }, size: 80, values: (_self, ticks) => ticks.map(spec.format) },
       ],
       series: [
         {},
@@ -84,7 +106,9 @@ function build(): void {
           stroke: themeColour(SERIES_COLOURS[index % SERIES_COLOURS.length] as string, '#3794ff'),
           width: 1.5,
           spanGaps: false,
-          value: (_self: uPlot, value: number | null) => (value === null ? 'n/a' : spec.format(value)),
+          // uPlot asks again after every frame (pointedIndex null while the pointer is elsewhere).
+          value: (_self: uPlot, value: number | null, _series: number, pointedIndex: number | null) =>
+            legendText(value, pointedIndex, latestFigure(frames, spec.key, index), spec.format),
         })),
       ],
     };

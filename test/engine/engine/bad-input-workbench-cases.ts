@@ -77,6 +77,15 @@ export const WORKBENCH_BAD_INPUT_CASES: readonly BadInputCase[] = [
     message: '<name> publishes no port. Run the image again with a published port (Run Container\'s options, or berth run -p 8080:80)',
   },
   {
+    id: 'ports-network-none',
+    category: 'The workbench',
+    action: 'Open in Browser / Copy Address',
+    input: 'a running container on network none that was given published ports (Docker keeps the bindings and never opens them)',
+    kind: 'error',
+    errorKind: 'bad-request',
+    message: '<name> is on network none, which drops published ports (<port>: never published: network none drops published ports; run the container on another network to reach it). Run the image again on another network (Run Container\'s --network option, or the berth.run.network setting)',
+  },
+  {
     id: 'ports-no-address',
     category: 'The workbench',
     action: 'Open in Browser / Copy Address',

@@ -149,6 +149,8 @@ describe('first hour: Run signs in, terminals by container, Add Engine', functio
       const added = await vscode.commands.executeCommand<{ engine: string; revealed: boolean }>('berth.addEngine', { name, host });
       assert.equal(added?.engine, `settings:${name}`);
       assert.equal(added.revealed, true, 'the new engine has a row, and it was revealed');
+      // Revealed means selected, as the message says: VS Code refused a reveal sent before it had listed the row.
+      assert.deepEqual(await vscode.commands.executeCommand<string[]>('berth.internal.selectedEngineRows'), [`settings:${name}`]);
       assert.ok(configured().includes(name), 'berth.engines names the added engine');
       const result = await vscode.commands.executeCommand<{ removed: string } | undefined>('berth.removeEngine', `settings:${name}`);
       removed = true;

@@ -110,6 +110,16 @@ describe('ports in the browser', () => {
     assert.equal(await vscode.env.clipboard.readText(), copied.external);
   });
 
+  it('a running container on network none: its Ports row and Open in Browser say that network none drops its ports', async () => {
+    const offline = await containers.create({ cmd: ['sleep', '60'], portBindings: { '80/tcp': [{ HostIp: '', HostPort: '18381' }] } });
+    const docker = suiteEngine().kind === 'docker';
+    const refusal = docker ? 'ports-network-none' : 'ports-none'; // Podman dropped the bindings.
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('berth.ports.openInBrowser', offline.id)), rowPattern(refusal));
+    if (!docker) return;
+    const ports = await viewShows('containers', [offline.name], `the Ports row of ${offline.name}`, (rows) => rows.find((each) => each.label === 'Ports'));
+    assert.equal(ports.description, '1 · dropped by network none');
+  });
+
   it('a container whose ports have no browser address (UDP, a random host port not yet picked) is refused with the reason', async () => {
     const other = await containers.create({
       cmd: ['sleep', '60'],

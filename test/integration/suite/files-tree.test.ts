@@ -98,6 +98,28 @@ describe('files row in the containers view', () => {
     }
   });
 
+  it('an empty volume\'s Files row, and an empty folder, show an "(empty)" row that has no menu', async () => {
+    const volume = uniqueName('it-files-empty');
+    await client.createVolume({ Name: volume, Labels: { 'berth.test': '1' } });
+    try {
+      await vscode.commands.executeCommand('berth.volumes.focus');
+      await viewShows('volumes', [], `row of ${volume}`, (rows) => rows.find((each) => each.label === volume));
+      const files = await viewRows('volumes', [volume, 'Files']);
+      assert.deepEqual(files.map((each) => [each.label, each.contextValue, each.collapsible]), [['(empty)', 'berth:filesEmpty', false]]);
+      await execOutput(client, running.id, ['mkdir', '-p', '/srv/nothing']);
+      const folder = await viewRows('containers', [running.name, 'Files', 'srv', 'nothing']);
+      assert.deepEqual(folder.map((each) => [each.label, each.contextValue]), [['(empty)', 'berth:filesEmpty']]);
+    } finally {
+      await vscode.commands.executeCommand('workbench.view.explorer');
+      await eventually('the helper is removed once the Volumes view is hidden', async () => {
+        const left = await client.listContainers({ all: true, filters: { label: [`berth.volume-helper=${volume}`] } });
+        return left.length === 0 ? true : undefined;
+      });
+      await vscode.commands.executeCommand('berth.containers.focus');
+      await client.removeVolume(volume, { force: true }).catch(() => undefined);
+    }
+  });
+
   it('a file over berth.files.maxOpenMB is refused when the user declines, and read when they agree', async () => {
     await execOutput(client, running.id, ['sh', '-c', 'head -c 2097152 /dev/zero > /tmp/big.bin']);
     await setBerthSetting('files.maxOpenMB', 1);

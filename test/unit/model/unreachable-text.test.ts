@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UNREACHABLE_REASONS, unreachableViewMessage } from '../../../src/model/unreachableText';
+import { UNREACHABLE_REASONS, unreachablePickNotice, unreachableViewMessage } from '../../../src/model/unreachableText';
 
 const nls = JSON.parse(readFileSync(join(__dirname, '../../../package.nls.json'), 'utf8')) as Record<string, string>;
 
@@ -36,4 +36,14 @@ void test('in German, the message says the reason in the German walkthrough\'s w
   } finally {
     l10n.config({ contents: {} });
   }
+});
+
+void test("Run Container's image pick says the engine is down and why, instead of an empty list", () => {
+  const notice = unreachablePickNotice('docker', 'refused', 'unix:///var/run/docker.sock');
+  assert.equal(notice.label, 'docker is not reachable, so no local image is listed');
+  assert.deepEqual(notice.detail.split(' · '), [
+    'The container engine refused the connection. Is Docker or Podman running?',
+    'Endpoint: unix:///var/run/docker.sock',
+    "Retry Connection is in the Containers view's title bar.",
+  ]);
 });

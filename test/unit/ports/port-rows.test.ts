@@ -1,7 +1,10 @@
 // The Ports rows' words and context values, and what a container row gets from them (vscode-free view-model).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { portsOfInspect, portsOfSummary } from '../../../src/model/ports';
+import { droppedPortsWarning, onNetworkNone, openablePorts, portAddress, portLabel, portsOfInspect, portsOfSummary } from '../../../src/model/ports';
+import { toContainerRecord } from '../../../src/model/records';
+import { PortFacts } from '../../../src/ports/facts';
+import { containerSummary } from '../model/support';
 import { containerPortDecoration, portPickItems, presentPort, presentPortGroup } from '../../../src/ports/portRows';
 
 const published = portsOfSummary([
@@ -50,4 +53,35 @@ void test('the container row: `:ports` when a port has an address, the bindings 
 
 void test('the pick offers only ports with an address', () => {
   assert.deepEqual(portPickItems([...published, ...bindings]).map((item) => item.label), ['http://localhost:8080', 'http://localhost:18080']);
+});
+
+void test('network none: its bindings are never published, the rows and the refusal say why, and a run with -p is warned', () => {
+  const inspect = {
+    State: { Running: true, Status: 'running' as const, ExitCode: 0, StartedAt: '2026-01-01T00:00:00Z', FinishedAt: '' },
+    HostConfig: { NetworkMode: 'none', PortBindings: { '80/tcp': [{ HostIp: '', HostPort: '8080' }] } },
+    NetworkSettings: { Ports: {} },
+  };
+  const ports = portsOfInspect(inspect);
+  assert.deepEqual(ports.map((port) => [portLabel(port), port.dropped, portAddress(port)]), [['0.0.0.0:8080 → 80/tcp', true, undefined]]);
+  assert.deepEqual(openablePorts(ports), []);
+  const group = presentPortGroup(ports);
+  assert.equal(group.description, '1 · dropped by network none');
+  const row = presentPort(ports[0]!);
+  assert.equal(row.description, 'never published: network none drops published ports; run the container on another network to reach it');
+  const decoration = containerPortDecoration(ports, true);
+  assert.equal(decoration.tooltip, 'Ports (never published: network none drops them): 0\\.0\\.0\\.0:8080 → 80/tcp');
+  assert.equal(decoration.contextSuffix, undefined, 'no Open in Browser on the row');
+  assert.equal(onNetworkNone({ NetworkSettings: { Networks: { none: {} } } }), true, 'a listing row on network none');
+  assert.equal(onNetworkNone({ NetworkSettings: { Networks: { bridge: {} } } }), false);
+  assert.match(droppedPortsWarning('none', ['8080:80']) ?? '', /^Network none drops published ports: 8080:80 will not be reachable from the host\./);
+  assert.equal(droppedPortsWarning('bridge', ['8080:80']), undefined);
+  assert.equal(droppedPortsWarning('none', []), undefined);
+});
+
+void test('a running container on network none has no ports from its listing: they are read by inspect', () => {
+  const facts = new PortFacts({ log: { warn: () => undefined } } as unknown as ConstructorParameters<typeof PortFacts>[0]);
+  const summary = containerSummary('e'.repeat(64), 'offline', { State: 'running', Ports: [], NetworkSettings: { Networks: { none: {} } } });
+  assert.equal(facts.known(toContainerRecord(summary)), undefined, 'unknown until inspected, not "no ports"');
+  const bridged = containerSummary('f'.repeat(64), 'online', { State: 'running', Ports: [], NetworkSettings: { Networks: { bridge: {} } } });
+  assert.deepEqual(facts.known(toContainerRecord(bridged)), []);
 });
