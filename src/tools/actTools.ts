@@ -4,6 +4,7 @@
  */
 import { shortId } from '../common/format';
 import { parseImageReference, pull, resolveRunOptions, runInBackground } from '../engine';
+import { composeDown, composeUp } from './composeTools';
 import type { AgentTool, ToolResult } from './toolTypes';
 
 const CONTAINER = { type: 'string', minLength: 1, maxLength: 256, description: 'Container name or id (a unique id prefix works).' } as const;
@@ -127,4 +128,4 @@ export const runContainer: AgentTool = {
   },
 };
 
-export const ACT_TOOLS: readonly AgentTool[] = [startContainer, stopContainer, restartContainer, removeContainer, runContainer, pullImage];
+export const ACT_TOOLS: readonly AgentTool[] = [startContainer, stopContainer, restartContainer, removeContainer, runContainer, pullImage, composeUp, composeDown];

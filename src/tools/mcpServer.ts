@@ -37,7 +37,7 @@ export interface McpServerOptions {
 }
 
 const LOGS_URI = /^berth:\/\/containers\/([^/]+)\/logs$/;
-const READ_ONLY_REFUSAL = 'berth mcp was started read-only. Start it with --allow-write to let agents start, stop, restart, remove, run or pull.';
+const READ_ONLY_REFUSAL = 'berth mcp was started read-only. Start it with --allow-write to let agents start, stop, restart, remove, run, pull or use Compose.';
 
 function offered(tool: AgentTool, allowWrite: boolean): boolean {
   return tool.kind === 'read' || allowWrite;

@@ -55,7 +55,7 @@ export const AGENT_BAD_INPUT_CASES: readonly BadInputCase[] = [
     input: '{"container": "web"}',
     kind: 'error',
     errorKind: 'read-only',
-    message: 'berth mcp was started read-only. Start it with --allow-write to let agents start, stop, restart, remove, run or pull.',
+    message: 'berth mcp was started read-only. Start it with --allow-write to let agents start, stop, restart, remove, run, pull or use Compose.',
   },
   {
     id: 'agent-engine-down',

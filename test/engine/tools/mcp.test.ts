@@ -3,7 +3,7 @@
 // input answered as an error result (never a crash, never a hang).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -35,10 +35,11 @@ interface Session {
   close(): Promise<void>;
 }
 
-async function connect(host: string, extraArgs: readonly string[] = []): Promise<Session> {
+async function connect(host: string, extraArgs: readonly string[] = [], cwd?: string): Promise<Session> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [join(workDir, 'cli.js'), '--host', host, 'mcp', ...extraArgs],
+    ...(cwd !== undefined ? { cwd } : {}),
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: workDir, DOCKER_CONFIG: join(workDir, 'docker-config') },
     stderr: 'pipe',
   });
@@ -185,6 +186,51 @@ void describe('berth mcp with the engine down', () => {
         assert.ok(engineWords, result.text);
         assert.equal(result.text, expectedMessage('agent-engine-down', { message: engineWords[1] ?? '' }));
       }
+    } finally {
+      await session.close();
+    }
+  });
+});
+
+// Debian's docker-compose 1.29 runs against the private dockerd; podman-compose always adds a network of its own, which
+// the tests never start a container on, so Compose is driven on dockerd only.
+void describe('berth mcp compose tools on docker', () => {
+  const suite = useEngineSuite({ host: engines.dockerHost, name: 'mcp-compose' });
+
+  void it('compose_up starts a project from a file in the workspace, compose_down removes it; a file outside is refused', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'berth-mcp-ws-'));
+    const project = workspace.split('/').pop()?.toLowerCase().replace(/[^a-z0-9_-]/g, '') ?? '';
+    writeFileSync(
+      join(workspace, 'compose.yaml'),
+      `services:\n  app:\n    image: ${engines.image}\n    command: ["sleep", "300"]\n    network_mode: none\n    labels:\n      berth.test: "1"\n`,
+    );
+    writeFileSync(join(workDir, 'outside.yaml'), 'services: {}\n');
+    symlinkSync(join(workDir, 'outside.yaml'), join(workspace, 'linked.yaml'));
+    const projectFilter = { label: [`com.docker.compose.project=${project}`] };
+    suite.cleanup(async () => {
+      for (const container of await suite.client.listContainers({ all: true, filters: projectFilter })) await suite.client.removeContainer(container.Id, { force: true });
+      rmSync(workspace, { recursive: true, force: true });
+    });
+    const session = await connect(engines.dockerHost, ['--allow-write'], workspace);
+    try {
+      const up = await call(session, 'compose_up', { file: 'compose.yaml' });
+      assert.equal(up.isError, false, up.text);
+      const running = await suite.client.listContainers({ filters: projectFilter });
+      assert.equal(running.length, 1, up.text);
+      assert.equal(running[0]?.Labels?.['com.docker.compose.service'], 'app');
+
+      const unknown = await call(session, 'compose_up', { file: 'compose.yaml', services: ['nope'] });
+      assert.deepEqual(unknown, { text: `compose_up failed: nope: no such service in ${join(workspace, 'compose.yaml')} (it has app)`, isError: true });
+      for (const file of [`../${workDir.split('/').pop() ?? ''}/outside.yaml`, 'linked.yaml']) {
+        const outside = await call(session, 'compose_up', { file });
+        assert.equal(outside.isError, true);
+        assert.ok(outside.text.startsWith(`compose_up failed: the compose file ${file} is outside the workspace`), outside.text);
+      }
+
+      const down = await call(session, 'compose_down', { file: 'compose.yaml' });
+      assert.equal(down.isError, false, down.text);
+      assert.deepEqual(await suite.client.listContainers({ all: true, filters: projectFilter }), []);
+      assert.match(session.stderr(), /berth mcp: compose_up: Compose up compose\.yaml: every service\./);
     } finally {
       await session.close();
     }

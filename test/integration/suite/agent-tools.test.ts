@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { setBerthSetting, uniqueName, useConnectedSuite } from '../support/fixtures';
 
 const READ_TOOLS = ['list_containers', 'list_images', 'inspect_container', 'container_logs', 'container_stats', 'container_top', 'engine_info'];
-const ACT_TOOLS = ['start_container', 'stop_container', 'restart_container', 'remove_container', 'run_container', 'pull_image'];
+const ACT_TOOLS = ['start_container', 'stop_container', 'restart_container', 'remove_container', 'run_container', 'pull_image', 'compose_up', 'compose_down'];
 
 async function invoke(tool: string, input: object): Promise<string> {
   const result = await vscode.lm.invokeTool(`berth_${tool}`, { input, toolInvocationToken: undefined });
