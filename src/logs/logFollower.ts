@@ -67,8 +67,6 @@ class Follower {
   private eventsFrom: bigint | undefined;
   /** An outage cut the stream: what the run wrote after the last line shown is still to read. */
   private cut = false;
-  /** The followed run's exit status from its `die` event, while the next run may already have reset inspect's. */
-  private lastExitCode: number | undefined;
 
   constructor(
     private readonly source: LogsClientSource,
@@ -124,26 +122,13 @@ class Follower {
           if (this.knownRun !== undefined && current.StartedAt !== this.knownRun) this.sink.notice(`${this.name} restarted`);
           if (hasRun(current)) this.knownRun = current.StartedAt;
           this.cut = false;
-          const exitWatch = await this.followRun();
-          let next: State | undefined;
-          try {
-            if (!this.options.followRestarts) return;
-            next = await this.inspect();
-            if (!next) return;
-          } finally {
-            exitWatch.stop();
-          }
+          await this.followRun();
+          if (!this.options.followRestarts) return;
+          const next = await this.inspect();
+          if (!next) return;
           if (next.Running && next.StartedAt === this.knownRun) await delay(SAME_RUN_RETRY_MS, undefined, { signal });
           // The run ended (stopped, or restarted since): the rest of it, up to its end, before anything else is said.
-          else {
-            await this.readRunEnd(next.StartedAt === this.knownRun ? this.runEnd(next) : this.endBefore(next));
-            // Restarted already (a restart policy): the exit status its `die` event gave (inspect's is the new run's).
-            // Podman ends the stream before that event comes, and nothing is said there rather than a wrong status.
-            if (hasRun(next) && next.StartedAt !== this.knownRun && this.lastExitCode !== undefined && this.announced !== this.knownRun) {
-              this.announced = this.knownRun;
-              this.sink.notice(`${this.name} exited with status ${this.lastExitCode}`);
-            }
-          }
+          else await this.readRunEnd(next.StartedAt === this.knownRun ? this.runEnd(next) : this.endBefore(next));
           current = next;
           continue;
         }
@@ -212,49 +197,15 @@ class Follower {
    * Follows the current run from after the last message shown, until the engine ends the stream. When restarts
    * are followed, an unfinished line at the end is held back: it is read again with the rest of the run.
    */
-  private async followRun(): Promise<{ stop(): void }> {
+  private async followRun(): Promise<void> {
     this.reader.beginResume();
     const since = this.reader.resumeSince;
     // Podman's follow ends a restarted run with a few of the next run's messages out of order (see deferFor).
     if (this.onPodman && this.options.followRestarts) this.reader.deferFor(PODMAN_FOLLOW_DEFER_MS);
-    const { signal } = this.options;
-    const follow = new AbortController();
-    const stopFollowing = (): void => follow.abort();
-    signal.addEventListener('abort', stopFollowing);
-    const watching = new AbortController();
-    this.lastExitCode = undefined;
-    // Docker's follow goes on across a restart its restart policy makes: the run's end is taken from its `die` event.
-    if (this.options.followRestarts) void this.watchForExit(follow, watching.signal);
     try {
-      await this.readStream(this.reader, { follow: true, signal: follow.signal, ...(since === undefined ? {} : { since }) }, this.options.followRestarts);
-    } catch (error) {
-      watching.abort();
-      if (signal.aborted || !follow.signal.aborted) throw error;
+      await this.readStream(this.reader, { follow: true, signal: this.options.signal, ...(since === undefined ? {} : { since }) }, this.options.followRestarts);
     } finally {
-      signal.removeEventListener('abort', stopFollowing);
       this.reader.deferFor(undefined);
-    }
-    return { stop: () => watching.abort() };
-  }
-
-  /** Ends FOLLOW when the run dies (keeping its exit status for the notice); nothing once STOP is aborted. */
-  private async watchForExit(follow: AbortController, stop: AbortSignal): Promise<void> {
-    try {
-      const filters = { type: ['container'], container: [this.id], event: ['die'] };
-      // From the run's start, so a die before this watch began is replayed.
-      const started = this.knownRun === undefined ? undefined : parseTimestamp(`${this.knownRun} `)?.nanos;
-      const since = started === undefined ? undefined : eventsSince(started);
-      for await (const event of this.client.events({ filters, signal: stop, ...(since === undefined ? {} : { since }) })) {
-        if (baseAction(event.Action) !== 'die') continue;
-        // Docker's attribute, then Podman's.
-        const attributes = event.Actor.Attributes ?? {};
-        const code = Number(attributes['exitCode'] ?? attributes['containerExitCode']);
-        this.lastExitCode = Number.isInteger(code) ? code : undefined;
-        follow.abort();
-        return;
-      }
-    } catch {
-      // The follow itself meets an outage or the end; this watch only shortens it.
     }
   }
 

@@ -144,15 +144,8 @@ class ScriptedLogs implements LogsClient {
 
   readonly eventSinces: Array<string | undefined> = [];
 
-  /** Answers to the follower's watch for a run's `die` while it follows (none unless a case scripts them). */
-  readonly dieScripts: EngineEvent[][] = [];
-
   // eslint-disable-next-line @typescript-eslint/require-await
-  async *events(options: { since?: string; filters?: { event?: string[] } } = {}): AsyncGenerator<EngineEvent> {
-    if (options.filters?.event?.join() === 'die') {
-      yield* this.dieScripts.shift() ?? [];
-      return;
-    }
+  async *events(options: { since?: string } = {}): AsyncGenerator<EngineEvent> {
     this.eventSinces.push(options.since);
     yield* this.eventScripts.shift() ?? [];
   }
