@@ -1,8 +1,9 @@
 // Writes the README's settings table from package.json's contributes.configuration and package.nls.json:
 //   node --import tsx scripts/settings-table.ts
 // test/unit/package/settings-table.test.ts fails when a setting is added, removed or reworded without it.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { markedBlock, replaceMarkedBlock } from './lib/markedBlock';
 
 const ROOT = resolve(__dirname, '..');
 export const README_PATH = resolve(ROOT, 'README.md');
@@ -49,15 +50,7 @@ export function renderSettingsTable(): string {
 
 /** The README text between the markers, or undefined when they are missing. */
 export function readmeSettingsBlock(readme: string): string | undefined {
-  const start = readme.indexOf(SETTINGS_START);
-  const end = readme.indexOf(SETTINGS_END);
-  if (start < 0 || end < start) return undefined;
-  return readme.slice(start + SETTINGS_START.length, end).trim();
+  return markedBlock(readme, SETTINGS_START, SETTINGS_END);
 }
 
-if (require.main === module) {
-  const readme = readFileSync(README_PATH, 'utf8');
-  if (readmeSettingsBlock(readme) === undefined) throw new Error(`README.md has no ${SETTINGS_START} … ${SETTINGS_END} block`);
-  const start = readme.indexOf(SETTINGS_START) + SETTINGS_START.length;
-  writeFileSync(README_PATH, `${readme.slice(0, start)}\n${renderSettingsTable()}\n${readme.slice(readme.indexOf(SETTINGS_END))}`);
-}
+if (require.main === module) replaceMarkedBlock(README_PATH, SETTINGS_START, SETTINGS_END, renderSettingsTable());

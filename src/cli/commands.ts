@@ -1,7 +1,7 @@
 /**
  * The berth commands, each written once: usage, typed flags, how its options are built from the command line, how
- * it runs (its action module is loaded only then), its help and its README row. `parse.ts` turns argv into one of
- * these commands; `help.ts` and the README's CLI table are generated from them.
+ * it runs (its action module is loaded only then), its help and its row in docs/cli.md. `parse.ts` turns argv into one of
+ * these commands; `help.ts` and docs/cli.md's command table are generated from them.
  */
 import type { FlagSpec } from './args';
 import type {
@@ -242,7 +242,7 @@ const version = declareCommand({
   run: async (_options, deps): Promise<number> => (await import('./actions/images.js')).versionCommand(deps),
 });
 
-/** Every command, in the order `berth help` and the README list them. */
+/** Every command, in the order `berth help` and docs/cli.md list them. */
 export const commandTable = { run, ps, stop, 'stop-all': stopAll, logs, images, pull, commit, wait, cp, version, ...buildCommands, ...storageCommands, ...statsCommands, ...composeCommands, ...agentCommands } as const;
 
 type Table = typeof commandTable;
@@ -252,7 +252,7 @@ export type CommandOptions<N extends CommandName> = OptionsOf<Table[N]>;
 export type Command = { [N in CommandName]: { readonly name: N; readonly options: CommandOptions<N> } }[CommandName];
 
 
-/** The table's entries with their names, for the parser, help and the README table. */
+/** The table's entries with their names, for the parser, help and docs/cli.md's table. */
 export const commandEntries = Object.entries(commandTable).map(([name, entry]) => ({ name: name as CommandName, entry }));
 
 export function findCommand(name: string): { name: CommandName; entry: DeclaredCommand<FlagTable, unknown> } | undefined {

@@ -1,4 +1,4 @@
-/** Help texts and the README's CLI table, generated from the command table so they cannot drift from the parser. */
+/** Help texts and docs/cli.md's command table, generated from the command table so they cannot drift from the parser. */
 import { helpFlag, type FlagSpec } from './args';
 import { commandEntries, findCommand, globalFlags, type CommandName } from './commands';
 
@@ -56,8 +56,8 @@ function flagLines(flags: readonly FlagSpec[]): string[] {
   return flags.map((flag, index) => `  ${(left[index] as string).padEnd(width)}  ${flag.description}`);
 }
 
-/** The README's CLI table (between its markers), one row per command with its flags. */
-export function readmeCommandTable(): string {
+/** docs/cli.md's command table (between its markers), one row per command with its flags. */
+export function cliDocCommandTable(): string {
   const escape = (text: string): string => text.replace(/\|/g, '\\|');
   const flagSummary = (flag: FlagSpec): string => {
     const names = flag.short ? `-${flag.short}, --${flag.long}` : `--${flag.long}`;

@@ -1,7 +1,7 @@
 /**
  * How a berth command is declared: one entry holds its usage, its typed flags, how the parsed command line becomes
- * its options (build), how it runs, and the text of its help and of its README row. The parser, `berth help` and
- * the README's CLI table all read these entries, so a command is written once.
+ * its options (build), how it runs, and the text of its help and of its row in docs/cli.md. The parser, `berth help` and
+ * docs/cli.md's command table all read these entries, so a command is written once.
  */
 import type { FlagSpec, ParsedFlags } from './args';
 import type { CommandDeps } from './io';
@@ -44,7 +44,7 @@ export interface CommandEntry<F extends FlagTable, O> {
   readonly usage: string;
   /** One line for `berth help`, without a final period. */
   readonly summary: string;
-  /** Markdown for the README's CLI table: what the command does beyond its summary. */
+  /** Markdown for docs/cli.md's command table: what the command does beyond its summary. */
   readonly details: string;
   readonly flags: F;
   readonly positionals: { readonly min: number; readonly max: number };

@@ -4,6 +4,7 @@
  */
 import { shortId } from '../common/format';
 import { parseImageReference, pull, resolveRunOptions, runInBackground } from '../engine';
+import { listOf } from './boundedText';
 import { composeDown, composeUp } from './composeTools';
 import type { AgentTool, ToolResult } from './toolTypes';
 
@@ -60,10 +61,6 @@ export const pullImage: AgentTool = {
     return { text: `Pulled ${reference}.` };
   },
 };
-
-function listOf(value: unknown): string[] {
-  return Array.isArray(value) ? value.map(String) : [];
-}
 
 export const runContainer: AgentTool = {
   name: 'run_container',

@@ -17,6 +17,11 @@ export function untrusted(source: string, text: string): string {
   ].join('\n');
 }
 
+/** A string-array input field (already checked by the schema) as strings; absent is empty. */
+export function listOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.map(String) : [];
+}
+
 /** Cuts text at a byte bound on a character boundary, saying how much was left out. */
 export function cutText(text: string, maxBytes: number = RESULT_LIMITS.maxResultBytes): string {
   const bytes = Buffer.byteLength(text);

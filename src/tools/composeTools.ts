@@ -16,7 +16,7 @@ import {
   readComposeModel,
   type ComposeRun,
 } from '../engine';
-import { cutText } from './boundedText';
+import { cutText, listOf } from './boundedText';
 import { ToolInputError } from './readTools';
 import type { AgentTool, ToolContext, ToolResult } from './toolTypes';
 
@@ -59,10 +59,6 @@ async function runCompose(run: ComposeRun, context: ToolContext): Promise<ToolRe
       else resolveRun({ text: `${line} finished.${output ? `\n${output}` : ''}` });
     });
   });
-}
-
-function listOf(value: unknown): string[] {
-  return Array.isArray(value) ? value.map(String) : [];
 }
 
 export const composeUp: AgentTool = {

@@ -5,15 +5,15 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { cliDocBlock, CLI_DOC_PATH } from '../../../scripts/cli-doc-table';
 import { commandEntries } from '../../../src/cli/commands';
-import { readmeCommandTable } from '../../../src/cli/help';
+import { cliDocCommandTable } from '../../../src/cli/help';
 
 void describe("docs/cli.md's command table", () => {
   void it('is exactly what the command table prints', () => {
-    assert.equal(cliDocBlock(readFileSync(CLI_DOC_PATH, 'utf8')), readmeCommandTable());
+    assert.equal(cliDocBlock(readFileSync(CLI_DOC_PATH, 'utf8')), cliDocCommandTable());
   });
 
   void it('has one row per command, naming each of its flags', () => {
-    const table = readmeCommandTable();
+    const table = cliDocCommandTable();
     for (const { entry } of commandEntries) {
       const row = table.split('\n').find((line) => line.startsWith(`| \`${entry.usage.replace(/\|/g, '\\|')}\``));
       assert.ok(row, entry.usage);
