@@ -140,7 +140,8 @@ describe('arguments from outside Berth\'s views', function () {
     const { result, questions } = await underProductionRule(false, () =>
       vscode.commands.executeCommand('berth.prune.containers', { filters: [`label=${label}`], confirmed: true }),
     );
-    assert.equal(result, undefined);
+    // A dismissed prune answers with its plan, marked declined, and removes nothing.
+    assert.equal((result as { declined?: boolean } | undefined)?.declined, true, JSON.stringify(result));
     assert.equal(questions.length, 1, JSON.stringify(questions));
     assert.match(questions[0]?.message ?? '', /^Remove 1 object/);
     assert.ok(questions[0]?.detail?.includes(stopped.name) && questions[0].detail.includes(`label=${label}`), questions[0]?.detail);
