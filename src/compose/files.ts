@@ -9,6 +9,7 @@ import type { EngineSession } from '../model/session';
 import type { SessionsDeps } from '../workbench/deps';
 import { pickMany } from '../workbench/multiPick';
 import { projectNameOf, projectsOf } from './projects';
+import { isObject } from '../common/objects';
 
 export const COMPOSE_FILE_GLOB = '**/{compose,docker-compose}*.{yml,yaml}';
 
@@ -22,9 +23,6 @@ export interface FilesTarget {
   readonly options: Record<string, unknown>;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function fileUris(values: unknown): string[] {
   if (!Array.isArray(values)) return [];

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { COMPOSE_LABELS, groupProjects, type ComposeProject } from '../engine';
 import type { EngineSession } from '../model/session';
 import type { SessionsDeps } from '../workbench/deps';
+import { isObject } from '../common/objects';
 
 export interface ProjectTarget {
   readonly session: EngineSession;
@@ -11,9 +12,6 @@ export interface ProjectTarget {
   readonly options: Record<string, unknown>;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The projects the session's model knows now, from the containers' labels. */
 export function projectsOf(session: EngineSession): ComposeProject[] {

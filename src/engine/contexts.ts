@@ -8,6 +8,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { contextDirectoryName, dockerConfigDir, nodeEndpointFs, resolveEndpoint, type Endpoint, type EndpointFs } from './endpoint';
 import { errorMessage } from '../common/errors';
+import { isObject } from '../common/objects';
 
 /** The file-system access listing needs: resolution's probe plus a directory listing. */
 export interface ContextStoreFs extends EndpointFs {
@@ -84,9 +85,6 @@ function currentContextName(env: NodeJS.ProcessEnv, configDir: string, fs: Endpo
 
 type JsonObject = Record<string, unknown>;
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Go reads JSON keys case-insensitively, so files written by other tools may differ in case. */
 function field(object: JsonObject, key: string): unknown {

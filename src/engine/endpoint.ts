@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { EngineError } from './errors';
+import { isObject } from '../common/objects';
 
 /** `npipe`: a Windows named pipe (`npipe:////./pipe/docker_engine`), reached like a socket through its path. */
 export type EndpointKind = 'unix' | 'npipe' | 'tcp' | 'ssh';
@@ -361,9 +362,6 @@ export function redactHost(host: string): string {
 
 type JsonObject = Record<string, unknown>;
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function parseJsonObject(text: string): JsonObject | undefined {
   try {

@@ -6,20 +6,19 @@
  * `{ network, container }`).
  */
 import * as vscode from 'vscode';
+import { DEFAULT_CONCURRENCY, forEachBounded } from '../common/concurrency';
 import { errorMessage } from '../common/errors';
 import { plural } from '../common/format';
+import { isObject } from '../common/objects';
 import { removeNetworkNamingEndpoints, type CreateNetworkBody } from '../engine';
 import { fieldsQuestion, shownValue } from '../workbench/callOrigin';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import { confirm, withCancellableProgress } from '../workbench/feedback';
 import { pickMany } from '../workbench/multiPick';
-import { splitArgs } from '../workbench/targets';
+import { clickedWithSelection } from '../workbench/targets';
 import type { NetworksDeps } from './deps';
 import { attachmentsOf } from './presentation';
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
 
 /** A network row's or an attached container row's network, a name string, or `{ network }`. */
 function networkOf(value: unknown): string | undefined {
@@ -126,16 +125,15 @@ export const networkCommands: ReadonlyArray<CommandEntry<NetworksDeps>> = [
     'Removing the network',
     (deps) =>
       async (...args: unknown[]) => {
-        const { target, selection, options } = splitArgs(args);
-        const given = (selection.length > 0 ? selection : target === undefined ? [] : [target]).map(networkOf).filter((name): name is string => name !== undefined);
-        const names = given.length > 0 ? [...new Set(given)] : await pickNetwork(deps, true);
+        const { keys: given, options } = clickedWithSelection(args, networkOf);
+        const names = given.length > 0 ? given : await pickNetwork(deps, true);
         if (names.length === 0) return undefined;
         const what = names.length === 1 ? `network ${names[0] ?? ''}` : plural(names.length, 'network');
         if (!(await confirm(vscode.l10n.t('Remove {0}?', what), vscode.l10n.t('Remove'), options.confirmed, names.join('\n')))) return undefined;
         const client = deps.session.client;
         const failures: string[] = [];
         await withCancellableProgress(vscode.l10n.t('Removing {0}', what), (signal) =>
-          Promise.all(names.map((name) => removeNetworkNamingEndpoints(client, name, signal).catch((error: unknown) => void failures.push(errorMessage(error))))),
+          forEachBounded(names, DEFAULT_CONCURRENCY, (name) => removeNetworkNamingEndpoints(client, name, signal).catch((error: unknown) => void failures.push(errorMessage(error))), signal),
         );
         await deps.refreshNetworks();
         if (failures.length > 0) throw new Error(failures.join('; '));

@@ -4,35 +4,30 @@
  * container row reveals it, and Refresh Disk Usage. Automation passes names (strings) and `{ confirmed }`.
  */
 import * as vscode from 'vscode';
+import { DEFAULT_CONCURRENCY, forEachBounded } from '../common/concurrency';
 import { errorMessage } from '../common/errors';
 import { plural } from '../common/format';
+import { isObject } from '../common/objects';
 import { removeVolumeNamingUsers, validateVolumeName, type CreateVolumeBody } from '../engine';
 import { fieldsQuestion, shownValue } from '../workbench/callOrigin';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import { confirm, withCancellableProgress } from '../workbench/feedback';
 import { pickMany } from '../workbench/multiPick';
-import { splitArgs } from '../workbench/targets';
+import { clickedWithSelection } from '../workbench/targets';
 import type { VolumesDeps } from './deps';
 import { volumeLabel } from './presentation';
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
+
+function volumeNameOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (isObject(value) && typeof value['name'] === 'string' && (value['kind'] === 'volume' || value['kind'] === undefined)) return value['name'];
+  return undefined;
 }
 
 /** Volume names from a row, the multi-selection, a string, or `{ name }`. */
 function volumeNames(args: unknown[]): { names: string[]; confirmed: boolean | undefined } {
-  const { target, selection, options } = splitArgs(args);
-  const nameOf = (value: unknown): string | undefined => {
-    if (typeof value === 'string') return value;
-    if (isObject(value) && typeof value['name'] === 'string' && (value['kind'] === 'volume' || value['kind'] === undefined)) return value['name'];
-    return undefined;
-  };
-  // VS Code's convention: the clicked row plus the selection when it is part of it, else the clicked row alone.
-  const clicked = nameOf(target);
-  const inSelection = clicked === undefined || selection.some((item) => nameOf(item) === clicked);
-  const picked = selection.length > 0 && inSelection ? selection : target === undefined ? [] : [target];
-  const names = picked.map(nameOf).filter((name): name is string => name !== undefined);
-  return { names: [...new Set(names)], confirmed: options.confirmed };
+  const { keys, options } = clickedWithSelection(args, volumeNameOf);
+  return { names: keys, confirmed: options.confirmed };
 }
 
 async function pickVolumes(deps: VolumesDeps, canPickMany: boolean): Promise<string[]> {
@@ -115,15 +110,13 @@ export const volumeCommands: ReadonlyArray<CommandEntry<VolumesDeps>> = [
         if (!(await confirm(vscode.l10n.t('Remove {0}? Its data is deleted.', what), vscode.l10n.t('Remove'), confirmed, names.join('\n')))) return undefined;
         const client = deps.session.client;
         const failures: string[] = [];
-        await withCancellableProgress(vscode.l10n.t('Removing {0}', what), async (signal) => {
-          await Promise.all(
-            names.map((name) =>
-              removeVolumeNamingUsers(client, name, { signal }).catch((error: unknown) => {
-                failures.push(errorMessage(error));
-              }),
-            ),
-          );
-        });
+        await withCancellableProgress(vscode.l10n.t('Removing {0}', what), (signal) =>
+          forEachBounded(names, DEFAULT_CONCURRENCY, (name) =>
+            removeVolumeNamingUsers(client, name, { signal }).catch((error: unknown) => {
+              failures.push(errorMessage(error));
+            }),
+          signal),
+        );
         if (failures.length > 0) throw new Error(failures.join('; '));
         return names;
       },

@@ -9,6 +9,10 @@ import { isRunningState, type ContainerRecord, type ImageRecord } from '../model
 import type { EngineSession } from '../model/session';
 import type { SessionsDeps } from './deps';
 import { pickMany } from './multiPick';
+import { splitArgs, type ItemOptions } from './rowArgs';
+
+export { clickedWithSelection, splitArgs, type ItemOptions } from './rowArgs';
+import { isObject } from '../common/objects';
 
 export interface ContainerRef {
   readonly id: string;
@@ -26,16 +30,6 @@ export interface ImageRef {
   readonly session: EngineSession;
 }
 
-/** Options bag accepted by item commands from automation. */
-export interface ItemOptions {
-  readonly confirmed?: boolean;
-  /** The engine (id or name) a string or `{ id }` target is on; default the current engine. */
-  readonly engine?: string;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
 
 /** The rows of the Containers view, as far as commands read them (a container, or a Compose group of them). */
 type ContainerRow =
@@ -58,14 +52,6 @@ function isImageNode(value: unknown): value is ImageRow {
   return isObject(value) && value['kind'] === 'image';
 }
 
-/** Splits VS Code's `(clicked, selection)` or automation's `(target, options)`. */
-export function splitArgs(args: unknown[]): { target: unknown; selection: unknown[]; options: ItemOptions } {
-  const [target, second, third] = args;
-  const selection = Array.isArray(second) ? (second as unknown[]) : Array.isArray(target) ? (target as unknown[]) : [];
-  const optionsArg = Array.isArray(second) ? third : second;
-  const options = isObject(optionsArg) && !('kind' in optionsArg) ? (optionsArg as ItemOptions) : {};
-  return { target: Array.isArray(target) ? undefined : target, selection, options };
-}
 
 /** The engine of a target: a row's, `{ id, engine }`'s, the options' `engine`, else the current one. */
 function sessionOf(deps: SessionsDeps, value: unknown, engine?: string): EngineSession {

@@ -59,6 +59,14 @@ export class WorkbenchDriver {
     return this.treeRows(paneTitle).filter({ hasText: text }).first();
   }
 
+  /** Waits for a row and opens it with its twistie, as a user clicks; then waits until the tree says it is open. */
+  async expandRow(paneTitle: string, text: string | RegExp): Promise<void> {
+    const row = this.treeRow(paneTitle, text);
+    await row.waitFor({ timeout: 30_000 });
+    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
+    await this.waitForText(async () => (await row.getAttribute('aria-expanded')) ?? '', 'true', `${String(text)} expanded`);
+  }
+
   async rowTexts(paneTitle: string): Promise<string[]> {
     return (await this.treeRows(paneTitle).allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
   }

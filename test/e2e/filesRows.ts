@@ -19,16 +19,10 @@ export async function filesEdit(workbench: Workbench, driver: WorkbenchDriver, c
     const setup = await execCapture(client, Id, ['sh', '-c', 'mkdir -p /srv/app && echo setting=1 > /srv/app/config.txt']);
     if (setup.exitCode !== 0) throw new Error(`setup: ${setup.stderr}`);
     await driver.openViewContainer('Berth');
-    const expand = async (text: string | RegExp): Promise<void> => {
-      const row = driver.treeRow('Containers', text);
-      await row.waitFor({ timeout: 30_000 });
-      if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
-      await driver.waitForText(async () => (await row.getAttribute('aria-expanded')) ?? '', 'true', `${String(text)} expanded`);
-    };
-    await expand(name);
-    await expand(/^Files$/);
-    await expand(/^srv$/);
-    await expand(/^app$/);
+    await driver.expandRow('Containers', name);
+    await driver.expandRow('Containers', /^Files$/);
+    await driver.expandRow('Containers', /^srv$/);
+    await driver.expandRow('Containers', /^app$/);
     const file = driver.treeRow('Containers', /^config\.txt$/);
     await file.waitFor({ timeout: 30_000 });
     // The row shows live figures that change each second: drawing it again must neither fold nor break the open

@@ -24,16 +24,10 @@ export async function transferFromRows(workbench: Workbench, driver: WorkbenchDr
     const setup = await execCapture(client, Id, ['sh', '-c', `mkdir -p /srv/drop && echo downloaded > /srv/drop/${note}`]);
     if (setup.exitCode !== 0) throw new Error(`setup: ${setup.stderr}`);
     await driver.openViewContainer('Berth');
-    const expand = async (text: string | RegExp): Promise<void> => {
-      const row = driver.treeRow('Containers', text);
-      await row.waitFor({ timeout: 30_000 });
-      if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
-      await driver.waitForText(async () => (await row.getAttribute('aria-expanded')) ?? '', 'true', `${String(text)} expanded`);
-    };
-    await expand(name);
-    await expand(/^Files$/);
-    await expand(/^srv$/);
-    await expand(/^drop$/);
+    await driver.expandRow('Containers', name);
+    await driver.expandRow('Containers', /^Files$/);
+    await driver.expandRow('Containers', /^srv$/);
+    await driver.expandRow('Containers', /^drop$/);
     const file = driver.treeRow('Containers', new RegExp(`^${note.replace(/\./g, '\\.')}$`));
     await file.waitFor({ timeout: 30_000 });
 
@@ -52,7 +46,9 @@ export async function transferFromRows(workbench: Workbench, driver: WorkbenchDr
     await driver.contextMenu(driver.treeRow('Containers', /^drop$/), 'Upload…');
     await driver.quickInputBox().waitFor({ state: 'visible', timeout: 10_000 });
     await driver.quickInputBox().fill(join(workspace, upload));
-    await page.waitForTimeout(300);
+    // The open dialog reads the typed folder before it knows the file: Enter before that would take the folder.
+    const activeRow = page.locator('.quick-input-list .monaco-list-row.focused');
+    await driver.waitForText(async () => (await activeRow.count()) > 0 ? await activeRow.first().innerText() : '', upload, 'the typed file active in the open dialog');
     await page.keyboard.press('Enter');
     const uploaded = page.locator('.notification-toast', { hasText: `Uploaded ${upload} into /srv/drop` }).first();
     await uploaded.waitFor({ timeout: 30_000 });

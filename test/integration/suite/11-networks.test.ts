@@ -71,5 +71,20 @@ describe('networks view', () => {
       await vscode.commands.executeCommand('berth.networks.remove', name, { confirmed: true });
       await viewShows('networks', [], `row of ${name} gone`, (rows) => (rows.some((each) => each.label === name) ? undefined : true));
     });
+
+    it('Remove from a right-click on a row outside the selection removes that row alone; the selection stays', async () => {
+      const [a, b, c] = ['a', 'b', 'c'].map((letter) => uniqueName(`it-net-${letter}`)) as [string, string, string];
+      for (const name of [a, b, c]) {
+        guard.watch({ network: name });
+        await vscode.commands.executeCommand('berth.networks.create', { Name: name, Driver: 'bridge', Internal: true });
+      }
+      const row = (name: string): { kind: string; name: string } => ({ kind: 'network', name });
+      const removed = await vscode.commands.executeCommand<string[]>('berth.networks.remove', row(c), [row(a), row(b)], { confirmed: true });
+      assert.deepEqual(removed, [c]);
+      const left = (await client.listNetworks({})).map((network) => network.Name);
+      assert.ok(left.includes(a) && left.includes(b) && !left.includes(c), left.join(', '));
+      await vscode.commands.executeCommand('berth.networks.remove', [a, b], { confirmed: true });
+      assert.deepEqual((await client.listNetworks({})).map((network) => network.Name).filter((name) => [a, b].includes(name)), []);
+    });
   });
 });
