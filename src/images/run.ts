@@ -323,8 +323,8 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
       terminal.writeLine(ANSI.bold(`[Berth] ${how}exited with status ${result.exitCode}`));
       deps.log.info(`${options.image} (${shortId(result.id)}) exited with status ${result.exitCode}`);
       await session.model.refetchContainers([result.id]);
-      // That inspect failed once on Podman, for a container that exits at once (the terminal kept the image's name):
-      // the model's row, or one more inspect now that the container has settled, names it.
+      // On Podman the inspect can miss a container that exits at once: the model's row, or one more inspect now that
+      // the container has settled, names it.
       if (named !== undefined && !(await named)) await nameAfterEngine(result.id, session.model.container(result.id)?.name);
       return { id: result.id, exitCode: result.exitCode, terminalName };
     } catch (error) {

@@ -44,11 +44,9 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   private rootsServed = false;
   /**
    * Rows whose relative times move on, refreshed when their text changes while the view is visible. Rows aging each
-   * second (docker's "5 seconds ago") fall due at their own moments: twenty containers exited one after another gave
-   * 15-20 one-row refreshes a second, each a trip through VS Code's tree to the page. Refreshes at least a second
-   * apart batch them into one, each row at most that late: with two a second, a visible view with twenty such rows
-   * cost the extension host 112 ms of CPU a minute over one with no extension, against 81 ms with one a second and
-   * 74 ms for a bare tree aging the same rows at one moment (two runs of bench/extension-ui-run.ts).
+   * second (docker's "5 seconds ago") fall due at their own moments, each due refresh a trip through VS Code's tree
+   * to the page; refreshes at least a second apart batch them into one, each row at most that late (the cost of
+   * each gap is in docs/benchmarks.md).
    */
   protected readonly rowClock = this._register(new RowRefreshScheduler<N>((rows) => this.refreshRows(rows), undefined, ROW_REFRESH_GAP_MS));
   /**
@@ -63,8 +61,8 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   /**
    * Whether VS Code has asked for the top-level rows yet, and how many of its asks wait for the engine. A refresh of
    * the whole view before the first ask, or while an ask waits, is not sent: the answer will hold the rows as they
-   * are then. Sent anyway, VS Code drops the answer it is reading and asks again, which costs a 5,000-row view the
-   * whole trip to the page twice (1.8 s measured).
+   * are then. Sent anyway, VS Code drops the answer it is reading and asks again: a large view would make the whole
+   * trip to the page twice.
    */
   private rootAsked = false;
   private rootAsksWaiting = 0;
