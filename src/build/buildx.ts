@@ -9,6 +9,7 @@ import { errorMessage } from '../common/errors';
 import type { EngineSession } from '../model/session';
 import type { BuildDeps } from './deps';
 import type { BuildOptions } from './buildInput';
+import { reportFailure } from '../workbench/feedback';
 
 const BUILDKIT_REFUSAL = /requires BuildKit|classic builder does not understand/i;
 
@@ -16,12 +17,8 @@ const BUILDKIT_REFUSAL = /requires BuildKit|classic builder does not understand/
 export async function offerBuildx(deps: BuildDeps, session: EngineSession, options: BuildOptions, contextDir: string, error: unknown): Promise<boolean> {
   const message = errorMessage(error);
   if (!BUILDKIT_REFUSAL.test(message) || !(await buildxAvailable())) return false;
-  deps.log.error(`Building ${options.tag} failed: ${message}`);
-  const withBuildx = vscode.l10n.t('Build with docker buildx');
-  const showLog = vscode.l10n.t('Show Log');
-  const choice = await vscode.window.showErrorMessage(vscode.l10n.t('Building failed: {0}', message), withBuildx, showLog);
-  if (choice === showLog) deps.log.show(true);
-  if (choice === withBuildx) await vscode.tasks.executeTask(buildxTask(session, options, contextDir));
+  const withBuildx = { title: vscode.l10n.t('Build with docker buildx'), run: () => vscode.tasks.executeTask(buildxTask(session, options, contextDir)) };
+  await reportFailure(deps, vscode.l10n.t('Building failed: {0}', message), error, [withBuildx]);
   return true;
 }
 

@@ -11,6 +11,7 @@ import type { CoreDeps } from '../workbench/deps';
 import { pickMany } from '../workbench/multiPick';
 import { resolveFiles, type FilesTarget } from './files';
 import { prepareRun, runTask, type ComposeImplementations } from './tasks';
+import { reportFailure } from '../workbench/feedback';
 
 export interface ComposeRunDeps extends CoreDeps {
   readonly implementations: ComposeImplementations;
@@ -91,7 +92,8 @@ function composeCommand(id: string, title: string, commandName: ComposeCommand, 
         deps.log.info(`${title}: ${prepared.implementation.command} ${prepared.args.join(' ')} (engine ${target.session.endpointDisplay})`);
         const exitCode = await runTask(prepared.task);
         if (exitCode !== 0) {
-          void vscode.window.showErrorMessage(vscode.l10n.t('{0} failed: {1} exited with {2}. Its output is in the task terminal.', title, prepared.implementation.id, exitCode ?? 'no code'));
+          const headline = vscode.l10n.t('{0} failed: {1} exited with {2}. Its output is in the task terminal.', title, prepared.implementation.id, exitCode ?? 'no code');
+          void reportFailure(deps, headline, new Error(headline));
         }
         // Events bring the new containers too; a listing now makes the tree current when the command returns.
         target.session.model.refresh();

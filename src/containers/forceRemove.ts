@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import type { CoreDeps } from '../workbench/deps';
-import { confirm, reportError, withCancellableProgress } from '../workbench/feedback';
+import { confirm, reportError, reportFailure, withCancellableProgress } from '../workbench/feedback';
 import type { ContainerRef } from '../workbench/targets';
 
 /** The action that removes a running container with force, in the display language. */
@@ -67,15 +67,10 @@ async function confirmAndForce(deps: CoreDeps, ref: ContainerRef, name: string, 
 export async function offerForceRemove(deps: CoreDeps, ref: ContainerRef, error: unknown, confirmed: boolean | undefined): Promise<RefusedRemove> {
   const name = await currentName(ref);
   const message = `Removing ${name} failed: ${errorMessage(error)}`;
-  deps.log.warn(message);
   if (confirmed !== undefined) {
+    deps.log.warn(message);
     return { id: ref.id, name, message, forced: await confirmAndForce(deps, ref, name, confirmed) };
   }
-  const force = forceRemoveAction();
-  const showLog = vscode.l10n.t('Show Log');
-  void vscode.window.showErrorMessage(message, force, showLog).then(async (choice) => {
-    if (choice === force) await confirmAndForce(deps, ref, name, undefined);
-    else if (choice === showLog) deps.log.show(true);
-  });
+  void reportFailure(deps, message, error, [{ title: forceRemoveAction(), run: () => confirmAndForce(deps, ref, name, undefined) }]);
   return { id: ref.id, name, message, forced: false };
 }

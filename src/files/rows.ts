@@ -11,6 +11,7 @@ import type { LogDeps, SessionsDeps } from '../workbench/deps';
 import { uploadInto } from './transfer';
 import { containerUri } from './uri';
 import { VOLUME_MOUNT_PATH, VolumeHelpers } from './volumeHelpers';
+import { reportFailure } from '../workbench/feedback';
 
 export interface FileRow extends ChildRow {
   /** Absolute path in the container; `/` for the "Files" row. */
@@ -117,7 +118,7 @@ export class FileRows extends Disposable implements ContainerChildRows {
     try {
       await uploadInto(this.deps, (await this.resolved(folder)).uri, sources);
     } catch (error) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Uploading into {0} failed: {1}', folder.path, errorMessage(error)));
+      void reportFailure(this.deps, vscode.l10n.t('Uploading into {0} failed: {1}', folder.path, errorMessage(error)), error);
       return;
     }
     this._onDidChangeRows.fire(folder);

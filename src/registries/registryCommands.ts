@@ -7,7 +7,7 @@ import { withRegistryAuthRetry, type AuthRetryOptions } from './authRetry';
 import type { CredentialChain } from './credentialChain';
 import { formatBytes } from '../common/format';
 import { LayerProgress } from '../common/layerProgress';
-import { withCancellableProgress } from '../workbench/feedback';
+import { reportFailure, withCancellableProgress } from '../workbench/feedback';
 import type { EngineGetter } from './registryEngine';
 import { referenceOf, type RegistryTreeNode } from './registriesTree';
 import type { RegistrySignIn, SignInRequest } from './signIn';
@@ -16,20 +16,20 @@ import type { RegistrySignIn, SignInRequest } from './signIn';
  * The interactive offer: shows the engine's refusal with a **Sign In…** button. With `automatic` credentials
  * (tests, scripts) it signs in with them without asking.
  */
-export function signInOffer(signIn: RegistrySignIn, automatic?: Omit<SignInRequest, 'registry'>): (registry: string, message: string) => Promise<boolean> {
+export function signInOffer(signIn: RegistrySignIn, log: vscode.LogOutputChannel, automatic?: Omit<SignInRequest, 'registry'>): (registry: string, message: string) => Promise<boolean> {
   return async (registry, message) => {
     if (automatic?.username !== undefined && automatic.password !== undefined) {
       return (await signIn.signIn({ registry, username: automatic.username, password: automatic.password })) !== undefined;
     }
-    const signInButton = vscode.l10n.t('Sign In…');
-    const choice = await vscode.window.showErrorMessage(vscode.l10n.t('Berth: {0} refused: {1}', registry, message), signInButton);
+    const signInButton = { title: vscode.l10n.t('Sign In…'), run: () => undefined };
+    const choice = await reportFailure({ log }, vscode.l10n.t('Berth: {0} refused: {1}', registry, message), new Error(message), [signInButton]);
     if (choice !== signInButton) return false;
     return (await signIn.signIn({ registry, reason: vscode.l10n.t('{0} asks for credentials', registry) })) !== undefined;
   };
 }
 
 export function authRetryOptions(chain: CredentialChain, signIn: RegistrySignIn, log: vscode.LogOutputChannel, automatic?: Omit<SignInRequest, 'registry'>): AuthRetryOptions {
-  return { chain, offerSignIn: signInOffer(signIn, automatic), log: (line) => log.debug(line) };
+  return { chain, offerSignIn: signInOffer(signIn, log, automatic), log: (line) => log.debug(line) };
 }
 
 export interface PullOptions {

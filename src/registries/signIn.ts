@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { repositoryCatalogFor } from '../engine/hostedCatalogs';
 import { insecureCredentialTransport, parseRegistryAddress } from '../engine/registry';
 import { confirmAutomatedWrite } from '../workbench/automation';
-import { withCancellableProgress } from '../workbench/feedback';
+import { reportFailure, withCancellableProgress } from '../workbench/feedback';
 import { registryKey } from './credentialChain';
 import type { RegistryCredentialStore } from './credentialStore';
 
@@ -65,7 +65,7 @@ export class RegistrySignIn {
       const problem = signInAddressProblem(registry);
       if (problem) {
         if (automated) throw new Error(problem);
-        void vscode.window.showErrorMessage(`Berth: ${problem}`);
+        void reportFailure({ log: this.#log }, `Berth: ${problem}`, new Error(problem));
         return undefined;
       }
       const key = registryKey(registry);
@@ -98,10 +98,12 @@ export class RegistrySignIn {
         await this.#verify(registry, username, password);
       } catch (error) {
         const message = errorMessage(error);
-        this.#log.warn(`Sign-in to ${key} as ${username} was refused: ${message}`);
-        if (automated) throw error;
-        const tryAgain = vscode.l10n.t('Try Again');
-        const choice = await vscode.window.showErrorMessage(vscode.l10n.t('Berth: could not sign in to {0}: {1}', key, message), tryAgain);
+        if (automated) {
+          this.#log.warn(`Sign-in to ${key} as ${username} was refused: ${message}`);
+          throw error;
+        }
+        const tryAgain = { title: vscode.l10n.t('Try Again'), run: () => undefined };
+        const choice = await reportFailure({ log: this.#log }, vscode.l10n.t('Berth: could not sign in to {0}: {1}', key, message), error, [tryAgain]);
         if (choice !== tryAgain) return undefined;
         continue;
       }
