@@ -8,7 +8,7 @@ import type { GroupBy } from '../config';
 import type { ModelChange } from '../model/modelChange';
 import { containerHealth, isRunningState, type ContainerRecord } from '../model/records';
 import type { ChildRow } from '../views/childRows';
-import { containerMatches, filterApplies, type RowFilter } from '../views/rowFilter';
+import { carryContainerText, containerMatches, filterApplies, type FilterNoticeRow, type RowFilter } from '../views/rowFilter';
 
 export type { GroupBy };
 
@@ -56,7 +56,7 @@ export interface GroupNode {
 export type ContainerTreeNode = ContainerNode | GroupNode;
 
 /** A row of the view: the tree's, or one under a container that another feature fills (views/childRows.ts). */
-export type ContainerRowNode = ContainerTreeNode | ChildRow;
+export type ContainerRowNode = ContainerTreeNode | ChildRow | FilterNoticeRow;
 
 /** What the view must refresh: everything, or just these nodes. */
 export interface RefreshPlan {
@@ -160,6 +160,7 @@ export class ContainerTree {
         this.attach(created, dirty, markRoot);
         continue;
       }
+      if (this.options.filter !== undefined) carryContainerText(previous, current);
       this.countUnfiltered(node.record, current);
       const staysInPlace =
         node.visible === this.isVisible(current) &&

@@ -4,8 +4,8 @@
  * projects whose files sit in a workspace folder, containers of images Berth built from one). Each row's text is
  * made once per record object and kept, so a keystroke costs one substring search per row. No `vscode` here.
  */
+import * as l10n from '@vscode/l10n';
 import type { ContainerRecord, ImageRecord } from '../model/records';
-import { portLabel, portsOfSummary } from '../model/ports';
 
 /** The label Berth's builds put on an image: the workspace folder it was built from. Containers inherit it. */
 export const WORKSPACE_FOLDER_LABEL = 'berth.workspace-folder';
@@ -19,6 +19,12 @@ export interface RowFilter {
   readonly needle: string;
   /** Containers of the workspace only (the Containers view's toggle). */
   readonly workspaceFolders?: readonly string[] | undefined;
+}
+
+/** The row a view shows instead of its rows when its filter matches none of them. */
+export interface FilterNoticeRow {
+  readonly kind: 'filterNotice';
+  readonly engine: string;
 }
 
 export const NO_FILTER: RowFilter = { needle: '' };
@@ -53,21 +59,62 @@ function textOf(key: object, make: () => string): string {
   return text;
 }
 
-/** Lines so that a needle never spans two fields. */
+/**
+ * What a row shows that its state does not change, in lines so that a needle never spans two fields; ports as the
+ * row's tooltip words them (`127.0.0.1:8080 → 80/tcp`). State and status are matched on their own: most events change
+ * only them, and the record they bring then takes its previous record's text (carryContainerText).
+ */
 function containerText(record: ContainerRecord): string {
   return textOf(record, () => {
     const summary = record.summary;
-    const ports = portsOfSummary(summary.Ports).map(portLabel).join('\n');
-    return [
-      record.name,
-      summary.Image ?? '',
-      record.state,
-      summary.Status ?? '',
-      record.composeProject ?? '',
-      summary.Labels?.[COMPOSE_SERVICE_LABEL] ?? '',
-      ports,
-    ].join('\n') + labelLines(summary.Labels);
+    let text = `${record.name}\n${summary.Image ?? ''}\n${record.composeProject ?? ''}\n${summary.Labels?.[COMPOSE_SERVICE_LABEL] ?? ''}`;
+    for (const port of summary.Ports ?? []) text += `\n${port.IP ?? ''}:${port.PublicPort ?? ''} → ${port.PrivatePort}/${port.Type}`;
+    return text + labelLines(summary.Labels);
   });
+}
+
+/** State and status: what changes on most events, so kept apart from the rest. */
+const stateTexts = new WeakMap<ContainerRecord, string>();
+
+function stateText(record: ContainerRecord): string {
+  let text = stateTexts.get(record);
+  if (text === undefined) {
+    text = `${record.state}\n${record.summary.Status ?? ''}`.toLowerCase();
+    stateTexts.set(record, text);
+  }
+  return text;
+}
+
+function sameLabels(a: Labels, b: Labels): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  let count = 0;
+  for (const key in a) {
+    if (a[key] !== b[key]) return false;
+    count++;
+  }
+  for (const _ in b) count--;
+  return count === 0;
+}
+
+function samePorts(a: ContainerRecord['summary']['Ports'] | null | undefined, b: ContainerRecord['summary']['Ports'] | null | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  return a.every((port, index) => {
+    const other = b[index];
+    return other !== undefined && port.IP === other.IP && port.PublicPort === other.PublicPort && port.PrivatePort === other.PrivatePort && port.Type === other.Type;
+  });
+}
+
+/**
+ * A record that replaces PREVIOUS (an event's refetch) takes its text when only its state changed: comparing costs no
+ * allocation, where making the text again costs a string per row on every event while a filter applies.
+ */
+export function carryContainerText(previous: ContainerRecord, current: ContainerRecord): void {
+  const text = texts.get(previous);
+  if (text === undefined || texts.has(current)) return;
+  const [a, b] = [previous.summary, current.summary];
+  if (previous.name === current.name && a.Image === b.Image && samePorts(a.Ports, b.Ports) && sameLabels(a.Labels, b.Labels)) texts.set(current, text);
 }
 
 /** An id matches from its start, with or without `sha256:` (what docker ps and the tooltips show). */
@@ -79,7 +126,8 @@ function idMatches(id: string, needle: string): boolean {
 export function containerMatches(record: ContainerRecord, filter: RowFilter): boolean {
   if (filter.workspaceFolders !== undefined && !inWorkspace(record.summary.Labels, filter.workspaceFolders)) return false;
   const needle = filter.needle;
-  return needle.length === 0 || idMatches(record.id, needle) || containerText(record).includes(needle);
+  if (needle.length === 0 || idMatches(record.id, needle) || containerText(record).includes(needle)) return true;
+  return stateText(record).includes(needle);
 }
 
 export function imageMatches(record: ImageRecord, filter: RowFilter): boolean {
@@ -146,5 +194,5 @@ export function inWorkspace(labels: Labels, folders: readonly string[]): boolean
 
 /** `N of M` for a view's description while a filter applies. */
 export function filterCountText(shown: number, total: number): string {
-  return `${shown} of ${total}`;
+  return l10n.t('{0} of {1}', shown, total);
 }

@@ -6,6 +6,7 @@ import type { ModelChange } from '../../../src/model/engineModel';
 import { toContainerRecord, toImageRecord, type ContainerRecord } from '../../../src/model/records';
 import type { ContainerSummary } from '../../../src/engine';
 import {
+  carryContainerText,
   containerMatches,
   imageMatches,
   inWorkspace,
@@ -129,15 +130,28 @@ void test('a filtered image tree counts rows and hides new images that fail the 
   assert.deepEqual(tree.counts(), { shown: 0, total: 2 });
 });
 
-void test('matching 5,000 containers reads each row\'s text once: a second pass makes no new text', () => {
+void test('matching 5,000 containers reads each row\'s text once: later keystrokes make no new text', () => {
   const records = Array.from({ length: 5_000 }, (_, index) => container(String(index).padStart(64, '0'), `c-${index}`, 'running'));
   let made = 0;
-  const counting = records.map((record) => new Proxy(record, { get: (target, key) => (key === 'summary' && made++, Reflect.get(target, key)) }));
-  const filter = textFilter('c-49');
-  const first = counting.filter((record) => containerMatches(record, filter)).length;
+  const counting = records.map((record) => new Proxy(record, { get: (target, key) => (key === 'summary' && made++, Reflect.get(target, key) as unknown) }));
+  // A first keystroke that matches nothing reads every part of every row once.
+  assert.equal(counting.filter((record) => containerMatches(record, textFilter('zzz'))).length, 0);
   const readsFirst = made;
+  const first = counting.filter((record) => containerMatches(record, textFilter('c-49'))).length;
   const second = counting.filter((record) => containerMatches(record, textFilter('c-499'))).length;
   assert.equal(first, 111);
   assert.equal(second, 11);
-  assert.equal(made, readsFirst, 'the second keystroke read no record again');
+  assert.equal(made, readsFirst, 'the later keystrokes read no record again');
+});
+
+void test('a refetched record whose only change is its state keeps its text; one with a new label gets a new one', () => {
+  const previous = compose('1', 'shop-web-1', 'shop', 'web');
+  assert.equal(containerMatches(previous, textFilter('frontend')), false);
+  const stopped = toContainerRecord({ ...previous.summary, State: 'exited', Status: 'Exited (0) 1 second ago' });
+  carryContainerText(previous, stopped);
+  assert.equal(containerMatches(stopped, textFilter('exited (0)')), true, 'the new status matches');
+  assert.equal(containerMatches(stopped, textFilter('shop-web-1')), true, 'the carried text still matches the name');
+  const relabelled = toContainerRecord({ ...previous.summary, Labels: { ...previous.summary.Labels, tier: 'frontend' } });
+  carryContainerText(previous, relabelled);
+  assert.equal(containerMatches(relabelled, textFilter('frontend')), true, 'a changed label is matched, not the carried text');
 });
