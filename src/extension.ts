@@ -13,6 +13,7 @@ import { registerCompose } from './compose';
 import { registerContainers } from './containers';
 import { registerEngines } from './engines';
 import { registerFiles } from './files';
+import { registerFilters } from './filter';
 import { registerImages } from './images';
 import { registerLanguage } from './language';
 import { registerLogs } from './logs';
@@ -53,6 +54,10 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
   registerBuild(extendDeps(core, { registries, revealImage: (key: string, engine: string) => images.view.reveal(key, engine), workspaceState: context.workspaceState }), owner);
   registerStats(extendDeps(core, { containersView: containers.view, extensionUri: context.extensionUri }), owner);
   const networks = registerNetworks(extendDeps(core, { revealContainer: (id: string, engine: string) => containers.view.reveal(id, engine) }), owner);
+  registerFilters(
+    extendDeps(core, { workspaceState: context.workspaceState, views: { containers: containers.view, images: images.view, volumes: volumes.view, networks: networks.view } }),
+    owner,
+  );
   registerPrune(core, owner);
   registerLogs(core, owner);
   registerCompose(core, owner);
@@ -79,6 +84,11 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
       command('berth.internal.viewRowNodes', 'Reading a view', () => (view?: unknown, path?: unknown) => {
         const labels = Array.isArray(path) ? path.map(String) : [];
         return view === 'images' ? images.view.rowNodesAt(labels) : containers.view.rowNodesAt(labels);
+      }),
+      // For tests: a view's description (`N of M` while a filter applies).
+      command('berth.internal.viewDescription', 'Reading a view', () => (view?: unknown) => {
+        const treeViews = { containers: containers.view.treeView, images: images.view.treeView, volumes: volumes.view.view, networks: networks.view.view };
+        return (treeViews[view as keyof typeof treeViews] ?? containers.view.treeView).description;
       }),
       // For tests: the engine rows selected in the Containers view, by engine id.
       command('berth.internal.selectedEngineRows', 'Reading a view', () => () =>

@@ -15,6 +15,7 @@ import type { EngineSession } from '../model/session';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
 import { ANSI } from '../terminals/terminalText';
 import { asOwnArgument } from '../workbench/callOrigin';
+import { WORKSPACE_FOLDER_LABEL } from '../views/rowFilter';
 import { withCancellableProgress } from '../workbench/feedback';
 import { BuildTranscript, DOCKERFILE_GLOB, formatBuildArgs, isDockerfileName, parseBuildArgs, suggestedTag, type BuildOptions } from './buildInput';
 import { offerBuildx } from './buildx';
@@ -103,6 +104,15 @@ export async function remember(deps: BuildDeps, options: BuildOptions): Promise<
   await deps.workspaceState.update(REMEMBERED_KEY, all);
 }
 
+/**
+ * The label that ties an image to the workspace folder its build context is in, so that the Containers view's
+ * "this workspace only" knows its containers (they inherit the image's labels). None outside every folder.
+ */
+export function workspaceBuildLabels(contextDir: string): Record<string, string> {
+  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(contextDir));
+  return folder && folder.uri.scheme === 'file' ? { [WORKSPACE_FOLDER_LABEL]: folder.uri.fsPath } : {};
+}
+
 /** Runs the build into a terminal; resolves undefined when the user cancelled or declined. */
 export async function runBuild(deps: BuildDeps, session: EngineSession, options: BuildOptions): Promise<BuildOutcome | undefined> {
   const contextDir = options.context ?? dirname(options.dockerfile);
@@ -124,6 +134,7 @@ export async function runBuild(deps: BuildDeps, session: EngineSession, options:
         buildArgs: options.buildArgs,
         target: options.target,
         noCache: options.noCache,
+        labels: workspaceBuildLabels(contextDir),
         networkMode: vscode.workspace.getConfiguration('berth.build').get<string>('network', '').trim() || undefined,
         credentials: deps.registries.chain.asLookup(),
         signal: AbortSignal.any([cancelled, terminal.signal]),

@@ -15,6 +15,7 @@ import { Disposable } from '../common/lifecycle';
 import { BuildError, buildImage, failureLine, isLocalEngine, resolveRunOptions, runContainer, runInBackground, type RunOptionsInput } from '../engine';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
 import { toTerminalText } from '../terminals/terminalText';
+import { workspaceBuildLabels } from './buildImage';
 import { BuildTranscript, DOCKERFILE_GLOB, suggestedTag } from './buildInput';
 import type { BuildDeps } from './deps';
 
@@ -104,6 +105,7 @@ export class BerthTaskProvider extends Disposable implements vscode.TaskProvider
         buildArgs: definition.args,
         target: definition.target,
         noCache: definition.noCache,
+        labels: workspaceBuildLabels(contextDir),
         networkMode: vscode.workspace.getConfiguration('berth.build').get<string>('network', '').trim() || undefined,
         credentials: this.deps.registries.chain.asLookup(),
         signal: terminal.signal,

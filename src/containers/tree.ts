@@ -8,6 +8,7 @@ import type { GroupBy } from '../config';
 import type { ModelChange } from '../model/modelChange';
 import { containerHealth, isRunningState, type ContainerRecord } from '../model/records';
 import type { ChildRow } from '../views/childRows';
+import { carryContainerText, containerMatches, filterApplies, type FilterNoticeRow, type RowFilter } from '../views/rowFilter';
 
 export type { GroupBy };
 
@@ -16,6 +17,14 @@ export interface ContainerTreeOptions {
   readonly groupBy: GroupBy;
   /** Only containers whose healthcheck fails (default false). */
   readonly onlyUnhealthy?: boolean | undefined;
+  /** The view's filter (text, workspace only): rows that fail it are hidden, and the view counts them. */
+  readonly filter?: RowFilter | undefined;
+}
+
+/** Rows shown, and rows the view would show without its filter. */
+export interface RowCounts {
+  readonly shown: number;
+  readonly total: number;
 }
 
 /** docker ps's short id. */
@@ -47,7 +56,7 @@ export interface GroupNode {
 export type ContainerTreeNode = ContainerNode | GroupNode;
 
 /** A row of the view: the tree's, or one under a container that another feature fills (views/childRows.ts). */
-export type ContainerRowNode = ContainerTreeNode | ChildRow;
+export type ContainerRowNode = ContainerTreeNode | ChildRow | FilterNoticeRow;
 
 /** What the view must refresh: everything, or just these nodes. */
 export interface RefreshPlan {
@@ -73,6 +82,9 @@ export class ContainerTree {
   private readonly groupList = new SortedList<GroupNode>(compareGroups);
   private readonly loose = new SortedList<ContainerNode>(compareContainers);
   private rootCache: readonly ContainerTreeNode[] | undefined;
+  /** Kept as rows come and go, so that counting costs nothing per event. */
+  private shownCount = 0;
+  private unfilteredCount = 0;
 
   /** `engine` is stamped on every node, so a command invoked on a row knows which engine to ask. */
   constructor(
@@ -89,12 +101,17 @@ export class ContainerTree {
     this.groupList.clear();
     this.loose.clear();
     this.rootCache = undefined;
+    this.shownCount = 0;
+    this.unfilteredCount = 0;
     const loose: ContainerNode[] = [];
     for (const record of records) {
       const node: ContainerNode = this.containerNode(record);
       this.nodes.set(record.id, node);
-      if (!this.isVisible(record)) continue;
+      if (!this.isUnfilteredVisible(record)) continue;
+      this.unfilteredCount++;
+      if (!this.passesFilter(record)) continue;
       node.visible = true;
+      this.shownCount++;
       const project = this.projectOf(record);
       if (project === undefined) {
         loose.push(node);
@@ -122,12 +139,14 @@ export class ContainerTree {
       const node = this.nodes.get(record.id);
       if (!node) continue;
       this.detach(node, dirty, markRoot);
+      this.countUnfiltered(node.record, undefined);
       this.nodes.delete(record.id);
       if (this.shortKeys.get(node.rowKey) === record.id) this.shortKeys.delete(node.rowKey);
     }
     for (const record of change.containers.added) {
       const existing = this.nodes.get(record.id);
       if (existing) this.detach(existing, dirty, markRoot);
+      this.countUnfiltered(existing?.record, record);
       const node: ContainerNode = this.containerNode(record);
       this.nodes.set(record.id, node);
       this.attach(node, dirty, markRoot);
@@ -136,10 +155,13 @@ export class ContainerTree {
       const node = this.nodes.get(current.id);
       if (!node) {
         const created: ContainerNode = this.containerNode(current);
+        this.countUnfiltered(undefined, current);
         this.nodes.set(current.id, created);
         this.attach(created, dirty, markRoot);
         continue;
       }
+      if (this.options.filter !== undefined) carryContainerText(previous, current);
+      this.countUnfiltered(node.record, current);
       const staysInPlace =
         node.visible === this.isVisible(current) &&
         previous.name === current.name &&
@@ -176,6 +198,15 @@ export class ContainerTree {
     return this.nodes.get(id);
   }
 
+  /** Rows shown, and rows the view would show without its filter. */
+  counts(): RowCounts {
+    return { shown: this.shownCount, total: this.unfilteredCount };
+  }
+
+  get filtered(): boolean {
+    return filterApplies(this.options.filter);
+  }
+
   /** Running and total members of a group. */
   groupCounts(group: GroupNode): { running: number; total: number } {
     let running = 0;
@@ -196,8 +227,23 @@ export class ContainerTree {
   }
 
   private isVisible(record: ContainerRecord): boolean {
+    return this.isUnfilteredVisible(record) && this.passesFilter(record);
+  }
+
+  private isUnfilteredVisible(record: ContainerRecord): boolean {
     if (this.options.onlyUnhealthy === true) return containerHealth(record) === 'unhealthy';
     return this.options.showAll || isRunningState(record.state);
+  }
+
+  private passesFilter(record: ContainerRecord): boolean {
+    const filter = this.options.filter;
+    return filter === undefined || containerMatches(record, filter);
+  }
+
+  /** A record replaced by another (either may be undefined: added, removed) in the count of unfiltered rows. */
+  private countUnfiltered(before: ContainerRecord | undefined, after: ContainerRecord | undefined): void {
+    if (before !== undefined && this.isUnfilteredVisible(before)) this.unfilteredCount--;
+    if (after !== undefined && this.isUnfilteredVisible(after)) this.unfilteredCount++;
   }
 
   private projectOf(record: ContainerRecord): string | undefined {
@@ -217,6 +263,7 @@ export class ContainerTree {
   private attach(node: ContainerNode, dirty: Set<ContainerTreeNode>, markRoot: () => void): void {
     if (!this.isVisible(node.record)) return;
     node.visible = true;
+    this.shownCount++;
     const project = this.projectOf(node.record);
     if (project === undefined) {
       this.loose.insert(node);
@@ -235,6 +282,7 @@ export class ContainerTree {
     dirty.delete(node);
     if (!node.visible) return;
     node.visible = false;
+    this.shownCount--;
     const group = node.group;
     node.group = undefined;
     if (!group) {

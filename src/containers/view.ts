@@ -12,6 +12,8 @@ import type { EngineSession } from '../model/session';
 import type { ChildRow, ContainerChildRows } from '../views/childRows';
 import type { EngineRootNode } from '../views/engineForest';
 import { EngineTreeView, type RefreshPlanLike } from '../views/engineTreeView';
+import { filterDescription, filterNoticeItem, type FilterableView, type FilterNoticeRow } from '../views/filterRows';
+import { filterApplies, NO_FILTER, type RowFilter } from '../views/rowFilter';
 import { containerTooltip, presentContainer, presentGroup, type GroupPlace } from '../views/presentation';
 import { toTreeItem } from '../views/treeItems';
 import { ContextKey } from '../workbench/contextKey';
@@ -58,13 +60,16 @@ const showAllContext = new ContextKey<boolean>('berth.containers.showAll');
 /** VS Code applies a tree's refresh within a few hundred milliseconds; a reveal that came too early tries again then. */
 const REVEAL_RETRY_MS = 500;
 
-export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTree> {
+export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTree> implements FilterableView {
   /**
    * Items per record object: a record is replaced when its container changes, and an item whose relative time
    * moved on (`changesAt` passed) is made again, so the cache never goes stale.
    */
   private itemCache = new WeakMap<ContainerRecord, { readonly item: vscode.TreeItem; readonly changesAt: number | undefined }>();
   private options: ContainerTreeOptions;
+  private filter: RowFilter = NO_FILTER;
+  /** One notice row per engine, so that VS Code keeps one element for it across refreshes. */
+  private readonly notices = new Map<string, FilterNoticeRow>();
   /** The features that add to rows as they are drawn (stats, ports), in the order they were set. */
   private readonly decorators: ContainerRowDecorator[] = [];
   /** Compose groups the user collapsed: their members are not on screen. */
@@ -82,7 +87,7 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
   ) {
     super(deps, 'berth.containers', { canSelectMany: true, showCollapseAll: true, dragAndDropController: drops });
     this.drops = drops;
-    this.options = optionsOf(deps.settings);
+    this.options = optionsOf(deps.settings, this.filter);
     showAllContext.set(this.options.showAll);
     this.start();
     this._register(this.view.onDidChangeVisibility(() => this._onDidChangeRows.fire()));
@@ -100,7 +105,7 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
     this._register(
       deps.onDidChangeSettings((settings) => {
         showAllContext.set(settings.showAll);
-        const next = optionsOf(settings);
+        const next = optionsOf(settings, this.filter);
         if (next.showAll === this.options.showAll && next.groupBy === this.options.groupBy && next.onlyUnhealthy === this.options.onlyUnhealthy) return;
         this.options = next;
         for (const session of this.deps.engines.all) {
@@ -109,6 +114,41 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
         this.fire(undefined);
       }),
     );
+  }
+
+  /** Shows only the rows that pass FILTER (NO_FILTER: all), in every engine's tree; new rows from events respect it. */
+  setFilter(filter: RowFilter): void {
+    this.filter = filter;
+    this.options = { ...this.options, filter: filterApplies(filter) ? filter : undefined };
+    for (const session of this.deps.engines.all) this.forest.tree(session.id)?.reset(session.model.containers(), this.options);
+    this.updateDescription();
+    this.fire(undefined);
+  }
+
+  /** Rows shown and rows the view would show unfiltered, over every engine. */
+  filterCounts(): { shown: number; total: number } {
+    let shown = 0;
+    let total = 0;
+    for (const session of this.deps.engines.all) {
+      const counts = this.forest.tree(session.id)?.counts();
+      shown += counts?.shown ?? 0;
+      total += counts?.total ?? 0;
+    }
+    return { shown, total };
+  }
+
+  protected override filterDescription(): string | undefined {
+    return filterDescription(this.options.filter !== undefined, this.filterCounts());
+  }
+
+  protected override filterNotice(engine: string): ContainerRowNode | undefined {
+    if (this.options.filter === undefined) return undefined;
+    let notice = this.notices.get(engine);
+    if (!notice) {
+      notice = { kind: 'filterNotice', engine };
+      this.notices.set(engine, notice);
+    }
+    return notice;
   }
 
   /** A container's node in an engine's tree (the current engine's by default). */
@@ -186,6 +226,7 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
   }
 
   override getChildren(node?: ContainerRowNode | EngineRootNode): vscode.ProviderResult<Array<ContainerRowNode | EngineRootNode>> {
+    if (node?.kind === 'filterNotice') return [];
     if (node?.kind === 'container' || node?.kind === 'child') return this.childRowsOf(node);
     return super.getChildren(node);
   }
@@ -254,6 +295,7 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
   }
 
   protected itemFor(node: ContainerRowNode, session: EngineSession): vscode.TreeItem {
+    if (node.kind === 'filterNotice') return filterNoticeItem('containers', this.filter, node.engine);
     if (node.kind === 'child') return this.drops.owners.get(node)?.item(node) ?? new vscode.TreeItem('');
     if (node.kind === 'group') {
       const tree = this.forest.tree(session.id);
@@ -292,7 +334,7 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
       const base = containerTooltip(node.record, Date.now());
       return extra === undefined ? base : `${base}\n\n${extra}`;
     }
-    if (node.kind === 'child') return '';
+    if (node.kind === 'child' || node.kind === 'filterNotice') return '';
     const counts = this.forest.tree(session.id)?.groupCounts(node) ?? { running: 0, total: 0 };
     return presentGroup(node.project, counts, groupPlace(node.members.view.map((member) => member.record.summary))).tooltip;
   }
@@ -314,6 +356,6 @@ function sameRow(a: ContainerRecord, b: ContainerRecord, now: number): boolean {
   );
 }
 
-function optionsOf(settings: SettingsDeps['settings']): ContainerTreeOptions {
-  return { showAll: settings.showAll, groupBy: settings.groupBy, onlyUnhealthy: settings.onlyUnhealthy };
+function optionsOf(settings: SettingsDeps['settings'], filter: RowFilter): ContainerTreeOptions {
+  return { showAll: settings.showAll, groupBy: settings.groupBy, onlyUnhealthy: settings.onlyUnhealthy, filter: filterApplies(filter) ? filter : undefined };
 }

@@ -6,6 +6,7 @@ import { SortedList } from '../common/sortedList';
 import type { ModelChange } from '../model/modelChange';
 import type { ImageRecord } from '../model/records';
 import { untaggedLabel } from '../views/presentation';
+import { filterApplies, imageMatches, NO_FILTER, type RowFilter } from '../views/rowFilter';
 
 export interface ImageNode {
   readonly kind: 'image';
@@ -33,20 +34,38 @@ function compareImages(a: ImageNode, b: ImageNode): number {
 
 export class ImageTree {
   private readonly byKey = new Map<string, ImageNode[]>();
+  /** The rows shown: those of images that pass the filter. */
   private readonly list = new SortedList<ImageNode>(compareImages);
+  /** Rows with and without the filter, kept as images come and go. */
+  private unfilteredCount = 0;
 
   /** `engine` is stamped on every node, so a command invoked on a row knows which engine to ask. */
-  constructor(readonly engine = '') {}
+  constructor(
+    readonly engine = '',
+    private filter: RowFilter = NO_FILTER,
+  ) {}
 
-  reset(records: Iterable<ImageRecord>): void {
+  reset(records: Iterable<ImageRecord>, filter: RowFilter = this.filter): void {
+    this.filter = filter;
     this.byKey.clear();
-    const all: ImageNode[] = [];
+    this.unfilteredCount = 0;
+    const shown: ImageNode[] = [];
     for (const record of records) {
       const nodes = nodesFor(record, this.engine);
       this.byKey.set(record.key, nodes);
-      all.push(...nodes);
+      this.unfilteredCount += nodes.length;
+      if (imageMatches(record, this.filter)) shown.push(...nodes);
     }
-    this.list.reset(all);
+    this.list.reset(shown);
+  }
+
+  /** Rows shown, and rows the view would show without its filter. */
+  counts(): { shown: number; total: number } {
+    return { shown: this.list.length, total: this.unfilteredCount };
+  }
+
+  get filtered(): boolean {
+    return filterApplies(this.filter);
   }
 
   apply(change: ModelChange, all: () => Iterable<ImageRecord>): ImageRefreshPlan {
@@ -64,7 +83,7 @@ export class ImageTree {
     }
     for (const { previous, current } of change.images.updated) {
       const nodes = this.byKey.get(current.key);
-      if (nodes && previous.tags.join('\n') === current.tags.join('\n')) {
+      if (nodes && previous.tags.join('\n') === current.tags.join('\n') && imageMatches(previous, this.filter) === imageMatches(current, this.filter)) {
         for (const node of nodes) {
           node.record = current;
           dirty.add(node);
@@ -90,13 +109,18 @@ export class ImageTree {
   private addNodes(record: ImageRecord): void {
     const nodes = nodesFor(record, this.engine);
     this.byKey.set(record.key, nodes);
+    this.unfilteredCount += nodes.length;
+    if (!imageMatches(record, this.filter)) return;
     for (const node of nodes) this.list.insert(node);
   }
 
   private removeNodes(key: string): boolean {
     const nodes = this.byKey.get(key);
     if (!nodes) return false;
-    for (const node of nodes) this.list.remove(node);
+    this.unfilteredCount -= nodes.length;
+    // Rows of a filtered-out image are not in the list: looking for them there would cost a linear search each.
+    const shown = nodes[0] !== undefined && imageMatches(nodes[0].record, this.filter);
+    if (shown) for (const node of nodes) this.list.remove(node);
     this.byKey.delete(key);
     return true;
   }

@@ -4,6 +4,8 @@ import type { EngineModel } from '../model/engineModel';
 import type { ModelChange } from '../model/modelChange';
 import type { EngineSession } from '../model/session';
 import { EngineTreeView, type RefreshPlanLike } from '../views/engineTreeView';
+import { filterDescription, filterNoticeItem, type FilterableView } from '../views/filterRows';
+import { filterApplies, imageMatches, NO_FILTER, type FilterNoticeRow, type RowFilter } from '../views/rowFilter';
 import { presentImage, type ImageUsage } from '../views/presentation';
 import { toTreeItem } from '../views/treeItems';
 import type { SessionsDeps } from '../workbench/deps';
@@ -14,7 +16,14 @@ function usageOf(node: ImageNode, session: EngineSession): ImageUsage {
   return { row: node.tag === undefined ? image : session.model.containersUsingTag(node.key, node.tag), image };
 }
 
-export class ImagesView extends EngineTreeView<ImageNode, ImageTree> {
+/** A row of the view: an image's, or the one saying the filter hides them all. */
+export type ImageRowNode = ImageNode | FilterNoticeRow;
+
+export class ImagesView extends EngineTreeView<ImageRowNode, ImageTree> implements FilterableView {
+  private filter: RowFilter = NO_FILTER;
+  /** One notice row per engine, so that VS Code keeps one element for it across refreshes. */
+  private readonly notices = new Map<string, FilterNoticeRow>();
+
   constructor(deps: SessionsDeps) {
     super(deps, 'berth.images', { canSelectMany: true, showCollapseAll: false });
     this.start();
@@ -23,29 +32,61 @@ export class ImagesView extends EngineTreeView<ImageNode, ImageTree> {
   /** Selects the rows of an image (e.g. one just committed or pulled) in an engine's tree (the current one's by default). */
   async reveal(key: string, engine: string = this.deps.session.id): Promise<void> {
     const [first] = this.forest.tree(engine)?.nodesOf(key) ?? [];
-    if (first) await this.revealRow(first);
+    // A row the filter hides is not in the view: there is nothing to select.
+    if (first && imageMatches(first.record, this.filter)) await this.revealRow(first);
+  }
+
+  /** Shows only the rows that pass FILTER (NO_FILTER: all), in every engine's tree; new rows from events respect it. */
+  setFilter(filter: RowFilter): void {
+    this.filter = filter;
+    for (const session of this.deps.engines.all) this.forest.tree(session.id)?.reset(session.model.images(), filter);
+    this.updateDescription();
+    this.fire(undefined);
+  }
+
+  protected override filterDescription(): string | undefined {
+    let shown = 0;
+    let total = 0;
+    for (const session of this.deps.engines.all) {
+      const counts = this.forest.tree(session.id)?.counts();
+      shown += counts?.shown ?? 0;
+      total += counts?.total ?? 0;
+    }
+    return filterDescription(filterApplies(this.filter), { shown, total });
+  }
+
+  protected override filterNotice(engine: string): ImageRowNode | undefined {
+    if (!filterApplies(this.filter)) return undefined;
+    let notice = this.notices.get(engine);
+    if (!notice) {
+      notice = { kind: 'filterNotice', engine };
+      this.notices.set(engine, notice);
+    }
+    return notice;
   }
 
   protected createTree(engine: string): ImageTree {
-    return new ImageTree(engine);
+    return new ImageTree(engine, this.filter);
   }
 
   protected resetTree(tree: ImageTree, model: EngineModel): void {
-    tree.reset(model.images());
+    tree.reset(model.images(), this.filter);
   }
 
-  protected applyChange(tree: ImageTree, change: ModelChange, model: EngineModel): RefreshPlanLike<ImageNode> {
+  protected applyChange(tree: ImageTree, change: ModelChange, model: EngineModel): RefreshPlanLike<ImageRowNode> {
     return tree.apply(change, () => model.images());
   }
 
-  protected itemFor(node: ImageNode, session: EngineSession): vscode.TreeItem {
+  protected itemFor(node: ImageRowNode, session: EngineSession): vscode.TreeItem {
+    if (node.kind === 'filterNotice') return filterNoticeItem('images', this.filter, node.engine);
     // Not cached: the container count lives outside the record, and image rows are few.
     const presentation = presentImage(node, usageOf(node, session), Date.now());
     this.rowClock.track(node, presentation.changesAt);
     return toTreeItem(this.itemId(`image:${node.key}:${node.tag ?? '<untagged>'}`, node.engine), presentation, undefined, 'on hover');
   }
 
-  protected tooltipFor(node: ImageNode, session: EngineSession): string {
+  protected tooltipFor(node: ImageRowNode, session: EngineSession): string {
+    if (node.kind === 'filterNotice') return '';
     return presentImage(node, usageOf(node, session), Date.now()).tooltip;
   }
 

@@ -7,12 +7,15 @@ import * as vscode from 'vscode';
 import { Disposable, DisposableStore, MutableDisposable } from '../common/lifecycle';
 import type { EngineSession } from '../model/session';
 import type { RowSummary } from '../views/engineTreeView';
+import { filterDescription, filterNoticeItem, type FilterableView } from '../views/filterRows';
+import { filterApplies, networkMatches, NO_FILTER, type FilterNoticeRow, type RowFilter } from '../views/rowFilter';
 import { rowSummariesUnder, sessionTreeView, toTreeItem } from '../views/treeItems';
 import type { LogDeps, SessionsDeps } from '../workbench/deps';
 import { attachmentsOf, presentAttachment, presentNetwork } from './presentation';
 import { NetworkStore } from './store';
 
 export type NetworkTreeNode =
+  | FilterNoticeRow
   | { readonly kind: 'network'; readonly id: string; readonly name: string }
   | { readonly kind: 'networkContainer'; readonly network: string; readonly id: string; readonly name: string };
 
@@ -38,7 +41,9 @@ class Binding extends Disposable {
   }
 }
 
-export class NetworksView extends Disposable implements vscode.TreeDataProvider<NetworkTreeNode> {
+export class NetworksView extends Disposable implements vscode.TreeDataProvider<NetworkTreeNode>, FilterableView {
+  private filter: RowFilter = NO_FILTER;
+  private readonly notice: FilterNoticeRow = { kind: 'filterNotice', engine: '' };
   private readonly binding = this._register(new MutableDisposable<Binding>());
   private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<NetworkTreeNode | undefined>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
@@ -56,7 +61,15 @@ export class NetworksView extends Disposable implements vscode.TreeDataProvider<
     return this.binding.value?.networks;
   }
 
+  /** Shows only the networks that pass FILTER (NO_FILTER: all); new rows from events respect it. */
+  setFilter(filter: RowFilter): void {
+    this.filter = filter;
+    if (!filterApplies(filter)) this.view.description = undefined;
+    this._onDidChangeTreeData.fire(undefined);
+  }
+
   getTreeItem(node: NetworkTreeNode): vscode.TreeItem {
+    if (node.kind === 'filterNotice') return filterNoticeItem('networks', this.filter, this.binding.value?.session.id ?? '');
     if (node.kind === 'networkContainer') {
       const network = this.networks?.network(node.network);
       const attachment = network && attachmentsOf(network).find((candidate) => candidate.id === node.id);
@@ -75,9 +88,16 @@ export class NetworksView extends Disposable implements vscode.TreeDataProvider<
     if (!store) return [];
     if (node === undefined) {
       const nodes = new Map<string, NetworkNode>();
-      for (const network of store.networks()) nodes.set(network.Id, { kind: 'network', id: network.Id, name: network.Name });
+      let total = 0;
+      for (const network of store.networks()) {
+        total++;
+        if (networkMatches(network, this.filter)) nodes.set(network.Id, { kind: 'network', id: network.Id, name: network.Name });
+      }
       this.nodes = nodes;
-      return [...nodes.values()];
+      const applies = filterApplies(this.filter);
+      const description = filterDescription(applies, { shown: nodes.size, total });
+      if (this.view.description !== description) this.view.description = description;
+      return applies && nodes.size === 0 ? [this.notice] : [...nodes.values()];
     }
     if (node.kind !== 'network') return [];
     const network = store.network(node.id);

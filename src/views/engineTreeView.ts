@@ -141,6 +141,14 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   }
   /** The engine layout changed between one and several: ids of items change, so caches go. */
   protected abstract onLayoutChanged(): void;
+  /** The row that stands for an engine's rows when a filter hides all of them; undefined while some show. */
+  protected filterNotice(_engine: string): N | undefined {
+    return undefined;
+  }
+  /** The view's description while a filter applies (`N of M`). */
+  protected filterDescription(): string | undefined {
+    return undefined;
+  }
 
   get treeView(): vscode.TreeView<N | EngineRootNode> {
     return this.view;
@@ -196,19 +204,26 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
     if (node === undefined && this.forest.isMulti) return this.mutable(this.forest.children());
     const engine = node === undefined ? this.forest.roots()[0]?.engine : node.engine;
     const model = engine === undefined ? undefined : this.deps.engines.find(engine)?.model;
-    if (!model) return [];
+    if (!model || engine === undefined) return [];
     if (node === undefined || isEngineRoot(node)) {
       if (model.state === 'connecting' && model.savedListingAt === undefined) {
         // The first listing is on its way: let the view show its progress bar instead of a false "empty" (or the
         // saved listing, if it is read first: savedListing.ts).
         return model.whenRowsKnown().then(
-          () => this.mutable(this.forest.children(node)),
+          () => this.withNotice(engine, this.forest.children(node)),
           () => [],
         );
       }
       if (model.state === 'unreachable') return [];
+      return this.withNotice(engine, this.forest.children(node));
     }
     return this.mutable(this.forest.children(node));
+  }
+
+  /** An engine's top rows, or the filter's notice when it hides them all. */
+  private withNotice(engine: string, rows: ReadonlyArray<N | EngineRootNode>): Array<N | EngineRootNode> {
+    const notice = rows.length === 0 ? this.filterNotice(engine) : undefined;
+    return notice ? [notice] : this.mutable(rows);
   }
 
   /**
@@ -357,6 +372,7 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
         // The view's message says when rows are a saved listing, and goes when the engine's own arrives.
         if (change.full || change.relisted) this.updateDescription();
         const plan = this.applyChange(tree, change, model);
+        if (this.filterDescription() !== undefined) this.updateDescription();
         if (plan.all) this.fire(this.forest.refreshTargetFor(session.id));
         else if (plan.nodes.length > 0) this.fire([...plan.nodes]);
       }),
@@ -378,13 +394,15 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
     );
   }
 
-  private updateDescription(): void {
+  /** Says again how many rows the filter shows; the description is sent to the workbench only when its text changes. */
+  protected updateDescription(): void {
     // With one engine an outage is explained in the view's message, endpoint included (welcome content is static
     // text, and the title's description is cut off in a normal side bar). A message hides the welcome content, so
     // Retry Connection is a title action while the engine is unreachable. With several, each root row says it.
     const only = this.forest.isMulti ? undefined : this.deps.engines.all[0];
     const unreachable = only?.state === 'unreachable' ? only : undefined;
-    this.view.description = unreachable ? `unreachable: ${unreachable.endpointDisplay}` : undefined;
+    const description = unreachable ? `unreachable: ${unreachable.endpointDisplay}` : this.filterDescription();
+    if (this.view.description !== description) this.view.description = description;
     const savedAt = only?.model.state === 'connecting' ? only.model.savedListingAt : undefined;
     this.view.message = unreachable
       ? unreachableViewMessage(classifyUnreachable(unreachable.model.lastError), unreachable.endpointDisplay)

@@ -10,6 +10,8 @@ import type { ContainerSummary } from '../engine';
 import type { EngineSession } from '../model/session';
 import type { ChildRow, ContainerChildRows } from '../views/childRows';
 import type { RowSummary } from '../views/engineTreeView';
+import { filterDescription, filterNoticeItem, type FilterableView } from '../views/filterRows';
+import { filterApplies, NO_FILTER, volumeMatches, type FilterNoticeRow, type RowFilter } from '../views/rowFilter';
 import { ROW_REFRESH_GAP_MS, RowRefreshScheduler } from '../views/rowRefreshScheduler';
 import { rowSummariesUnder, sessionTreeView, toTreeItem } from '../views/treeItems';
 import type { LogDeps, SessionsDeps } from '../workbench/deps';
@@ -18,6 +20,7 @@ import { DISK_USAGE_MAX_AGE_MS, DISK_USAGE_SHOW_DELAY_MS, VolumeStore, type Volu
 
 export type VolumeTreeNode =
   | ChildRow
+  | FilterNoticeRow
   | { readonly kind: 'diskUsage' }
   | { readonly kind: 'volume'; readonly name: string }
   | { readonly kind: 'volumeUser'; readonly volume: string; readonly id: string; readonly name: string };
@@ -51,7 +54,9 @@ class Binding extends Disposable {
   }
 }
 
-export class VolumesView extends Disposable implements vscode.TreeDataProvider<VolumeTreeNode> {
+export class VolumesView extends Disposable implements vscode.TreeDataProvider<VolumeTreeNode>, FilterableView {
+  private filter: RowFilter = NO_FILTER;
+  private readonly notice: FilterNoticeRow = { kind: 'filterNotice', engine: '' };
   private readonly binding = this._register(new MutableDisposable<Binding>());
   private readonly bindingListeners = this._register(new MutableDisposable<DisposableStore>());
   private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<VolumeTreeNode | VolumeTreeNode[] | undefined>());
@@ -100,7 +105,15 @@ export class VolumesView extends Disposable implements vscode.TreeDataProvider<V
     await this.volumes?.diskUsage(maxAgeMs, signal);
   }
 
+  /** Shows only the volumes that pass FILTER (NO_FILTER: all); new rows from events respect it. */
+  setFilter(filter: RowFilter): void {
+    this.filter = filter;
+    if (!filterApplies(filter)) this.view.description = undefined;
+    this._onDidChangeTreeData.fire(undefined);
+  }
+
   getTreeItem(node: VolumeTreeNode): vscode.TreeItem {
+    if (node.kind === 'filterNotice') return filterNoticeItem('volumes', this.filter, this.session?.id ?? '');
     if (node.kind === 'child') return this.childRows?.item(node) ?? new vscode.TreeItem('');
     const store = this.volumes;
     const now = Date.now();
@@ -138,9 +151,16 @@ export class VolumesView extends Disposable implements vscode.TreeDataProvider<V
     if (!store) return [];
     if (node === undefined) {
       const nodes = new Map<string, VolumeNode>();
-      for (const volume of store.volumes()) nodes.set(volume.Name, this.nodes.get(volume.Name) ?? { kind: 'volume', name: volume.Name });
+      let total = 0;
+      for (const volume of store.volumes()) {
+        total++;
+        if (volumeMatches(volume, this.filter)) nodes.set(volume.Name, this.nodes.get(volume.Name) ?? { kind: 'volume', name: volume.Name });
+      }
       this.nodes = nodes;
-      return [DISK_USAGE_NODE, ...nodes.values()];
+      const applies = filterApplies(this.filter);
+      const description = filterDescription(applies, { shown: nodes.size, total });
+      if (this.view.description !== description) this.view.description = description;
+      return applies && nodes.size === 0 ? [DISK_USAGE_NODE, this.notice] : [DISK_USAGE_NODE, ...nodes.values()];
     }
     if (node.kind !== 'volume') return [];
     return store.usersOf(node.name).map((user) => ({ kind: 'volumeUser', volume: node.name, id: user.id, name: user.name }));

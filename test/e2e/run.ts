@@ -28,6 +28,7 @@ import { PULL_SIGN_IN_CASE, RUN_SIGN_IN_CASE, pullSignIn, runSignIn } from './ru
 import { logsCases } from './logsCases';
 import { MULTI_ENGINE_CASE, multiEngineExplorer } from './multiEngine';
 import { PORTS_CASE, containerPorts } from './ports';
+import { VIEW_FILTER_CASE, filterAsTyped } from './viewFilter';
 import { STATS_CASE, statsPanel } from './stats';
 import { BUILD_CASE, buildFromExplorer } from './buildImage';
 import { FILES_CASE, filesEdit } from './filesRows';
@@ -255,6 +256,8 @@ async function devWorkbenchCases(
     await runner.run(STATS_CASE, () => statsPanel(workbench, driver, client, engines.image, publish), evidence);
 
     await runner.run(PORTS_CASE, () => containerPorts(workbench, driver, client, engines.image, publish), evidence);
+
+    await runner.run(VIEW_FILTER_CASE, () => filterAsTyped(workbench, driver, client, engines.image), evidence);
 
     await runner.run(AGING_ROW_CASE, () =>
       agingRow({ driver, client, image: engines.image, dockerHost: engines.dockerHost, cleanup }, async () => {

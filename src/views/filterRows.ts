@@ -1,0 +1,46 @@
+/**
+ * What the four explorer views share for their filter: the row that says a filter matches nothing (a click clears
+ * it), the view's `N of M` description, and what the Filter commands ask of a view.
+ */
+import * as vscode from 'vscode';
+import { filterCountText, type RowFilter } from './rowFilter';
+
+export type { FilterNoticeRow } from './rowFilter';
+
+/** The views that filter, by the name their commands carry (`berth.<name>.filter`). */
+export type FilterableViewName = 'containers' | 'images' | 'volumes' | 'networks';
+
+/** What the Filter and Clear Filter commands ask of a view. */
+export interface FilterableView {
+  setFilter(filter: RowFilter): void;
+}
+
+function nothingMatches(view: FilterableViewName, filter: RowFilter): string {
+  const text = filter.needle;
+  if (text.length === 0) return vscode.l10n.t('No container belongs to this workspace');
+  switch (view) {
+    case 'containers':
+      return vscode.l10n.t('No container matches “{0}”', text);
+    case 'images':
+      return vscode.l10n.t('No image matches “{0}”', text);
+    case 'volumes':
+      return vscode.l10n.t('No volume matches “{0}”', text);
+    case 'networks':
+      return vscode.l10n.t('No network matches “{0}”', text);
+  }
+}
+
+export function filterNoticeItem(view: FilterableViewName, filter: RowFilter, engine: string): vscode.TreeItem {
+  const item = new vscode.TreeItem(nothingMatches(view, filter));
+  item.id = `filterNotice:${engine}`;
+  item.description = vscode.l10n.t('Clear Filter');
+  item.iconPath = new vscode.ThemeIcon('filter');
+  item.contextValue = 'berth:filterNotice';
+  item.command = { command: `berth.${view}.clearFilter`, title: vscode.l10n.t('Clear Filter') };
+  return item;
+}
+
+/** `N of M` while a filter applies, nothing otherwise. */
+export function filterDescription(applies: boolean, counts: { shown: number; total: number }): string | undefined {
+  return applies ? filterCountText(counts.shown, counts.total) : undefined;
+}
