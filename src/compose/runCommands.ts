@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { readComposeModel, type ComposeCommand, type ComposeModel, type ComposeRun } from '../engine';
-import { fieldsQuestion } from '../workbench/callOrigin';
+import { fieldsQuestion, listLine, shownValue, type OutsideQuestion } from '../workbench/callOrigin';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import type { CoreDeps } from '../workbench/deps';
 import { pickMany } from '../workbench/multiPick';
@@ -78,6 +78,20 @@ async function describe(target: FilesTarget, commandName: ComposeCommand, select
   return run;
 }
 
+/** The question for compose files given as Uris: the files, and the compose command that would run on them. */
+function fileQuestion(title: string, commandName: ComposeCommand, args: readonly unknown[]): OutsideQuestion {
+  // The files resolveFiles runs: the Explorer's multi-selection when there is one, else the file itself.
+  const isUri = (value: unknown): value is vscode.Uri => value instanceof vscode.Uri;
+  const selected = Array.isArray(args[1]) ? (args[1] as unknown[]).filter(isUri) : [];
+  const uris = selected.length > 0 ? selected : [args[0] as vscode.Uri];
+  const files = [...new Set(uris.map((uri) => (uri.scheme === 'file' ? uri.fsPath : uri.toString())))].map(shownValue);
+  return {
+    message: vscode.l10n.t('{0} with {1}?', title, files.join(', ')),
+    action: title,
+    detail: [vscode.l10n.t('A file was passed to this command (by the Explorer, an editor, a command link or another extension).'), ...listLine('Files', files), `Runs: compose ${files.map((file) => `-f ${file}`).join(' ')} ${commandName}`].join('\n'),
+  };
+}
+
 function composeCommand(id: string, title: string, commandName: ComposeCommand, selection: Selection = 'none'): CommandEntry<ComposeRunDeps> {
   return command(
     id,
@@ -101,9 +115,14 @@ function composeCommand(id: string, title: string, commandName: ComposeCommand, 
       },
     {
       rejectsWhen: (...args: unknown[]) => typeof args[0] === 'object' && args[0] !== null && 'files' in args[0],
-      // Files or a project given by an outside caller are shown first; a file clicked in the explorer or an editor is a Uri.
+      // Files or a project given by an outside caller are shown first, and so is a file Uri: the explorer and the editor
+      // title pass one, but so can a command link or another extension, and nothing tells them apart.
       asksOutsideCallers: (...args: unknown[]) =>
-        typeof args[0] === 'object' && args[0] !== null && !(args[0] instanceof vscode.Uri) ? fieldsQuestion(vscode.l10n.t('{0}?', title), title, args[0]) : undefined,
+        args[0] instanceof vscode.Uri
+          ? fileQuestion(title, commandName, args)
+          : typeof args[0] === 'object' && args[0] !== null
+            ? fieldsQuestion(vscode.l10n.t('{0}?', title), title, args[0])
+            : undefined,
     },
   );
 }

@@ -148,15 +148,18 @@ export class JsonLineDecoder<T = unknown> {
     let start = 0;
     let newline = chunk.indexOf(NEWLINE, start);
     while (newline !== -1) {
-      let line = chunk.subarray(start, newline);
       if (this.partialLength > 0) {
+        const line = chunk.subarray(start, newline);
         this.refuseLongLine(this.partialLength + line.length);
         this.partial.push(line);
-        line = Buffer.concat(this.partial, this.partialLength + line.length);
+        const joined = Buffer.concat(this.partial, this.partialLength + line.length);
         this.partial = [];
         this.partialLength = 0;
+        this.parse(joined, 0, joined.length);
+      } else {
+        // Parsed where it lies: a stream of tiny values costs no Buffer per line.
+        this.parse(chunk, start, newline);
       }
-      this.parse(line);
       start = newline + 1;
       newline = chunk.indexOf(NEWLINE, start);
     }
@@ -184,21 +187,30 @@ export class JsonLineDecoder<T = unknown> {
     const line = Buffer.concat(this.partial, this.partialLength);
     this.partial = [];
     this.partialLength = 0;
-    this.parse(line);
+    this.parse(line, 0, line.length);
   }
 
-  private parse(line: Buffer): void {
-    const text = line.toString('utf8').trim();
-    if (text.length === 0) return;
+  private parse(bytes: Buffer, start: number, end: number): void {
+    // JSON.parse skips the whitespace around a value itself; a line of whitespace only is no value.
+    let first = start;
+    while (first < end && isJsonWhitespace(bytes[first] as number)) first++;
+    if (first === end) return;
+    const text = bytes.toString('utf8', first, end);
     let value: T;
     try {
       value = JSON.parse(text) as T;
     } catch {
-      const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+      const trimmed = text.trim();
+      const shown = trimmed.length > 200 ? `${trimmed.slice(0, 200)}…` : trimmed;
       throw new EngineError('protocol', `The engine sent a line that is not JSON: ${shown}`);
     }
     this.onValue(value);
   }
+}
+
+/** Space, tab, CR and LF: what JSON allows around a value (and `trim` removed before). */
+function isJsonWhitespace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === 0x0d || byte === 0x0a;
 }
 
 /** Decodes an async byte stream of JSON lines into values. */

@@ -67,6 +67,13 @@ class Follower {
   private eventsFrom: bigint | undefined;
   /** An outage cut the stream: what the run wrote after the last line shown is still to read. */
   private cut = false;
+  /** The outage was announced and the engine has not been seen back yet: it is not announced again. */
+  private lost = false;
+  /**
+   * "reconnected; …", said once the engine answers more than an inspect (its output, or a read that completes): an
+   * engine that is going away still answers an inspect or two, and would be "reconnected" and lost again.
+   */
+  private reconnected: string | undefined;
 
   constructor(
     private readonly source: LogsClientSource,
@@ -80,7 +87,23 @@ class Follower {
     this.reader = new LogMessageReader(this.toSink);
   }
 
-  private readonly toSink = (stream: 'stdout' | 'stderr', text: string): void => this.sink.output(stream, text);
+  private readonly toSink = (stream: 'stdout' | 'stderr', text: string): void => {
+    this.sayReconnected();
+    this.sink.output(stream, text);
+  };
+
+  private notice(text: string): void {
+    this.sayReconnected();
+    this.sink.notice(text);
+  }
+
+  private sayReconnected(): void {
+    if (this.reconnected === undefined) return;
+    const text = this.reconnected;
+    this.reconnected = undefined;
+    this.lost = false;
+    this.sink.notice(text);
+  }
 
   /** The engine's current client (asked again on every call, so a session rebuilt after an outage is used). */
   private get client(): LogsClient {
@@ -105,7 +128,7 @@ class Follower {
     let current = first.State;
     this.knownRun = hasRun(current) ? current.StartedAt : undefined;
     this.eventsFrom = parseTimestamp(`${first.Created} `)?.nanos;
-    if (!current.Running && this.options.followRestarts && !hasRun(current)) this.sink.notice(`${this.name} has not started yet; waiting for it to start…`);
+    if (!current.Running && this.options.followRestarts && !hasRun(current)) this.notice(`${this.name} has not started yet; waiting for it to start…`);
     for (;;) {
       try {
         if (this.cut && !current.Running) {
@@ -114,12 +137,13 @@ class Follower {
           // no "restarted" line before it.
           this.cut = false;
           if (hasRun(current)) {
-            if (this.knownRun !== undefined && current.StartedAt !== this.knownRun) this.sink.notice(`${this.name} restarted`);
+            if (this.knownRun !== undefined && current.StartedAt !== this.knownRun) this.notice(`${this.name} restarted`);
             this.knownRun = current.StartedAt;
             await this.readRunEnd(this.runEnd(current));
           }
+          this.sayReconnected();
         } else if (current.Running || this.cut || (hasRun(current) && current.StartedAt !== this.knownRun)) {
-          if (this.knownRun !== undefined && current.StartedAt !== this.knownRun) this.sink.notice(`${this.name} restarted`);
+          if (this.knownRun !== undefined && current.StartedAt !== this.knownRun) this.notice(`${this.name} restarted`);
           if (hasRun(current)) this.knownRun = current.StartedAt;
           this.cut = false;
           await this.followRun();
@@ -135,12 +159,12 @@ class Follower {
         if (!this.options.followRestarts) return;
         if (hasRun(current) && this.announced !== current.StartedAt) {
           this.announced = current.StartedAt;
-          this.sink.notice(`${this.name} exited with status ${current.ExitCode}; waiting for it to start again…`);
+          this.notice(`${this.name} exited with status ${current.ExitCode}; waiting for it to start again…`);
         }
         const finished = hasRun(current) ? parseTimestamp(`${current.FinishedAt} `)?.nanos : undefined;
         if (finished !== undefined && (this.eventsFrom === undefined || finished > this.eventsFrom)) this.eventsFrom = finished;
         if ((await this.waitForStart()) === 'removed') {
-          this.sink.notice(`${this.name} was removed`);
+          this.notice(`${this.name} was removed`);
           return;
         }
         const next = await this.inspect();
@@ -149,14 +173,20 @@ class Follower {
       } catch (error) {
         // The engine went away (killed, restarted): say so, wait for it, and resume after the last line shown.
         if (signal.aborted || !this.options.followRestarts || !isEngineError(error, 'unreachable')) throw error;
-        this.sink.notice(`lost the engine (${error.message}); reconnecting…`);
+        // Not again while it was never seen back; a "reconnected" not said yet is dropped with the engine.
+        if (!this.lost) this.sink.notice(`lost the engine (${error.message}); reconnecting…`);
+        this.reconnected = undefined;
+        this.lost = true;
         const state = await this.waitForEngine();
         if (!state) {
           this.reader.releaseHeld();
+          this.lost = false;
           this.sink.notice(`reconnected; ${this.name} was removed`);
           return;
         }
-        this.sink.notice(`reconnected; ${this.name} is ${state.Running ? 'running' : `stopped (exit ${state.ExitCode})`}`);
+        this.reconnected = `reconnected; ${this.name} is ${state.Running ? 'running' : `stopped (exit ${state.ExitCode})`}`;
+        // A running container's follow may stay silent: the engine answered, and that is all there is to wait for.
+        if (state.Running) this.sayReconnected();
         // The outage was announced; an exit seen now needs no second line, a new run still gets its own.
         if (!state.Running) this.announced = state.StartedAt;
         this.cut = true;
@@ -265,7 +295,7 @@ class Follower {
       if (!isEngineError(error, 'not-found')) throw error;
       // Nothing more can be read: what the last stream held back is shown as it came.
       this.reader.releaseHeld();
-      this.sink.notice(`${this.name} was removed`);
+      this.notice(`${this.name} was removed`);
       return undefined;
     }
   }

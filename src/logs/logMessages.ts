@@ -17,7 +17,8 @@
  * other parts than it sent live. A message newer than any shown ends the dropping early.
  */
 import type { OutputChunk } from '../engine';
-import { MAX_STAMP_LENGTH, NewlineScanner, STAMP, StreamState, addCount, compareStamps, sameSecond, zoneOf, type PendingPart, type ShownCount } from './logStreamState';
+import { LINE_CUT_MARKER, MAX_LINE_BYTES, utf8Boundary } from '../engine/boundedLine';
+import { MAX_STAMP_LENGTH, NewlineScanner, STAMP, StreamState, addPending, compareStamps, sameSecond, stampOfBytes, zoneOf, type PendingPart } from './logStreamState';
 
 export { compareStamps, stampSeconds } from './logStreamState';
 
@@ -28,17 +29,12 @@ const NEWLINE = 0x0a;
 /** Receives whole lines (ending in `\n`), or at the end of a stream the unfinished rest of one. */
 export type LineOutput = (stream: Stream, text: string) => void;
 
-/**
- * An unfinished line is handed on once it holds this much (cut at a character boundary), so a container that writes
- * without newlines costs bounded memory; the sink shows the pieces back to back, as one line.
- */
-export const MAX_HELD_LINE_BYTES = 64 * 1024;
-
-/** A line handed on, with what it adds to the counts of what was shown. */
+/** A line handed on, with the parts of messages it counts as shown. */
 interface Delivery {
   readonly stream: Stream;
   readonly text: string;
-  readonly counts: ShownCount[];
+  readonly state: StreamState;
+  readonly parts: readonly PendingPart[];
   readonly at: number;
 }
 
@@ -58,6 +54,10 @@ export class LogMessageReader {
   /** The second of the last stamp parsed, by its text up to the seconds and its zone: most stamps share it. */
   private secondStamp: string | undefined;
   private secondValue = 0;
+  /** findNextStamp's answer beside its offset, and the year it searches for (as bytes, made once per year). */
+  private foundStamp: string | undefined;
+  private yearOf = '\0';
+  private year = Buffer.alloc(0);
 
   constructor(public output: LineOutput) {}
 
@@ -75,7 +75,10 @@ export class LogMessageReader {
     this.stopDeferTimer();
     for (const state of this.streams.values()) {
       this.resetMessage(state);
-      this.dropLine(state);
+      // The unfinished line not handed on goes uncounted; a line being cut stays cut (its replayed rest is dropped).
+      state.kept = 0;
+      state.lineBytes = 0;
+      state.pending = [];
       state.skip = this.newestSecond === undefined ? 0 : state.shownInNewestSecond;
     }
   }
@@ -83,7 +86,7 @@ export class LogMessageReader {
   /** Hands on the lines still deferred and the unfinished lines `end` held back. */
   releaseHeld(): void {
     this.releaseDeferred(Number.POSITIVE_INFINITY);
-    for (const [stream, state] of this.streams) if (state.line.length > 0) this.emitLine(stream, state);
+    for (const [stream, state] of this.streams) if (state.lineBytes > 0 || state.cutting) this.emitLine(stream, state, false);
     this.releaseDeferred(Number.POSITIVE_INFINITY);
   }
 
@@ -102,8 +105,8 @@ export class LogMessageReader {
   private releaseDeferred(ageMs: number): void {
     const limit = ageMs === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : Date.now() - ageMs;
     while (this.deferred.length > 0 && (this.deferred[0] as Delivery).at <= limit) {
-      const { stream, text, counts } = this.deferred.shift() as Delivery;
-      for (const count of counts) this.countShown(count.state, count.stamp, count.bytes, count.wholes);
+      const { stream, text, state, parts } = this.deferred.shift() as Delivery;
+      for (const part of parts) this.countShown(state, part.stamp, part.bytes, part.wholes);
       if (text !== '') this.output(stream, text);
     }
     if (this.deferred.length === 0) this.stopDeferTimer();
@@ -126,13 +129,13 @@ export class LogMessageReader {
   }
 
   /** A line is handed on now, or once it waited `deferMs`. */
-  private deliver(stream: Stream, text: string, counts: Delivery['counts']): void {
+  private deliver(stream: Stream, text: string, state: StreamState, parts: readonly PendingPart[]): void {
     if (this.deferMs === undefined && this.deferred.length === 0) {
-      for (const count of counts) this.countShown(count.state, count.stamp, count.bytes, count.wholes);
+      for (const part of parts) this.countShown(state, part.stamp, part.bytes, part.wholes);
       if (text !== '') this.output(stream, text);
       return;
     }
-    this.deferred.push({ stream, text, counts, at: Date.now() });
+    this.deferred.push({ stream, text, state, parts, at: Date.now() });
     if (this.deferMs === undefined) this.releaseDeferred(Number.POSITIVE_INFINITY);
     else this.armDeferTimer();
   }
@@ -170,20 +173,15 @@ export class LogMessageReader {
         continue;
       }
       if (state.carry) {
-        if (state.atStart) state.head += state.carry.toString('latin1');
-        else state.message.push(state.carry);
+        const carry = state.carry;
         state.carry = undefined;
+        if (state.atStart) state.head += carry.toString('latin1');
+        else this.take(stream, state, carry, 0, carry.length);
       }
       if (state.atStart && state.head !== '') this.startUnstamped(state);
       if (!state.atStart) this.finishMessage(stream, state, false);
-      if (state.line.length > 0 && !holdUnfinished) this.emitLine(stream, state);
+      if ((state.lineBytes > 0 || state.cutting) && !holdUnfinished) this.emitLine(stream, state, false);
     }
-  }
-
-  private dropLine(state: StreamState): void {
-    state.line = [];
-    state.lineBytes = 0;
-    state.pending = [];
   }
 
   private state(stream: Stream): StreamState {
@@ -199,7 +197,7 @@ export class LogMessageReader {
     state.atStart = true;
     state.head = '';
     state.carry = undefined;
-    state.message = [];
+    state.kept = state.lineBytes;
     state.messageBytes = 0;
     state.spilled = false;
   }
@@ -217,13 +215,19 @@ export class LogMessageReader {
       this.startUnstamped(state);
       return offset;
     }
-    const candidate = state.head + data.toString('latin1', offset, space);
-    if (!STAMP.test(candidate)) {
+    let stamp: string | undefined;
+    if (state.head === '') {
+      stamp = stampOfBytes(data, offset, space, state.stamp);
+    } else {
+      const joined = state.head + data.toString('latin1', offset, space);
+      stamp = STAMP.test(joined) ? joined : undefined;
+    }
+    if (stamp === undefined) {
       this.startUnstamped(state);
       return offset;
     }
     state.head = '';
-    this.startMessage(state, candidate);
+    this.startMessage(state, stamp);
     return space + 1;
   }
 
@@ -232,44 +236,54 @@ export class LogMessageReader {
     const taken = state.head;
     state.head = '';
     this.startMessage(state, undefined);
-    if (taken !== '') this.take(state, Buffer.from(taken, 'latin1'));
+    if (taken !== '') this.take(state.streamName, state, Buffer.from(taken, 'latin1'), 0, taken.length);
   }
 
   private startMessage(state: StreamState, stamp: string | undefined): void {
     state.atStart = false;
     state.spilled = false;
     state.stamp = stamp;
-    state.message = [];
     state.messageBytes = 0;
     if (state.skip > 0 && stamp !== undefined && this.newest !== undefined && compareStamps(stamp, this.newest) > 0) {
       for (const each of this.streams.values()) each.skip = 0;
     }
   }
 
-  /** Content of the current message, less what is left of the replay to drop. */
-  private take(state: StreamState, content: Buffer): void {
-    let part = content;
+  /**
+   * Content data[start, end) of the current message, less what is left of the replay to drop. Kept while the line
+   * fits the bound; the bytes past it cut the line, and while it is cut they are only counted.
+   */
+  private take(stream: Stream, state: StreamState, data: Buffer, start: number, end: number): void {
     if (state.skip > 0) {
-      const dropped = Math.min(state.skip, part.length);
+      const dropped = Math.min(state.skip, end - start);
       state.skip -= dropped;
-      part = part.subarray(dropped);
+      start += dropped;
     }
-    if (part.length === 0) return;
-    state.message.push(part);
-    state.messageBytes += part.length;
-    // One huge message (a non-TTY frame of any size) is not held whole: its part so far joins the line and goes.
-    if (state.lineBytes + state.messageBytes >= MAX_HELD_LINE_BYTES) this.spillMessage(state);
+    if (end <= start) return;
+    state.messageBytes += end - start;
+    if (state.cutting) return;
+    const room = MAX_LINE_BYTES - state.kept;
+    state.keep(data, start, Math.min(end, start + room));
+    if (end - start > room) this.cutLine(stream, state);
   }
 
-  /** Moves the current message's content so far into the line (the message goes on) and hands the line on. */
-  private spillMessage(state: StreamState): void {
-    state.pending.push({ stamp: state.stamp, bytes: state.messageBytes, ends: false });
-    for (const part of state.message) state.line.push(part);
-    state.lineBytes += state.messageBytes;
-    state.message = [];
+  /**
+   * The line passed the bound: what it holds is shown, cut at a character with the marker, and every byte of it so
+   * far counts as shown (the rest is never shown, so a resume must not bring it back as a new line).
+   */
+  private cutLine(stream: Stream, state: StreamState): void {
+    const buffer = state.buffer as Buffer;
+    const text = buffer.toString('utf8', 0, utf8Boundary(buffer, state.kept)) + LINE_CUT_MARKER;
+    addPending(state.pending, state.stamp, state.messageBytes, 0);
+    const parts = state.pending;
+    state.pending = [];
     state.messageBytes = 0;
     state.spilled = true;
-    this.emitHeldLine(state.streamName, state);
+    state.kept = 0;
+    state.lineBytes = 0;
+    state.buffer = undefined;
+    state.cutting = true;
+    this.deliver(stream, text, state, parts);
   }
 
   /** Content up to the end of the message, the line, or the chunk; resolves the offset after it. */
@@ -278,87 +292,64 @@ export class LogMessageReader {
     const end = newline === -1 ? data.length : newline + 1;
     if (!framed && state.stamp !== undefined) {
       const next = this.findNextStamp(state, data, offset, end);
-      if (next !== undefined) {
-        if (next.at > offset) this.take(state, data.subarray(offset, next.at));
-        if (next.stamp === undefined) {
+      if (next !== -1) {
+        if (next > offset) this.take(stream, state, data, offset, next);
+        if (this.foundStamp === undefined) {
           // A possible stamp cut by the end of the chunk: look again with the next chunk.
-          state.carry = Buffer.from(data.subarray(next.at));
+          state.carry = Buffer.from(data.subarray(next));
           return data.length;
         }
+        const stamp = this.foundStamp;
         this.finishMessage(stream, state, false);
-        this.startMessage(state, next.stamp);
-        return next.at + next.stamp.length + 1;
+        this.startMessage(state, stamp);
+        return next + stamp.length + 1;
       }
     }
-    if (end > offset) this.take(state, data.subarray(offset, end));
+    if (end > offset) this.take(stream, state, data, offset, end);
     if (newline !== -1) this.finishMessage(stream, state, true);
     return end;
   }
 
   /**
-   * TTY: where the next message's stamp begins inside [from, to), if there is one; `stamp` is undefined when the
-   * chunk ends inside what may be one. Scans each byte once: it looks for the stamp's year, which every stamp of
-   * the engine's shape starts with.
+   * TTY: where the next message's stamp begins inside [from, to), or -1; `foundStamp` is that stamp, or undefined
+   * when the chunk ends inside what may be one. Scans each byte once: it looks for the stamp's year, which every
+   * stamp of the engine's shape starts with.
    */
-  private findNextStamp(state: StreamState, data: Buffer, from: number, to: number): { at: number; stamp?: string } | undefined {
+  private findNextStamp(state: StreamState, data: Buffer, from: number, to: number): number {
     const current = state.stamp ?? '';
-    const year = current.slice(0, 5);
-    const length = current.length + 1;
-    for (let at = data.indexOf(year, from, 'latin1'); at !== -1 && at < to; at = data.indexOf(year, at + 1, 'latin1')) {
-      if (at + length > data.length) return to === data.length ? { at } : undefined;
-      if (at + length > to || data[at + length - 1] !== SPACE) continue;
-      const candidate = data.toString('latin1', at, at + length - 1);
-      if (zoneOf(candidate) === zoneOf(current) && STAMP.test(candidate) && compareStamps(candidate, current) >= 0) return { at, stamp: candidate };
+    this.foundStamp = undefined;
+    if (!current.startsWith(this.yearOf)) {
+      this.yearOf = current.slice(0, 5);
+      this.year = Buffer.from(this.yearOf, 'latin1');
     }
-    if (to !== data.length) return undefined;
+    const year = this.year;
+    const length = current.length + 1;
+    for (let at = data.indexOf(year, from); at !== -1 && at < to; at = data.indexOf(year, at + 1)) {
+      if (at + length > data.length) return to === data.length ? at : -1;
+      if (at + length > to || data[at + length - 1] !== SPACE) continue;
+      const candidate = stampOfBytes(data, at, at + length - 1, current);
+      if (candidate === undefined) continue;
+      if (candidate === current || (zoneOf(candidate) === zoneOf(current) && compareStamps(candidate, current) >= 0)) {
+        this.foundStamp = candidate;
+        return at;
+      }
+    }
+    if (to !== data.length) return -1;
     // The chunk may end in the first bytes of the year.
     for (let size = Math.min(year.length - 1, to - from); size > 0; size--) {
-      if (data.toString('latin1', to - size, to) === year.slice(0, size)) return { at: to - size };
+      if (data.compare(year, 0, size, to - size, to) === 0) return to - size;
     }
-    return undefined;
+    return -1;
   }
 
   private finishMessage(stream: Stream, state: StreamState, endsLine: boolean): void {
     state.atStart = true;
-    // A spilled message that ended with its spill still ends here: a part of no bytes counts it as whole.
-    if (state.messageBytes > 0 || state.spilled) {
-      state.pending.push({ stamp: state.stamp, bytes: state.messageBytes, ends: true });
-      for (const part of state.message) state.line.push(part);
-      state.lineBytes += state.messageBytes;
-    }
-    state.message = [];
+    // A message cut with its line still ends here: a part of no bytes counts it as whole.
+    if (state.messageBytes > 0 || state.spilled) addPending(state.pending, state.stamp, state.messageBytes, 1);
     state.messageBytes = 0;
-    if (endsLine && state.line.length > 0) this.emitLine(stream, state);
-    else if (state.lineBytes >= MAX_HELD_LINE_BYTES) this.emitHeldLine(stream, state);
-  }
-
-  /** Hands on a long unfinished line up to its last whole UTF-8 character; the rest stays for what follows. */
-  private emitHeldLine(stream: Stream, state: StreamState): void {
-    const held = Buffer.concat(state.line);
-    let cut = held.length;
-    // Back over continuation bytes (10xxxxxx) to the lead byte of the last character; keep it if it is incomplete.
-    let lead = cut - 1;
-    while (lead > 0 && lead > cut - 4 && ((held[lead] as number) & 0xc0) === 0x80) lead--;
-    const first = held[lead] as number;
-    const needed = first >= 0xf0 ? 4 : first >= 0xe0 ? 3 : first >= 0xc0 ? 2 : 1;
-    if (cut - lead < needed) cut = lead;
-    state.line = cut < held.length ? [held.subarray(cut)] : [];
-    state.lineBytes = held.length - cut;
-    // The messages handed on count as shown; one cut in two counts its first part now and the rest later.
-    const counts: Delivery['counts'] = [];
-    let left = cut;
-    let done = 0;
-    // An index, not shift(): a line of a million one-byte messages costs one pass, not a pass per message.
-    while (left > 0 && done < state.pending.length) {
-      const first = state.pending[done] as PendingPart;
-      const bytes = Math.min(first.bytes, left);
-      addCount(counts, state, first.stamp, bytes, bytes === first.bytes && first.ends ? 1 : 0);
-      left -= bytes;
-      first.bytes -= bytes;
-      if (first.bytes === 0) done++;
-    }
-    if (done > 0) state.pending.splice(0, done);
-    if (cut > 0) this.deliver(stream, held.toString('utf8', 0, cut), counts);
+    state.spilled = false;
+    state.lineBytes = state.kept;
+    if (endsLine) this.emitLine(stream, state, true);
   }
 
   /** BYTES of messages of one second were handed on, the last ones of WHOLES messages. */
@@ -385,14 +376,24 @@ export class LogMessageReader {
     return this.secondValue;
   }
 
-  private emitLine(stream: Stream, state: StreamState): void {
-    const parts = state.line;
-    const counts: ShownCount[] = [];
-    for (const message of state.pending) addCount(counts, state, message.stamp, message.bytes, message.ends ? 1 : 0);
+  /**
+   * Hands on the line of finished messages (the current message's bytes stay for what follows). A cut line was shown
+   * already: only its end goes, `\n` when ENDS (the newline was read), and its counts.
+   */
+  private emitLine(stream: Stream, state: StreamState, ends: boolean): void {
+    const parts = state.pending;
     state.pending = [];
-    state.line = [];
+    let text = '';
+    if (state.cutting) {
+      state.cutting = false;
+      if (ends) text = '\n';
+    } else if (state.buffer && state.lineBytes > 0) {
+      text = state.buffer.toString('utf8', 0, state.lineBytes);
+      if (state.kept > state.lineBytes) state.buffer.copyWithin(0, state.lineBytes, state.kept);
+      state.kept -= state.lineBytes;
+    }
     state.lineBytes = 0;
-    const text = parts.length === 1 ? (parts[0] as Buffer).toString('utf8') : Buffer.concat(parts).toString('utf8');
-    this.deliver(stream, text, counts);
+    state.releaseLongBuffer();
+    this.deliver(stream, text, state, parts);
   }
 }

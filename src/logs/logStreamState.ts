@@ -3,6 +3,10 @@
  * No `vscode` here.
  */
 import type { OutputChunk } from '../engine';
+import { MAX_LINE_BYTES } from '../engine/boundedLine';
+
+/** A line's buffer starts this small and doubles up to the line bound. */
+const FIRST_BUFFER_BYTES = 1024;
 
 type Stream = OutputChunk['stream'];
 
@@ -36,54 +40,70 @@ export class StreamState {
   head = '';
   /** TTY: the last bytes of a chunk that may begin a stamp, put in front of the next chunk. */
   carry: Buffer | undefined;
-  /** The current message: its stamp and its content so far (replayed bytes left out). */
+  /** The current message: its stamp and how many of its content bytes came so far (replayed bytes left out). */
   stamp: string | undefined;
-  message: Buffer[] = [];
   messageBytes = 0;
-  /** Part of the current message already went with the line (spillMessage). */
+  /** Part of the current message was already counted with a cut line (it still ends as a whole message). */
   spilled = false;
   /** Replayed bytes still to drop after a resume. */
   skip = 0;
   /** Content bytes shown in the newest second. */
   shownInNewestSecond = 0;
-  /** Content of the finished messages of the unfinished line, and its size. */
-  line: Buffer[] = [];
-  lineBytes = 0;
   /**
-   * The stamps and sizes of the line's messages (or parts of one) not handed on yet: they count as shown once handed
-   * on; `ends`: the part is the last of its message.
+   * The unfinished line's bytes, then the current message's: `lineBytes` of them belong to finished messages, `kept`
+   * in all. One buffer that grows by doubling up to the line bound, so a line of a million tiny messages is a copy per
+   * message, not an object per message.
+   */
+  buffer: Buffer | undefined;
+  kept = 0;
+  lineBytes = 0;
+  /** The line passed the bound and was shown cut: its further bytes are counted and dropped until it ends. */
+  cutting = false;
+  /**
+   * The stamps and sizes of the line's messages not counted as shown yet, a run of one second merged into one part:
+   * they count as shown once the line is handed on.
    */
   pending: PendingPart[] = [];
+
+  /** Copies data[start, end) after the bytes kept (the caller keeps the line within MAX_LINE_BYTES). */
+  keep(data: Buffer, start: number, end: number): void {
+    if (end <= start) return;
+    const needed = this.kept + (end - start);
+    if (!this.buffer || this.buffer.length < needed) {
+      let size = Math.max(FIRST_BUFFER_BYTES, this.buffer?.length ?? 0);
+      while (size < needed) size *= 2;
+      const grown = Buffer.allocUnsafe(Math.min(size, MAX_LINE_BYTES));
+      if (this.buffer) this.buffer.copy(grown, 0, 0, this.kept);
+      this.buffer = grown;
+    }
+    data.copy(this.buffer, this.kept, start, end);
+    this.kept = needed;
+  }
+
+  /** A buffer grown for one long line goes with it once empty; a small one is reused. */
+  releaseLongBuffer(): void {
+    if (this.kept === 0 && this.buffer && this.buffer.length > FIRST_BUFFER_BYTES * 4) this.buffer = undefined;
+  }
 }
 
 export interface PendingPart {
-  readonly stamp: string | undefined;
-  bytes: number;
-  readonly ends: boolean;
-}
-
-/** Bytes of messages of one second (the newest stamp among them) and how many of those messages ended. */
-export interface ShownCount {
-  readonly state: StreamState;
   stamp: string | undefined;
   bytes: number;
   wholes: number;
 }
 
-/**
- * Adds to the counts of a delivery, merged into the last one while the second stays the same: a line of a million
- * one-byte messages counts once per second of stamps, not once per message. Counting a same-second run at once with
- * its newest stamp leaves the newest stamp and the bytes of its second as counting each would.
- */
-export function addCount(counts: ShownCount[], state: StreamState, stamp: string | undefined, bytes: number, wholes: number): void {
-  const last = counts[counts.length - 1];
-  if (last && last.state === state && (stamp === undefined ? last.stamp === undefined : last.stamp !== undefined && sameSecond(stamp, last.stamp))) {
+/** Adds a message (or a part of one) to the parts of a line, merged into the last part while the second stays. */
+export function addPending(pending: PendingPart[], stamp: string | undefined, bytes: number, wholes: number): void {
+  const last = pending[pending.length - 1];
+  // Merging a same-second run at once with its newest stamp leaves the newest stamp and the bytes of its second as
+  // counting each message would.
+  if (last && (stamp === last.stamp || (stamp !== undefined && last.stamp !== undefined && sameSecond(stamp, last.stamp)))) {
     if (stamp !== undefined && stamp > (last.stamp as string)) last.stamp = stamp;
     last.bytes += bytes;
     last.wholes += wholes;
     return;
   }
-  counts.push({ state, stamp, bytes, wholes });
+  pending.push({ stamp, bytes, wholes });
 }
 
 /** Same length, same text up to the seconds, same zone: then the stamps also compare as text. No allocation. */
@@ -112,4 +132,49 @@ export class NewlineScanner {
     }
     return this.scannedAt;
   }
+}
+
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+/** What each of a stamp's first 19 bytes must be: 0 a digit, else that very byte (`2006-01-02T15:04:05`). */
+const STAMP_HEAD = [0, 0, 0, 0, 0x2d, 0, 0, 0x2d, 0, 0, 0x54, 0, 0, 0x3a, 0, 0, 0x3a, 0, 0];
+
+function isDigit(byte: number | undefined): boolean {
+  return byte !== undefined && byte >= DIGIT_0 && byte <= DIGIT_9;
+}
+
+/**
+ * The stamp that data[start, end) holds, or undefined when it holds none: the check STAMP makes, on the bytes, so a
+ * flood of tiny messages costs no regular expression and, while the stamps repeat, no string (REFERENCE is handed back
+ * when the bytes are its own).
+ */
+export function stampOfBytes(data: Buffer, start: number, end: number, reference: string | undefined): string | undefined {
+  const length = end - start;
+  if (length < 20 || length > MAX_STAMP_LENGTH) return undefined;
+  for (let index = 0; index < STAMP_HEAD.length; index++) {
+    const want = STAMP_HEAD[index] as number;
+    const byte = data[start + index];
+    if (want === 0 ? !isDigit(byte) : byte !== want) return undefined;
+  }
+  let at = start + 19;
+  if (data[at] === 0x2e) {
+    const digits = at + 1;
+    at = digits;
+    while (at < end && isDigit(data[at])) at++;
+    if (at === digits || at - digits > 9) return undefined;
+  }
+  const zone = data[at];
+  if (zone === 0x5a) {
+    if (at + 1 !== end) return undefined;
+  } else if (zone === 0x2b || zone === 0x2d) {
+    if (at + 6 !== end || !isDigit(data[at + 1]) || !isDigit(data[at + 2]) || data[at + 3] !== 0x3a || !isDigit(data[at + 4]) || !isDigit(data[at + 5])) return undefined;
+  } else {
+    return undefined;
+  }
+  if (reference !== undefined && reference.length === length) {
+    let same = true;
+    for (let index = length - 1; index >= 0 && same; index--) same = reference.charCodeAt(index) === data[start + index];
+    if (same) return reference;
+  }
+  return data.toString('latin1', start, end);
 }

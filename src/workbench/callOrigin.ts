@@ -63,16 +63,21 @@ export function isFromBerthUi(args: readonly unknown[]): boolean {
 }
 
 /**
- * The arguments an outside call is handled with: `confirmed: true` removed from every options bag, so the
- * confirmation the palette shows is shown (`confirmed: false`, a refusal, still stands).
+ * Answers that skip a question when true: `confirmed` (a removal, prune or Stop All question), `volumes` (Compose Down's
+ * and a project removal's "and the volumes too"), `confirmLargeContext` (Build's large-context question).
+ */
+const SKIPPING_ANSWERS = ['confirmed', 'volumes', 'confirmLargeContext'];
+
+/**
+ * The arguments an outside call is handled with: every answer that skips a question removed from every options bag
+ * when it says yes, so the question the palette shows is shown (`false`, a refusal, still stands).
  */
 export function withoutOutsideConfirmation(args: readonly unknown[]): unknown[] {
   return args.map((arg) => {
     if (typeof arg !== 'object' || arg === null || Array.isArray(arg) || isHandedOut(arg)) return arg;
     const bag = arg as Record<string, unknown>;
-    if (bag['confirmed'] !== true) return arg;
-    const { confirmed: _ignored, ...rest } = bag;
-    return rest;
+    if (!SKIPPING_ANSWERS.some((key) => bag[key] === true)) return arg;
+    return Object.fromEntries(Object.entries(bag).filter(([key, value]) => !(SKIPPING_ANSWERS.includes(key) && value === true)));
   });
 }
 

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
+import { LINE_CUT_MARKER, MAX_LINE_BYTES, utf8Boundary } from '../../../src/engine/boundedLine';
 import { followContainerLogs, type LogSink } from '../../../src/logs/logFollower';
 import { useEngineSuite } from '../../support/engineSuite';
 import { engineTargets, loadTestEngines, uniqueName } from '../../support/engines';
@@ -26,6 +27,19 @@ const INTERLEAVED = [
   'echo END',
   "printf 'no newline'",
 ].join('; ');
+
+/** What the follower shows of the engine's bytes: each line longer than MAX_LINE_BYTES cut there, with the marker. */
+function cutLongLines(bytes: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  for (let start = 0; start < bytes.length; ) {
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline === -1 ? bytes.length : newline + 1;
+    if (end - start <= MAX_LINE_BYTES) parts.push(bytes.subarray(start, end));
+    else parts.push(bytes.subarray(start, utf8Boundary(bytes, start + MAX_LINE_BYTES)), Buffer.from(`${LINE_CUT_MARKER}${newline === -1 ? '' : '\n'}`));
+    start = end;
+  }
+  return Buffer.concat(parts);
+}
 
 class Collected implements LogSink {
   readonly streams = { stdout: [] as string[], stderr: [] as string[] };
@@ -92,18 +106,20 @@ for (const target of engineTargets(engines)) {
     }
 
     for (const tty of [false, true]) {
-      void it(`lines of ${LONG_LINES.join(', ')} bytes and stderr between them arrive whole (${tty ? 'TTY' : 'no TTY'})`, { skip: target.skip }, async () => {
+      void it(`lines of ${LONG_LINES.join(', ')} bytes and stderr between them arrive whole, past 64 KiB cut with the marker (${tty ? 'TTY' : 'no TTY'})`, { skip: target.skip }, async () => {
         const id = await runToEnd(INTERLEAVED, tty);
         const shown = new Collected();
         await followContainerLogs(client, id, shown, { tail: 'all', signal: new AbortController().signal, followRestarts: false });
-        assertSameBytes(shown.bytes('stdout'), await engineLogs(id, 'stdout'), 'stdout');
+        assertSameBytes(shown.bytes('stdout'), cutLongLines(await engineLogs(id, 'stdout')), 'stdout');
         assertSameBytes(shown.bytes('stderr'), await engineLogs(id, 'stderr'), 'stderr');
         const stdout = shown.streams.stdout.join('');
-        // No engine stamp inside the text, and every long line in one piece.
+        // No engine stamp inside the text, every long line in one piece, the one past the bound cut.
         assert.doesNotMatch(stdout, /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/);
         // Where the engine split a line inside the é, it stored each half as U+FFFD (`docker logs` shows the same).
         const long = stdout.split(/\r?\n/).filter((line) => line.startsWith('xxx')).map((line) => line.replace(/\uFFFD+$/, 'é'));
-        assert.deepEqual(long.map((line) => Buffer.byteLength(line)), LONG_LINES, 'each long line is shown whole');
+        const cutLength = MAX_LINE_BYTES + Buffer.byteLength(LINE_CUT_MARKER);
+        assert.deepEqual(long.map((line) => Buffer.byteLength(line)), LONG_LINES.map((length) => (length > MAX_LINE_BYTES ? cutLength : length)), 'each long line is shown whole, or cut');
+        assert.ok(long.at(-1)?.endsWith(LINE_CUT_MARKER), 'the 1 MiB line ends with the marker');
         if (tty) assert.equal(shown.streams.stderr.length, 0, 'a TTY has one stream');
         else assert.deepEqual(shown.streams.stderr, LONG_LINES.map((_, index) => `err ${index} ✓\n`));
         assert.deepEqual(shown.notices, []);
@@ -145,7 +161,7 @@ for (const target of engineTargets(engines)) {
         await until('the exit notice', () => shown.notices.some((text) => text.startsWith(`${name} exited with status`)));
         following.abort();
         await follower.catch(() => undefined);
-        assertSameBytes(shown.bytes('stdout'), await engineLogs(id, 'stdout'), 'stdout');
+        assertSameBytes(shown.bytes('stdout'), cutLongLines(await engineLogs(id, 'stdout')), 'stdout');
         assertSameBytes(shown.bytes('stderr'), await engineLogs(id, 'stderr'), 'stderr');
         assert.equal(shown.notices.filter((text) => text === `${name} restarted`).length, 1, shown.notices.join('\n'));
       });

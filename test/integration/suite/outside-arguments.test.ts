@@ -5,6 +5,9 @@
 // answered as dismissed, so each case checks both the question and that the engine is unchanged. Rows the views
 // hand out (`berth.internal.viewRowNodes`, read through the provider VS Code gets) still act as a click does.
 import * as assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { isEngineError } from '../../../src/engine';
 import { uniqueName } from '../../support/engines';
@@ -182,6 +185,24 @@ describe('arguments from outside Berth\'s views', function () {
     assert.equal(questions.length, 1, JSON.stringify(questions));
     assert.equal(questions[0]?.message, `Commit ${made.id} as ${repo}?`);
     await assert.rejects(client.inspectImage(`${repo}:${tag}`), (error) => isEngineError(error, 'not-found'), 'the image was committed');
+  });
+
+  it('berth.compose.up with a compose file Uri asks, naming the file and the command, and starts nothing when dismissed', async () => {
+    const project = uniqueName('berth-it-outside-compose');
+    const folder = await mkdtemp(join(tmpdir(), 'berth-it-outside-'));
+    const file = join(folder, 'compose.yaml');
+    await writeFile(file, `name: ${project}\nservices:\n  app:\n    image: ${engines.image}\n    command: ['sleep', '300']\n    network_mode: none\n`);
+    try {
+      const { result, questions } = await underProductionRule(false, () => vscode.commands.executeCommand('berth.compose.up', vscode.Uri.file(file)));
+      assert.equal(result, undefined);
+      assert.equal(questions.length, 1, JSON.stringify(questions));
+      assert.match(questions[0]?.message ?? '', new RegExp(`Compose Up with .*compose\\.yaml\\?`));
+      assert.match(questions[0]?.detail ?? '', /Runs: compose -f .*compose\.yaml up/);
+      const members = await client.listContainers({ all: true, filters: { label: [`com.docker.compose.project=${project}`] } });
+      assert.deepEqual(members.map((container) => container.Names), [], 'declined: no container of the project');
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it('from a Containers row: Stop and then Remove act at once, as a click does', async () => {

@@ -3,10 +3,11 @@
 // (bytes copied, scanned and decoded, elements moved; test/support/operationCount.ts), never timed.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { JsonLineDecoder, type OutputChunk } from '../../../src/engine';
 import { LINE_CUT_MARKER, MAX_LINE_BYTES } from '../../../src/engine/boundedLine';
 import { MessageSplitter } from '../../../src/engine/composeMessages';
-import { LogMessageReader, MAX_HELD_LINE_BYTES } from '../../../src/logs/logMessages';
+import { LogMessageReader } from '../../../src/logs/logMessages';
 import { assertLinear } from '../../support/operationCount';
 
 const STAMP = '2026-11-23T10:38:35.913673355Z';
@@ -75,9 +76,9 @@ void describe('compose logs splitter (engine/composeMessages.ts)', () => {
 });
 
 void describe('engine log reader (logs/logMessages.ts)', () => {
-  void it('one huge non-TTY frame is handed on in pieces while it arrives, not held whole', () => {
-    const pieces: number[] = [];
-    const reader = new LogMessageReader((_stream, text) => pieces.push(text.length));
+  void it('one huge non-TTY frame is shown cut with the marker while it arrives, not held whole', () => {
+    const pieces: string[] = [];
+    const reader = new LogMessageReader((_stream, text) => pieces.push(text));
     const frame = Buffer.from(`${STAMP} ${'y'.repeat(1024 * KIB)}\n`, 'latin1');
     let handedBeforeEnd = 0;
     for (let at = 0; at < frame.length; at += 4 * KIB) {
@@ -85,10 +86,51 @@ void describe('engine log reader (logs/logMessages.ts)', () => {
       reader.push({ stream: 'stdout', data: frame.subarray(at, end), frameEnd: end === frame.length }, true);
       if (end < frame.length) handedBeforeEnd = pieces.length;
     }
-    assert.ok(handedBeforeEnd >= 15, `only ${handedBeforeEnd} pieces were handed on before the frame ended`);
-    // A piece goes once the bound is reached: it holds at most the bound plus the chunk that reached it.
-    assert.ok(pieces.every((length) => length <= MAX_HELD_LINE_BYTES + 4 * KIB), `a piece was longer than the bound: ${Math.max(...pieces)}`);
-    assert.equal(pieces.reduce((sum, length) => sum + length, 0), 1024 * KIB + 1, 'every byte was shown once');
+    assert.equal(handedBeforeEnd, 1, 'the cut line was handed on before the frame ended');
+    assert.deepEqual(pieces, ['y'.repeat(MAX_LINE_BYTES) + LINE_CUT_MARKER, '\n']);
+  });
+
+  for (const tty of [false, true]) {
+    const mode = tty ? 'TTY' : 'no TTY';
+    void it(`${mode}: a line past the bound is shown cut with the marker, and the next line comes whole`, () => {
+      const lines = logLines([...lineMessages(200 * KIB, 16 * KIB, tty), ...lineMessages(5, 5, tty)], tty);
+      assert.deepEqual(lines, ['x'.repeat(MAX_LINE_BYTES) + LINE_CUT_MARKER, '\n', 'xxxxx\n']);
+    });
+  }
+
+  void it('property: any lines in any messages and chunks show as the lines, each past 64 KiB cut with the marker', () => {
+    const lineArb = fc.oneof(
+      fc.string({ unit: fc.constantFrom('a', 'é', '€', '😀', ' ', '\t'), maxLength: 40 }),
+      fc.tuple(fc.integer({ min: MAX_LINE_BYTES - 8, max: MAX_LINE_BYTES + 300 }), fc.constantFrom('a', 'é', '😀')).map(([bytes, unit]) => unit.repeat(Math.ceil(bytes / Buffer.byteLength(unit)))),
+    );
+    fc.assert(
+      fc.property(fc.array(lineArb, { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 20_000 }), fc.integer({ min: 1, max: 70_000 }), fc.boolean(), (texts, messageSize, chunkSize, tty) => {
+        // The engine's wire: each line cut into messages of messageSize bytes behind a stamp, read in chunkSize chunks.
+        const messages: Buffer[] = [];
+        for (const text of texts) {
+          const line = Buffer.from(`${text}\n`, 'utf8');
+          for (let at = 0; at < line.length; at += messageSize) messages.push(Buffer.concat([Buffer.from(`${STAMP} `), line.subarray(at, at + messageSize)]));
+        }
+        const lines: string[] = [];
+        const reader = new LogMessageReader((_stream, text) => lines.push(text));
+        if (tty) {
+          const wire = Buffer.concat(messages);
+          for (let at = 0; at < wire.length; at += chunkSize) reader.push({ stream: 'stdout', data: wire.subarray(at, at + chunkSize) }, false);
+        } else {
+          for (const message of messages) reader.push({ stream: 'stdout', data: message, frameEnd: true }, true);
+        }
+        reader.end(true);
+        const expected = texts.flatMap((text) => {
+          const bytes = Buffer.from(`${text}\n`, 'utf8');
+          if (bytes.length <= MAX_LINE_BYTES) return [`${text}\n`];
+          let end = MAX_LINE_BYTES;
+          while (end > 0 && ((bytes[end] as number) & 0xc0) === 0x80) end--;
+          return [bytes.toString('utf8', 0, end) + LINE_CUT_MARKER, '\n'];
+        });
+        assert.deepEqual(lines, expected);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   for (const tty of [false, true]) {

@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { OutputChunk } from '../../../src/engine';
-import { compareStamps, LogMessageReader, MAX_HELD_LINE_BYTES } from '../../../src/logs/logMessages';
+import { LINE_CUT_MARKER, MAX_LINE_BYTES } from '../../../src/engine/boundedLine';
+import { compareStamps, LogMessageReader } from '../../../src/logs/logMessages';
 
 const T1 = '2026-11-23T10:38:35.913673355Z';
 const T2 = '2026-11-23T10:38:35.914946193Z';
@@ -132,23 +133,27 @@ void test('stamps compare by instant across shapes', () => {
   assert.equal(compareStamps('2026-11-23T10:38:36Z', T1), 1);
 });
 
-void test('a line without a newline is handed on in pieces of at most 64 KiB, cut between characters, nothing lost', () => {
+void test('a line longer than 64 KiB is shown cut with the marker, between characters; the next line comes whole', () => {
   // 300,000 characters of 1, 2, 3 and 4 bytes, in dockerd's 16 KiB partial messages (cut anywhere, even mid-character).
   const text = 'aé€😀'.repeat(30_000);
-  const bytes = Buffer.from(text, 'utf8');
-  const pieces: Buffer[] = [];
-  for (let at = 0; at < bytes.length; at += 16_384) pieces.push(bytes.subarray(at, at + 16_384));
-  const { reader, lines } = collector();
-  for (const piece of pieces) {
-    reader.push({ stream: 'stdout', data: Buffer.concat([Buffer.from(`${T1} `), piece]), frameEnd: true }, true);
+  const bytes = Buffer.from(`${text}\n`, 'utf8');
+  for (const tty of [false, true]) {
+    const { reader, lines } = collector();
+    for (let at = 0; at < bytes.length; at += 16_384) {
+      const data = Buffer.concat([Buffer.from(`${T1} `), bytes.subarray(at, at + 16_384)]);
+      reader.push({ stream: 'stdout', data, frameEnd: true }, !tty);
+    }
+    feedRaw(reader, `${T3} next\n`, 100);
+    reader.end(true);
+    const shown = lines.map((line) => line.slice('stdout: '.length));
+    assert.equal(shown.length, 3, `${tty ? 'TTY' : 'frames'}: ${shown.map((line) => line.length).join(', ')}`);
+    const cut = shown[0] as string;
+    assert.ok(cut.endsWith(LINE_CUT_MARKER), cut.slice(-60));
+    const kept = cut.slice(0, -LINE_CUT_MARKER.length);
+    assert.ok(text.startsWith(kept), 'the cut line is the start of the line');
+    assert.ok(Buffer.byteLength(kept) <= MAX_LINE_BYTES && Buffer.byteLength(kept) > MAX_LINE_BYTES - 4, `${Buffer.byteLength(kept)} bytes kept`);
+    assert.deepEqual(shown.slice(1), ['\n', 'next\n']);
   }
-  reader.end(true);
-  assert.ok(lines.length > 1, 'the unfinished line was handed on before its end');
-  for (const line of lines) {
-    assert.ok(Buffer.byteLength(line) <= MAX_HELD_LINE_BYTES + 16_384 + 'stdout: '.length, `a piece of ${Buffer.byteLength(line)} bytes`);
-    assert.ok(!line.includes('\uFFFD'), 'a character was cut in two');
-  }
-  assert.equal(lines.map((line) => line.slice('stdout: '.length)).join(''), text);
 });
 
 // Podman stamps to the second, and its follow across a restart once ended with the new run's first part of a line

@@ -43,6 +43,17 @@ void describe('withoutOutsideConfirmation', () => {
     const args = withoutOutsideConfirmation(['a', { confirmed: true, engine: 'x' }, { confirmed: false }]);
     assert.deepEqual(args, ['a', { engine: 'x' }, { confirmed: false }]);
   });
+
+  void it('drops Compose Down\'s volumes: true and Build\'s confirmLargeContext: true, keeps their refusals', () => {
+    const args = withoutOutsideConfirmation([
+      { files: ['/w/compose.yaml'], volumes: true },
+      { dockerfile: '/w/Dockerfile', tag: 'a:1', confirmLargeContext: true },
+      { project: 'p' },
+      { volumes: false, confirmLargeContext: false },
+      { options: { volumes: ['/:/host'] } },
+    ]);
+    assert.deepEqual(args, [{ files: ['/w/compose.yaml'] }, { dockerfile: '/w/Dockerfile', tag: 'a:1' }, { project: 'p' }, { volumes: false, confirmLargeContext: false }, { options: { volumes: ['/:/host'] } }]);
+  });
 });
 
 void describe('shownValue and listLine', () => {
