@@ -38,7 +38,8 @@ export async function readImageLayers(client: EngineClient, image: string, optio
     }
   } catch (error) {
     if (signal?.aborted === true) throw new EngineError('cancelled', `Reading the layers of ${image} was cancelled`, { cause: error });
-    if (isEngineError(error)) throw error;
+    // A connection dropped mid-stream is told as a cut stream, once the engine still answers for the image.
+    if (isEngineError(error) && error.kind !== 'unreachable') throw error;
     await assertStillThere(client, image, inspect.Id, signal);
     throw new EngineError('protocol', `The saved image of ${image} could not be read (after ${bytesRead} bytes): ${savedImageProblem(error)}`, {
       endpoint: client.endpoint.display,
@@ -50,6 +51,7 @@ export async function readImageLayers(client: EngineClient, image: string, optio
 
 function savedImageProblem(error: unknown): string {
   if (error instanceof SavedImageFormatError) return error.message;
+  if (isEngineError(error, 'unreachable')) return 'the stream ended early (the engine closed the connection)';
   const message = errorMessage(error);
   return /unexpected end|premature|aborted|terminated|closed/i.test(message) ? `the stream ended early (${message})` : message;
 }

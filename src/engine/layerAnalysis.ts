@@ -77,7 +77,7 @@ export function manifestOf(contents: SavedImageContents): { layerPaths: string[]
   }
   const config = typeof first.Config === 'string' ? (contents.documents.get(first.Config) as { history?: unknown } | undefined) : undefined;
   const configHistory = Array.isArray(config?.history) ? (config.history as ConfigHistory[]) : undefined;
-  return { layerPaths: (first.Layers as string[]).map((path) => path.replace(/^\.?\//, '')), configHistory };
+  return { layerPaths: first.Layers.map((path) => path.replace(/^\.?\//, '')), configHistory };
 }
 
 /**

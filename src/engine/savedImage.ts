@@ -46,7 +46,7 @@ export class SavedImageFormatError extends Error {
   override readonly name = 'SavedImageFormatError';
 }
 
-export async function readSavedImage(body: AsyncIterable<Buffer>, options: ReadSavedImageOptions = {}): Promise<SavedImageContents> {
+export async function readSavedImage(body: AsyncIterable<Buffer> | Iterable<Buffer>, options: ReadSavedImageOptions = {}): Promise<SavedImageContents> {
   const layerTars = new Map<string, LayerTarEntry[]>();
   const documents = new Map<string, unknown>();
   let bytesRead = 0;
