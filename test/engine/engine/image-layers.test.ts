@@ -3,29 +3,15 @@
 // layer), whose files, whiteouts and wasted bytes are known by hand; and an image removed while its layers are read.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildImage, readImageLayers, type EngineClient, type ImageLayerAnalysis } from '../../../src/engine';
+import { readImageLayers, type EngineClient, type ImageLayerAnalysis } from '../../../src/engine';
 import { failureOf } from '../../support/assertions';
 import { engineTargets, loadTestEngines, uniqueName } from '../../support/engines';
 import { useEngineSuite } from '../../support/engineSuite';
-import { scratchFolder, writeTree } from '../build/support';
+import { A_FIRST, A_SECOND, C_SIZE, buildThreeSteps } from '../../support/layeredImage';
+import { scratchFolder } from '../build/support';
 import { expectedMessage } from './bad-input-cases';
 
 const engines = loadTestEngines();
-const A_FIRST = 3000;
-const C_SIZE = 700;
-const A_SECOND = 5000;
-
-/** Builds the three-step image from the test image and returns its tag. */
-async function buildThreeSteps(client: EngineClient, folder: string, tag: string): Promise<string> {
-  writeTree(folder, {
-    'add/a.bin': 'a'.repeat(A_FIRST),
-    'add/c.bin': 'c'.repeat(C_SIZE),
-    'b.bin': 'b'.repeat(A_SECOND),
-    Dockerfile: [`FROM ${engines.image}`, 'COPY add/ /data/', 'ENV STEP=two', 'COPY b.bin /data/a.bin', 'RUN rm /data/c.bin', ''].join('\n'),
-  });
-  await buildImage(client, { contextDir: folder, networkMode: 'none', tags: [tag], noCache: true });
-  return tag;
-}
 
 /** What a layer did under /data, as `change path size` lines. */
 function dataChanges(analysis: ImageLayerAnalysis, layer: number): string[] {
