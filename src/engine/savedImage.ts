@@ -11,8 +11,9 @@ import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type * as tar from 'tar-stream';
 import { tarStream } from './lazyModules';
+import { TarHeaderError, TarHeaderWalker, type LayerEntryKind } from './tarHeaders';
 
-export type LayerEntryKind = 'file' | 'directory' | 'symlink' | 'link' | 'other';
+export type { LayerEntryKind } from './tarHeaders';
 
 /** One entry of a layer tar, as its header says (the path without a leading `./` or `/`). */
 export interface LayerTarEntry {
@@ -66,10 +67,12 @@ export async function readSavedImage(body: AsyncIterable<Buffer> | Iterable<Buff
     const head = await readHead(stream, (header.size ?? 0) > MAX_DOCUMENT_BYTES ? TAR_BLOCK : MAX_DOCUMENT_BYTES);
     if (isTar(head.bytes) || isGzip(head.bytes)) {
       const entries: LayerTarEntry[] = [];
-      await parseLayerTar(head, (entry) => {
+      const keep = (entry: LayerTarEntry): void => {
         if (++entryCount > MAX_LAYER_ENTRIES) throw new SavedImageFormatError(`the layers list more than ${MAX_LAYER_ENTRIES} files`);
         entries.push(entry);
-      });
+      };
+      if (isGzip(head.bytes)) await parseLayerTar(head, keep);
+      else await walkLayerHeaders(head, keep);
       layerTars.set(path, entries);
     } else if (header.size <= MAX_DOCUMENT_BYTES && head.ended) {
       const document = parseJson(head.bytes);
@@ -161,6 +164,22 @@ function isTar(bytes: Buffer): boolean {
 
 function isGzip(bytes: Buffer): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+
+/** An uncompressed layer tar: headers only, bodies skipped by count (the common case, and most of the bytes). */
+async function walkLayerHeaders(head: Head, onHeader: (entry: LayerTarEntry) => void): Promise<void> {
+  const walker = new TarHeaderWalker((header) => {
+    const path = normalizePath(header.name);
+    if (path !== '') onHeader({ path, kind: header.kind, size: header.size, mode: header.mode, linkTarget: header.linkTarget });
+  });
+  try {
+    walker.push(head.bytes);
+    if (!head.ended) for await (const chunk of head.rest) walker.push(chunk);
+  } catch (error) {
+    if (error instanceof TarHeaderError) throw new SavedImageFormatError(error.message);
+    throw error;
+  }
+  if (!walker.ended && !walker.atBoundary) throw new SavedImageFormatError('a layer tar ends inside an entry');
 }
 
 type InnerEntry = ReturnType<typeof tar.extract> extends AsyncIterable<infer E> ? E : never;
