@@ -15,6 +15,8 @@ export interface FlagSpec {
   /** Shown in help, e.g. `SECONDS`. */
   readonly valueName?: string;
   readonly description: string;
+  /** A boolean that is on unless turned off (`--human=false`), as docker history's `-H`. */
+  readonly defaultTrue?: boolean;
 }
 
 export interface ParsedFlags {
@@ -57,7 +59,7 @@ export const helpFlag: FlagSpec = { key: 'help', long: 'help', short: 'h', kind:
 export function tokenize(argv: readonly string[], options: TokenizeOptions): TokenizeResult {
   const specs = [...options.flags, helpFlag];
   const seeHelp = `See '${options.commandPath} --help'.`;
-  const booleans = new Set<string>();
+  const booleans = new Set<string>(options.flags.filter((spec) => spec.kind === 'boolean' && spec.defaultTrue === true).map((spec) => spec.key));
   const values = new Map<string, string>();
   const lists = new Map<string, string[]>();
   const positionals: string[] = [];

@@ -21,6 +21,7 @@ import { composeCommands } from './composeCommands';
 import { agentCommands } from './agentCommands';
 import { statsCommands } from './statsCommands';
 import { storageCommands } from './storageCommands';
+import { layerCommands } from './layerCommands';
 import { checkEnvEntry, nonEmpty, parseCopyArguments, parseFilters, parseKeyValues, parseLast, parseSeconds, parseTail, splitRepositoryTag, timeoutOf } from './values';
 
 const timeFlag = valueFlag('time', 't', 'SECONDS', 'Seconds to wait before killing the container (engine default: 10; -1 waits without limit)');
@@ -243,7 +244,7 @@ const version = declareCommand({
 });
 
 /** Every command, in the order `berth help` and docs/cli.md list them. */
-export const commandTable = { run, ps, stop, 'stop-all': stopAll, logs, images, pull, commit, wait, cp, version, ...buildCommands, ...storageCommands, ...statsCommands, ...composeCommands, ...agentCommands } as const;
+export const commandTable = { run, ps, stop, 'stop-all': stopAll, logs, images, pull, commit, wait, cp, version, ...buildCommands, ...storageCommands, ...statsCommands, ...layerCommands, ...composeCommands, ...agentCommands } as const;
 
 type Table = typeof commandTable;
 export type CommandName = keyof Table;

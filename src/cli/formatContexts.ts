@@ -4,7 +4,7 @@
  * `.CreatedAt` Go's time format); `--format json` marshals the fields a listing has, in docker's key order.
  */
 import { splitRepoTag } from '../common/imageName';
-import type { ContainerSummary, ImageSummary } from '../engine/types';
+import type { ContainerSummary, ImageHistoryEntry, ImageSummary } from '../engine/types';
 import type { Volume } from '../engine/storage-types';
 import { createdAgo, ellipsis, familiarImage, goQuote, goSize, shortId } from './format';
 import type { FormatTarget, PreparedFormat } from './formatOption';
@@ -224,4 +224,46 @@ export function volumeInspectContext(volume: unknown): TemplateContext & { toJso
     toJson: () => raw,
     htmlEscapedJson: false,
   } as TemplateContext & { toJson(): unknown };
+}
+
+export const HISTORY_TABLE = '{{.ID}}\t{{.CreatedSince}}\t{{.CreatedBy}}\t{{.Size}}\t{{.Comment}}';
+/** docker history -H=false: the time as RFC 3339 instead of "… ago". */
+export const HISTORY_TABLE_NOT_HUMAN = '{{.ID}}\t{{.CreatedAt}}\t{{.CreatedBy}}\t{{.Size}}\t{{.Comment}}';
+
+/** `history`: docker's historyContext. `truncate` cuts ids to 12 and CREATED BY to 45 columns; `human` words times and sizes. */
+export function historyFormatTarget(entries: readonly ImageHistoryEntry[], now: number, truncate: boolean, human: boolean): FormatTarget {
+  return {
+    headers: { ID: 'IMAGE', CreatedSince: 'CREATED', CreatedAt: 'CREATED AT', CreatedBy: 'CREATED BY', Size: 'SIZE', Comment: 'COMMENT' },
+    items: entries.map((entry) => {
+      const createdBy = entry.CreatedBy.replace(/\t/g, ' ');
+      return context(
+        '*formatter.historyContext',
+        {
+          Comment: () => entry.Comment,
+          CreatedAt: () => rfc3339Local(entry.Created),
+          CreatedBy: () => (truncate ? ellipsis(createdBy, 45) : createdBy),
+          CreatedSince: () => (human ? createdAgo(entry.Created, now) : rfc3339Local(entry.Created)),
+          ID: () => (truncate ? historyShortId(entry.Id) : entry.Id),
+          Size: () => (human ? goSize(entry.Size, 3) : String(entry.Size)),
+        },
+        undefined,
+      );
+    }),
+  };
+}
+
+/** stringid.TruncateID: what follows the algorithm, cut to 12; `<missing>` stays as it is. */
+function historyShortId(id: string): string {
+  const colon = id.indexOf(':');
+  return (colon === -1 ? id : id.slice(colon + 1)).slice(0, 12);
+}
+
+/** Go's time.RFC3339 for a unix time in the local zone: "2026-11-28T08:34:40Z", or "…+01:00". */
+export function rfc3339Local(unixSeconds: number): string {
+  const date = new Date(unixSeconds * 1000);
+  const offsetMinutes = -date.getTimezoneOffset();
+  const local = new Date(date.getTime() + offsetMinutes * 60_000).toISOString().slice(0, 19);
+  if (offsetMinutes === 0) return `${local}Z`;
+  const two = (value: number): string => String(value).padStart(2, '0');
+  return `${local}${offsetMinutes < 0 ? '-' : '+'}${two(Math.floor(Math.abs(offsetMinutes) / 60))}:${two(Math.abs(offsetMinutes) % 60)}`;
 }

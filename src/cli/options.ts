@@ -110,3 +110,11 @@ export interface TopCommandOptions {
 export interface McpCommandOptions {
   readonly allowWrite: boolean;
 }
+
+export interface HistoryCommandOptions {
+  readonly image: string;
+  readonly noTrunc: boolean;
+  readonly quiet: boolean;
+  readonly human: boolean;
+  readonly format: string | undefined;
+}

@@ -13,6 +13,8 @@ interface FlagBase {
 }
 export interface BooleanFlag extends FlagBase {
   readonly kind: 'boolean';
+  /** On unless turned off with `=false`. */
+  readonly defaultTrue?: boolean;
 }
 export interface ValueFlag extends FlagBase {
   readonly kind: 'value';
@@ -30,8 +32,8 @@ export type FlagValues<F extends FlagTable> = {
   readonly [K in keyof F]: F[K] extends BooleanFlag ? boolean : F[K] extends ValueFlag ? string | undefined : string[];
 };
 
-export function booleanFlag(long: string, short: string | undefined, description: string): BooleanFlag {
-  return { kind: 'boolean', long, description, ...(short !== undefined ? { short } : {}) };
+export function booleanFlag(long: string, short: string | undefined, description: string, defaultTrue = false): BooleanFlag {
+  return { kind: 'boolean', long, description, ...(short !== undefined ? { short } : {}), ...(defaultTrue ? { defaultTrue } : {}) };
 }
 export function valueFlag(long: string, short: string | undefined, valueName: string, description: string): ValueFlag {
   return { kind: 'value', long, valueName, description, ...(short !== undefined ? { short } : {}) };

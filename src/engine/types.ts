@@ -58,6 +58,17 @@ export interface ImageSummary {
   Containers: number;
 }
 
+/** One entry of `GET /images/{id}/history`. `Id` is `<missing>` for steps not built on this engine. */
+export interface ImageHistoryEntry {
+  Id: string;
+  /** Unix seconds. */
+  Created: number;
+  CreatedBy: string;
+  Tags: string[] | null;
+  Size: number;
+  Comment: string;
+}
+
 export interface ImageInspect {
   Id: string;
   RepoTags: string[] | null;

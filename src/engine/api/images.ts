@@ -11,6 +11,7 @@ import type {
   CallOptions,
   CommitOptions,
   ImageDeleteItem,
+  ImageHistoryEntry,
   ImageInspect,
   ImageSummary,
   ImportImageOptions,
@@ -21,7 +22,7 @@ import type {
   RemoveImageOptions,
   TagImageOptions,
 } from '../types';
-import { JSON_HEADERS, TAR_HEADERS } from './connection';
+import { JSON_HEADERS, STREAM_HEADERS_TIMEOUT_MS, TAR_HEADERS } from './connection';
 import { ContainerEndpoints } from './containers';
 
 export class ImageEndpoints extends ContainerEndpoints {
@@ -34,6 +35,26 @@ export class ImageEndpoints extends ContainerEndpoints {
 
   inspectImage(name: string, options: CallOptions = {}): Promise<ImageInspect> {
     return this.json({ method: 'GET', path: `/images/${encodeImageName(name)}/json`, subject: 'image', signal: options.signal });
+  }
+
+  /** `GET /images/{name}/history`: one entry per step that made the image, newest first. */
+  imageHistory(name: string, options: CallOptions = {}): Promise<ImageHistoryEntry[]> {
+    return this.json({ method: 'GET', path: `/images/${encodeImageName(name)}/history`, subject: 'image', signal: options.signal });
+  }
+
+  /**
+   * `GET /images/{name}/get`: the image as `docker save` writes it (a tar of manifest.json, the config and the layer
+   * tars), streamed; `cancel` ends the request once the reader has what it needs.
+   */
+  async saveImage(name: string, options: CallOptions = {}): Promise<{ body: AsyncIterableIterator<Buffer>; cancel(): void }> {
+    return this.openStream({
+      method: 'GET',
+      path: `/images/${encodeImageName(name)}/get`,
+      subject: 'image',
+      signal: options.signal,
+      headersTimeout: STREAM_HEADERS_TIMEOUT_MS,
+      bodyTimeout: 0,
+    });
   }
 
   removeImage(name: string, options: RemoveImageOptions = {}): Promise<ImageDeleteItem[]> {
