@@ -35,6 +35,8 @@ for (const text of texts) {
   referenced.add(text.key);
   moved++;
 }
+// Keys that generated parts of the manifest refer to (the agent tools' names) count as referenced too.
+for (const match of readFileSync(manifestPath, 'utf8').matchAll(/"%([\w.-]+)%"/g)) referenced.add(match[1] ?? '');
 const dropped = Object.keys(nls).filter((key) => !referenced.has(key));
 for (const key of dropped) delete nls[key];
 
