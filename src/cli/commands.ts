@@ -135,10 +135,13 @@ const stopAll = declareCommand({
 });
 
 const logs = declareCommand({
-  usage: 'berth logs [OPTIONS] CONTAINER',
-  summary: "Print a container's logs: its stdout to stdout, its stderr to stderr",
-  details: '`-f` follows them until the container stops. As with docker, a `--tail` that is not a whole number prints every line.',
-  positionals: { min: 1, max: 1 },
+  usage: 'berth logs [OPTIONS] CONTAINER [CONTAINER...]',
+  summary: "Print a container's logs (its stdout to stdout, its stderr to stderr), or several containers' logs merged",
+  details:
+    '`-f` follows them until the container stops. As with docker, a `--tail` that is not a whole number prints every line. ' +
+    "Several containers are merged in the order of the engine's timestamps, each line prefixed with its container's name " +
+    "as `docker compose logs` does (coloured on a terminal unless `--no-color`); `--tail` then counts each container's lines.",
+  positionals: { min: 1, max: Infinity },
   flags: {
     follow: booleanFlag('follow', 'f', 'Keep printing new output until the container stops'),
     tail: valueFlag('tail', 'n', 'N', 'Only the last N lines (default: all)'),
@@ -146,17 +149,22 @@ const logs = declareCommand({
     since: valueFlag('since', undefined, 'TIME', 'Only lines since a time (2024-05-01T13:23:37Z), Unix seconds, or a duration before now (10m, 1h30m)'),
     until: valueFlag('until', undefined, 'TIME', 'Only lines before a time, Unix seconds, or a duration before now'),
     details: booleanFlag('details', undefined, "Show the extra attributes the container's log driver was given"),
+    noColor: booleanFlag('no-color', undefined, 'Several containers: no colours in the name prefixes'),
+    noLogPrefix: booleanFlag('no-log-prefix', undefined, 'Several containers: no name prefixes'),
   },
   build: (flags, positionals): LogsCommandOptions => ({
-    id: positionals[0] as string,
+    ids: [...positionals],
     follow: flags.follow,
     tail: parseTail(flags.tail),
     timestamps: flags.timestamps,
     since: nonEmpty(flags.since, '--since'),
     until: nonEmpty(flags.until, '--until'),
     details: flags.details,
+    noColor: flags.noColor,
+    noLogPrefix: flags.noLogPrefix,
   }),
-  run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).logsCommand(options, deps),
+  run: async (options, deps): Promise<number> =>
+    options.ids.length === 1 ? (await import('./actions/containers.js')).logsCommand(options, deps) : (await import('./actions/mergedLogs.js')).mergedLogsCommand(options, deps),
 });
 
 const images = declareCommand({

@@ -48,7 +48,10 @@ export interface StopAllOptions {
 }
 
 export interface LogsCommandOptions {
-  id: string;
+  /** One container prints as `docker logs`; several are merged with name prefixes, as `docker compose logs`. */
+  ids: readonly string[];
+  noColor: boolean;
+  noLogPrefix: boolean;
   follow: boolean;
   tail: number | 'all' | undefined;
   timestamps: boolean;

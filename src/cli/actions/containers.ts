@@ -68,8 +68,9 @@ export async function stopAllCommand(options: StopAllOptions, { io, signal, clie
   return result.failed.length > 0 ? EXIT_FAILURE : 0;
 }
 
+/** One container, byte for byte as `docker logs` prints it. */
 export async function logsCommand(options: LogsCommandOptions, { io, signal, client }: CommandDeps): Promise<number> {
-  await printLogs(client(), options.id, {
+  await printLogs(client(), options.ids[0] as string, {
     stdout: true,
     stderr: true,
     follow: options.follow,
