@@ -104,7 +104,7 @@ export async function mergeContainerLogs(
     notify = undefined;
     wake?.();
   };
-  let failure: unknown;
+  let failure: Error | undefined;
   const readers = sources.map(async (source, index) => {
     const queue = queues[index] as SourceQueue;
     try {
@@ -128,7 +128,7 @@ export async function mergeContainerLogs(
       }
       splitter.end();
     } catch (error) {
-      if (!signal.aborted) failure ??= error;
+      if (!signal.aborted) failure ??= error instanceof Error ? error : new Error(String(error));
     } finally {
       queue.ended = true;
       changed();
