@@ -10,9 +10,9 @@
  * Memory: each stream holds at most `maxQueuedLines` lines before its reading pauses (the engine's stream then
  * waits too), and the sink's promise holds the merge back while the reader of the output catches up.
  */
+import { setMaxListeners } from 'node:events';
 import type { EngineClient } from './client';
 import { MessageSplitter } from './composeMessages';
-import { compareLines } from './composeLogs';
 import type { LogsOptions } from './types';
 
 export interface MergedLogLine {
@@ -42,7 +42,9 @@ export interface MergedLogsSource {
 export type MergedLogsClient = Pick<EngineClient, 'containerLogs' | 'inspectContainer'>;
 
 /** Looks every container up first, so a missing one is refused before any line is printed. */
-export async function mergedLogsSources(client: MergedLogsClient, ids: readonly string[], signal: AbortSignal): Promise<MergedLogsSource[]> {
+export async function mergedLogsSources(client: MergedLogsClient, ids: readonly string[], callerSignal: AbortSignal): Promise<MergedLogsSource[]> {
+  const signal = AbortSignal.any([callerSignal]);
+  setMaxListeners(Math.max(10, 2 * ids.length), signal);
   const inspected = await Promise.all(ids.map((id) => client.inspectContainer(id, { signal })));
   return inspected.map((container) => ({ id: container.Id, name: container.Name.replace(/^\//, ''), tty: container.Config.Tty }));
 }
@@ -95,14 +97,18 @@ export async function mergeContainerLogs(
   // Ends every read once the merge is over (done, failed or interrupted), so no reader waits for room forever.
   const stop = new AbortController();
   const signal = AbortSignal.any([options.signal, stop.signal]);
+  // Every stream listens on it (its request and its reader): not a leak, so no warning past Node's default of 10.
+  setMaxListeners(Math.max(10, 4 * sources.length), signal);
   const quietMs = options.quietMs ?? 150;
   const maxQueued = options.maxQueuedLines ?? 4096;
   const queues = sources.map(() => new SourceQueue());
   let notify: (() => void) | undefined;
+  // The merge runs after the I/O callbacks of this turn (setImmediate), so every stream's data that has arrived is
+  // queued first: it then takes long runs of lines instead of one line per wake.
   const changed = (): void => {
     const wake = notify;
     notify = undefined;
-    wake?.();
+    if (wake) setImmediate(wake);
   };
   let failure: Error | undefined;
   const readers = sources.map(async (source, index) => {
@@ -122,9 +128,12 @@ export async function mergeContainerLogs(
         signal,
       });
       for await (const chunk of logs) {
+        const wasEmpty = queue.waiting === 0;
         splitter.push(chunk);
-        changed();
-        await queue.room(maxQueued, stop.signal);
+        // Only an empty queue can hold the merge back, so only its first line is news (a wake per line costs a
+        // scan of every queue).
+        if (wasEmpty && queue.waiting > 0) changed();
+        if (queue.waiting >= maxQueued) await queue.room(maxQueued, stop.signal);
       }
       splitter.end();
     } catch (error) {
@@ -193,9 +202,16 @@ function takeInOrder(queues: readonly SourceQueue[]): MergedLogLine[] {
   const now = Date.now();
   for (;;) {
     let next: SourceQueue | undefined;
+    let seconds = Infinity;
+    let nanos = Infinity;
     for (const queue of queues) {
       if (queue.waiting === 0) continue;
-      if (!next || compareLines(queue.lines[queue.head] as MergedLogLine, next.lines[next.head] as MergedLogLine) < 0) next = queue;
+      const head = queue.lines[queue.head] as MergedLogLine;
+      if (head.seconds < seconds || (head.seconds === seconds && head.nanos < nanos)) {
+        next = queue;
+        seconds = head.seconds;
+        nanos = head.nanos;
+      }
     }
     if (!next) return batch;
     batch.push(next.take());
