@@ -97,6 +97,7 @@ const ps = declareCommand({
     noTrunc: booleanFlag('no-trunc', undefined, 'Do not shorten IDs and commands'),
     last: valueFlag('last', 'n', 'N', 'Show the N most recently created containers, in any state'),
     latest: booleanFlag('latest', 'l', 'Show the most recently created container, in any state'),
+    size: booleanFlag('size', 's', 'Add a SIZE column: what each container wrote, and its image (the engine takes longer)'),
   },
   build: (flags): PsOptions => ({
     all: flags.all,
@@ -106,6 +107,7 @@ const ps = declareCommand({
     noTrunc: flags.noTrunc,
     filters: parseFilters(flags.filter),
     last: parseLast(flags.last, flags.latest),
+    size: flags.size,
   }),
   run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).listContainersCommand(options, deps),
 });
@@ -174,6 +176,7 @@ const images = declareCommand({
   positionals: { min: 0, max: 1 },
   flags: {
     all: booleanFlag('all', 'a', 'Show intermediate images too'),
+    digests: booleanFlag('digests', undefined, 'Add a DIGEST column (a row per digest)'),
     filter: listFlag('filter', 'f', 'KEY=VALUE', 'Only images matching the filter, e.g. dangling=true, label=team=a or reference=app:* (repeatable)'),
     json: jsonFlag,
     format: formatFlag,
@@ -182,7 +185,7 @@ const images = declareCommand({
   build: (flags, positionals): ImagesOptions => {
     const filters = parseFilters(flags.filter);
     if (positionals[0] !== undefined) filters.reference = [...(filters.reference ?? []), positionals[0]];
-    return { all: flags.all, json: flags.json, format: flags.format, quiet: flags.quiet, filters };
+    return { all: flags.all, digests: flags.digests, json: flags.json, format: flags.format, quiet: flags.quiet, filters };
   },
   run: async (options, deps): Promise<number> => (await import('./actions/images.js')).imagesCommand(options, deps),
 });

@@ -33,6 +33,8 @@ export interface PsOptions {
   filters: Record<string, string[]>;
   /** `-n N` / `-l`: the N most recently created containers, in any state. */
   last: number | undefined;
+  /** `-s`: a SIZE column (the engine computes sizes, which takes longer). */
+  size: boolean;
 }
 
 export interface StopOptions {
@@ -63,6 +65,8 @@ export interface LogsCommandOptions {
 
 export interface ImagesOptions {
   all: boolean;
+  /** `--digests`: a DIGEST column, a row per digest. */
+  digests: boolean;
   json: boolean;
   format: string | undefined;
   quiet: boolean;
