@@ -107,6 +107,8 @@ export interface StatsCommandOptions {
   ids: string[];
   all: boolean;
   noStream: boolean;
+  /** `--no-trunc`: full container IDs. */
+  noTrunc: boolean;
 }
 
 export interface TopCommandOptions {

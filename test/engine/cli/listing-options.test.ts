@@ -1,6 +1,7 @@
 /**
  * Listing options scripts use (issue 33 item 6), each next to the docker CLI on the same private dockerd, byte for
- * byte: `ps -s/--size` and `images --digests`.
+ * byte: `ps -s/--size` and `images --digests`; `stats --no-trunc` (its figures move between two calls, so the ids,
+ * names and headers are compared).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -66,5 +67,21 @@ void describe('listing options, next to docker', () => {
     await compare(['images', '--format', '{{.Repository}} {{.Digest}}']);
     await compare(['images', '--digests', '--format', 'table {{.Repository}}\t{{.Digest}}']);
     await compare(['images', '--digests', '-q']);
+  });
+
+  void it('stats --no-stream --no-trunc shows full ids as docker does', async () => {
+    const name = `trunc-stats-${process.pid}`;
+    const started = await harness.berth(['run', '-d', '--network', 'none', ...harness.labelArgs, '--name', name, harness.engines.image, 'sleep', '600']);
+    assert.equal(started.code, 0, started.stderr);
+    const id = started.stdout.trim();
+    const firstCells = (text: string): string[][] => text.split('\n').filter(Boolean).map((line) => line.split(/\s{2,}/).slice(0, 2));
+    for (const args of [['--no-trunc'], []]) {
+      const ours = await harness.berth(['stats', '--no-stream', ...args, name]);
+      const theirs = docker(['stats', '--no-stream', ...args, name]);
+      assert.equal(ours.code, theirs.status, ours.stderr);
+      assert.deepEqual(firstCells(ours.stdout), firstCells(theirs.stdout), args.join(' '));
+      assert.deepEqual(ours.stdout.split('\n')[0]?.split(/\s{2,}/), theirs.stdout.split('\n')[0]?.split(/\s{2,}/));
+    }
+    assert.deepEqual(firstCells((await harness.berth(['stats', '--no-stream', '--no-trunc', name])).stdout)[1], [id, name]);
   });
 });
