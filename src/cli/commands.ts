@@ -98,6 +98,7 @@ const ps = declareCommand({
     noTrunc: booleanFlag('no-trunc', undefined, 'Do not shorten IDs and commands'),
     last: valueFlag('last', 'n', 'N', 'Show the N most recently created containers, in any state'),
     latest: booleanFlag('latest', 'l', 'Show the most recently created container, in any state'),
+    size: booleanFlag('size', 's', 'Add a SIZE column: what each container wrote, and its image (the engine takes longer)'),
   },
   build: (flags): PsOptions => ({
     all: flags.all,
@@ -107,6 +108,7 @@ const ps = declareCommand({
     noTrunc: flags.noTrunc,
     filters: parseFilters(flags.filter),
     last: parseLast(flags.last, flags.latest),
+    size: flags.size,
   }),
   run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).listContainersCommand(options, deps),
 });
@@ -136,10 +138,13 @@ const stopAll = declareCommand({
 });
 
 const logs = declareCommand({
-  usage: 'berth logs [OPTIONS] CONTAINER',
-  summary: "Print a container's logs: its stdout to stdout, its stderr to stderr",
-  details: '`-f` follows them until the container stops. As with docker, a `--tail` that is not a whole number prints every line.',
-  positionals: { min: 1, max: 1 },
+  usage: 'berth logs [OPTIONS] CONTAINER [CONTAINER...]',
+  summary: "Print a container's logs (its stdout to stdout, its stderr to stderr), or several containers' logs merged",
+  details:
+    '`-f` follows them until the container stops. As with docker, a `--tail` that is not a whole number prints every line. ' +
+    "Several containers are merged in the order of the engine's timestamps, each line prefixed with its container's name " +
+    "as `docker compose logs` does (coloured on a terminal unless `--no-color`); `--tail` then counts each container's lines.",
+  positionals: { min: 1, max: Infinity },
   flags: {
     follow: booleanFlag('follow', 'f', 'Keep printing new output until the container stops'),
     tail: valueFlag('tail', 'n', 'N', 'Only the last N lines (default: all)'),
@@ -147,17 +152,22 @@ const logs = declareCommand({
     since: valueFlag('since', undefined, 'TIME', 'Only lines since a time (2024-05-01T13:23:37Z), Unix seconds, or a duration before now (10m, 1h30m)'),
     until: valueFlag('until', undefined, 'TIME', 'Only lines before a time, Unix seconds, or a duration before now'),
     details: booleanFlag('details', undefined, "Show the extra attributes the container's log driver was given"),
+    noColor: booleanFlag('no-color', undefined, 'Several containers: no colours in the name prefixes'),
+    noLogPrefix: booleanFlag('no-log-prefix', undefined, 'Several containers: no name prefixes'),
   },
   build: (flags, positionals): LogsCommandOptions => ({
-    id: positionals[0] as string,
+    ids: [...positionals],
     follow: flags.follow,
     tail: parseTail(flags.tail),
     timestamps: flags.timestamps,
     since: nonEmpty(flags.since, '--since'),
     until: nonEmpty(flags.until, '--until'),
     details: flags.details,
+    noColor: flags.noColor,
+    noLogPrefix: flags.noLogPrefix,
   }),
-  run: async (options, deps): Promise<number> => (await import('./actions/containers.js')).logsCommand(options, deps),
+  run: async (options, deps): Promise<number> =>
+    options.ids.length === 1 ? (await import('./actions/containers.js')).logsCommand(options, deps) : (await import('./actions/mergedLogs.js')).mergedLogsCommand(options, deps),
 });
 
 const images = declareCommand({
@@ -167,6 +177,7 @@ const images = declareCommand({
   positionals: { min: 0, max: 1 },
   flags: {
     all: booleanFlag('all', 'a', 'Show intermediate images too'),
+    digests: booleanFlag('digests', undefined, 'Add a DIGEST column (a row per digest)'),
     filter: listFlag('filter', 'f', 'KEY=VALUE', 'Only images matching the filter, e.g. dangling=true, label=team=a or reference=app:* (repeatable)'),
     json: jsonFlag,
     format: formatFlag,
@@ -175,7 +186,7 @@ const images = declareCommand({
   build: (flags, positionals): ImagesOptions => {
     const filters = parseFilters(flags.filter);
     if (positionals[0] !== undefined) filters.reference = [...(filters.reference ?? []), positionals[0]];
-    return { all: flags.all, json: flags.json, format: flags.format, quiet: flags.quiet, filters };
+    return { all: flags.all, digests: flags.digests, json: flags.json, format: flags.format, quiet: flags.quiet, filters };
   },
   run: async (options, deps): Promise<number> => (await import('./actions/images.js')).imagesCommand(options, deps),
 });

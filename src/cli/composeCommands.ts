@@ -10,16 +10,17 @@ const timeFlag = valueFlag('time', 't', 'SECONDS', 'Seconds to wait before killi
 const groupDetails = (verb: string): string =>
   `${verb} every container of the project, several at a time, and prints each name as it is done. A failure gets its own line on stderr (exit 1); the others go on.`;
 
-/** start / stop / restart: the same shape, `-t` where a stop is involved. */
+/** start / stop / restart: the same shape, `-t` where a stop is involved; SERVICE names narrow it, as with docker compose. */
 function groupCommand(action: 'start' | 'stop' | 'restart', summary: string, verb: string, timed: boolean) {
   return declareCommand({
-    usage: `berth compose ${action}${timed ? ' [OPTIONS]' : ''} PROJECT`,
+    usage: `berth compose ${action}${timed ? ' [OPTIONS]' : ''} PROJECT [SERVICE...]`,
     summary,
-    details: groupDetails(verb),
-    positionals: { min: 1, max: 1 },
+    details: `${groupDetails(verb)} With SERVICE names, only their containers; a name the project does not have is refused before anything is done.`,
+    positionals: { min: 1, max: Infinity },
     flags: timed ? { time: timeFlag } : {},
     build: (flags: { time?: string | undefined }, positionals: readonly string[]) => ({
       project: positionals[0] as string,
+      services: positionals.slice(1),
       action,
       timeoutSeconds: parseSeconds(flags.time),
       force: false,
@@ -32,11 +33,20 @@ export const composeCommands = {
   'compose ls': declareCommand({
     usage: 'berth compose ls [OPTIONS]',
     summary: 'List Compose projects (from the containers\' labels)',
-    details: 'NAME, STATUS (e.g. `running(2), exited(1)`) and CONFIG FILES, like `docker compose ls -a`; `-q` prints only the names.',
+    details: 'NAME, STATUS (e.g. `running(2), exited(1)`) and CONFIG FILES, like `docker compose ls`: projects with a running container, all with `-a`; `-q` prints only the names.',
     positionals: { min: 0, max: 0 },
-    flags: { quiet: booleanFlag('quiet', 'q', 'Only print project names') },
-    build: (flags) => ({ quiet: flags.quiet }),
+    flags: { all: booleanFlag('all', 'a', 'Also projects with no running container'), quiet: booleanFlag('quiet', 'q', 'Only print project names') },
+    build: (flags) => ({ all: flags.all, quiet: flags.quiet }),
     run: async (options, deps): Promise<number> => (await load()).composeLs(options, deps),
+  }),
+  'compose ps': declareCommand({
+    usage: 'berth compose ps [OPTIONS] PROJECT [SERVICE...]',
+    summary: "List a Compose project's containers",
+    details: "docker compose's table: NAME, IMAGE, COMMAND, SERVICE, CREATED, STATUS, PORTS; running ones unless `-a`; `-q` prints full IDs. SERVICE names narrow it.",
+    positionals: { min: 1, max: Infinity },
+    flags: { all: booleanFlag('all', 'a', 'Also stopped containers'), quiet: booleanFlag('quiet', 'q', 'Only print container IDs') },
+    build: (flags, positionals) => ({ project: positionals[0] as string, services: positionals.slice(1), all: flags.all, quiet: flags.quiet }),
+    run: async (options, deps): Promise<number> => (await load()).composePs(options, deps),
   }),
   'compose logs': declareCommand({
     usage: 'berth compose logs [OPTIONS] PROJECT [SERVICE...]',
@@ -61,7 +71,7 @@ export const composeCommands = {
     details: 'Removes the stopped ones; a running one is kept and named (exit 1) unless `-f`, which removes it too. Volumes and networks stay.',
     positionals: { min: 1, max: 1 },
     flags: { force: booleanFlag('force', 'f', 'Also remove running containers') },
-    build: (flags, positionals) => ({ project: positionals[0] as string, action: 'remove' as const, timeoutSeconds: undefined, force: flags.force }),
+    build: (flags, positionals) => ({ project: positionals[0] as string, services: [], action: 'remove' as const, timeoutSeconds: undefined, force: flags.force }),
     run: async (options, deps): Promise<number> => (await load()).composeGroup(options, deps),
   }),
 };

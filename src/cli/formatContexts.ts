@@ -135,21 +135,19 @@ export function containersNeedSize(prepared: PreparedFormat): boolean {
   return prepared.kind !== 'json' && /\.Size\b|json\s+\.\s*\}\}/.test(prepared.text);
 }
 
-/** One row per tag, as docker's images table; an untagged image shows its digest's repository or `<none>`. */
-export function imageFormatTarget(images: readonly ImageSummary[], now: number): FormatTarget {
+/** `images --digests`' default table. */
+export const IMAGE_DIGEST_TABLE = '{{.Repository}}\t{{.Tag}}\t{{.Digest}}\t{{.ID}}\t{{.CreatedSince}}\t{{.Size}}';
+
+/**
+ * One row per tag, as docker's images table; an untagged image shows its digest's repository or `<none>`. When digests
+ * are shown (`--digests`, or a template naming `.Digest`, as docker decides), a tag with several digests of its
+ * repository gets a row per digest, and an untagged image a row per digest.
+ */
+export function imageFormatTarget(images: readonly ImageSummary[], now: number, showDigests = false): FormatTarget {
   const items: TemplateContext[] = [];
   for (const image of images) {
-    const tags = (image.RepoTags ?? []).filter((tag) => tag !== '<none>:<none>');
-    const rows: Array<{ repo: string; tag: string }> = tags.map((repoTag) => {
-      const { repo, tag } = splitRepoTag(repoTag);
-      return { repo, tag: tag ?? '<none>' };
-    });
-    if (rows.length === 0) {
-      const digestRepo = (image.RepoDigests ?? []).map((digest) => digest.split('@')[0] ?? '').find((repo) => repo !== '<none>');
-      rows.push({ repo: digestRepo ?? '<none>', tag: '<none>' });
-    }
     const counts = image as ImageSummary & { SharedSize?: number; Containers?: number };
-    for (const { repo, tag } of rows) {
+    for (const { repo, tag, digest } of imageRows(image, showDigests)) {
       items.push(
         context(
           '*formatter.imageContext',
@@ -157,7 +155,7 @@ export function imageFormatTarget(images: readonly ImageSummary[], now: number):
             Containers: () => (counts.Containers === undefined || counts.Containers === -1 ? 'N/A' : String(counts.Containers)),
             CreatedAt: () => goTime(image.Created),
             CreatedSince: () => createdAgo(image.Created, now),
-            Digest: () => '<none>',
+            Digest: () => digest,
             ID: () => shortId(image.Id),
             Repository: () => repo,
             SharedSize: () => (counts.SharedSize === undefined || counts.SharedSize === -1 ? 'N/A' : goSize(counts.SharedSize, 3)),
@@ -172,6 +170,36 @@ export function imageFormatTarget(images: readonly ImageSummary[], now: number):
     }
   }
   return { headers: IMAGE_HEADERS, items };
+}
+
+function imageRows(image: ImageSummary, showDigests: boolean): Array<{ repo: string; tag: string; digest: string }> {
+  const digestsByRepo = new Map<string, string[]>();
+  for (const reference of image.RepoDigests ?? []) {
+    const at = reference.lastIndexOf('@');
+    const repo = reference.slice(0, at);
+    if (at <= 0 || repo === '<none>') continue;
+    digestsByRepo.set(repo, [...(digestsByRepo.get(repo) ?? []), reference.slice(at + 1)]);
+  }
+  const rows: Array<{ repo: string; tag: string; digest: string }> = [];
+  for (const repoTag of (image.RepoTags ?? []).filter((tag) => tag !== '<none>:<none>')) {
+    const { repo, tag } = splitRepoTag(repoTag);
+    const digests = showDigests ? (digestsByRepo.get(repo) ?? []) : [];
+    if (digests.length === 0) rows.push({ repo, tag: tag ?? '<none>', digest: '<none>' });
+    for (const digest of digests) rows.push({ repo, tag: tag ?? '<none>', digest });
+  }
+  const tagged = new Set(rows.map((row) => row.repo));
+  for (const [repo, digests] of digestsByRepo) {
+    if (tagged.has(repo)) continue;
+    if (showDigests) for (const digest of digests) rows.push({ repo, tag: '<none>', digest });
+    else rows.push({ repo, tag: '<none>', digest: '<none>' });
+  }
+  if (rows.length === 0) rows.push({ repo: '<none>', tag: '<none>', digest: '<none>' });
+  return rows;
+}
+
+/** docker shows digests with `--digests` or when the template names `.Digest`. */
+export function imagesNeedDigests(prepared: PreparedFormat | undefined, digests: boolean): boolean {
+  return digests || (prepared !== undefined && prepared.text.includes('{{.Digest}}'));
 }
 
 const IMAGE_HEADERS = {

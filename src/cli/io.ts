@@ -2,7 +2,7 @@
  * What a command may touch: its two output streams, its input, the environment, the clock, the process's signals,
  * the engine client and the credentials. `src/cli.ts` provides the real ones; nothing here is loaded before use.
  */
-import type { CredentialLookup, EngineClient } from '../engine';
+import type { CredentialLookup, Endpoint, EngineClient } from '../engine';
 
 /** One of berth's output streams, with the backpressure and the failure of the stream underneath. */
 export interface OutputStream {
@@ -59,6 +59,8 @@ export interface CommandContext {
 export interface CommandDeps extends CommandContext {
   /** The engine client for --host / DOCKER_HOST / the context, made on first use and closed by the caller. */
   readonly client: () => EngineClient;
+  /** Where that client would connect, resolved without creating it (for commands that hand the endpoint on). */
+  readonly endpoint: () => Endpoint;
   /** Registry credentials from the docker configuration. */
   readonly credentials: () => CredentialLookup;
   readonly signals: ProcessSignals;

@@ -49,6 +49,7 @@ export async function runCli(argv: readonly string[], options: CliOptions): Prom
       signals: options.signals,
       version: options.version,
       client: () => (client ??= engine.EngineClient.fromEnvironment({ host: invocation.global.host, env: io.env })),
+      endpoint: () => client?.endpoint ?? engine.resolveEndpoint({ host: invocation.global.host, env: io.env }),
       credentials: () =>
         new engine.DockerConfigCredentials({
           env: io.env,

@@ -33,6 +33,8 @@ export interface PsOptions {
   filters: Record<string, string[]>;
   /** `-n N` / `-l`: the N most recently created containers, in any state. */
   last: number | undefined;
+  /** `-s`: a SIZE column (the engine computes sizes, which takes longer). */
+  size: boolean;
 }
 
 export interface StopOptions {
@@ -48,7 +50,10 @@ export interface StopAllOptions {
 }
 
 export interface LogsCommandOptions {
-  id: string;
+  /** One container prints as `docker logs`; several are merged with name prefixes, as `docker compose logs`. */
+  ids: readonly string[];
+  noColor: boolean;
+  noLogPrefix: boolean;
   follow: boolean;
   tail: number | 'all' | undefined;
   timestamps: boolean;
@@ -60,6 +65,8 @@ export interface LogsCommandOptions {
 
 export interface ImagesOptions {
   all: boolean;
+  /** `--digests`: a DIGEST column, a row per digest. */
+  digests: boolean;
   json: boolean;
   format: string | undefined;
   quiet: boolean;
@@ -100,6 +107,8 @@ export interface StatsCommandOptions {
   ids: string[];
   all: boolean;
   noStream: boolean;
+  /** `--no-trunc`: full container IDs. */
+  noTrunc: boolean;
 }
 
 export interface TopCommandOptions {

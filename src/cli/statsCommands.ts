@@ -16,8 +16,9 @@ export const statsCommands = {
     flags: {
       all: booleanFlag('all', 'a', 'Show all containers (default: only running ones)'),
       noStream: booleanFlag('no-stream', undefined, 'Print one table and exit'),
+      noTrunc: booleanFlag('no-trunc', undefined, 'Show full container IDs'),
     },
-    build: (flags, positionals): StatsCommandOptions => ({ ids: [...positionals], all: flags.all, noStream: flags.noStream }),
+    build: (flags, positionals): StatsCommandOptions => ({ ids: [...positionals], all: flags.all, noStream: flags.noStream, noTrunc: flags.noTrunc }),
     run: async (options, deps): Promise<number> => (await load()).statsCommand(options, deps),
   }),
   top: declareCommand({

@@ -256,7 +256,7 @@ export class ProjectLogs {
 }
 
 /** docker compose's colours for the prefixes, in its order. */
-const COLOURS = [36, 33, 32, 35, 34, 96, 93, 92, 95, 94];
+export const PREFIX_COLOURS: readonly number[] = [36, 33, 32, 35, 34, 96, 93, 92, 95, 94];
 
 /** Prefixes lines as `docker compose logs` does: the label padded to the widest so far, `|`, the text. */
 export class LinePrefixer {
@@ -271,7 +271,7 @@ export class LinePrefixer {
     if (!this.colour) return `${prefix} ${line.text}`;
     let code = this.colours.get(line.service);
     if (code === undefined) {
-      code = COLOURS[this.colours.size % COLOURS.length] ?? 36;
+      code = PREFIX_COLOURS[this.colours.size % PREFIX_COLOURS.length] ?? 36;
       this.colours.set(line.service, code);
     }
     return `\u001b[${code}m${prefix}\u001b[0m ${line.text}`;

@@ -31,3 +31,4 @@ export * from './composeLogs';
 export * from './savedImage';
 export * from './layerAnalysis';
 export * from './imageLayers';
+export * from './mergedContainerLogs';

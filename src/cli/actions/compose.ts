@@ -1,10 +1,12 @@
 /** `berth compose …`: projects from labels, group actions and merged logs, all through the Engine API. */
-import { LinePrefixer, ProjectLogs, actOnMembers, findComposeProject, listComposeProjects, membersFor, type GroupAction } from '../../engine';
+import { COMPOSE_LABELS, EngineError, LinePrefixer, ProjectLogs, actOnMembers, findComposeProject, listComposeProjects, membersFor, type ComposeProject, type GroupAction } from '../../engine';
 import { renderTable } from '../format';
+import { containerFormatTarget } from '../formatContexts';
 import type { CommandDeps } from '../io';
 
-export async function composeLs(options: { quiet: boolean }, { io, signal, client }: CommandDeps): Promise<number> {
-  const projects = await listComposeProjects(client(), { signal });
+export async function composeLs(options: { all: boolean; quiet: boolean }, { io, signal, client }: CommandDeps): Promise<number> {
+  // As docker compose ls: without -a only projects with a running container.
+  const projects = (await listComposeProjects(client(), { signal })).filter((project) => options.all || project.running > 0);
   if (options.quiet) {
     io.stdout.write(projects.map((project) => `${project.name}\n`).join(''));
     return 0;
@@ -19,13 +21,25 @@ export async function composeLs(options: { quiet: boolean }, { io, signal, clien
   return 0;
 }
 
+/** docker compose's refusal of a SERVICE the project does not have, before anything is done. */
+function checkServices(project: ComposeProject, services: readonly string[]): void {
+  const known = new Set(project.members.map((member) => member.service));
+  const unknown = services.filter((service) => !known.has(service));
+  if (unknown.length === 0) return;
+  throw new EngineError('not-found', `no such service: ${unknown.join(', ')} in the Compose project ${project.name}`, {
+    hint: `Services there: ${[...known].sort().join(', ')}`,
+  });
+}
+
 export async function composeGroup(
-  options: { project: string; action: GroupAction; timeoutSeconds: number | undefined; force: boolean },
+  options: { project: string; services: readonly string[]; action: GroupAction; timeoutSeconds: number | undefined; force: boolean },
   { io, signal, client }: CommandDeps,
 ): Promise<number> {
   const engine = client();
   const project = await findComposeProject(engine, options.project, { signal });
-  let members = membersFor(options.action, project.members);
+  checkServices(project, options.services);
+  const wanted = new Set(options.services);
+  let members = membersFor(options.action, project.members).filter((member) => wanted.size === 0 || wanted.has(member.service));
   let status = 0;
   if (options.action === 'remove' && !options.force) {
     const running = members.filter((member) => member.state === 'running' || member.state === 'restarting' || member.state === 'paused');
@@ -42,6 +56,38 @@ export async function composeGroup(
     },
   });
   return result.failed.length > 0 ? 1 : status;
+}
+
+/** `docker compose ps`: the project's containers (running ones unless -a), NAME IMAGE COMMAND SERVICE CREATED STATUS PORTS. */
+export async function composePs(
+  options: { project: string; services: readonly string[]; all: boolean; quiet: boolean },
+  { io, signal, client }: CommandDeps,
+): Promise<number> {
+  const engine = client();
+  const project = await findComposeProject(engine, options.project, { signal });
+  checkServices(project, options.services);
+  const filters: Record<string, string[]> = { label: [`${COMPOSE_LABELS.project}=${project.name}`] };
+  const containers = (await engine.listContainers({ all: options.all, filters, signal }))
+    .filter((container) => container.Labels?.[COMPOSE_LABELS.oneoff] !== 'True')
+    .filter((container) => options.services.length === 0 || options.services.includes(container.Labels?.[COMPOSE_LABELS.service] ?? ''))
+    .sort((a, b) => (a.Names[0] ?? '').localeCompare(b.Names[0] ?? ''));
+  if (options.quiet) {
+    io.stdout.write(containers.map((container) => `${container.Id}\n`).join(''));
+    return 0;
+  }
+  const contexts = containerFormatTarget(containers, io.now(), true).items;
+  // Every field of a container's context is text (see formatContexts.ts).
+  const text = (context: (typeof contexts)[number], field: string): string => {
+    const value = context.field(field, []);
+    return typeof value === 'string' ? value : '';
+  };
+  const rows = contexts.map((context, index) => [
+    ...['Names', 'Image', 'Command'].map((field) => text(context, field)),
+    containers[index]?.Labels?.[COMPOSE_LABELS.service] ?? '',
+    ...['RunningFor', 'Status', 'Ports'].map((field) => text(context, field)),
+  ]);
+  io.stdout.write(renderTable(['NAME', 'IMAGE', 'COMMAND', 'SERVICE', 'CREATED', 'STATUS', 'PORTS'], rows));
+  return 0;
 }
 
 export async function composeLogs(

@@ -11,8 +11,11 @@ import { outputWriter, printJson } from './output';
 
 export async function listContainersCommand(options: PsOptions, { io, signal, client }: CommandDeps): Promise<number> {
   // The template is checked before anything is listed; `-q` wins over it, as with docker.
-  const prepared = options.format !== undefined && !options.quiet ? prepareFormat(options.format, CONTAINER_TABLE, PS_WORDING) : undefined;
-  const size = prepared !== undefined && containersNeedSize(prepared);
+  // `-s` adds a SIZE column to the default table; as docker, it goes through the same formatter as --format.
+  const format = options.format ?? (options.size && !options.json ? 'table' : undefined);
+  const defaultTable = options.size ? `${CONTAINER_TABLE}\t{{.Size}}` : CONTAINER_TABLE;
+  const prepared = format !== undefined && !options.quiet ? prepareFormat(format, defaultTable, PS_WORDING) : undefined;
+  const size = options.size || (prepared !== undefined && containersNeedSize(prepared));
   const containers = await client().listContainers({ all: options.all, filters: options.filters, limit: options.last, ...(size ? { size } : {}), signal });
   if (prepared) io.stdout.write(renderFormatted(prepared, containerFormatTarget(containers, io.now(), !options.noTrunc)));
   else if (options.json) printJson(io, containers);
@@ -68,8 +71,9 @@ export async function stopAllCommand(options: StopAllOptions, { io, signal, clie
   return result.failed.length > 0 ? EXIT_FAILURE : 0;
 }
 
+/** One container, byte for byte as `docker logs` prints it. */
 export async function logsCommand(options: LogsCommandOptions, { io, signal, client }: CommandDeps): Promise<number> {
-  await printLogs(client(), options.id, {
+  await printLogs(client(), options.ids[0] as string, {
     stdout: true,
     stderr: true,
     follow: options.follow,

@@ -2,16 +2,19 @@
 import { parseImageReference, pull } from '../../engine';
 import type { ImagesOptions, PullCommandOptions } from '../options';
 import { imageTable, shortId } from '../format';
-import { IMAGE_TABLE, imageFormatTarget } from '../formatContexts';
+import { IMAGE_DIGEST_TABLE, IMAGE_TABLE, imageFormatTarget, imagesNeedDigests } from '../formatContexts';
 import { prepareFormat, renderFormatted } from '../formatOption';
 import type { CommandDeps } from '../io';
 import { PullProgressPrinter } from '../progress';
 import { printJson } from './output';
 
 export async function imagesCommand(options: ImagesOptions, { io, signal, client }: CommandDeps): Promise<number> {
-  const prepared = options.format !== undefined && !options.quiet ? prepareFormat(options.format, IMAGE_TABLE) : undefined;
+  const defaultTable = options.digests ? IMAGE_DIGEST_TABLE : IMAGE_TABLE;
+  // --digests changes the default table; as docker, it goes through the same formatter as --format.
+  const format = options.format ?? (options.digests && !options.json ? 'table' : undefined);
+  const prepared = format !== undefined && !options.quiet ? prepareFormat(format, defaultTable) : undefined;
   const images = await client().listImages({ all: options.all, filters: options.filters, signal });
-  if (prepared) io.stdout.write(renderFormatted(prepared, imageFormatTarget(images, io.now())));
+  if (prepared) io.stdout.write(renderFormatted(prepared, imageFormatTarget(images, io.now(), imagesNeedDigests(prepared, options.digests))));
   else if (options.json) printJson(io, images);
   // docker prints one id per row of the table, so an image with two tags shows twice.
   else if (options.quiet) io.stdout.write(images.flatMap((image) => Array.from({ length: Math.max(1, visibleTags(image.RepoTags).length) }, () => `${shortId(image.Id)}\n`)).join(''));

@@ -21,7 +21,7 @@ export async function mcpCommand(options: McpCommandOptions, deps: CommandDeps):
     output,
     signal,
     log: (line) => io.stderr.write(`${line}\n`),
-    endpoint: deps.client().endpoint,
+    endpoint: deps.endpoint(),
     environment: io.env,
     cwd: process.cwd(),
     now: io.now,

@@ -33,7 +33,7 @@ export async function statsCommand(options: StatsCommandOptions, { io, signal, c
   const targets = await initialTargets(engine, options, signal);
   if (options.noStream) {
     const figures = await Promise.all(targets.map(async (target) => statsFigures(await engine.containerStatsOnce(target.id, { signal }))));
-    io.stdout.write(statsTable(targets.map((target, index) => ({ ...target, figures: figures[index] }))));
+    io.stdout.write(statsTable(targets.map((target, index) => ({ ...target, figures: figures[index] })), options.noTrunc));
     return 0;
   }
   const rows = new Map<string, Row>();
@@ -55,7 +55,7 @@ export async function statsCommand(options: StatsCommandOptions, { io, signal, c
     rows.delete(id);
   });
   const terminal = io.terminalSize() !== undefined;
-  const draw = (): void => io.stdout.write(`${terminal ? REDRAW : ''}${statsTable([...rows.values()])}`);
+  const draw = (): void => io.stdout.write(`${terminal ? REDRAW : ''}${statsTable([...rows.values()], options.noTrunc)}`);
   const timer = setInterval(draw, REDRAW_MS);
   try {
     await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
@@ -102,10 +102,10 @@ async function followContainerEvents(
   }
 }
 
-function statsTable(rows: ReadonlyArray<{ id: string; name: string; figures: StatsFigures | undefined }>): string {
+function statsTable(rows: ReadonlyArray<{ id: string; name: string; figures: StatsFigures | undefined }>, noTrunc: boolean): string {
   return renderTable(
     STATS_HEADERS,
-    rows.map((row) => [shortId(row.id), row.name, ...(row.figures ? statsCells(row.figures) : ['--', '-- / --', '--', '--', '--', '--'])]),
+    rows.map((row) => [noTrunc ? row.id : shortId(row.id), row.name, ...(row.figures ? statsCells(row.figures) : ['--', '-- / --', '--', '--', '--', '--'])]),
   );
 }
 

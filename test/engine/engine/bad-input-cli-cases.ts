@@ -121,6 +121,15 @@ export const CLI_BAD_INPUT_CASES: readonly BadInputCase[] = [
     message: 'invalid value for "since": failed to parse value as time or duration: "bogus". Give a duration (10m, 1h30m), a date or time (2024-05-01, 2024-05-01T13:23:37Z) or Unix seconds (exit 1, as docker)',
   },
   {
+    id: 'cli-compose-no-such-service',
+    category: 'The CLI around a run',
+    action: 'compose stop / start / restart / ps PROJECT SERVICE',
+    input: 'a service the project does not have',
+    kind: 'error',
+    errorKind: 'not-found',
+    message: 'no such service: <service> in the Compose project <project>. Services there: <services> (exit 1, as docker-compose; nothing is done)',
+  },
+  {
     id: 'cli-stop-signal-old-api',
     category: 'The CLI around a run',
     action: 'stop -s',

@@ -126,7 +126,7 @@ void describe('berth global options and commands', () => {
   void it('parses ps, stop, stop-all, logs, images, pull, wait and version', () => {
     assert.deepEqual(commandOf(parseCommandLine(['ps', '-a', '--json', '-f', 'label=berth.test=1', '--filter', 'status=exited'])), {
       name: 'ps',
-      options: { all: true, json: true, format: undefined, quiet: false, noTrunc: false, filters: { label: ['berth.test=1'], status: ['exited'] }, last: undefined },
+      options: { all: true, json: true, format: undefined, quiet: false, noTrunc: false, filters: { label: ['berth.test=1'], status: ['exited'] }, last: undefined, size: false },
     });
     assert.deepEqual(commandOf(parseCommandLine(['stop', '-t', '0', 'a', 'b'])), { name: 'stop', options: { ids: ['a', 'b'], timeoutSeconds: 0, stopSignal: undefined } });
     assert.deepEqual(commandOf(parseCommandLine(['stop', 'a'])), { name: 'stop', options: { ids: ['a'], timeoutSeconds: undefined, stopSignal: undefined } });
@@ -137,17 +137,17 @@ void describe('berth global options and commands', () => {
     });
     assert.deepEqual(commandOf(parseCommandLine(['logs', '-f', '--tail', '5', '-t', 'abc'])), {
       name: 'logs',
-      options: { id: 'abc', follow: true, tail: 5, timestamps: true, since: undefined, until: undefined, details: false },
+      options: { ids: ['abc'], follow: true, tail: 5, timestamps: true, since: undefined, until: undefined, details: false, noColor: false, noLogPrefix: false },
     });
     assert.deepEqual(commandOf(parseCommandLine(['logs', '-n', 'all', '--since', '10m', '--until=2024-05-01', '--details', 'abc'])), {
       name: 'logs',
-      options: { id: 'abc', follow: false, tail: 'all', timestamps: false, since: '10m', until: '2024-05-01', details: true },
+      options: { ids: ['abc'], follow: false, tail: 'all', timestamps: false, since: '10m', until: '2024-05-01', details: true, noColor: false, noLogPrefix: false },
     });
-    assert.deepEqual(commandOf(parseCommandLine(['images', '--json'])), { name: 'images', options: { all: false, json: true, format: undefined, quiet: false, filters: {} } });
-    assert.deepEqual(commandOf(parseCommandLine(['images', '-q'])), { name: 'images', options: { all: false, json: false, format: undefined, quiet: true, filters: {} } });
+    assert.deepEqual(commandOf(parseCommandLine(['images', '--json'])), { name: 'images', options: { all: false, digests: false, json: true, format: undefined, quiet: false, filters: {} } });
+    assert.deepEqual(commandOf(parseCommandLine(['images', '-q'])), { name: 'images', options: { all: false, digests: false, json: false, format: undefined, quiet: true, filters: {} } });
     assert.deepEqual(commandOf(parseCommandLine(['images', '-f', 'dangling=false', '-f', 'reference=a*', 'app:1'])), {
       name: 'images',
-      options: { all: false, json: false, format: undefined, quiet: false, filters: { dangling: ['false'], reference: ['a*', 'app:1'] } },
+      options: { all: false, digests: false, json: false, format: undefined, quiet: false, filters: { dangling: ['false'], reference: ['a*', 'app:1'] } },
     });
     for (const [argv, last] of [
       [['ps', '-l'], 1],
@@ -159,7 +159,7 @@ void describe('berth global options and commands', () => {
       assert.equal((parsed.options as { last?: number }).last, last, argv.join(' '));
     }
     assert.equal(usageErrorOf(['ps', '-n', 'x']), 'invalid argument "x" for "-n, --last" flag: expected a whole number.');
-    assert.deepEqual(commandOf(parseCommandLine(['images', '--format', '{{.ID}}'])), { name: 'images', options: { all: false, json: false, format: '{{.ID}}', quiet: false, filters: {} } });
+    assert.deepEqual(commandOf(parseCommandLine(['images', '--format', '{{.ID}}'])), { name: 'images', options: { all: false, digests: false, json: false, format: '{{.ID}}', quiet: false, filters: {} } });
     assert.deepEqual(commandOf(parseCommandLine(['pull', '127.0.0.1:5055/a/b:1'])), { name: 'pull', options: { image: '127.0.0.1:5055/a/b:1' } });
     assert.deepEqual(commandOf(parseCommandLine(['wait', 'abc'])), { name: 'wait', options: { ids: ['abc'] } });
     assert.deepEqual(commandOf(parseCommandLine(['wait', 'a', 'b'])), { name: 'wait', options: { ids: ['a', 'b'] } });
@@ -189,7 +189,7 @@ void describe('berth global options and commands', () => {
     }
     assert.equal(usageErrorOf(['stop']), `"berth stop" requires at least 1 argument. See 'berth stop --help'.`);
     assert.equal(usageErrorOf(['wait']), `"berth wait" requires at least 1 argument. See 'berth wait --help'.`);
-    assert.equal(usageErrorOf(['logs', 'a', 'b']), `"berth logs" requires exactly 1 argument. See 'berth logs --help'.`);
+    assert.equal(usageErrorOf(['logs']), `"berth logs" requires at least 1 argument. See 'berth logs --help'.`);
     assert.equal(usageErrorOf(['ps', 'extra']), `"berth ps" accepts no arguments. See 'berth ps --help'.`);
     assert.equal(usageErrorOf(['commit']), `"berth commit" requires at least 1 and at most 2 arguments. See 'berth commit --help'.`);
     assert.equal(usageErrorOf(['ps', '-f', 'label']), 'invalid filter "label": expected KEY=VALUE, e.g. label=team=a or status=exited.');
