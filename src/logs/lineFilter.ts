@@ -74,7 +74,7 @@ export class LineFilter {
 /** SGR inverse on and off: a match stands out in any colour scheme. */
 const INVERSE_ON = '\x1b[7m';
 const INVERSE_OFF = '\x1b[27m';
-const SGR = /\x1b\[[0-9;:]*m/g;
+const SGR = new RegExp(`${INVERSE_ON[0] ?? ''}\\[[0-9;:]*m`, 'g');
 
 /**
  * TEXT (already through the terminal output filter: printable text and colour sequences only) with every match
@@ -107,6 +107,7 @@ type Stream = 'stdout' | 'stderr';
 
 interface OpenLine {
   text: string;
+  stamp: string | undefined;
   /** Once a line outgrew MAX_JUDGED_LINE_CHARS: its verdict, which the rest of the line follows. */
   verdict: boolean | undefined;
 }
@@ -143,43 +144,45 @@ export class FilteredSink implements LogSink {
     this.target.notice(text);
   }
 
-  output(stream: Stream, text: string): void {
+  output(stream: Stream, text: string, stamp?: string): void {
     const filter = this._filter;
     const open = this.open.get(stream);
+    const ends = text.endsWith('\n');
     if (!filter) {
       if (open) this.open.delete(stream);
-      this.target.output(stream, open && open.verdict === undefined ? open.text + text : text);
-      if (text.endsWith('\n')) this.countLine(true);
+      const held = open !== undefined && open.verdict === undefined;
+      this.target.output(stream, held ? open.text + text : text, held ? open.stamp : stamp);
+      if (ends) this.countLine(true);
       return;
     }
-    const ends = text.endsWith('\n');
     if (open?.verdict !== undefined) {
-      if (open.verdict) this.target.output(stream, text);
+      if (open.verdict) this.target.output(stream, text, stamp);
       if (ends) this.open.delete(stream);
       return;
     }
     const whole = open ? open.text + text : text;
+    const firstStamp = open ? open.stamp : stamp;
     if (ends) {
       this.open.delete(stream);
       const keep = filter.keeps(whole.slice(0, -1));
       this.countLine(keep);
-      if (keep) this.target.output(stream, whole);
+      if (keep) this.target.output(stream, whole, firstStamp);
       return;
     }
     if (whole.length < MAX_JUDGED_LINE_CHARS) {
-      this.open.set(stream, { text: whole, verdict: undefined });
+      this.open.set(stream, { text: whole, stamp: firstStamp, verdict: undefined });
       return;
     }
     const keep = filter.keeps(whole);
     this.countLine(keep);
-    this.open.set(stream, { text: '', verdict: keep });
-    if (keep) this.target.output(stream, whole);
+    this.open.set(stream, { text: '', stamp: undefined, verdict: keep });
+    if (keep) this.target.output(stream, whole, firstStamp);
   }
 
   /** The end of the stream: an unfinished line is judged as it is. */
   flush(): void {
     for (const [stream, open] of this.open) {
-      if (open.verdict === undefined && open.text !== '' && (!this._filter || this._filter.keeps(open.text))) this.target.output(stream, open.text);
+      if (open.verdict === undefined && open.text !== '' && (!this._filter || this._filter.keeps(open.text))) this.target.output(stream, open.text, open.stamp);
     }
     this.open.clear();
   }

@@ -25,8 +25,11 @@ type Stream = OutputChunk['stream'];
 const SPACE = 0x20;
 const NEWLINE = 0x0a;
 
-/** Receives whole lines (ending in `\n`), or at the end of a stream the unfinished rest of one. */
-export type LineOutput = (stream: Stream, text: string) => void;
+/**
+ * Receives whole lines (ending in `\n`), or at the end of a stream the unfinished rest of one, with the engine's
+ * stamp of (the second of) its first message when it had one.
+ */
+export type LineOutput = (stream: Stream, text: string, stamp?: string) => void;
 
 /**
  * An unfinished line is handed on once it holds this much (cut at a character boundary), so a container that writes
@@ -104,7 +107,7 @@ export class LogMessageReader {
     while (this.deferred.length > 0 && (this.deferred[0] as Delivery).at <= limit) {
       const { stream, text, counts } = this.deferred.shift() as Delivery;
       for (const count of counts) this.countShown(count.state, count.stamp, count.bytes, count.wholes);
-      if (text !== '') this.output(stream, text);
+      if (text !== '') this.output(stream, text, counts[0]?.stamp);
     }
     if (this.deferred.length === 0) this.stopDeferTimer();
   }
@@ -129,7 +132,7 @@ export class LogMessageReader {
   private deliver(stream: Stream, text: string, counts: Delivery['counts']): void {
     if (this.deferMs === undefined && this.deferred.length === 0) {
       for (const count of counts) this.countShown(count.state, count.stamp, count.bytes, count.wholes);
-      if (text !== '') this.output(stream, text);
+      if (text !== '') this.output(stream, text, counts[0]?.stamp);
       return;
     }
     this.deferred.push({ stream, text, counts, at: Date.now() });
