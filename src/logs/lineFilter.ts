@@ -6,6 +6,7 @@
  * the pieces wait here until the line ends, up to MAX_JUDGED_LINE_CHARS: a longer line is judged by its beginning
  * and the rest of it follows that verdict, so memory stays bounded whatever a container writes.
  */
+import * as l10n from '@vscode/l10n';
 import type { LogSink } from './logFollower';
 
 export interface LogFilterSpec {
@@ -35,12 +36,12 @@ export class LineFilter {
 
   /** The filter, or why the text is no regular expression (JavaScript's own reason, the same on every engine). */
   static create(spec: LogFilterSpec): LineFilter | { readonly error: string } {
-    if (spec.text === '') return { error: 'Type the text to look for.' };
+    if (spec.text === '') return { error: l10n.t('Type the text to look for.') };
     try {
       return new LineFilter(spec);
     } catch (error) {
       const reason = error instanceof Error ? error.message.replace(/^Invalid regular expression: /, '') : String(error);
-      return { error: `Not a regular expression: ${reason}. Fix it, or turn off the regular expression to look for the text as it is.` };
+      return { error: l10n.t('Not a regular expression: {0}. Fix it, or turn off the regular expression to look for the text as it is.', reason) };
     }
   }
 

@@ -2,6 +2,7 @@
  * What a logs view shows of a container's logs: a filter and a time range, carried in a logs document's URI so that
  * the editor's title says them. No `vscode` here.
  */
+import * as l10n from '@vscode/l10n';
 import { LineFilter, type LogFilterSpec } from './lineFilter';
 
 export interface LogsViewSpec {
@@ -65,5 +66,10 @@ export function viewOfQuery(query: URLSearchParams): LogsViewSpec {
 /** Why an until before the since is refused (as it is typed). */
 export function rangeError(since: number | undefined, until: number | undefined): string | undefined {
   if (since === undefined || until === undefined || until >= since) return undefined;
-  return `The end (${shortTime(until)}) is before the start (${shortTime(since)}): give a later end, or leave it empty to follow.`;
+  return l10n.t('The end ({0}) is before the start ({1}): give a later end, or leave it empty to keep following.', shortTime(until), shortTime(since));
+}
+
+/** Said when a filter keeps no line: the view still follows. */
+export function noMatchNotice(filterDescription: string, linesRead: number): string {
+  return l10n.t('No line matches {0} yet ({1} lines read); still following.', filterDescription, linesRead);
 }

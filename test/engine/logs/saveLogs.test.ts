@@ -13,6 +13,7 @@ import { isEngineError } from '../../../src/engine';
 import { LineFilter } from '../../../src/logs/lineFilter';
 import { saveContainerLogs, SaveLogsError } from '../../../src/logs/saveLogs';
 import { useEngineSuite } from '../../support/engineSuite';
+import { expectedMessage } from '../engine/bad-input-cases';
 import { engineTargets, loadTestEngines, uniqueName } from '../../support/engines';
 
 const engines = loadTestEngines();
@@ -110,7 +111,7 @@ for (const target of engineTargets(engines)) {
       const missing = join(folder, 'no-such-folder', 'x.log');
       await assert.rejects(saveContainerLogs(client, id, missing, { signal: new AbortController().signal }), (error: unknown) => {
         assert.ok(error instanceof SaveLogsError, String(error));
-        assert.equal(error.message, `Cannot write ${missing}: the folder does not exist. Choose a folder you can write to.`);
+        assert.equal(`Saving logs failed: ${error.message}`, expectedMessage('logs-save-unwritable', { path: missing }));
         return true;
       });
       const aFile = join(folder, 'plain-file');

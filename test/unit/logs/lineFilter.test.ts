@@ -2,6 +2,7 @@
 // a colour sequence.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { expectedMessage } from '../../engine/engine/bad-input-cases';
 import { FilteredSink, highlightTerminalText, LineFilter, MAX_JUDGED_LINE_CHARS, type LogFilterSpec } from '../../../src/logs/lineFilter';
 
 function filterOf(spec: Partial<LogFilterSpec> & { text: string }): LineFilter {
@@ -39,7 +40,7 @@ void describe('LineFilter', () => {
   void it('refuses an invalid regular expression with JavaScript\'s reason and what to do', () => {
     const refused = LineFilter.create({ text: '(unclosed', regex: true, caseSensitive: false, invert: false });
     assert.ok(!(refused instanceof LineFilter));
-    assert.equal(refused.error, 'Not a regular expression: /(unclosed/i: Unterminated group. Fix it, or turn off the regular expression to look for the text as it is.');
+    assert.equal(refused.error, expectedMessage('logs-filter-invalid-regex'));
     const empty = LineFilter.create({ text: '', regex: false, caseSensitive: false, invert: false });
     assert.ok(!(empty instanceof LineFilter) && empty.error.includes('Type the text'));
     assert.ok(LineFilter.create({ text: '(unclosed', regex: false, caseSensitive: false, invert: false }) instanceof LineFilter, 'as text it is fine');
