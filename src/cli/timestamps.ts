@@ -1,53 +1,21 @@
 /**
- * docker's reading of `--since` and `--until` (its GetTimestamp): a Go duration before now (`10m`, `1h30m`, `1.5h`),
- * an RFC 3339 date or time (`2024-05-01`, `2024-05-01T13:23`, `2024-05-01T13:23:37.5+02:00`; local time without a
- * zone), or Unix seconds (`1714560000`, `1714560000.5`), passed on as given. The engine gets `seconds.nanoseconds`.
+ * `--since` and `--until` as docker reads them (the shared reading is engine/timeArgument.ts), refused in docker's
+ * words with its exit status 1: the value is read when the command runs, not by the flag parser.
  */
+import { engineTimestamp as sharedEngineTimestamp, TimeArgumentError } from '../engine/timeArgument';
 import { UsageError } from './args';
 import { EXIT_FAILURE } from './failure';
 
-const DURATION_UNITS_NS: Readonly<Record<string, number>> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
-const DURATION = /^[+-]?((\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$/;
-const DURATION_PART = /(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g;
-const UNIX_SECONDS = /^-?\d+(\.\d{1,9})?$/;
-const RFC3339_LIKE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2})(?::(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?)?(Z|[+-]\d{2}:\d{2})?$/i;
-
 /** The engine's form of a `--since`/`--until` value (flagName `since`/`until`), relative to `nowMs`. */
 export function engineTimestamp(value: string, nowMs: number, flagName: string): string {
-  if (value !== '0' && DURATION.test(value)) {
-    const sign = value.startsWith('-') ? -1 : 1;
-    let nanoseconds = 0;
-    for (const [, amount, unit] of value.matchAll(DURATION_PART)) nanoseconds += Number(amount) * (DURATION_UNITS_NS[unit as string] ?? 0);
-    return String(Math.floor((nowMs - (sign * nanoseconds) / 1e6) / 1000));
+  try {
+    return sharedEngineTimestamp(value, nowMs);
+  } catch (error) {
+    if (error instanceof TimeArgumentError) throw invalid(flagName, error.reason);
+    throw error;
   }
-  const parts = RFC3339_LIKE.exec(value);
-  if (parts) return fromDateParts(parts, value, flagName);
-  if (value.includes('-') && !UNIX_SECONDS.test(value)) throw invalid(flagName, `parsing time "${value}": expected a date like 2024-05-01T13:23:37Z`);
-  if (!UNIX_SECONDS.test(value)) throw invalid(flagName, `failed to parse value as time or duration: "${value}"`);
-  return value;
 }
 
-function fromDateParts(parts: RegExpExecArray, value: string, flagName: string): string {
-  const [, year, month, day, hour, minute, second, fraction, zone] = parts;
-  const fields = [year, month, day, hour ?? '0', minute ?? '0', second ?? '0'].map(Number) as [number, number, number, number, number, number];
-  const [y, mo, d, h, mi, s] = fields;
-  if (mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h > 23 || mi > 59 || s > 59) throw invalid(flagName, `parsing time "${value}": a field is out of range`);
-  let seconds: number;
-  if (zone === undefined) {
-    seconds = Math.floor(new Date(y, mo - 1, d, h, mi, s).getTime() / 1000);
-  } else {
-    const offsetMinutes = /^z$/i.test(zone) ? 0 : (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
-    seconds = Date.UTC(y, mo - 1, d, h, mi, s) / 1000 - offsetMinutes * 60;
-  }
-  const nanoseconds = fraction === undefined ? '000000000' : fraction.slice(1).padEnd(9, '0');
-  return `${seconds}.${nanoseconds}`;
-}
-
-function daysIn(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
-/** docker's words and its exit status 1 (the value is read when the command runs, not by the flag parser). */
 function invalid(flagName: string, reason: string): UsageError {
   return new UsageError(
     `invalid value for "${flagName}": ${reason}. Give a duration (10m, 1h30m), a date or time (2024-05-01, 2024-05-01T13:23:37Z) or Unix seconds`,

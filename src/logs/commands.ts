@@ -3,18 +3,21 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
 import type { OpenTerminals } from '../terminals/openTerminals';
-import { ContainerTerminalOutput } from '../terminals/outputFilter';
 import { ANSI } from '../terminals/terminalText';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import type { CoreDeps } from '../workbench/deps';
 import { isCancellation } from '../workbench/feedback';
 import { resolveContainers } from '../workbench/targets';
 import { followContainerLogs } from './logFollower';
-import { logsUri } from './logsDocumentProvider';
+import { logsUri, type LogsDocumentProvider } from './logsDocumentProvider';
+import { LogTerminalView, type LogTerminalViews } from './logTerminal';
 
 export interface LogCommandDeps extends CoreDeps {
   /** The Logs terminals still open, by engine and container: Show Logs reveals one instead of opening another. */
   readonly logTerminals: OpenTerminals;
+  /** What each open logs terminal shows (its filter): Filter… and Save Logs… act on the active one. */
+  readonly logTerminalViews: LogTerminalViews;
+  readonly logDocuments: LogsDocumentProvider;
 }
 
 export const logCommands: ReadonlyArray<CommandEntry<LogCommandDeps>> = [
@@ -29,13 +32,10 @@ export const logCommands: ReadonlyArray<CommandEntry<LogCommandDeps>> = [
     const shown = vscode.window.createTerminal({ name: terminalName, pty: terminal, iconPath: new vscode.ThemeIcon('output') });
     deps.logTerminals.add(key, shown);
     shown.show();
-    // Container output is untrusted: colours pass, terminal control does not (terminals/outputFilter.ts).
-    const output = new ContainerTerminalOutput(false);
-    const sink = {
-      output: (stream: 'stdout' | 'stderr', text: string) => terminal.write(output.text(stream, text)),
-      notice: (text: string) => terminal.writeLine(ANSI.dim(`[Berth] ${text}`)),
-    };
     const engine = ref.session.id;
+    // Container output is untrusted: colours pass, terminal control does not (terminals/outputFilter.ts).
+    const sink = new LogTerminalView(terminal, ref.name, { id: ref.id, engine }, false);
+    deps.logTerminalViews.add(shown, sink);
     followContainerLogs(() => deps.sessionFor(engine).client, ref.id, sink, {
       tail: deps.settings.logsTail === 0 ? 'all' : deps.settings.logsTail,
       signal: terminal.signal,
@@ -43,10 +43,12 @@ export const logCommands: ReadonlyArray<CommandEntry<LogCommandDeps>> = [
     }).then(
       () => {
         deps.logTerminals.forget(key, shown);
+        deps.logTerminalViews.forget(shown);
         terminal.writeLine(ANSI.dim('[Berth] end of logs'));
       },
       (error: unknown) => {
         deps.logTerminals.forget(key, shown);
+        deps.logTerminalViews.forget(shown);
         if (isCancellation(error) || terminal.signal.aborted) return;
         const message = errorMessage(error);
         deps.log.error(`Following logs of ${ref.name}: ${message}`);

@@ -1,6 +1,7 @@
 /**
- * The Logs feature: Show Logs (a following terminal) and Open Logs in Editor (a read-only document that keeps
- * appending). extension.ts calls `registerLogs` once.
+ * The Logs feature: Show Logs (a following terminal), Open Logs in Editor (a read-only document that keeps
+ * appending), and the logs workbench on both (filter, time range, Go to Time, Save Logs). extension.ts calls
+ * `registerLogs` once.
  */
 import type { DisposableStore } from '../common/lifecycle';
 import { registerCommandTable } from '../workbench/commandTable';
@@ -8,10 +9,14 @@ import { OpenTerminals } from '../terminals/openTerminals';
 import { extendDeps, type CoreDeps } from '../workbench/deps';
 import { logCommands } from './commands';
 import { LogsDocumentProvider } from './logsDocumentProvider';
+import { LogTerminalViews } from './logTerminal';
+import { logWorkbenchCommands } from './workbenchCommands';
 
 export type LogsDeps = CoreDeps;
 
 export function registerLogs(deps: LogsDeps, owner: DisposableStore): void {
-  owner.add(new LogsDocumentProvider(deps));
-  registerCommandTable(logCommands, extendDeps(deps, { logTerminals: owner.add(new OpenTerminals()) }), owner);
+  const logDocuments = owner.add(new LogsDocumentProvider(deps));
+  const commandDeps = extendDeps(deps, { logTerminals: owner.add(new OpenTerminals()), logTerminalViews: new LogTerminalViews(), logDocuments });
+  registerCommandTable(logCommands, commandDeps, owner);
+  registerCommandTable(logWorkbenchCommands, commandDeps, owner);
 }

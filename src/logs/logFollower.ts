@@ -17,8 +17,11 @@ export type LogsClient = Pick<EngineClient, 'containerLogs' | 'inspectContainer'
 export type LogsClientSource = LogsClient | (() => LogsClient);
 
 export interface LogSink {
-  /** Output text of one stream: whole lines ending in `\n`, or an unfinished line at the end of a stream. */
-  output(stream: 'stdout' | 'stderr', text: string): void;
+  /**
+   * Output text of one stream: whole lines ending in `\n`, or an unfinished line at the end of a stream; `stamp`:
+   * the engine's time of the line (RFC 3339) when it had one.
+   */
+  output(stream: 'stdout' | 'stderr', text: string, stamp?: string): void;
   /** A message from Berth itself (exited, restarted, removed, engine lost). */
   notice(text: string): void;
 }
@@ -27,6 +30,10 @@ export interface FollowOptions {
   readonly tail: number | 'all';
   readonly signal: AbortSignal;
   readonly followRestarts: boolean;
+  /** Only lines from this instant (Unix seconds) on, as docker's `--since`. */
+  readonly since?: number | undefined;
+  /** Only lines up to this instant (Unix seconds): a closed range, read once and not followed. */
+  readonly until?: number | undefined;
   /** Called once the backlog (the tail) has been delivered. */
   readonly onBacklog?: () => void;
 }
@@ -87,9 +94,9 @@ class Follower {
     this.reader = new LogMessageReader(this.toSink);
   }
 
-  private readonly toSink = (stream: 'stdout' | 'stderr', text: string): void => {
+  private readonly toSink = (stream: 'stdout' | 'stderr', text: string, stamp?: string): void => {
     this.sayReconnected();
-    this.sink.output(stream, text);
+    this.sink.output(stream, text, stamp);
   };
 
   private notice(text: string): void {
@@ -125,6 +132,7 @@ class Follower {
     const { signal } = this.options;
     await this.backlog();
     this.options.onBacklog?.();
+    if (this.options.until !== undefined) return;
     let current = first.State;
     this.knownRun = hasRun(current) ? current.StartedAt : undefined;
     this.eventsFrom = parseTimestamp(`${first.Created} `)?.nanos;
@@ -202,25 +210,26 @@ class Follower {
    */
   private async backlog(): Promise<void> {
     const { tail, signal } = this.options;
-    let held: Array<['stdout' | 'stderr', string]> = [];
+    const range = { ...(this.options.since === undefined ? {} : { since: this.options.since }), ...(this.options.until === undefined ? {} : { until: this.options.until }) };
+    let held: Array<['stdout' | 'stderr', string, string | undefined]> = [];
     const keep = this.onPodman && typeof tail === 'number' ? tail : undefined;
     // Only a tail of a number of lines is held back (it may need reading again); `all` goes straight to the sink.
-    const hold = (stream: 'stdout' | 'stderr', text: string): void => {
-      held.push([stream, text]);
+    const hold = (stream: 'stdout' | 'stderr', text: string, stamp?: string): void => {
+      held.push([stream, text, stamp]);
       if (keep !== undefined && held.length >= 2 * keep + 1024) held = held.slice(-keep);
     };
     const probe = new LogMessageReader(typeof tail === 'number' ? hold : this.toSink);
-    await this.readStream(probe, keep === undefined ? { tail, signal } : { signal });
+    await this.readStream(probe, keep === undefined ? { tail, signal, ...range } : { signal, ...range });
     if (keep !== undefined) held = held.slice(-keep);
     const cut = keep === undefined && typeof tail === 'number' && probe.shownMessages >= tail && probe.oldestSecond === probe.resumeSince;
     if (!cut) {
-      for (const [stream, text] of held) this.sink.output(stream, text);
+      for (const [stream, text, stamp] of held) this.sink.output(stream, text, stamp);
       probe.output = this.toSink;
       this.reader = probe;
       return;
     }
     const since = probe.resumeSince;
-    await this.readStream(this.reader, { signal, ...(since === undefined ? {} : { since }) });
+    await this.readStream(this.reader, { signal, ...range, ...(since === undefined ? {} : { since }) });
   }
 
   /**

@@ -26,8 +26,11 @@ type Stream = OutputChunk['stream'];
 const SPACE = 0x20;
 const NEWLINE = 0x0a;
 
-/** Receives whole lines (ending in `\n`), or at the end of a stream the unfinished rest of one. */
-export type LineOutput = (stream: Stream, text: string) => void;
+/**
+ * Receives whole lines (ending in `\n`), or at the end of a stream the unfinished rest of one, with the engine's
+ * stamp of (the second of) its first message when it had one.
+ */
+export type LineOutput = (stream: Stream, text: string, stamp?: string) => void;
 
 /** A line handed on, with the parts of messages it counts as shown. */
 interface Delivery {
@@ -107,7 +110,7 @@ export class LogMessageReader {
     while (this.deferred.length > 0 && (this.deferred[0] as Delivery).at <= limit) {
       const { stream, text, state, parts } = this.deferred.shift() as Delivery;
       for (const part of parts) this.countShown(state, part.stamp, part.bytes, part.wholes);
-      if (text !== '') this.output(stream, text);
+      if (text !== '') this.output(stream, text, parts[0]?.stamp);
     }
     if (this.deferred.length === 0) this.stopDeferTimer();
   }
@@ -132,7 +135,7 @@ export class LogMessageReader {
   private deliver(stream: Stream, text: string, state: StreamState, parts: readonly PendingPart[]): void {
     if (this.deferMs === undefined && this.deferred.length === 0) {
       for (const part of parts) this.countShown(state, part.stamp, part.bytes, part.wholes);
-      if (text !== '') this.output(stream, text);
+      if (text !== '') this.output(stream, text, parts[0]?.stamp);
       return;
     }
     this.deferred.push({ stream, text, state, parts, at: Date.now() });

@@ -1,8 +1,8 @@
 /** The tools that only read: containers, images, a trimmed inspect, logs, a stats snapshot, processes, the engine. */
 import { shortId } from '../common/format';
 import { binarySize, statsFigures, type ContainerInspect, type ContainerSummary } from '../engine';
+import { TimeArgumentError, timeArgumentSeconds } from '../engine/timeArgument';
 import { cutText, NewestLines, untrusted } from './boundedText';
-import { parseTimeArgument } from './timeArgument';
 import { RESULT_LIMITS, type AgentTool, type ToolContext, type ToolResult } from './toolTypes';
 
 const CONTAINER = { type: 'string', minLength: 1, maxLength: 256, description: 'Container name or id (a unique id prefix works).' } as const;
@@ -127,9 +127,12 @@ export const inspectContainer: AgentTool = {
 function timeOf(input: Record<string, unknown>, key: string, context: ToolContext): number | undefined {
   const text = asString(input[key]);
   if (text === undefined) return undefined;
-  const parsed = parseTimeArgument(text, context.now());
-  if ('error' in parsed) throw new ToolInputError(`${key}: ${parsed.error}`);
-  return parsed.seconds;
+  try {
+    return timeArgumentSeconds(text, context.now());
+  } catch (error) {
+    if (!(error instanceof TimeArgumentError)) throw error;
+    throw new ToolInputError(`${key}: "${text}" is not a time: write a duration before now (10m, 1h30m), unix seconds, or an RFC 3339 time (2026-11-28T06:00:00Z)`);
+  }
 }
 
 /** A refusal of the tool's own (not the engine's), worded for the agent. */

@@ -9,6 +9,7 @@ import { AGENT_BAD_INPUT_CASES } from './bad-input-agent-cases';
 import { COMPOSE_BAD_INPUT_CASES } from './bad-input-compose-cases';
 import { ARCHIVE_CASES } from './bad-input-archive-cases';
 import { FILE_CASES } from './bad-input-files-cases';
+import { LOGS_BAD_INPUT_CASES } from './bad-input-logs-cases';
 import { SECURITY_CASES } from './bad-input-security-cases';
 
 export type BadInputCategory =
@@ -36,7 +37,8 @@ export type BadInputCategory =
   | 'Builds and run options'
   | 'Registries people use'
   | 'Agents'
-  | 'Image layers';
+  | 'Image layers'
+  | 'Logs';
 
 export interface BadInputCase {
   readonly id: string;
@@ -500,7 +502,7 @@ const CORE_CASES: readonly BadInputCase[] = [
   ...REGISTRIES_BAD_INPUT_CASES,
 ];
 
-export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...ARCHIVE_CASES, ...SECURITY_CASES, ...COMPOSE_BAD_INPUT_CASES, ...AGENT_BAD_INPUT_CASES, ...LAYERS_BAD_INPUT_CASES];
+export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...ARCHIVE_CASES, ...SECURITY_CASES, ...COMPOSE_BAD_INPUT_CASES, ...AGENT_BAD_INPUT_CASES, ...LAYERS_BAD_INPUT_CASES, ...LOGS_BAD_INPUT_CASES];
 
 export function badInputCase(id: string): BadInputCase {
   const found = BAD_INPUT_CASES.find((candidate) => candidate.id === id);

@@ -5,7 +5,6 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { AGENT_TOOLS, agentTool, inputProblem, invokeAgentTool, RESULT_LIMITS, type AgentTool, type ToolContext } from '../../../src/tools';
 import { cutText, NewestLines } from '../../../src/tools/boundedText';
-import { parseTimeArgument } from '../../../src/tools/timeArgument';
 
 const MiB = 1024 * 1024;
 
@@ -110,33 +109,5 @@ void describe('cutText', () => {
     assert.equal(cutText('short', 10), 'short');
     const cut = cutText('é'.repeat(100), 11);
     assert.equal(cut, `${'é'.repeat(5)}\n[… 190 more bytes not shown]`);
-  });
-});
-
-void describe('parseTimeArgument, as docker reads since and until', () => {
-  const now = Date.parse('2026-11-28T06:00:00Z');
-  const cases: Array<[string, number]> = [
-    ['10m', now / 1000 - 600],
-    ['1h30m', now / 1000 - 5400],
-    ['1.5s', now / 1000 - 1.5],
-    ['1732780800', 1732780800],
-    ['1732780800.25', 1732780800.25],
-    ['2026-11-28T05:00:00Z', now / 1000 - 3600],
-    ['2026-11-28T05:00:00.123456789Z', now / 1000 - 3600 + 0.123],
-    ['2026-11-28T07:00:00+02:00', now / 1000 - 3600],
-    ['2026-11-28', Date.parse('2026-11-28T00:00:00Z') / 1000],
-  ];
-  for (const [text, seconds] of cases) {
-    void it(`${text}`, () => {
-      const parsed = parseTimeArgument(text, now);
-      assert.ok('seconds' in parsed, JSON.stringify(parsed));
-      assert.ok(Math.abs(parsed.seconds - seconds) < 0.001, `${parsed.seconds} against ${seconds}`);
-    });
-  }
-  void it('refuses words, with what to write instead', () => {
-    assert.deepEqual(parseTimeArgument('yesterday', now), {
-      error: '"yesterday" is not a time: write a duration before now (10m, 1h30m), unix seconds, or an RFC 3339 time (2026-11-28T06:00:00Z)',
-    });
-    assert.ok('error' in parseTimeArgument('10 minutes', now));
   });
 });
