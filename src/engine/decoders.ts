@@ -142,7 +142,8 @@ export class JsonLineDecoder<T = unknown> {
   private partial: Buffer[] = [];
   private partialLength = 0;
 
-  constructor(private readonly onValue: (value: T) => void) {}
+  /** ON_VALUE also gets the line's text, for what JSON numbers cannot hold exactly (an event's `timeNano`). */
+  constructor(private readonly onValue: (value: T, text: string) => void) {}
 
   push(chunk: Buffer): void {
     let start = 0;
@@ -197,7 +198,7 @@ export class JsonLineDecoder<T = unknown> {
       const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;
       throw new EngineError('protocol', `The engine sent a line that is not JSON: ${shown}`);
     }
-    this.onValue(value);
+    this.onValue(value, text);
   }
 }
 

@@ -28,3 +28,4 @@ export * from './composeProjects';
 export * from './composeFile';
 export * from './composeCli';
 export * from './composeLogs';
+export * from './eventFormat';
