@@ -110,3 +110,9 @@ export interface TopCommandOptions {
 export interface McpCommandOptions {
   readonly allowWrite: boolean;
 }
+
+export interface EventsCommandOptions {
+  since: string | undefined;
+  until: string | undefined;
+  filters: Record<string, string[]>;
+}
