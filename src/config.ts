@@ -21,6 +21,8 @@ export interface BerthSettings {
   readonly onlyUnhealthy: boolean;
   readonly logsTail: number;
   readonly logsMaxLines: number;
+  /** Most events the Events view keeps per engine (the oldest go first). */
+  readonly eventsMaxEntries: number;
   readonly stopTimeoutSeconds: number;
   readonly runNetwork: string;
   /** `berth.run.network` when the workspace sets it (and grants more than `none`): a run asks before it applies it. */
@@ -92,6 +94,7 @@ export function readSettings(allowWorkspaceHost: (host: string) => boolean = () 
     onlyUnhealthy: config.get<boolean>('containers.onlyUnhealthy', false),
     logsTail: nonNegativeInteger(config.get<number>('logs.tail', 1000), 1000),
     logsMaxLines: Math.max(100, nonNegativeInteger(config.get<number>('logs.maxLines', 100_000), 100_000)),
+    eventsMaxEntries: Math.max(10, nonNegativeInteger(config.get<number>('events.maxEntries', 1000), 1000)),
     stopTimeoutSeconds: nonNegativeInteger(config.get<number>('stop.timeoutSeconds', 10), 10),
     runNetwork: config.get<string>('run.network', '').trim(),
     runNetworkFromWorkspace: workspaceRunNetwork(config, file),

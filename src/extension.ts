@@ -18,6 +18,7 @@ import { registerImages } from './images';
 import { registerLanguage } from './language';
 import { registerLogs } from './logs';
 import { registerNetworks } from './networks';
+import { registerEvents } from './events';
 import { registerPorts } from './ports';
 import { registerPrune } from './prune';
 import { registerRegistries } from './registries';
@@ -58,6 +59,13 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
     extendDeps(core, { workspaceState: context.workspaceState, views: { containers: containers.view, images: images.view, volumes: volumes.view, networks: networks.view } }),
     owner,
   );
+  const events = registerEvents(
+    extendDeps(core, {
+      revealContainer: (id: string, engine: string) => containers.view.reveal(id, engine),
+      revealImage: (key: string, engine: string) => images.view.reveal(key, engine),
+    }),
+    owner,
+  );
   registerPrune(core, owner);
   registerLogs(core, owner);
   registerCompose(core, owner);
@@ -78,11 +86,13 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
         const labels = Array.isArray(path) ? path.map(String) : [];
         if (view === 'volumes') return volumes.view.rowsAt(labels);
         if (view === 'networks') return networks.view.rowsAt(labels);
+        if (view === 'events') return events.view.rowsAt(labels);
         return view === 'images' ? images.view.rowsAt(labels) : containers.view.rowsAt(labels);
       }),
       // The rows themselves, as VS Code hands them to a command (Containers or Images view).
       command('berth.internal.viewRowNodes', 'Reading a view', () => (view?: unknown, path?: unknown) => {
         const labels = Array.isArray(path) ? path.map(String) : [];
+        if (view === 'events') return events.view.getChildren();
         return view === 'images' ? images.view.rowNodesAt(labels) : containers.view.rowNodesAt(labels);
       }),
       // For tests: a view's description (`N of M` while a filter applies).
@@ -90,6 +100,9 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
         const treeViews = { containers: containers.view.treeView, images: images.view.treeView, volumes: volumes.view.view, networks: networks.view.view };
         return (treeViews[view as keyof typeof treeViews] ?? containers.view.treeView).description;
       }),
+      // For tests: the ids of the container rows selected in the Containers view.
+      command('berth.internal.selectedContainerRows', 'Reading a view', () => () =>
+        containers.view.treeView.selection.flatMap((node) => (node.kind === 'container' ? [node.id] : []))),
       // For tests: the engine rows selected in the Containers view, by engine id.
       command('berth.internal.selectedEngineRows', 'Reading a view', () => () =>
         containers.view.treeView.selection.filter((node) => node.kind === 'engine').map((node) => node.engine)),

@@ -127,3 +127,9 @@ export interface HistoryCommandOptions {
   readonly human: boolean;
   readonly format: string | undefined;
 }
+
+export interface EventsCommandOptions {
+  since: string | undefined;
+  until: string | undefined;
+  filters: Record<string, string[]>;
+}

@@ -142,7 +142,8 @@ export class JsonLineDecoder<T = unknown> {
   private partial: Buffer[] = [];
   private partialLength = 0;
 
-  constructor(private readonly onValue: (value: T) => void) {}
+  /** ON_VALUE also gets the line's text, for what JSON numbers cannot hold exactly (an event's `timeNano`). */
+  constructor(private readonly onValue: (value: T, text: string) => void) {}
 
   push(chunk: Buffer): void {
     let start = 0;
@@ -204,7 +205,7 @@ export class JsonLineDecoder<T = unknown> {
       const shown = trimmed.length > 200 ? `${trimmed.slice(0, 200)}…` : trimmed;
       throw new EngineError('protocol', `The engine sent a line that is not JSON: ${shown}`);
     }
-    this.onValue(value);
+    this.onValue(value, text);
   }
 }
 

@@ -32,3 +32,4 @@ export * from './savedImage';
 export * from './layerAnalysis';
 export * from './imageLayers';
 export * from './mergedContainerLogs';
+export * from './eventFormat';

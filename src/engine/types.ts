@@ -173,6 +173,8 @@ export interface EngineEvent {
   scope?: string;
   time: number;
   timeNano: number;
+  /** `timeNano`'s digits as the engine sent them: a JSON number keeps only about 16 of its 19. */
+  exactTimeNano?: string;
 }
 
 export interface CommitOptions {
@@ -255,6 +257,8 @@ export interface EventsOptions extends CallOptions {
   since?: number | string;
   until?: number | string;
   filters?: ListFilters;
+  /** Called once the engine has answered and the stream is open (before any event, which may be long in coming). */
+  onOpen?: () => void;
 }
 export interface CreateExecOptions extends CallOptions {
   cmd: string[];

@@ -32,8 +32,9 @@ export class SystemEndpoints extends EngineConnection {
       headersTimeout: STREAM_HEADERS_TIMEOUT_MS,
       bodyTimeout: 0,
     });
+    options.onOpen?.();
     const pending: EngineEvent[] = [];
-    const decoder = new JsonLineDecoder<EngineEvent>((event) => pending.push(event));
+    const decoder = new JsonLineDecoder<EngineEvent>((event, text) => pending.push(withExactTime(event, text)));
     try {
       for await (const chunk of response.body) {
         decoder.push(chunk);
@@ -46,4 +47,16 @@ export class SystemEndpoints extends EngineConnection {
       response.cancel();
     }
   }
+}
+
+/**
+ * Attribute values are JSON strings, so the only `"timeNano":` followed by digits is the event's own: its digits are
+ * kept as text, since the number loses the last few nanoseconds that ordering and resuming (`since=`) depend on.
+ */
+const TIME_NANO_DIGITS = /"timeNano"\s*:\s*(\d{1,20})\s*[,}]/;
+
+function withExactTime(event: EngineEvent, text: string): EngineEvent {
+  if (typeof event !== 'object' || event === null || typeof event.timeNano !== 'number') return event;
+  const digits = TIME_NANO_DIGITS.exec(text)?.[1];
+  return digits === undefined ? event : { ...event, exactTimeNano: digits };
 }

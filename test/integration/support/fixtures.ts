@@ -276,7 +276,7 @@ export interface TreeRow {
   collapsible: boolean;
 }
 
-export type BerthView = 'containers' | 'images' | 'volumes' | 'networks';
+export type BerthView = 'containers' | 'images' | 'volumes' | 'networks' | 'events';
 
 /** The rows under `path` (labels from the root; `[]` = the roots) of the Containers or Images view. */
 export async function viewRows(view: BerthView, path: readonly string[] = []): Promise<TreeRow[]> {
