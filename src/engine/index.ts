@@ -28,3 +28,6 @@ export * from './composeProjects';
 export * from './composeFile';
 export * from './composeCli';
 export * from './composeLogs';
+export * from './portSpec';
+export * from './forwardRelay';
+export * from './portForward';

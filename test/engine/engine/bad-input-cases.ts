@@ -35,7 +35,8 @@ export type BadInputCategory =
   | 'Compose'
   | 'Builds and run options'
   | 'Registries people use'
-  | 'Agents';
+  | 'Agents'
+  | 'Port forwarding';
 
 export interface BadInputCase {
   readonly id: string;
@@ -65,6 +66,7 @@ import { BUILD_BAD_INPUT_CASES } from './bad-input-build-cases';
 import { WORKBENCH_BAD_INPUT_CASES } from './bad-input-workbench-cases';
 import { REGISTRIES_BAD_INPUT_CASES } from './bad-input-registries-cases';
 import { SCAFFOLD_BAD_INPUT_CASES } from './bad-input-scaffold-cases';
+import { FORWARD_BAD_INPUT_CASES } from './bad-input-forward-cases';
 
 const CORE_CASES: readonly BadInputCase[] = [
   {
@@ -498,7 +500,7 @@ const CORE_CASES: readonly BadInputCase[] = [
   ...REGISTRIES_BAD_INPUT_CASES,
 ];
 
-export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...ARCHIVE_CASES, ...SECURITY_CASES, ...COMPOSE_BAD_INPUT_CASES, ...AGENT_BAD_INPUT_CASES];
+export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...ARCHIVE_CASES, ...SECURITY_CASES, ...COMPOSE_BAD_INPUT_CASES, ...AGENT_BAD_INPUT_CASES, ...FORWARD_BAD_INPUT_CASES];
 
 export function badInputCase(id: string): BadInputCase {
   const found = BAD_INPUT_CASES.find((candidate) => candidate.id === id);
