@@ -110,3 +110,10 @@ export interface TopCommandOptions {
 export interface McpCommandOptions {
   readonly allowWrite: boolean;
 }
+
+export interface PortForwardCommandOptions {
+  container: string;
+  /** `[LOCAL:]PORT` as given; read by the engine client's parser when the command runs. */
+  ports: string[];
+  helperImage: string | undefined;
+}

@@ -18,9 +18,9 @@ const MAX_STDERR_BYTES = 4096;
 
 export interface PortForwardHooks {
   /** A local connection was accepted (kubectl's "Handling connection for PORT"). */
-  readonly onConnection?: ((containerPort: number) => void) | undefined;
+  readonly onConnection?: ((forward: PortForward) => void) | undefined;
   /** A connection could not be carried (nothing listens on the port, the engine refused the exec). */
-  readonly onConnectionError?: ((error: Error, containerPort: number) => void) | undefined;
+  readonly onConnectionError?: ((error: Error, forward: PortForward) => void) | undefined;
 }
 
 export class PortForward {
@@ -115,13 +115,13 @@ export class PortForward {
       closed.abort();
     });
     local.on('error', () => local.destroy());
-    this.hooks.onConnection?.(this.containerPort);
+    this.hooks.onConnection?.(this);
     this.relay.connect(this.containerPort, closed.signal).then(
       (upstream) => this.pipe(local, upstream),
       (error: unknown) => {
         local.destroy();
         if (!closed.signal.aborted || !(error instanceof EngineError && error.kind === 'cancelled')) {
-          this.hooks.onConnectionError?.(error instanceof Error ? error : new Error(String(error)), this.containerPort);
+          this.hooks.onConnectionError?.(error instanceof Error ? error : new Error(String(error)), this);
         }
       },
     );
@@ -147,7 +147,7 @@ export class PortForward {
       try {
         demuxer.push(data);
       } catch (error) {
-        this.hooks.onConnectionError?.(error instanceof Error ? error : new Error(String(error)), this.containerPort);
+        this.hooks.onConnectionError?.(error instanceof Error ? error : new Error(String(error)), this);
         upstream.destroy();
         local.destroy();
       }
@@ -155,7 +155,7 @@ export class PortForward {
     upstream.on('end', () => {
       // `nc` ended: the port closed its side (pass the FIN on), or nothing was listening (say so, and drop the client).
       if (!answered && stderr.trim() !== '') {
-        this.hooks.onConnectionError?.(this.relay.refusal(this.containerPort, stderr), this.containerPort);
+        this.hooks.onConnectionError?.(this.relay.refusal(this.containerPort, stderr), this);
         local.destroy();
         return;
       }
