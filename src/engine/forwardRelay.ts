@@ -83,7 +83,12 @@ export class ForwardRelay {
       helperId = await makeHelper(client, inspect.Id, name, options);
     }
     const relay = new ForwardRelay(client, inspect.Id, name, helperId ?? inspect.Id, helperId, options.log);
-    relay.watchForEnd(Date.parse(inspect.State.StartedAt));
+    // Open once the event stream is: from then on the forward makes no request until a connection comes.
+    await new Promise<void>((resolve) => relay.watchForEnd(Date.parse(inspect.State.StartedAt), resolve));
+    if (relay.endReason?.reason === 'engine-lost') {
+      await relay.removeHelper();
+      throw new EngineError('unreachable', relay.endReason.message, { hint: 'Check that the engine answers, then forward the port again' });
+    }
     return relay;
   }
 
@@ -128,11 +133,11 @@ export class ForwardRelay {
     });
   }
 
-  private watchForEnd(startedAtMs: number): void {
+  private watchForEnd(startedAtMs: number, opened: () => void): void {
     // Events since the container started, so a stop between the inspect and the stream's opening is not missed; the
     // ends of earlier runs (before StartedAt) are not this run's.
     const since = Number.isFinite(startedAtMs) ? Math.floor(startedAtMs / 1000) : undefined;
-    const events = this.client.events({ since, filters: { type: ['container'], container: [this.containerId] }, signal: this.watch.signal });
+    const events = this.client.events({ since, filters: { type: ['container'], container: [this.containerId] }, signal: this.watch.signal, onOpen: opened });
     void (async () => {
       try {
         for await (const event of events) {
@@ -146,6 +151,7 @@ export class ForwardRelay {
         const reason = error instanceof Error ? error.message : String(error);
         this.finish({ reason: 'engine-lost', message: `Lost the engine while forwarding to ${this.containerName}: ${reason}` });
       }
+      opened();
       await this.removeHelper();
     })();
   }

@@ -41,6 +41,8 @@ export interface ContainerInspect {
     Labels: Record<string, string> | null;
     Image: string;
     OpenStdin?: boolean;
+    /** `{"80/tcp": {}}`: the ports the image declares with EXPOSE. */
+    ExposedPorts?: Record<string, unknown> | null;
   };
   HostConfig: Record<string, unknown>;
   RestartCount?: number;
@@ -244,6 +246,8 @@ export interface EventsOptions extends CallOptions {
   since?: number | string;
   until?: number | string;
   filters?: ListFilters;
+  /** Called once the engine answered and the stream is open (before the first event, which may take long). */
+  onOpen?: () => void;
 }
 export interface CreateExecOptions extends CallOptions {
   cmd: string[];

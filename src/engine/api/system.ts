@@ -32,6 +32,7 @@ export class SystemEndpoints extends EngineConnection {
       headersTimeout: STREAM_HEADERS_TIMEOUT_MS,
       bodyTimeout: 0,
     });
+    options.onOpen?.();
     const pending: EngineEvent[] = [];
     const decoder = new JsonLineDecoder<EngineEvent>((event) => pending.push(event));
     try {

@@ -161,7 +161,14 @@ for (const target of engineTargets(engines)) {
       const answer = await exchange(forward.localPort, 'hello', false).catch(() => Buffer.alloc(0));
       assert.equal(answer.length, 0);
       await eventually('the refusal to be reported', () => Promise.resolve(errors.length === 1));
-      assert.equal(errors[0]?.message, expectedMessage('forward-nothing-listens', { port: '9999', name: await containerName(client, id) }));
+      const expected = expectedMessage('forward-nothing-listens', { port: '9999', name: await containerName(client, id) });
+      if (target.name === 'docker') assert.equal(errors[0]?.message, expected);
+      else {
+        // Podman's attach sometimes loses what nc printed as it exits and sends its own words ("connection reset by
+        // peer"): the refusal is the same row, with the engine's words in the middle.
+        const [head, tail] = expected.split("nc: can't connect to remote host (127.0.0.1): Connection refused") as [string, string];
+        assert.ok(errors[0]?.message.startsWith(head) && errors[0].message.endsWith(tail), errors[0]?.message);
+      }
       assert.equal(forward.endedWith, undefined, 'one refused connection does not end the forward');
     });
 
