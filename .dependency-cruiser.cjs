@@ -3,7 +3,7 @@
  * still means one side cannot be built or tested without the other.
  */
 /** The feature folders: each registers itself from its index.ts; another feature reaches it only through that file. */
-const FEATURES = ['containers', 'images', 'logs', 'registries', 'language', 'engines', 'files', 'trust', 'volumes', 'prune', 'networks', 'build', 'ports', 'agents'];
+const FEATURES = ['containers', 'images', 'logs', 'registries', 'language', 'engines', 'files', 'trust', 'volumes', 'prune', 'networks', 'build', 'ports', 'forwards', 'agents'];
 const FEATURE_GROUP = `^src/(${FEATURES.join('|')})/`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */

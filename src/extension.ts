@@ -20,6 +20,7 @@ import { registerLogs } from './logs';
 import { registerNetworks } from './networks';
 import { registerEvents } from './events';
 import { registerPorts } from './ports';
+import { registerForwards } from './forwards';
 import { registerPrune } from './prune';
 import { registerRegistries } from './registries';
 import { registerScaffold } from './scaffold';
@@ -72,6 +73,8 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
   const files = registerFiles(core, owner);
   const ports = registerPorts(extendDeps(core, { containersView: containers.view }), owner);
   owner.add(containers.view.setChildRows(ports.rows));
+  const forwards = registerForwards(extendDeps(core, { containersView: containers.view }), owner);
+  owner.add(containers.view.setChildRows(forwards.rows));
   owner.add(containers.view.setChildRows(files.rows));
   owner.add(volumes.view.setChildRows(files.rows));
   registerEngines(extendDeps(core, { revealEngine: (engine: string) => containers.view.revealEngine(engine) }), owner);

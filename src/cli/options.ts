@@ -133,3 +133,10 @@ export interface EventsCommandOptions {
   until: string | undefined;
   filters: Record<string, string[]>;
 }
+
+export interface PortForwardCommandOptions {
+  container: string;
+  /** `[LOCAL:]PORT` as given; read by the engine client's parser when the command runs. */
+  ports: string[];
+  helperImage: string | undefined;
+}

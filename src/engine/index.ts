@@ -33,3 +33,6 @@ export * from './layerAnalysis';
 export * from './imageLayers';
 export * from './mergedContainerLogs';
 export * from './eventFormat';
+export * from './portSpec';
+export * from './forwardRelay';
+export * from './portForward';

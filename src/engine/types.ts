@@ -41,6 +41,8 @@ export interface ContainerInspect {
     Labels: Record<string, string> | null;
     Image: string;
     OpenStdin?: boolean;
+    /** `{"80/tcp": {}}`: the ports the image declares with EXPOSE. */
+    ExposedPorts?: Record<string, unknown> | null;
   };
   HostConfig: Record<string, unknown>;
   RestartCount?: number;

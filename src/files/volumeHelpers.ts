@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { errorMessage } from '../common/errors';
-import { isEngineError, VOLUME_HELPER_LABEL, type EngineClient } from '../engine';
+import { isEngineError, smallestTaggedImage, VOLUME_HELPER_LABEL, type EngineClient } from '../engine';
 import type { LogDeps, SessionsDeps } from '../workbench/deps';
 
 export const VOLUME_MOUNT_PATH = '/volume';
@@ -16,9 +16,7 @@ export const VOLUME_MOUNT_PATH = '/volume';
 export async function helperImage(client: EngineClient): Promise<string> {
   const configured = vscode.workspace.getConfiguration('berth').get<string>('files.helperImage', '').trim();
   if (configured !== '') return configured;
-  const images = (await client.listImages()).filter((image) => (image.RepoTags ?? []).some((tag) => tag !== '<none>:<none>'));
-  images.sort((a, b) => a.Size - b.Size);
-  const tag = images[0]?.RepoTags?.find((each) => each !== '<none>:<none>');
+  const tag = await smallestTaggedImage(client);
   if (tag === undefined) {
     throw new Error('There is no image on this engine to browse the volume with (Berth never pulls one): pull a small image such as busybox, or set berth.files.helperImage');
   }

@@ -38,7 +38,8 @@ export type BadInputCategory =
   | 'Registries people use'
   | 'Agents'
   | 'Image layers'
-  | 'Logs';
+  | 'Logs'
+  | 'Port forwarding';
 
 export interface BadInputCase {
   readonly id: string;
@@ -69,6 +70,7 @@ import { WORKBENCH_BAD_INPUT_CASES } from './bad-input-workbench-cases';
 import { REGISTRIES_BAD_INPUT_CASES } from './bad-input-registries-cases';
 import { SCAFFOLD_BAD_INPUT_CASES } from './bad-input-scaffold-cases';
 import { LAYERS_BAD_INPUT_CASES } from './bad-input-layers-cases';
+import { FORWARD_BAD_INPUT_CASES } from './bad-input-forward-cases';
 
 const CORE_CASES: readonly BadInputCase[] = [
   {
@@ -502,7 +504,7 @@ const CORE_CASES: readonly BadInputCase[] = [
   ...REGISTRIES_BAD_INPUT_CASES,
 ];
 
-export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...ARCHIVE_CASES, ...SECURITY_CASES, ...COMPOSE_BAD_INPUT_CASES, ...AGENT_BAD_INPUT_CASES, ...LAYERS_BAD_INPUT_CASES, ...LOGS_BAD_INPUT_CASES];
+export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...ARCHIVE_CASES, ...SECURITY_CASES, ...COMPOSE_BAD_INPUT_CASES, ...AGENT_BAD_INPUT_CASES, ...LAYERS_BAD_INPUT_CASES, ...LOGS_BAD_INPUT_CASES, ...FORWARD_BAD_INPUT_CASES];
 
 export function badInputCase(id: string): BadInputCase {
   const found = BAD_INPUT_CASES.find((candidate) => candidate.id === id);
