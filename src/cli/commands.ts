@@ -20,6 +20,7 @@ import { buildCommands, runOptionFlags, runOptionValues } from './buildCommands'
 import { composeCommands } from './composeCommands';
 import { agentCommands } from './agentCommands';
 import { statsCommands } from './statsCommands';
+import { changesCommands } from './changesCommands';
 import { storageCommands } from './storageCommands';
 import { checkEnvEntry, nonEmpty, parseCopyArguments, parseFilters, parseKeyValues, parseLast, parseSeconds, parseTail, splitRepositoryTag, timeoutOf } from './values';
 
@@ -243,7 +244,7 @@ const version = declareCommand({
 });
 
 /** Every command, in the order `berth help` and docs/cli.md list them. */
-export const commandTable = { run, ps, stop, 'stop-all': stopAll, logs, images, pull, commit, wait, cp, version, ...buildCommands, ...storageCommands, ...statsCommands, ...composeCommands, ...agentCommands } as const;
+export const commandTable = { run, ps, stop, 'stop-all': stopAll, logs, images, pull, commit, wait, cp, version, ...buildCommands, ...storageCommands, ...statsCommands, ...changesCommands, ...composeCommands, ...agentCommands } as const;
 
 type Table = typeof commandTable;
 export type CommandName = keyof Table;

@@ -11,6 +11,8 @@ export * from './connection-errors';
 export * from './client';
 export * from './query';
 export * from './decoders';
+export * from './containerChanges';
+export * from './changeTree';
 export * from './reference';
 export * from './auth';
 export * from './sequences';
