@@ -13,6 +13,7 @@ export * from './query';
 export * from './decoders';
 export * from './containerChanges';
 export * from './changeTree';
+export * from './imageFiles';
 export * from './reference';
 export * from './auth';
 export * from './sequences';

@@ -65,6 +65,7 @@ import { BUILD_BAD_INPUT_CASES } from './bad-input-build-cases';
 import { WORKBENCH_BAD_INPUT_CASES } from './bad-input-workbench-cases';
 import { REGISTRIES_BAD_INPUT_CASES } from './bad-input-registries-cases';
 import { SCAFFOLD_BAD_INPUT_CASES } from './bad-input-scaffold-cases';
+import { CHANGES_BAD_INPUT_CASES } from './bad-input-changes-cases';
 
 const CORE_CASES: readonly BadInputCase[] = [
   {
@@ -496,6 +497,7 @@ const CORE_CASES: readonly BadInputCase[] = [
   ...STATS_BAD_INPUT_CASES,
   ...WORKBENCH_BAD_INPUT_CASES,
   ...REGISTRIES_BAD_INPUT_CASES,
+  ...CHANGES_BAD_INPUT_CASES,
 ];
 
 export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...ARCHIVE_CASES, ...SECURITY_CASES, ...COMPOSE_BAD_INPUT_CASES, ...AGENT_BAD_INPUT_CASES];
