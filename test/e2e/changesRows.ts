@@ -8,6 +8,14 @@ import { uniqueName } from '../support/engines';
 import type { Workbench } from '../vscode/launch';
 import type { WorkbenchDriver } from './driver';
 
+/**
+ * Evaluated in the page (a string: the e2e code is typed without the DOM): the ::after contents inside the rows whose
+ * text starts with "group", where VS Code draws a file decoration's letter.
+ */
+const GROUP_ROW_BADGES =
+  '[...document.querySelectorAll(".monaco-list-row")].filter((row) => (row.textContent || "").trim().startsWith("group"))' +
+  '.flatMap((row) => [...row.querySelectorAll("*")].map((element) => getComputedStyle(element, "::after").content)).join(" ")';
+
 export const CHANGES_CASE = 'Changes under a container row: counts, paths marked A/C/D, and a changed file opens as a diff against the image';
 
 export async function changesDiff(workbench: Workbench, driver: WorkbenchDriver, client: EngineClient, image: string, publish: (name: string) => Promise<void>): Promise<void> {
@@ -32,7 +40,9 @@ export async function changesDiff(workbench: Workbench, driver: WorkbenchDriver,
     await expand(/^etc$/);
     const group = driver.treeRow('Containers', /^group/);
     await group.waitFor({ timeout: 30_000 });
-    await driver.waitForText(() => group.innerText(), /C/, 'the C decoration of /etc/group');
+    // VS Code draws a file decoration's letter as a pseudo-element's content, which innerText does not include.
+    const badges = async (): Promise<string> => String(await page.evaluate(GROUP_ROW_BADGES));
+    await driver.waitForText(badges, /"C"/, 'the C decoration of /etc/group');
     await group.click();
     const diff = page.locator('.editor-group-container.active .monaco-diff-editor');
     await diff.first().waitFor({ timeout: 30_000 });
