@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { registerAgents } from './agents';
 import { registerBuild } from './build';
+import { registerChanges } from './changes';
 import { DisposableStore } from './common/lifecycle';
 import { registerCompose } from './compose';
 import { registerContainers } from './containers';
@@ -76,6 +77,8 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
   const forwards = registerForwards(extendDeps(core, { containersView: containers.view }), owner);
   owner.add(containers.view.setChildRows(forwards.rows));
   owner.add(containers.view.setChildRows(files.rows));
+  const changes = registerChanges(extendDeps(core, { containersView: containers.view }), owner);
+  owner.add(containers.view.setChildRows(changes.rows));
   owner.add(volumes.view.setChildRows(files.rows));
   registerEngines(extendDeps(core, { revealEngine: (engine: string) => containers.view.revealEngine(engine) }), owner);
   registerTrust(core, owner);

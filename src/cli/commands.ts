@@ -22,6 +22,7 @@ import { agentCommands } from './agentCommands';
 import { statsCommands } from './statsCommands';
 import { eventsCommands } from './eventsCommands';
 import { forwardCommands } from './forwardCommands';
+import { changesCommands } from './changesCommands';
 import { storageCommands } from './storageCommands';
 import { layerCommands } from './layerCommands';
 import { checkEnvEntry, nonEmpty, parseCopyArguments, parseFilters, parseKeyValues, parseLast, parseSeconds, parseTail, splitRepositoryTag, timeoutOf } from './values';
@@ -257,7 +258,7 @@ const version = declareCommand({
 });
 
 /** Every command, in the order `berth help` and docs/cli.md list them. */
-export const commandTable = { run, ps, stop, 'stop-all': stopAll, logs, images, pull, commit, wait, cp, version, ...buildCommands, ...storageCommands, ...statsCommands, ...layerCommands, ...eventsCommands, ...forwardCommands, ...composeCommands, ...agentCommands } as const;
+export const commandTable = { run, ps, stop, 'stop-all': stopAll, logs, images, pull, commit, wait, cp, version, ...buildCommands, ...storageCommands, ...statsCommands, ...layerCommands, ...eventsCommands, ...forwardCommands, ...changesCommands, ...composeCommands, ...agentCommands } as const;
 
 type Table = typeof commandTable;
 export type CommandName = keyof Table;

@@ -116,6 +116,10 @@ export interface TopCommandOptions {
   psArgs: string | undefined;
 }
 
+export interface DiffCommandOptions {
+  id: string;
+}
+
 export interface McpCommandOptions {
   readonly allowWrite: boolean;
 }

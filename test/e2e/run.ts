@@ -32,6 +32,7 @@ import { VIEW_FILTER_CASE, filterAsTyped } from './viewFilter';
 import { STATS_CASE, statsPanel } from './stats';
 import { BUILD_CASE, buildFromExplorer } from './buildImage';
 import { FILES_CASE, filesEdit } from './filesRows';
+import { CHANGES_CASE, changesDiff } from './changesRows';
 import { TRANSFER_CASE, transferFromRows } from './transfer';
 import { TYPED_INPUT_CASE, refusedAsTyped } from './typedInput';
 import { VOLUMES_CASE, volumesPrune } from './volumes';
@@ -266,6 +267,8 @@ async function devWorkbenchCases(
       }), evidence);
 
     await runner.run(FILES_CASE, () => filesEdit(workbench, driver, client, engines.image, publish), evidence);
+
+    await runner.run(CHANGES_CASE, () => changesDiff(workbench, driver, client, engines.image, publish), evidence);
 
     await runner.run(TRANSFER_CASE, () => transferFromRows(workbench, driver, client, engines.image), evidence);
 

@@ -37,6 +37,7 @@ const PUBLISHED: Readonly<Record<string, string>> = {
   'container-ports': 'container-ports.png',
   'build-image': 'build-image.png',
   'files-edit': 'files-edit.png',
+  'changes-diff': 'changes-diff.png',
   'registries-docker-hub': 'registries-docker-hub.png',
 };
 

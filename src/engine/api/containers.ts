@@ -1,5 +1,6 @@
 /** The Engine API's Container endpoints: list, inspect, create, the lifecycle, wait, logs and attach. */
 import type { Duplex } from 'node:stream';
+import { changeBatches, type ContainerChange } from '../containerChanges';
 import { FrameDemuxer } from '../decoders';
 import { EngineError, engineErrorFromResponse } from '../errors';
 import { assertValidContainerName } from '../reference';
@@ -196,6 +197,33 @@ export class ContainerEndpoints extends SystemEndpoints {
   async resizeContainer(id: string, options: ResizeOptions): Promise<void> {
     const query = buildQuery({ h: options.rows, w: options.cols });
     await this.call({ method: 'POST', path: `/containers/${encodeURIComponent(id)}/resize${query}`, subject: 'container', signal: options.signal });
+  }
+
+  /**
+   * What the container changed against its image (`docker diff`), in the engine's order, a batch at a time as the
+   * answer arrives. Works on stopped containers too; the engine computes the whole list before its headers.
+   */
+  async *containerChanges(id: string, options: CallOptions = {}): AsyncGenerator<ContainerChange[], void, undefined> {
+    let response;
+    try {
+      response = await this.openStream({
+        method: 'GET',
+        path: `/containers/${encodeURIComponent(id)}/changes`,
+        subject: 'container',
+        signal: options.signal,
+        headersTimeout: STREAM_HEADERS_TIMEOUT_MS,
+        bodyTimeout: STREAM_HEADERS_TIMEOUT_MS,
+      });
+    } catch (error) {
+      // Podman answers a missing container with a 500 about a layer; its inspect says plainly that it is gone.
+      if (error instanceof EngineError && error.kind === 'server') await this.inspectContainer(id, options);
+      throw error;
+    }
+    try {
+      yield* changeBatches(response.body);
+    } finally {
+      response.cancel();
+    }
   }
 }
 

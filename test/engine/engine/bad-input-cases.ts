@@ -71,6 +71,7 @@ import { REGISTRIES_BAD_INPUT_CASES } from './bad-input-registries-cases';
 import { SCAFFOLD_BAD_INPUT_CASES } from './bad-input-scaffold-cases';
 import { LAYERS_BAD_INPUT_CASES } from './bad-input-layers-cases';
 import { FORWARD_BAD_INPUT_CASES } from './bad-input-forward-cases';
+import { CHANGES_BAD_INPUT_CASES } from './bad-input-changes-cases';
 
 const CORE_CASES: readonly BadInputCase[] = [
   {
@@ -502,6 +503,7 @@ const CORE_CASES: readonly BadInputCase[] = [
   ...STATS_BAD_INPUT_CASES,
   ...WORKBENCH_BAD_INPUT_CASES,
   ...REGISTRIES_BAD_INPUT_CASES,
+  ...CHANGES_BAD_INPUT_CASES,
 ];
 
 export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...ARCHIVE_CASES, ...SECURITY_CASES, ...COMPOSE_BAD_INPUT_CASES, ...AGENT_BAD_INPUT_CASES, ...LAYERS_BAD_INPUT_CASES, ...LOGS_BAD_INPUT_CASES, ...FORWARD_BAD_INPUT_CASES];
