@@ -82,7 +82,7 @@ void describe('the walkthrough', () => {
 void describe('package contents', () => {
   void it('`vsce ls` lists only what a user needs', async () => {
     assert.ok(existsSync(join(ROOT, 'dist', 'extension.js')), 'build first (npm run build): the bundles are what is packaged');
-    const { stdout } = await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'vsce'), ['ls'], { cwd: ROOT, timeout: 60_000 });
+    const { stdout } = await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'vsce'), ['ls'], { cwd: ROOT, timeout: 180_000 });
     const files = stdout.split('\n').map((line) => line.trim()).filter((line) => line !== '');
     assert.deepEqual(checkPackageFiles(files), { unexpected: [], missing: [] });
   });
@@ -91,7 +91,7 @@ void describe('package contents', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((match) => match[1] ?? '');
     assert.ok(images.length >= 3, 'the README shows pictures');
-    const { stdout } = await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'vsce'), ['ls'], { cwd: ROOT, timeout: 60_000 });
+    const { stdout } = await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'vsce'), ['ls'], { cwd: ROOT, timeout: 180_000 });
     const files = new Set(stdout.split('\n').map((line) => line.trim()));
     for (const image of images) {
       assert.doesNotMatch(image, /^https?:/, `${image}: relative, so it works without a public home`);
