@@ -31,7 +31,8 @@ export function layerDescription(entry: ImageHistoryEntry, makesLayer: boolean, 
 
 /** `12 layers · 3kB wasted · 97% efficient` */
 export function layersSummary(analysis: ImageLayerAnalysis): string {
-  return l10n.t('{0} layers · {1} wasted · {2} efficient', analysis.layers.length, formatBytes(analysis.wastedBytes), efficiencyText(analysis.efficiency));
+  const layers = analysis.layers.length === 1 ? l10n.t('1 layer') : l10n.t('{0} layers', analysis.layers.length);
+  return l10n.t('{0} · {1} wasted · {2} efficient', layers, formatBytes(analysis.wastedBytes), efficiencyText(analysis.efficiency));
 }
 
 export function efficiencyText(efficiency: number): string {
