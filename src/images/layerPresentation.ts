@@ -3,8 +3,9 @@
  * entry (the instruction shortened, its size or "empty", its age) and the Layers row's wasted space and efficiency.
  */
 import * as l10n from '@vscode/l10n';
-import { formatBytes, humanDuration } from '../common/format';
+import { formatBytes } from '../common/format';
 import type { ImageHistoryEntry, ImageLayerAnalysis, LayerFileChange } from '../engine';
+import { createdClock, renderClock } from '../model/statusClock';
 
 /** Instructions longer than this are cut (the whole one is in the row's tooltip). */
 export const INSTRUCTION_LABEL_MAX = 60;
@@ -25,8 +26,9 @@ export function shortInstruction(createdBy: string): string {
 /** `3kB · 5 minutes ago`, or `empty · 5 minutes ago` for a step that made no layer. */
 export function layerDescription(entry: ImageHistoryEntry, makesLayer: boolean, nowMs: number): string {
   const size = makesLayer || entry.Size > 0 ? formatBytes(entry.Size) : l10n.t('empty');
-  if (!(entry.Created > 0)) return size;
-  return `${size} · ${l10n.t('{0} ago', humanDuration(Math.max(0, nowMs - entry.Created * 1000)))}`;
+  // The same words as the image row's age.
+  const clock = createdClock(entry.Created);
+  return clock ? `${size} · ${renderClock(clock, nowMs)}` : size;
 }
 
 /** `12 layers · 3kB wasted · 97% efficient` */
