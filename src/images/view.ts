@@ -1,14 +1,16 @@
 /** The Images tree: one row per tag, untagged images once, per engine. Shape in ImageTree and EngineForest (vscode-free). */
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { EngineModel } from '../model/engineModel';
 import type { ModelChange } from '../model/modelChange';
 import type { EngineSession } from '../model/session';
+import { isEngineRoot, type EngineRootNode } from '../views/engineForest';
 import { EngineTreeView, type RefreshPlanLike } from '../views/engineTreeView';
 import { filterDescription, filterNoticeItem, type FilterableView } from '../views/filterRows';
 import { filterApplies, imageMatches, NO_FILTER, type FilterNoticeRow, type RowFilter } from '../views/rowFilter';
 import { presentImage, type ImageUsage } from '../views/presentation';
 import { toTreeItem } from '../views/treeItems';
 import type { SessionsDeps } from '../workbench/deps';
+import { ImageLayerRows, isImageChildRow, type ImageChildRow } from './layerRows';
 import { ImageTree, type ImageNode } from './tree';
 
 function usageOf(node: ImageNode, session: EngineSession): ImageUsage {
@@ -16,17 +18,33 @@ function usageOf(node: ImageNode, session: EngineSession): ImageUsage {
   return { row: node.tag === undefined ? image : session.model.containersUsingTag(node.key, node.tag), image };
 }
 
-/** A row of the view: an image's, or the one saying the filter hides them all. */
-export type ImageRowNode = ImageNode | FilterNoticeRow;
+/** A row of the view: an image's, one below it (its Layers), or the one saying the filter hides them all. */
+export type ImageRowNode = ImageNode | FilterNoticeRow | ImageChildRow;
 
 export class ImagesView extends EngineTreeView<ImageRowNode, ImageTree> implements FilterableView {
   private filter: RowFilter = NO_FILTER;
   /** One notice row per engine, so that VS Code keeps one element for it across refreshes. */
   private readonly notices = new Map<string, FilterNoticeRow>();
+  private readonly layers: ImageLayerRows;
 
   constructor(deps: SessionsDeps) {
     super(deps, 'berth.images', { canSelectMany: true, showCollapseAll: false });
+    this.layers = new ImageLayerRows(deps, (row) => this.fire(row));
+    this._register(this.view.onDidExpandElement(({ element }) => {
+      if (!isEngineRoot(element) && isImageChildRow(element)) this.layers.expanded(element);
+    }));
     this.start();
+  }
+
+  override getChildren(node?: ImageRowNode | EngineRootNode): vscode.ProviderResult<Array<ImageRowNode | EngineRootNode>> {
+    if (node?.kind === 'image') return [this.layers.layersRowOf(node)];
+    if (node !== undefined && !isEngineRoot(node) && isImageChildRow(node)) return this.layers.children(node);
+    return super.getChildren(node);
+  }
+
+  override getParent(node: ImageRowNode | EngineRootNode): ImageRowNode | EngineRootNode | undefined {
+    if (!isEngineRoot(node) && isImageChildRow(node)) return node.parent;
+    return super.getParent(node);
   }
 
   /** Selects the rows of an image (e.g. one just committed or pulled) in an engine's tree (the current one's by default). */
@@ -79,14 +97,15 @@ export class ImagesView extends EngineTreeView<ImageRowNode, ImageTree> implemen
 
   protected itemFor(node: ImageRowNode, session: EngineSession): vscode.TreeItem {
     if (node.kind === 'filterNotice') return filterNoticeItem('images', this.filter, node.engine);
+    if (isImageChildRow(node)) return this.layers.item(node);
     // Not cached: the container count lives outside the record, and image rows are few.
     const presentation = presentImage(node, usageOf(node, session), Date.now());
     this.rowClock.track(node, presentation.changesAt);
-    return toTreeItem(this.itemId(`image:${node.key}:${node.tag ?? '<untagged>'}`, node.engine), presentation, undefined, 'on hover');
+    return toTreeItem(this.itemId(`image:${node.key}:${node.tag ?? '<untagged>'}`, node.engine), presentation, vscode.TreeItemCollapsibleState.Collapsed, 'on hover');
   }
 
   protected tooltipFor(node: ImageRowNode, session: EngineSession): string {
-    if (node.kind === 'filterNotice') return '';
+    if (node.kind === 'filterNotice' || isImageChildRow(node)) return '';
     return presentImage(node, usageOf(node, session), Date.now()).tooltip;
   }
 

@@ -147,7 +147,7 @@ describe('the trees as rendered', () => {
     assert.ok(modelEntry, `${tagged.label} in the model`);
     // The row id is keyed by the digest without its `sha256:` (the same key whichever way the engine spells the id).
     assert.equal(tagged.id, `image:${modelEntry.id.replace(/^sha256:/, '')}:${tagged.label}`);
-    assert.equal(tagged.collapsible, false);
+    assert.equal(tagged.collapsible, true); // its Layers row
 
     // A commit without a repository makes an untagged image: its row is `<untagged> sha256:<12 hex>…`.
     const source = await containers.create({ cmd: ['sh', '-c', 'echo untagged > /marker'] });
