@@ -10,10 +10,9 @@ import type { Duplex } from 'node:stream';
 import type { EngineClient } from './client';
 import { execCapture } from './containerFiles';
 import { EngineError, isEngineError } from './errors';
+import { FORWARD_HELPER_LABEL } from './helperLabels';
 import type { EngineEvent } from './types';
 
-/** Marks a port-forward helper container; the value is the id of the container whose namespace it joins. */
-export const FORWARD_HELPER_LABEL = 'berth.forward.helper';
 
 /** Exit statuses of an exec whose program does not exist (dockerd 126, Podman 127). */
 const NOT_FOUND_STATUSES = new Set([126, 127]);

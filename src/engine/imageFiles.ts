@@ -6,9 +6,8 @@
 import type { EngineClient } from './client';
 import { readContainerFile, writeContainerFile } from './containerFiles';
 import { EngineError, isEngineError } from './errors';
+import { IMAGE_SIDE_HELPER_LABEL } from './helperLabels';
 
-/** Marks the helper containers, so that one left behind by a crash can be found and removed. */
-export const IMAGE_SIDE_HELPER_LABEL = 'berth.changes.image-side';
 
 /**
  * The bytes of PATH in the image CONTAINER was made from, or undefined when the image has no such file (the

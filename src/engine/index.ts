@@ -20,6 +20,7 @@ export * from './sequences';
 export * from './prune';
 export * from './diskUsage';
 export * from './usage';
+export * from './helperLabels';
 export { sshArguments, sshConnector } from './ssh';
 export * from './registry';
 export * from './contexts';

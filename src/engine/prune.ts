@@ -3,13 +3,15 @@
  * because it is in use, read from the engine now with the filters dockerd's prunes accept; `runPrune`
  * (`pruneRun.ts`) removes the planned objects one by one, so nothing outside the plan can go. What the containers
  * removed by the same prune used is planned as kept (in use when the plan is made): a later prune takes it.
- * Berth's own volume helpers are not the user's containers: never listed, never a reason to keep a volume.
+ * Berth's own helper containers are not the user's containers: never listed; a volume helper is never a reason to
+ * keep a volume.
  * An empty plan never reaches the engine: "nothing to remove". Shared by the extension and the CLI.
  */
 import type { EngineClient } from './client';
 import type { ContainerSummary, ListFilters } from './types';
 import type { DiskUsage } from './storage-types';
-import { containerName, isVolumeHelper, VOLUME_HELPER_LABEL, volumesUsedBy, networksUsedBy, PREDEFINED_NETWORKS } from './usage';
+import { containerName, volumesUsedBy, networksUsedBy, PREDEFINED_NETWORKS } from './usage';
+import { isBerthHelper, isVolumeHelper, VOLUME_HELPER_LABEL } from './helperLabels';
 import { matchesPruneLabels, olderThanUntil, validatePruneFilters, type PruneKind } from './pruneFilters';
 import type { PruneItem, PrunePlan, PrunePlanPart } from './prune-types';
 
@@ -34,7 +36,7 @@ export async function planPrune(client: EngineClient, kinds: readonly PruneKind[
   const needsContainers = kinds.some((kind) => kind !== 'build-cache');
   const listed = needsContainers ? await client.listContainers({ all: true, signal }) : [];
   const helpers = listed.filter(isVolumeHelper);
-  const containers = listed.filter((container) => !isVolumeHelper(container));
+  const containers = listed.filter((container) => !isBerthHelper(container));
   const usage = await client.diskUsage({ signal });
   const parts: PrunePlanPart[] = [];
   for (const kind of kinds) {

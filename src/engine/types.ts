@@ -101,7 +101,10 @@ export interface PingInfo {
   libpodApiVersion: string | undefined;
 }
 
-/** The body of `POST /containers/create`. Berth always sets NetworkMode itself when the caller does not. */
+/**
+ * The body of `POST /containers/create`. Berth's own helpers set NetworkMode `none` or `container:<id>`; a container
+ * the user runs keeps the engine's default network unless they choose one, as `docker run` does.
+ */
 export interface ContainerCreateBody {
   Image: string;
   Cmd?: string[];

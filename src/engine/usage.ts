@@ -2,6 +2,7 @@
 import { EngineError, isEngineError } from './errors';
 import type { EngineClient } from './client';
 import type { ContainerSummary } from './types';
+import { isVolumeHelper, VOLUME_HELPER_LABEL } from './helperLabels';
 
 /** Networks every engine creates itself and refuses to remove. */
 export const PREDEFINED_NETWORKS: ReadonlySet<string> = new Set(['bridge', 'host', 'none', 'podman']);
@@ -102,22 +103,6 @@ export async function removeNetworkNamingEndpoints(client: EngineClient, name: s
       cause: error,
     });
   }
-}
-
-/**
- * The label of the helper containers Berth creates (never starts) to browse a volume's files: the Volumes view does
- * not count them as users of the volume.
- */
-export const VOLUME_HELPER_LABEL = 'berth.volume-helper';
-
-/** Whether a container is one of Berth's volume helpers: never shown or counted as the user's. */
-export function isVolumeHelper(container: Pick<ContainerSummary, 'Labels'>): boolean {
-  return container.Labels?.[VOLUME_HELPER_LABEL] !== undefined;
-}
-
-/** The user's containers: a listing without Berth's volume helpers. */
-export function withoutVolumeHelpers<T extends Pick<ContainerSummary, 'Labels'>>(containers: T[]): T[] {
-  return containers.filter((container) => !isVolumeHelper(container));
 }
 
 /** Removes one helper container; one another client removed meanwhile is gone all the same. */

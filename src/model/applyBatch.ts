@@ -4,7 +4,7 @@
  * each touched image by an inspect, or all images again when the batch says so. Returns what changed, for the model
  * to report. No `vscode` here.
  */
-import { isEngineError, VOLUME_HELPER_LABEL, type ContainerSummary } from '../engine';
+import { isBerthHelper, isEngineError, type ContainerSummary } from '../engine';
 import { errorMessage } from '../common/errors';
 import type { PendingWork } from './batcher';
 import { containerSummaryFromInspect } from './containerInspect';
@@ -95,8 +95,8 @@ export async function applyBatch(target: BatchTarget, work: PendingWork, signal:
 async function fetchContainer(target: BatchTarget, id: string, signal: AbortSignal): Promise<ContainerSummary | undefined> {
   try {
     const inspect = await target.source.inspectContainer(id, { signal });
-    // Berth's volume helpers are not the user's containers: never a row.
-    if (inspect.Config?.Labels?.[VOLUME_HELPER_LABEL] !== undefined) return undefined;
+    // Berth's own helpers are not the user's containers: never a row.
+    if (isBerthHelper({ Labels: inspect.Config?.Labels ?? null })) return undefined;
     const previous = target.containers.get(id)?.summary;
     return containerSummaryFromInspect(inspect, target.now(), target.createEventRows.has(previous) ? undefined : previous);
   } catch (error) {

@@ -10,7 +10,7 @@
  *   while disconnected).
  * - Changes are reported with the records that changed, so views refresh only those nodes.
  */
-import { isEngineError, isVolumeHelper, withoutVolumeHelpers, type EngineEvent } from '../engine';
+import { isBerthHelper, isEngineError, withoutBerthHelpers, type EngineEvent } from '../engine';
 import { errorMessage } from '../common/errors';
 import { Disposable, toDisposable, type IDisposable } from '../common/lifecycle';
 import { Emitter } from '../common/emitter';
@@ -324,7 +324,7 @@ export class EngineModel extends Disposable {
    */
   private showCreated(event: EngineEvent): void {
     const summary = summaryFromCreateEvent(event);
-    if (!summary || isVolumeHelper(summary) || this.containerStore.get(summary.Id)) return;
+    if (!summary || isBerthHelper(summary) || this.containerStore.get(summary.Id)) return;
     const result = this.containerStore.upsert(summary, new Set());
     if (result.kind !== 'added') return;
     this.createEventRows.add(summary);
@@ -335,7 +335,7 @@ export class EngineModel extends Disposable {
 
   private async listAll(signal: AbortSignal): Promise<void> {
     const [containers, images] = await Promise.all([
-      this.source.listContainers({ all: true, signal }).then(withoutVolumeHelpers),
+      this.source.listContainers({ all: true, signal }).then(withoutBerthHelpers),
       this.source.listImages({ signal }),
     ]);
     const overSaved = this._savedListingAt !== undefined;

@@ -5,7 +5,7 @@
  * the view is shown and the figures are older than a minute, never on the idle path. No `vscode` here.
  */
 import { Emitter } from '../common/emitter';
-import { isEngineError, VOLUME_HELPER_LABEL, type ContainerSummary, type DiskUsage, type EngineEvent, type ListFilters, type Volume } from '../engine';
+import { isBerthHelper, isEngineError, type ContainerSummary, type DiskUsage, type EngineEvent, type ListFilters, type Volume } from '../engine';
 import { FollowedStore, type StoreLog } from '../model/followedStore';
 
 /** The slice of the engine client the store uses; tests may pass an in-memory one. */
@@ -117,8 +117,8 @@ export class VolumeStore extends FollowedStore {
   private recomputeUsers(): void {
     const users = new Map<string, VolumeUser[]>();
     for (const container of this.containers()) {
-      // Berth's own helper for browsing the volume's files is not a user of it.
-      if (container.Labels?.[VOLUME_HELPER_LABEL] !== undefined) continue;
+      // Berth's own helpers (a volume's file browser among them) are not users of a volume.
+      if (isBerthHelper(container)) continue;
       for (const mount of (container.Mounts ?? []) as Array<{ Type?: unknown; Name?: unknown }>) {
         if (mount.Type !== 'volume' || typeof mount.Name !== 'string') continue;
         const list = users.get(mount.Name) ?? [];

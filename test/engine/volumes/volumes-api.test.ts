@@ -4,12 +4,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   describeOutcome,
+  FORWARD_HELPER_LABEL,
+  IMAGE_SIDE_HELPER_LABEL,
   isEngineError,
   planIsEmpty,
   planPrune,
   planTotal,
   removeVolumeNamingUsers,
   runPrune,
+  VOLUME_HELPER_LABEL,
 } from '../../../src/engine';
 import { useEngineSuite } from '../../support/engineSuite';
 import { expectedMessage } from '../engine/bad-input-cases';
@@ -104,6 +107,18 @@ for (const target of engineTargets(loadTestEngines())) {
       const outcomes = await runPrune(suite.client, plan);
       assert.deepEqual(outcomes[0]?.removed, [stopped]);
       assert.deepEqual((await suite.client.listContainers({ all: true, filters: own.filters })).map((each) => each.Id), [running]);
+    });
+
+    void it('lists none of Berth\'s own helper containers in a container prune plan', { skip: target.skip }, async () => {
+      const own = caseLabel();
+      const stopped = await suite.createContainer(['true'], { Labels: own.labels }, uniqueName('stopped'));
+      for (const label of [VOLUME_HELPER_LABEL, IMAGE_SIDE_HELPER_LABEL, FORWARD_HELPER_LABEL]) {
+        await suite.createContainer(['true'], { Labels: { ...own.labels, [label]: stopped } }, uniqueName('helper'));
+      }
+      assert.equal((await suite.client.listContainers({ all: true, filters: own.filters })).length, 4, 'the helpers are on the engine');
+      const plan = await planPrune(suite.client, ['containers'], own.filters);
+      assert.deepEqual(plan.parts[0]?.remove.map((item) => item.id), [stopped]);
+      assert.deepEqual(plan.parts[0]?.kept, []);
     });
 
     void it('two clients pruning the same volumes at once both succeed, and each volume goes once', { skip: target.skip }, async () => {
