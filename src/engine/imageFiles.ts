@@ -33,7 +33,8 @@ export async function withImageSide<T>(client: EngineClient, image: string, forC
   try {
     return await work(Id);
   } finally {
-    await client.removeContainer(Id, { force: true }).catch(() => undefined);
+    // An image that declares a VOLUME gives its helper an anonymous volume: it goes with the helper.
+    await client.removeContainer(Id, { force: true, volumes: true }).catch(() => undefined);
   }
 }
 

@@ -51,6 +51,25 @@ for (const target of engineTargets(engines)) {
       assert.equal(await helpersLeft(client, id), 0);
     });
 
+    void it('an image that declares a VOLUME: reading its side leaves neither the helper nor its anonymous volume', { skip }, async () => {
+      const source = await suite.createContainer(['sh', '-c', 'echo v1 > /etc/volume-note']);
+      const sourceDone = await client.waitContainer(source, { condition: 'next-exit' });
+      await client.startContainer(source);
+      assert.equal((await sourceDone.result).StatusCode, 0);
+      const image = uniqueName(`berth-changes-volume-${target.name}`);
+      await client.commitContainer(source, { repo: image, tag: 'latest', changes: ['VOLUME /data'] });
+      suite.cleanup(() => client.removeImage(`${image}:latest`, { force: true }).catch(() => undefined));
+      const id = await suite.createContainer(['sh', '-c', 'echo v2 > /etc/volume-note'], { Image: `${image}:latest` });
+      const done = await client.waitContainer(id, { condition: 'next-exit' });
+      await client.startContainer(id);
+      assert.equal((await done.result).StatusCode, 0);
+      const volumesBefore = (await client.listVolumes({})).map((volume) => volume.Name);
+      assert.equal((await readImageFileOf(client, id, '/etc/volume-note'))?.toString('utf8'), 'v1\n');
+      const added = (await client.listVolumes({})).map((volume) => volume.Name).filter((name) => !volumesBefore.includes(name));
+      assert.deepEqual(added, [], 'an anonymous volume was left behind');
+      assert.equal(await helpersLeft(client, id), 0);
+    });
+
     void it('a stopped container: a deleted file is read from the image and reverted', { skip }, async () => {
       const id = await suite.createContainer(['sh', '-c', 'rm /etc/group && echo changed > /etc/hostname-like']);
       const wait = await client.waitContainer(id, { condition: 'next-exit' });
