@@ -39,6 +39,8 @@ export interface MergedLogsSource {
   readonly tty: boolean;
   /** The engine the container is on, when the merge spans several engines; else the merge's own client. */
   readonly client?: MergedLogsClient | undefined;
+  /** This container's own `since` (Unix seconds), for a merge that resumes where an earlier one ended. */
+  readonly since?: number | undefined;
 }
 
 export type MergedLogsClient = Pick<EngineClient, 'containerLogs' | 'inspectContainer'>;
@@ -135,7 +137,7 @@ export async function mergeContainerLogs(
       const logs = (source.client ?? client).containerLogs(source.id, {
         follow: options.follow,
         tail: options.tail,
-        since: options.since,
+        since: source.since ?? options.since,
         until: options.until,
         details: options.details,
         timestamps: true,

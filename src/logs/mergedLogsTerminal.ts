@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
-import { LinePrefixer, mergeContainerLogs, mergedLogsSourcesAcross, type MergedLine, type MergedLogLine } from '../engine';
+import { compareLines, LinePrefixer, mergeContainerLogs, mergedLogsSourcesAcross, type MergedLine, type MergedLogLine } from '../engine';
 import { composeTerminalText } from '../compose/terminalLines';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
 import { ANSI } from '../terminals/terminalText';
@@ -21,6 +21,8 @@ export interface MergedLogsResult {
   readonly lines: () => number;
   /** The newest lines as shown (prefix and text, without colours). */
   readonly recent: () => string[];
+  /** Whether the reading ended: every selected container stopped, the terminal closed, or it failed. */
+  readonly ended: () => boolean;
 }
 
 /** Each container's label: its name, and its engine too when the same name is selected on several engines. */
@@ -43,21 +45,53 @@ export function showMergedLogs(deps: CoreDeps, refs: readonly ContainerRef[]): M
     const label = labels[line.source] ?? ref.name;
     return { service: `${line.source}`, label, container: ref.id, stream: line.stream, seconds: line.seconds, nanos: line.nanos, text: line.text };
   };
+  // Per container: the stamp of the last line shown and how many shown lines carry it (some engines stamp whole
+  // seconds), so the resumed reading skips exactly what `since` (inclusive) sends again.
+  const last: Array<{ seconds: number; nanos: number; count: number } | undefined> = refs.map(() => undefined);
+  let replayed: Array<number | undefined> = refs.map(() => undefined);
+  const show = (batch: readonly MergedLogLine[]): undefined => {
+    const fresh = batch.filter((line) => {
+      const seen = last[line.source];
+      const order = seen ? compareLines(line, seen) : 1;
+      if (order < 0) return false;
+      if (order === 0 && seen) {
+        const skip = replayed[line.source] ?? 0;
+        if (skip > 0) {
+          replayed[line.source] = skip - 1;
+          return false;
+        }
+        seen.count += 1;
+        return true;
+      }
+      last[line.source] = { seconds: line.seconds, nanos: line.nanos, count: 1 };
+      return true;
+    });
+    const merged = fresh.map(asMerged);
+    lines += merged.length;
+    for (const line of merged) recent.push(plain.format(line));
+    if (recent.length > RECENT_LINES) recent.splice(0, recent.length - RECENT_LINES);
+    if (merged.length > 0) terminal.write(composeTerminalText(prefixer, merged));
+    return undefined;
+  };
   const run = async (): Promise<void> => {
     const targets = refs.map((ref) => ({ client: ref.session.client, id: ref.id }));
     const sources = await mergedLogsSourcesAcross(targets, terminal.signal);
     const tail = deps.settings.logsTail === 0 ? 'all' : deps.settings.logsTail;
-    const first = refs[0] as ContainerRef;
-    await mergeContainerLogs(first.session.client, sources, { follow: true, tail, signal: terminal.signal }, (batch) => {
-      const merged = batch.map(asMerged);
-      lines += merged.length;
-      for (const line of merged) recent.push(plain.format(line));
-      if (recent.length > RECENT_LINES) recent.splice(0, recent.length - RECENT_LINES);
-      terminal.write(composeTerminalText(prefixer, merged));
-      return undefined;
+    const client = (refs[0] as ContainerRef).session.client;
+    const startedAt = Date.now() / 1000;
+    // What is already logged, first without following: the merge then waits for every stream, so the order is exact
+    // however slowly a stream opens (following, a stream quiet for a moment stops holding the others back).
+    await mergeContainerLogs(client, sources, { follow: false, tail, signal: terminal.signal }, show);
+    if (terminal.signal.aborted) return;
+    replayed = last.map((seen) => seen?.count);
+    const resumed = sources.map((source, index) => {
+      const from = last[index];
+      return { ...source, since: from ? from.seconds + Math.floor(from.nanos / 1000) / 1e6 : startedAt };
     });
+    await mergeContainerLogs(client, resumed, { follow: true, tail: 'all', signal: terminal.signal }, show);
   };
-  run().then(
+  let ended = false;
+  run().finally(() => (ended = true)).then(
     () => {
       if (!terminal.signal.aborted) terminal.writeLine(ANSI.dim('[Berth] end of logs: every selected container stopped'));
     },
@@ -68,5 +102,5 @@ export function showMergedLogs(deps: CoreDeps, refs: readonly ContainerRef[]): M
       terminal.writeLine(ANSI.red(`[Berth] ${message}`));
     },
   );
-  return { terminalName, lines: () => lines, recent: () => [...recent] };
+  return { terminalName, lines: () => lines, recent: () => [...recent], ended: () => ended };
 }
