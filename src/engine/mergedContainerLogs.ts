@@ -37,16 +37,33 @@ export interface MergedLogsSource {
   /** The container's name without the engine's leading `/`. */
   readonly name: string;
   readonly tty: boolean;
+  /** The engine the container is on, when the merge spans several engines; else the merge's own client. */
+  readonly client?: MergedLogsClient | undefined;
+  /** This container's own `since` (Unix seconds), for a merge that resumes where an earlier one ended. */
+  readonly since?: number | undefined;
 }
 
 export type MergedLogsClient = Pick<EngineClient, 'containerLogs' | 'inspectContainer'>;
 
 /** Looks every container up first, so a missing one is refused before any line is printed. */
-export async function mergedLogsSources(client: MergedLogsClient, ids: readonly string[], callerSignal: AbortSignal): Promise<MergedLogsSource[]> {
+export function mergedLogsSources(client: MergedLogsClient, ids: readonly string[], callerSignal: AbortSignal): Promise<MergedLogsSource[]> {
+  return mergedLogsSourcesAcross(ids.map((id) => ({ client, id })), callerSignal);
+}
+
+/** The same across engines: each container is looked up on its own engine, and its source keeps that engine. */
+export async function mergedLogsSourcesAcross(
+  targets: ReadonlyArray<{ readonly client: MergedLogsClient; readonly id: string }>,
+  callerSignal: AbortSignal,
+): Promise<MergedLogsSource[]> {
   const signal = AbortSignal.any([callerSignal]);
-  setMaxListeners(Math.max(10, 2 * ids.length), signal);
-  const inspected = await Promise.all(ids.map((id) => client.inspectContainer(id, { signal })));
-  return inspected.map((container) => ({ id: container.Id, name: container.Name.replace(/^\//, ''), tty: container.Config.Tty }));
+  setMaxListeners(Math.max(10, 2 * targets.length), signal);
+  const inspected = await Promise.all(targets.map((target) => target.client.inspectContainer(target.id, { signal })));
+  return inspected.map((container, index) => ({
+    id: container.Id,
+    name: container.Name.replace(/^\//, ''),
+    tty: container.Config.Tty,
+    client: (targets[index] as { client: MergedLogsClient }).client,
+  }));
 }
 
 const MAX_BATCH_LINES = 4096;
@@ -117,10 +134,10 @@ export async function mergeContainerLogs(
       const splitter = new MessageSplitter(source.tty, (stream, seconds, nanos, text) => {
         queue.lines.push({ source: index, stream, seconds, nanos, text });
       });
-      const logs = client.containerLogs(source.id, {
+      const logs = (source.client ?? client).containerLogs(source.id, {
         follow: options.follow,
         tail: options.tail,
-        since: options.since,
+        since: source.since ?? options.since,
         until: options.until,
         details: options.details,
         timestamps: true,

@@ -9,6 +9,7 @@ import type { CoreDeps } from '../workbench/deps';
 import { isCancellation } from '../workbench/feedback';
 import { resolveContainers } from '../workbench/targets';
 import { followContainerLogs } from './logFollower';
+import { showMergedLogs } from './mergedLogsTerminal';
 import { logsUri, type LogsDocumentProvider } from './logsDocumentProvider';
 import { LogTerminalView, type LogTerminalViews } from './logTerminal';
 
@@ -22,7 +23,9 @@ export interface LogCommandDeps extends CoreDeps {
 
 export const logCommands: ReadonlyArray<CommandEntry<LogCommandDeps>> = [
   command('berth.showLogs', 'Showing logs', (deps) => async (...args: unknown[]) => {
-    const target = await resolveContainers(deps, args, { placeHolder: vscode.l10n.t('Container whose logs to follow'), eligible: () => true, many: false });
+    const target = await resolveContainers(deps, args, { placeHolder: vscode.l10n.t('Container whose logs to follow'), eligible: () => true, many: true });
+    // Several rows (on one engine or several): one terminal with their lines merged in timestamp order.
+    if (target && target.refs.length > 1) return showMergedLogs(deps, target.refs);
     const ref = target?.refs[0];
     if (!ref) return undefined;
     const terminalName = `Logs: ${ref.name}`;
