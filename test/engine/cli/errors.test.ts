@@ -62,7 +62,7 @@ void describe('berth failures and engine selection', () => {
     assert.match(overview.stdout, /^Usage: {2}berth \[OPTIONS\] COMMAND\n/);
     assert.match(overview.stdout, /^ {2}stop-all +Stop every running, paused or restarting container/m);
     const logs = await harness.berth(['help', 'logs'], { noHost: true });
-    assert.match(logs.stdout, /^Usage: {2}berth logs \[OPTIONS\] CONTAINER\n/);
+    assert.match(logs.stdout, /^Usage: {2}berth logs \[OPTIONS\] CONTAINER \[CONTAINER\.\.\.\]\n/);
     const run = await harness.berth(['run', '--help'], { noHost: true });
     assert.match(run.stdout, /--network MODE/);
   });
