@@ -51,16 +51,16 @@ describe('ports in the browser', () => {
       rows.find((each) => each.label === made.name && (Object.keys(kept).length === 0 || each.contextValue?.endsWith(':ports'))));
     if (Object.keys(kept).length === 0) {
       assert.equal(row.contextValue, 'berth:container:created', 'no ports, no :ports');
-      assert.deepEqual(under.map((each) => each.label), ['Files']);
+      assert.deepEqual(under.map((each) => each.label), ['Files', 'Changes']);
       return;
     }
     assert.equal(row.contextValue, 'berth:container:created:ports');
     assert.match(row.tooltip ?? '', /Ports \(published when it starts\): .*0\\\.0\\\.0\\\.0:18181 → 80\/tcp/);
-    assert.deepEqual(under.map((each) => [each.label, each.contextValue]), [['Ports', 'berth:ports'], ['Files', 'berth:files:folder']]);
+    assert.deepEqual(under.map((each) => [each.label, each.contextValue]), [['Ports', 'berth:ports'], ['Files', 'berth:files:folder'], ['Changes', 'berth:changes']]);
     const ports = await viewRows('containers', [made.name, 'Ports']);
     // Rows below a container carry no id (src/files/rows.ts says why): an id there let a listing that overlapped a
     // redraw of the container's row leave VS Code refusing every later one.
-    assert.deepEqual([...under, ...ports].map((each) => each.id), [undefined, undefined, undefined, undefined, undefined]);
+    assert.deepEqual([...under, ...ports].map((each) => each.id), [undefined, undefined, undefined, undefined, undefined, undefined]);
     assert.deepEqual(ports.map((each) => [each.label, each.description, each.contextValue]), [
       ['0.0.0.0:18153 → 53/udp', 'UDP: no address to open in a browser', 'berth:port:other'],
       ['0.0.0.0:18181 → 80/tcp', 'http://localhost:18181 · not yet published', 'berth:port:unpublished'],

@@ -34,7 +34,7 @@ describe('files row in the containers view', () => {
     const row = await viewShows('containers', [], `row of ${running.name}`, (rows) => rows.find((each) => each.label === running.name));
     assert.equal(row.collapsible, true);
     const under = await viewRows('containers', [running.name]);
-    assert.deepEqual(under.map((each) => [each.label, each.contextValue, each.collapsible]), [['Files', 'berth:files:folder', true]]);
+    assert.deepEqual(under.map((each) => [each.label, each.contextValue, each.collapsible]), [['Files', 'berth:files:folder', true], ['Changes', 'berth:changes', true]]);
     const root = await viewRows('containers', [running.name, 'Files']);
     const names = root.map((each) => each.label);
     for (const expected of ['bin', 'etc', 'srv', 'tmp']) assert.ok(names.includes(expected), names.join(', '));
