@@ -36,7 +36,7 @@ export async function buildFromExplorer(workbench: Workbench, driver: WorkbenchD
     await driver.answerQuickInput('Cache', '');
     await driver.waitForText(() => driver.terminalText(), `[Berth] built ${tag}`, 'the build terminal', 120_000);
     const terminal = await driver.terminalText();
-    if (!/Step 1\/\d+ : FROM|STEP 1\/\d+: FROM/.test(terminal)) throw new Error(`the terminal does not show the build's steps:\n${terminal.slice(-1500)}`);
+    if (!/Step \d+\/\d+ : (FROM|LABEL|COPY)|STEP \d+\/\d+: (FROM|LABEL|COPY)/.test(terminal)) throw new Error(`the terminal does not show the build's steps:\n${terminal.slice(-1500)}`);
     // The engine has the image, built from the context minus what .dockerignore excludes.
     const inspect = await client.inspectImage(tag);
     if (inspect.Config?.Labels?.['berth.test'] !== '1') throw new Error(`${tag} lacks the Dockerfile's label`);
