@@ -6,15 +6,21 @@ import { readContainerFile, tarOf } from '../../src/engine/containerFiles';
 /** The command that keeps a container of the image running. */
 export const SCRATCH_SLEEP = ['/tool/busybox', 'sleep', '600'];
 
+/**
+ * The image's files are dated long ago, as a real image's are. dockerd's diff of equal-sized files compares their
+ * mtimes in whole seconds (tar keeps no more), so a file rewritten within the second of the import read as unchanged.
+ */
+const IMAGE_MTIME = new Date('2020-01-01T00:00:00Z');
+
 /** Imports `repo:latest`, its busybox copied out of `source` (a container of the test image) through the archive API. */
 export async function importScratchImage(client: EngineClient, source: string, repo: string): Promise<string> {
   const busybox = await readContainerFile(client, source, '/bin/busybox');
   const layer = await tarOf([
-    { header: { name: 'tool', type: 'directory', mode: 0o755 } },
-    { header: { name: 'tool/busybox', type: 'file', mode: 0o755 }, data: busybox },
-    { header: { name: 'app', type: 'directory', mode: 0o755 } },
-    { header: { name: 'app/config.txt', type: 'file', mode: 0o644 }, data: Buffer.from('setting=1\n') },
-    { header: { name: 'tmp', type: 'directory', mode: 0o1777 } },
+    { header: { name: 'tool', mtime: IMAGE_MTIME, type: 'directory', mode: 0o755 } },
+    { header: { name: 'tool/busybox', mtime: IMAGE_MTIME, type: 'file', mode: 0o755 }, data: busybox },
+    { header: { name: 'app', mtime: IMAGE_MTIME, type: 'directory', mode: 0o755 } },
+    { header: { name: 'app/config.txt', mtime: IMAGE_MTIME, type: 'file', mode: 0o644 }, data: Buffer.from('setting=1\n') },
+    { header: { name: 'tmp', mtime: IMAGE_MTIME, type: 'directory', mode: 0o1777 } },
   ]);
   await client.importImage(layer, { repo, tag: 'latest' });
   return `${repo}:latest`;
