@@ -3,7 +3,7 @@
  * frames and lines may be split across chunks, and one chunk may carry many of them.
  */
 import { EngineError, WRONG_CREDENTIALS_HINT, type EngineErrorKind } from './errors';
-import type { OutputChunk } from './types';
+import type { JoinFramesOption, OutputChunk } from './types';
 
 const HEADER_SIZE = 8;
 const STREAM_STDIN = 0;
@@ -115,13 +115,45 @@ export class FrameDemuxer {
   }
 }
 
+/**
+ * Runs of adjacent chunks of one stream become one chunk each (JoinFramesOption). A run of one is passed on as it is;
+ * a longer run is copied once into a buffer of its total size. Order within and across the streams is kept.
+ */
+export function joinAdjacentFrames(chunks: readonly OutputChunk[]): OutputChunk[] {
+  const joined: OutputChunk[] = [];
+  let start = 0;
+  while (start < chunks.length) {
+    const first = chunks[start] as OutputChunk;
+    let end = start + 1;
+    let length = first.data.length;
+    while (end < chunks.length && (chunks[end] as OutputChunk).stream === first.stream) {
+      length += (chunks[end] as OutputChunk).data.length;
+      end++;
+    }
+    if (end - start === 1) joined.push(first);
+    else {
+      const data = Buffer.allocUnsafe(length);
+      let offset = 0;
+      for (let i = start; i < end; i++) {
+        const part = (chunks[i] as OutputChunk).data;
+        data.set(part, offset);
+        offset += part.length;
+      }
+      joined.push({ stream: first.stream, data, frameEnd: (chunks[end - 1] as OutputChunk).frameEnd });
+    }
+    start = end;
+  }
+  return joined;
+}
+
 /** Demultiplexes an async byte stream into stdout/stderr chunks. */
-export async function* demux(source: AsyncIterable<Buffer>): AsyncGenerator<OutputChunk, void, undefined> {
+export async function* demux(source: AsyncIterable<Buffer>, options: JoinFramesOption = {}): AsyncGenerator<OutputChunk, void, undefined> {
   const pending: OutputChunk[] = [];
   const demuxer = new FrameDemuxer((chunk) => pending.push(chunk));
   for await (const chunk of source) {
     demuxer.push(chunk);
-    for (let i = 0; i < pending.length; i++) yield pending[i] as OutputChunk;
+    const ready = options.joinFrames === true && pending.length > 1 ? joinAdjacentFrames(pending) : pending;
+    for (let i = 0; i < ready.length; i++) yield ready[i] as OutputChunk;
     pending.length = 0;
   }
   demuxer.end();

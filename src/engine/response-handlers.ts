@@ -7,7 +7,7 @@ import type { Duplex } from 'node:stream';
 import type { Endpoint } from './endpoint';
 import { EngineError } from './errors';
 import { toTransportError } from './connection-errors';
-import type { BufferedResponse, StreamingResponse, UpgradedConnection } from './transport-types';
+import type { BufferedResponse, StreamingBody, StreamingResponse, UpgradedConnection } from './transport-types';
 
 type RawHeaders = Buffer[] | string[] | null;
 
@@ -135,7 +135,7 @@ export class BufferingHandler extends BaseHandler implements BufferedResponse {
 const HIGH_WATER_BYTES = 256 * 1024;
 
 /** Hands the body out as an async iterator; pauses the socket while more than HIGH_WATER_BYTES wait unread. */
-export class StreamingHandler extends BaseHandler implements AsyncIterableIterator<Buffer> {
+export class StreamingHandler extends BaseHandler implements StreamingBody {
   private queue: Buffer[] = [];
   private head = 0;
   private queuedBytes = 0;
@@ -219,6 +219,19 @@ export class StreamingHandler extends BaseHandler implements AsyncIterableIterat
     return new Promise((resolve, reject) => {
       this.waiter = { resolve, reject };
     });
+  }
+
+  takeQueued(): Buffer[] {
+    if (this.head >= this.queue.length) return [];
+    const taken = this.head === 0 ? this.queue : this.queue.slice(this.head);
+    this.queue = [];
+    this.head = 0;
+    this.queuedBytes = 0;
+    if (this.paused) {
+      this.paused = false;
+      this.resume?.();
+    }
+    return taken;
   }
 
   return(): Promise<IteratorResult<Buffer>> {

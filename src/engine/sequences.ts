@@ -15,6 +15,7 @@ import type {
   CallOptions,
   ContainerCreateBody,
   ImageSummary,
+  JoinFramesOption,
   LogsOptions,
   OutputChunk,
   PullProgress,
@@ -56,7 +57,7 @@ export interface ContainerSpec {
  */
 export type OutputHandler = (chunk: OutputChunk) => unknown;
 
-export interface RunOptions extends ContainerSpec {
+export interface RunOptions extends ContainerSpec, JoinFramesOption {
   onOutput?: OutputHandler | undefined;
   /** The container's exit status, as a number, once its output is drained (also the result's `exitCode`). */
   onExit?: ((exitCode: number) => void) | undefined;
@@ -114,7 +115,7 @@ export async function runContainer(client: EngineClient, options: RunOptions): P
   try {
     const wait = await client.waitContainer(id, { condition: 'next-exit', signal: runSignal });
     attached = await client.attachContainer(id, { stdout: true, stderr: true, stdin: interactive, signal: runSignal });
-    const output = attachedOutput(attached, { tty, signal: runSignal, endpoint: client.endpoint });
+    const output = attachedOutput(attached, { tty, signal: runSignal, endpoint: client.endpoint, joinFrames: options.joinFrames });
     options.onStatus?.(`Starting ${shortId(id)}`);
     try {
       await client.startContainer(id, { signal: beforeStart });
@@ -152,7 +153,7 @@ export async function runContainer(client: EngineClient, options: RunOptions): P
   }
 }
 
-interface AttachedOutputOptions {
+interface AttachedOutputOptions extends JoinFramesOption {
   tty: boolean;
   signal: AbortSignal;
   endpoint: Endpoint;
@@ -170,7 +171,7 @@ async function* attachedOutput(socket: Duplex, options: AttachedOutputOptions): 
   if (signal.aborted) onAbort();
   else signal.addEventListener('abort', onAbort, { once: true });
   try {
-    yield* options.tty ? rawOutput(socket) : demux(socket);
+    yield* options.tty ? rawOutput(socket) : demux(socket, { joinFrames: options.joinFrames });
   } catch (error) {
     throw toTransportError(error, options.endpoint);
   } finally {
@@ -193,7 +194,7 @@ export function listImages(client: EngineClient, options: CallOptions & { all?: 
   return client.listImages({ all: options.all, signal: options.signal });
 }
 
-export interface PrintLogsOptions extends LogsOptions, CallOptions {
+export interface PrintLogsOptions extends LogsOptions, CallOptions, JoinFramesOption {
   onOutput: OutputHandler;
 }
 

@@ -36,9 +36,18 @@ export interface BufferedResponse extends ResponseHead {
   readonly body: Buffer;
 }
 
+export interface StreamingBody extends AsyncIterableIterator<Buffer> {
+  /**
+   * Takes at once every chunk received and not yet iterated, in order (none when nothing waits). A chunked response
+   * arrives as one chunk per HTTP chunk, a log line each; a consumer that joins them takes what one read from the
+   * connection carried in one go instead of one iteration per line.
+   */
+  takeQueued?(): Buffer[];
+}
+
 export interface StreamingResponse extends ResponseHead {
   /** The body, chunk by chunk. Breaking out of the iteration closes the connection. */
-  readonly body: AsyncIterableIterator<Buffer>;
+  readonly body: StreamingBody;
   /** Ends the request; the iteration finishes without an error. */
   cancel(): void;
 }

@@ -238,6 +238,17 @@ export interface WaitOptions extends CallOptions {
 export interface ContainerLogsOptions extends LogsOptions, CallOptions {
   /** The container's Config.Tty; looked up with inspect when absent. */
   tty?: boolean;
+  /** See `JoinFramesOption`. */
+  joinFrames?: boolean | undefined;
+}
+
+/** For a consumer that passes bytes on and needs no frame boundaries (a CLI writing to its stdout). */
+export interface JoinFramesOption {
+  /**
+   * Adjacent frames of one stream that arrive in one network chunk come as one chunk, so a stream of short log lines
+   * costs one write per network chunk instead of one per line. Such a chunk carries the last frame's `frameEnd`.
+   */
+  joinFrames?: boolean | undefined;
 }
 export interface RemoveImageOptions extends CallOptions {
   force?: boolean;

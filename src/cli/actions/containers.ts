@@ -83,6 +83,8 @@ export async function logsCommand(options: LogsCommandOptions, { io, signal, cli
     until: options.until !== undefined ? engineTimestamp(options.until, io.now(), 'until') : undefined,
     details: options.details,
     signal,
+    // Bytes to a stream: frame boundaries mean nothing there, and one write per log line is what a slow reader pays for.
+    joinFrames: true,
     onOutput: outputWriter(io),
   });
   return 0;

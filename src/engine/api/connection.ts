@@ -7,7 +7,7 @@
 import type { Duplex } from 'node:stream';
 import type { Endpoint } from '../endpoint';
 import { EngineError, engineErrorFromResponse, isEngineError, type ErrorSubject } from '../errors';
-import { Transport, type BufferedResponse, type TransportOptions, type TransportRequest } from '../transport';
+import { Transport, type BufferedResponse, type StreamingBody, type TransportOptions, type TransportRequest } from '../transport';
 import type { CallOptions, PingInfo } from '../types';
 import { errorMessage } from '../../common/errors';
 import { pathForLog } from '../query';
@@ -182,7 +182,7 @@ export class EngineConnection {
   }
 
   /** A versioned streaming call; resolves once the headers are in, or throws the mapped error. */
-  protected async openStream(spec: CallSpec): Promise<{ body: AsyncIterableIterator<Buffer>; cancel(): void }> {
+  protected async openStream(spec: CallSpec): Promise<{ body: StreamingBody; cancel(): void }> {
     const prefix = this.prefix ?? (await this.negotiate(spec.signal));
     const path = prefix + spec.path;
     const started = this.log ? performance.now() : 0;

@@ -1,7 +1,7 @@
 /** The Engine API's Container endpoints: list, inspect, create, the lifecycle, wait, logs and attach. */
 import type { Duplex } from 'node:stream';
 import { changeBatches, type ContainerChange } from '../containerChanges';
-import { FrameDemuxer } from '../decoders';
+import { FrameDemuxer, joinAdjacentFrames } from '../decoders';
 import { EngineError, engineErrorFromResponse } from '../errors';
 import { assertValidContainerName } from '../reference';
 import { buildQuery } from '../query';
@@ -25,6 +25,7 @@ import type {
   WaitResult,
 } from '../types';
 import { JSON_HEADERS, STREAM_HEADERS_TIMEOUT_MS, collect } from './connection';
+import type { StreamingBody } from '../transport';
 import { SystemEndpoints } from './system';
 
 export class ContainerEndpoints extends SystemEndpoints {
@@ -158,15 +159,18 @@ export class ContainerEndpoints extends SystemEndpoints {
     });
     const body = response.body;
     try {
+      const join = options.joinFrames === true;
       if (tty) {
-        for await (const data of body) yield { stream: 'stdout', data };
+        for await (const data of body) yield { stream: 'stdout', data: join ? withQueued(data, body) : data };
         return;
       }
       const pending: OutputChunk[] = [];
       const demuxer = new FrameDemuxer((chunk) => pending.push(chunk));
       for await (const data of body) {
         demuxer.push(data);
-        for (let i = 0; i < pending.length; i++) yield pending[i] as OutputChunk;
+        if (join && body.takeQueued) for (const queued of body.takeQueued()) demuxer.push(queued);
+        const ready = join && pending.length > 1 ? joinAdjacentFrames(pending) : pending;
+        for (let i = 0; i < ready.length; i++) yield ready[i] as OutputChunk;
         pending.length = 0;
       }
       demuxer.end();
@@ -225,6 +229,12 @@ export class ContainerEndpoints extends SystemEndpoints {
       response.cancel();
     }
   }
+}
+
+/** `first` and whatever the body has queued behind it, as one buffer (JoinFramesOption for raw output). */
+function withQueued(first: Buffer, body: StreamingBody): Buffer {
+  const queued = body.takeQueued?.() ?? [];
+  return queued.length === 0 ? first : Buffer.concat([first, ...queued]);
 }
 
 /** Engine waits up to t seconds before killing; give the response that long plus a margin. */
