@@ -26,8 +26,8 @@ export class FrameDemuxer {
   private readonly header = Buffer.allocUnsafe(HEADER_SIZE);
   private headerFill = 0;
   /** Payload bytes still to come for the current frame. */
-  private remaining = 0;
-  private stream: OutputChunk['stream'] | 'error' = 'stdout';
+  protected remaining = 0;
+  protected stream: OutputChunk['stream'] | 'error' = 'stdout';
   private errorParts: Buffer[] = [];
   private failed = false;
 
@@ -42,7 +42,7 @@ export class FrameDemuxer {
       if (this.remaining > 0) {
         const end = Math.min(length, offset + this.remaining);
         this.remaining -= end - offset;
-        this.deliver(offset === 0 && end === length ? chunk : chunk.subarray(offset, end));
+        this.deliverRange(chunk, offset, end);
         offset = end;
         continue;
       }
@@ -95,6 +95,11 @@ export class FrameDemuxer {
     if (size === 0 && this.stream === 'error') this.fail();
   }
 
+  /** Payload bytes `start` to `end` of `source`, for the current frame's stream. */
+  protected deliverRange(source: Buffer, start: number, end: number): void {
+    this.deliver(start === 0 && end === source.length ? source : source.subarray(start, end));
+  }
+
   private deliver(data: Buffer): void {
     if (this.stream !== 'error') {
       this.onChunk({ stream: this.stream, data, frameEnd: this.remaining === 0 });
@@ -116,44 +121,83 @@ export class FrameDemuxer {
 }
 
 /**
- * Runs of adjacent chunks of one stream become one chunk each (JoinFramesOption). A run of one is passed on as it is;
- * a longer run is copied once into a buffer of its total size. Order within and across the streams is kept.
+ * A FrameDemuxer for JoinFramesOption: runs of adjacent payloads of one stream, up to `take()`, become one chunk each.
+ * The payloads are noted as ranges of the incoming chunks and copied once into a buffer of the run's size (a run of
+ * one range is passed on as a view), so a stream of short frames costs no object per frame. Order within and across
+ * the streams is kept; a joined chunk carries its last frame's `frameEnd`.
  */
-export function joinAdjacentFrames(chunks: readonly OutputChunk[]): OutputChunk[] {
-  const joined: OutputChunk[] = [];
-  let start = 0;
-  while (start < chunks.length) {
-    const first = chunks[start] as OutputChunk;
-    let end = start + 1;
-    let length = first.data.length;
-    while (end < chunks.length && (chunks[end] as OutputChunk).stream === first.stream) {
-      length += (chunks[end] as OutputChunk).data.length;
-      end++;
-    }
-    if (end - start === 1) joined.push(first);
-    else {
-      const data = Buffer.allocUnsafe(length);
-      let offset = 0;
-      for (let i = start; i < end; i++) {
-        const part = (chunks[i] as OutputChunk).data;
-        data.set(part, offset);
-        offset += part.length;
-      }
-      joined.push({ stream: first.stream, data, frameEnd: (chunks[end - 1] as OutputChunk).frameEnd });
-    }
-    start = end;
+export class FrameJoiner extends FrameDemuxer {
+  private joined: OutputChunk[] = [];
+  private sources: Buffer[] = [];
+  /** Start and end of each range in `sources`, two numbers per range. */
+  private bounds: number[] = [];
+  private runLength = 0;
+  private runStream: OutputChunk['stream'] = 'stdout';
+  private runFrameEnd = false;
+
+  constructor() {
+    super(() => undefined);
   }
-  return joined;
+
+  /** The chunks joined since the last call, in order. */
+  take(): OutputChunk[] {
+    this.closeRun();
+    const joined = this.joined;
+    this.joined = [];
+    return joined;
+  }
+
+  protected override deliverRange(source: Buffer, start: number, end: number): void {
+    const stream = this.stream;
+    if (stream === 'error') {
+      super.deliverRange(source, start, end);
+      return;
+    }
+    if (stream !== this.runStream) this.closeRun();
+    this.runStream = stream;
+    this.sources.push(source);
+    this.bounds.push(start, end);
+    this.runLength += end - start;
+    this.runFrameEnd = this.remaining === 0;
+  }
+
+  private closeRun(): void {
+    const count = this.sources.length;
+    if (count === 0) return;
+    let data: Buffer;
+    if (count === 1) {
+      const source = this.sources[0] as Buffer;
+      const start = this.bounds[0] as number;
+      const end = this.bounds[1] as number;
+      data = start === 0 && end === source.length ? source : source.subarray(start, end);
+    } else {
+      data = Buffer.allocUnsafe(this.runLength);
+      let offset = 0;
+      for (let i = 0; i < count; i++) offset += (this.sources[i] as Buffer).copy(data, offset, this.bounds[2 * i], this.bounds[2 * i + 1]);
+    }
+    this.joined.push({ stream: this.runStream, data, frameEnd: this.runFrameEnd });
+    this.sources = [];
+    this.bounds = [];
+    this.runLength = 0;
+  }
 }
 
 /** Demultiplexes an async byte stream into stdout/stderr chunks. */
 export async function* demux(source: AsyncIterable<Buffer>, options: JoinFramesOption = {}): AsyncGenerator<OutputChunk, void, undefined> {
+  if (options.joinFrames === true) {
+    const joiner = new FrameJoiner();
+    for await (const chunk of source) {
+      joiner.push(chunk);
+      yield* joiner.take();
+    }
+    joiner.end();
+    return;
+  }
   const pending: OutputChunk[] = [];
   const demuxer = new FrameDemuxer((chunk) => pending.push(chunk));
   for await (const chunk of source) {
     demuxer.push(chunk);
-    const ready = options.joinFrames === true && pending.length > 1 ? joinAdjacentFrames(pending) : pending;
-    for (let i = 0; i < ready.length; i++) yield ready[i] as OutputChunk;
+    for (let i = 0; i < pending.length; i++) yield pending[i] as OutputChunk;
     pending.length = 0;
   }
   demuxer.end();

@@ -1,7 +1,7 @@
 /** The Engine API's Container endpoints: list, inspect, create, the lifecycle, wait, logs and attach. */
 import type { Duplex } from 'node:stream';
 import { changeBatches, type ContainerChange } from '../containerChanges';
-import { FrameDemuxer, joinAdjacentFrames } from '../decoders';
+import { FrameDemuxer, FrameJoiner } from '../decoders';
 import { EngineError, engineErrorFromResponse } from '../errors';
 import { assertValidContainerName } from '../reference';
 import { buildQuery } from '../query';
@@ -164,13 +164,21 @@ export class ContainerEndpoints extends SystemEndpoints {
         for await (const data of body) yield { stream: 'stdout', data: join ? withQueued(data, body) : data };
         return;
       }
+      if (join) {
+        const joiner = new FrameJoiner();
+        for await (const data of body) {
+          joiner.push(data);
+          if (body.takeQueued) for (const queued of body.takeQueued()) joiner.push(queued);
+          yield* joiner.take();
+        }
+        joiner.end();
+        return;
+      }
       const pending: OutputChunk[] = [];
       const demuxer = new FrameDemuxer((chunk) => pending.push(chunk));
       for await (const data of body) {
         demuxer.push(data);
-        if (join && body.takeQueued) for (const queued of body.takeQueued()) demuxer.push(queued);
-        const ready = join && pending.length > 1 ? joinAdjacentFrames(pending) : pending;
-        for (let i = 0; i < ready.length; i++) yield ready[i] as OutputChunk;
+        for (let i = 0; i < pending.length; i++) yield pending[i] as OutputChunk;
         pending.length = 0;
       }
       demuxer.end();

@@ -7,6 +7,7 @@ import {
   FrameDemuxer,
   JsonLineDecoder,
   demux,
+  FrameJoiner,
   jsonLines,
   progressLines,
   type OutputChunk,
@@ -149,6 +150,62 @@ void describe('FrameDemuxer', () => {
     for await (const chunk of demux(fromChunks(splitAt(wire, [5, 11, 40, 1000])))) out.push(chunk);
     const stdout = Buffer.concat(out.filter((chunk) => chunk.stream === 'stdout').map((chunk) => chunk.data));
     assert.deepEqual(stdout, expected(frames).stdout);
+  });
+});
+
+void describe('FrameJoiner (berth logs and run to a stream)', () => {
+  void it('joins each run of one stream into one chunk, keeps the order across streams and the last frameEnd', () => {
+    const joiner = new FrameJoiner();
+    const wire = Buffer.concat([encodeFrame(1, Buffer.from('a\n')), encodeFrame(0, Buffer.from('b\n')), encodeFrame(2, Buffer.from('E\n')), encodeFrame(1, Buffer.from('cd'))]);
+    // The last frame is cut: its first byte comes with this network chunk, the other with the next.
+    joiner.push(wire.subarray(0, wire.length - 1));
+    const first = joiner.take();
+    joiner.push(wire.subarray(wire.length - 1));
+    joiner.end();
+    assert.deepEqual(
+      [...first, ...joiner.take()].map((part) => [part.stream, part.data.toString(), part.frameEnd]),
+      [
+        ['stdout', 'a\nb\n', true],
+        ['stderr', 'E\n', true],
+        ['stdout', 'c', false],
+        ['stdout', 'd', true],
+      ],
+    );
+  });
+
+  void it('passes a lone payload on as a view into the network chunk, without a copy', () => {
+    const joiner = new FrameJoiner();
+    const wire = encodeFrame(1, Buffer.from('alone'));
+    joiner.push(wire);
+    const [only] = joiner.take();
+    assert.equal(only?.data.buffer, wire.buffer);
+    assert.equal(only?.data.toString(), 'alone');
+  });
+
+  void it('still throws the daemon message of a type-3 frame', () => {
+    const joiner = new FrameJoiner();
+    assert.throws(() => joiner.push(Buffer.concat([encodeFrame(1, Buffer.from('out')), encodeFrame(3, Buffer.from('daemon says no'))])), /daemon says no/);
+  });
+
+  void it('demux() with joinFrames gives each stream the same bytes, one chunk per run in a network chunk', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(frameArbitrary, { maxLength: 20 }), fc.array(fc.nat(), { maxLength: 10 }), async (randomFrames, cuts) => {
+        const bytes = Buffer.concat(randomFrames.map((frame) => encodeFrame(frame.type, frame.payload)));
+        const networkChunks = splitAt(bytes, cuts);
+        const out: OutputChunk[] = [];
+        for await (const part of demux(fromChunks(networkChunks), { joinFrames: true })) {
+          out.push({ stream: part.stream, data: Buffer.from(part.data) });
+        }
+        const pick = (stream: string): Buffer => Buffer.concat(out.filter((part) => part.stream === stream).map((part) => part.data));
+        const want = expected(randomFrames);
+        assert.deepEqual(pick('stdout'), want.stdout);
+        assert.deepEqual(pick('stderr'), want.stderr);
+        // At most one chunk per stream switch in each network chunk: never one per frame.
+        const switches = randomFrames.filter((frame, index) => index > 0 && (frame.type === 2) !== (randomFrames[index - 1]?.type === 2)).length;
+        assert.ok(out.length <= networkChunks.length + switches, `${out.length} chunks from ${networkChunks.length} network chunks`);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 
