@@ -151,7 +151,7 @@ async function main(): Promise<void> {
     const rows = results.flatMap((result) =>
       result.sides.map(
         (side) =>
-          `| ${result.name} | ${side.name} | ${side.wall.median.toFixed(0)} (${side.wall.p10.toFixed(0)}–${side.wall.p90.toFixed(0)}) | ${side.ratio.toFixed(2)}× | ${side.cpuMs.median.toFixed(0)} | ${side.peakRssMb.median.toFixed(1)} (max ${side.peakRssMb.p90.toFixed(1)}) |`,
+          `| ${result.name} | ${side.name} | ${side.wall.median.toFixed(0)} (${side.wall.p10.toFixed(0)}–${side.wall.p90.toFixed(0)}) | ${side.ratio.toFixed(2)}× | ${side.cpuMs.median.toFixed(0)} | ${side.peakRssMb.median.toFixed(1)} (${side.peakRssMb.p90.toFixed(1)}) |`,
       ),
     );
     const markdown = [
