@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import { isLocalEngine, resolveRunOptions, type ResolvedRunOptions, type RunOptionsInput } from '../engine';
 import type { EngineSession } from '../model/session';
-import { formatRunOptions, parseRunOptionsText, profilesFor, readProfiles, type RunProfile } from './runOptionsText';
+import { formatRunOptions, parseRunOptionsText, profilesFor, readProfiles, typedOptionsWarning, type RunProfile } from './runOptionsText';
 
 const PROFILES_SETTING = 'run.profiles';
 
@@ -32,12 +32,15 @@ export async function askRunOptions(image: string, title: string): Promise<RunOp
     title,
     prompt: vscode.l10n.t('docker run options, e.g. -p 8080:80 -e KEY=VALUE --env-file .env -v ./src:/src -w /src --restart unless-stopped'),
     validateInput: (value) => {
+      let typed: RunOptionsInput;
       try {
-        parseRunOptionsText(value, cwd);
-        return undefined;
+        typed = parseRunOptionsText(value, cwd);
       } catch (error) {
         return errorMessage(error);
       }
+      // Not a refusal: the run may still be wanted, but the user hears it before the ports turn out unreachable.
+      const warning = typedOptionsWarning(typed);
+      return warning === undefined ? undefined : { message: warning, severity: vscode.InputBoxValidationSeverity.Warning };
     },
   });
   if (text === undefined) return undefined;

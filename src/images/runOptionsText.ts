@@ -5,6 +5,7 @@
  */
 import { splitCommandLine } from '../common/argv';
 import { checkEnvEntry, parsePortSpec, parseRestartPolicy, parseVolumeSpec, type RunOptionsInput } from '../engine';
+import { droppedPortsWarning } from '../model/ports';
 
 /** A named option set from `berth.run.profiles`; `image` limits it to one repository (any tag), all images when absent. */
 export interface RunProfile extends RunOptionsInput {
@@ -77,4 +78,9 @@ export function profilesFor(profiles: readonly RunProfile[], image: string): Run
 /** Only well-formed profiles from the setting (a hand-edited entry without a name is left out). */
 export function readProfiles(value: unknown): RunProfile[] {
   return Array.isArray(value) ? value.filter((entry): entry is RunProfile => typeof entry === 'object' && entry !== null && typeof (entry as { name?: unknown }).name === 'string') : [];
+}
+
+/** What the options box warns of as typed without refusing: ports that the typed network (`none`) drops. */
+export function typedOptionsWarning(options: RunOptionsInput): string | undefined {
+  return droppedPortsWarning(options.network?.trim(), options.ports);
 }

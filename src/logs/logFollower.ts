@@ -7,9 +7,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ContainerInspect, EngineClient } from '../engine';
 import { isEngineError } from '../engine';
-import { baseAction } from '../model/actions';
 import { LogMessageReader } from './logMessages';
-import { eventsSince, parseTimestamp } from './timestamps';
+import { hasRun, isRunning, runEventsUpTo, waitForStart } from './runEvents';
+import { parseTimestamp } from './timestamps';
 
 export type LogsClient = Pick<EngineClient, 'containerLogs' | 'inspectContainer' | 'events'> & Partial<Pick<EngineClient, 'pingInfo'>>;
 
@@ -40,11 +40,6 @@ export interface FollowOptions {
 
 type State = ContainerInspect['State'];
 
-/** A container that was created but never started has the zero time as StartedAt. */
-function hasRun(state: State): boolean {
-  return state.Running || (state.StartedAt !== '' && !state.StartedAt.startsWith('0001-'));
-}
-
 /**
  * How long Podman's followed lines wait before they show. Podman reads its log file every 250 ms and ends a follow
  * one such read after it saw the run exit, so a restarted run's first lines can come in that last read, a whole
@@ -64,6 +59,12 @@ const PODMAN_FINISHED_SLACK_NS = 20_000_000n;
 /** When the same run's follow ends while it still runs (an engine quirk), wait this long before following again. */
 const SAME_RUN_RETRY_MS = 500;
 
+/**
+ * A start event this soon after the StartedAt of the run shown is that run's own (engines send it a few
+ * milliseconds after setting StartedAt); no run ends and starts again that fast (a restart takes 100 ms or more).
+ */
+const OWN_START_WINDOW_NS = 50_000_000n;
+
 class Follower {
   private reader: LogMessageReader;
   /** StartedAt of the run whose output was read to its end (or is being followed). */
@@ -72,6 +73,8 @@ class Follower {
   private announced: string | undefined;
   /** Events from this instant (nanoseconds) may still bring a start we have not acted on. */
   private eventsFrom: bigint | undefined;
+  /** The run shown has not ended as far as the events acted on tell: its `die` is still to come. */
+  private runOpen = false;
   /** An outage cut the stream: what the run wrote after the last line shown is still to read. */
   private cut = false;
   /** The outage was announced and the engine has not been seen back yet: it is not announced again. */
@@ -139,44 +142,47 @@ class Follower {
     if (!current.Running && this.options.followRestarts && !hasRun(current)) this.notice(`${this.name} has not started yet; waiting for it to start…`);
     for (;;) {
       try {
-        if (this.cut && !current.Running) {
+        if (this.cut && !isRunning(current)) {
           // Stopped during the outage: the rest of that run is read without following, up to its end, then the wait
           // for a start goes on as after any exit. Following here would stream a run started in the meantime with
           // no "restarted" line before it.
           this.cut = false;
           if (hasRun(current)) {
             if (this.knownRun !== undefined && current.StartedAt !== this.knownRun) this.notice(`${this.name} restarted`);
-            this.knownRun = current.StartedAt;
+            this.showRun(current);
             await this.readRunEnd(this.runEnd(current));
           }
           this.sayReconnected();
-        } else if (current.Running || this.cut || (hasRun(current) && current.StartedAt !== this.knownRun)) {
+        } else if (isRunning(current) || this.cut || (hasRun(current) && current.StartedAt !== this.knownRun)) {
           if (this.knownRun !== undefined && current.StartedAt !== this.knownRun) this.notice(`${this.name} restarted`);
-          if (hasRun(current)) this.knownRun = current.StartedAt;
+          if (hasRun(current)) this.showRun(current);
           this.cut = false;
           await this.followRun();
           if (!this.options.followRestarts) return;
           const next = await this.inspect();
           if (!next) return;
-          if (next.Running && next.StartedAt === this.knownRun) await delay(SAME_RUN_RETRY_MS, undefined, { signal });
-          // The run ended (stopped, or restarted since): the rest of it, up to its end, before anything else is said.
-          else await this.readRunEnd(next.StartedAt === this.knownRun ? this.runEnd(next) : this.endBefore(next));
           current = next;
+          if (isRunning(next) && next.StartedAt === this.knownRun) await delay(SAME_RUN_RETRY_MS, undefined, { signal });
+          // The run ended (stopped, or restarted since): the rest of it up to its end, then what happened since.
+          else if ((await this.catchUp(next)) === 'removed') return;
           continue;
         }
         if (!this.options.followRestarts) return;
+        this.runOpen = false;
         if (hasRun(current) && this.announced !== current.StartedAt) {
           this.announced = current.StartedAt;
           this.notice(`${this.name} exited with status ${current.ExitCode}; waiting for it to start again…`);
         }
         const finished = hasRun(current) ? parseTimestamp(`${current.FinishedAt} `)?.nanos : undefined;
         if (finished !== undefined && (this.eventsFrom === undefined || finished > this.eventsFrom)) this.eventsFrom = finished;
-        if ((await this.waitForStart()) === 'removed') {
+        const waited = await waitForStart(this.client, this.id, this.eventsFrom, signal);
+        if (waited.kind === 'removed') {
           this.notice(`${this.name} was removed`);
           return;
         }
         const next = await this.inspect();
         if (!next) return;
+        if ((await this.catchUp(next, waited.kind === 'started' ? waited.nanos : undefined)) === 'removed') return;
         current = next;
       } catch (error) {
         // The engine went away (killed, restarted): say so, wait for it, and resume after the last line shown.
@@ -248,6 +254,54 @@ class Follower {
     }
   }
 
+  /** From here on the run of STATE is the one shown: its own start event, replayed, is not a restart. */
+  private showRun(state: State): void {
+    this.knownRun = state.StartedAt;
+    this.runOpen = isRunning(state);
+    const started = parseTimestamp(`${state.StartedAt} `)?.nanos;
+    if (started !== undefined && (this.eventsFrom === undefined || started > this.eventsFrom)) this.eventsFrom = started;
+  }
+
+  /**
+   * Acts on what happened since the run shown up to STATE, in the engine's order: a run's last lines up to its
+   * `die`, then "exited with status N", then "restarted" before the next run's lines, once per run however many ran
+   * between two inspects. Without the events (an engine that dropped them), the rest of the run shown, if still
+   * open, is read up to STATE's bounds, and the loop's own notices follow from STATE. STARTSEEN: the start event
+   * that ended a wait, if one did.
+   */
+  private async catchUp(state: State, startSeen?: bigint): Promise<'removed' | undefined> {
+    const events = await runEventsUpTo(this.client, this.id, this.eventsFrom ?? 0n, state, this.options.signal);
+    if (events === undefined) {
+      // A start already waited for is not waited for again (no restart storm); 1 µs more clears a double's rounding.
+      if (startSeen !== undefined) this.eventsFrom = startSeen + 1000n;
+      if (this.runOpen) await this.readRunEnd(state.StartedAt === this.knownRun ? this.runEnd(state) : this.endBefore(state));
+      return undefined;
+    }
+    const knownStart = this.knownRun === undefined ? undefined : parseTimestamp(`${this.knownRun} `)?.nanos;
+    let shownBefore = this.knownRun !== undefined;
+    for (const event of events) {
+      this.eventsFrom = event.nanos + 1n;
+      if (event.kind === 'removed') {
+        this.reader.releaseHeld();
+        this.notice(`${this.name} was removed`);
+        return 'removed';
+      }
+      if (event.kind === 'start') {
+        if (knownStart !== undefined && event.nanos >= knownStart && event.nanos - knownStart < OWN_START_WINDOW_NS) continue;
+        this.runOpen = true;
+        if (shownBefore) this.notice(`${this.name} restarted`);
+        shownBefore = true;
+      } else if (this.runOpen) {
+        this.runOpen = false;
+        await this.readRunEnd(event.nanos);
+        this.notice(`${this.name} exited with status ${event.exitCode ?? state.ExitCode}; waiting for it to start again…`);
+      }
+    }
+    if (hasRun(state)) this.knownRun = state.StartedAt;
+    if (!isRunning(state)) this.announced = state.StartedAt;
+    return undefined;
+  }
+
   /** The instant (nanoseconds) a stopped run's last line was written by, from its FinishedAt. */
   private runEnd(state: State): bigint | undefined {
     const finished = parseTimestamp(`${state.FinishedAt} `)?.nanos;
@@ -307,22 +361,6 @@ class Follower {
       this.notice(`${this.name} was removed`);
       return undefined;
     }
-  }
-
-  /** Waits for a `start` (or the removal) on the event stream from `eventsFrom`; 'ended' when the stream closed. */
-  private async waitForStart(): Promise<'started' | 'removed' | 'ended'> {
-    const filters = { type: ['container'], container: [this.id], event: ['start', 'destroy', 'remove'] };
-    const since = this.eventsFrom === undefined ? undefined : eventsSince(this.eventsFrom);
-    for await (const event of this.client.events({ filters, signal: this.options.signal, ...(since === undefined ? {} : { since }) })) {
-      const action = baseAction(event.Action);
-      if (action === 'destroy' || action === 'remove') return 'removed';
-      if (action !== 'start') continue;
-      // A replayed start of a run already shown must not come back on the next wait (no restart storm).
-      // timeNano is past 2^53, so a double rounds it; 1 µs more clears that rounding.
-      this.eventsFrom = BigInt(Math.round(event.timeNano)) + 1000n;
-      return 'started';
-    }
-    return 'ended';
   }
 
   /** Waits until the engine answers again; the container's state then, or undefined when it is gone. */

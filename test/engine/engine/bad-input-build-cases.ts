@@ -116,6 +116,14 @@ export const BUILD_BAD_INPUT_CASES: readonly BadInputCase[] = [
     message: 'invalid environment variable "=x". Write KEY=VALUE, or KEY alone to pass on its value from here',
   },
   {
+    id: 'run-ports-network-none-typed',
+    category,
+    action: 'Run Container (the options box, as typed)',
+    input: '-p 8080:80 --network none',
+    kind: 'outcome',
+    message: 'A warning under the box, the run still allowed: Network none drops published ports: 8080:80 will not be reachable from the host. Run on another network (the --network option, or the berth.run.network setting) to publish them.',
+  },
+  {
     id: 'run-volume-other-home',
     category,
     action: 'run -v (and the options box, as typed)',

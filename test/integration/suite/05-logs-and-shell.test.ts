@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { tarOf } from '../../../src/engine/containerFiles';
 import { containerSpec } from '../../support/containerSpec';
-import { useConnectedSuite, eventually, execOutput, execRunning, modelShowsContainer } from '../support/fixtures';
+import { useConnectedSuite, eventually, execOutput, execRunning, modelShowsContainer, uniqueName } from '../support/fixtures';
 
 const KNOWN_LINE = 'héllo wörld ✓ 日本';
 
@@ -65,6 +65,26 @@ describe('logs and shell', () => {
     });
     assert.equal(JSON.stringify(text), JSON.stringify(expected));
     assert.equal(Buffer.compare(Buffer.from(text, 'utf8'), Buffer.from(expected, 'utf8')), 0);
+  });
+
+  it('Open Logs in Editor on a container under a restart policy: each run, its exit line, then one restart line, in the engine\'s order', async () => {
+    // Numbers its runs in a file of its own (kept across restarts), prints one line and fails: on-failure:3 runs it 4 times.
+    const script = 'n=$(cat /run-count 2>/dev/null || echo 0); n=$((n+1)); echo $n > /run-count; echo "run $n"; exit 1';
+    const name = uniqueName('berth-it-restarter');
+    const restartPolicy = { RestartPolicy: { Name: 'on-failure', MaximumRetryCount: 3 } };
+    const { Id: id } = await client.createContainer(containerSpec(containers.image, ['sh', '-c', script], { HostConfig: restartPolicy }), { name });
+    containers.track(id);
+    const document = await openLogs(id);
+    await eventually('the waiting line', () => (currentText(document).includes('has not started yet') ? true : undefined));
+    await client.startContainer(id);
+    const exitLine = `[Berth] ${name} exited with status 1; waiting for it to start again…\n`;
+    const text = await eventually('four exit lines, the container stopped for good', async () => {
+      const value = currentText(document);
+      const { State, RestartCount } = await client.inspectContainer(id);
+      return value.split(exitLine).length - 1 >= 4 && !State.Running && State.Restarting !== true && RestartCount === 3 ? value : undefined;
+    }, 45_000);
+    const runs = [1, 2, 3, 4].map((run) => `run ${run}\n${exitLine}`);
+    assert.equal(text, `[Berth] ${name} has not started yet; waiting for it to start…\n${runs.join(`[Berth] ${name} restarted\n`)}`);
   });
 
   it('Open Logs in Editor marks stderr lines and keeps each stream in order', async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { BuildTranscript, formatBuildArgs, isDockerfileName, parseBuildArgs, suggestedTag } from '../../../src/build/buildInput';
 import { baseImages, buildKitOnlySyntax, dockerfileStages, failureLine, parseDockerignore, parsePortSpec, parseRestartPolicy, parseVolumeSpec } from '../../../src/engine';
-import { formatRunOptions, parseRunOptionsText, profilesFor } from '../../../src/images/runOptionsText';
+import { formatRunOptions, parseRunOptionsText, profilesFor, typedOptionsWarning } from '../../../src/images/runOptionsText';
 import { buildRow } from '../../engine/engine/bad-input-build-cases';
 
 void describe('Dockerfile reading', () => {
@@ -94,6 +94,13 @@ void describe('run options syntax', () => {
     const volume = buildRow('run-volume-other-home');
     assert.throws(() => parseRunOptionsText(`-v ${volume.input}`, '/w'), (error: Error) => error.message === volume.message);
     assert.deepEqual(parseRunOptionsText('-e KEY -e A=b=c', '/w').env, ['KEY', 'A=b=c']);
+  });
+  void it('the options box warns as typed, without refusing, when -p comes with --network none', () => {
+    const row = buildRow('run-ports-network-none-typed');
+    const warning = typedOptionsWarning(parseRunOptionsText(row.input, '/w'));
+    assert.equal(`A warning under the box, the run still allowed: ${warning ?? '(none)'}`, row.message);
+    assert.equal(typedOptionsWarning(parseRunOptionsText('-p 8080:80 --network bridge', '/w')), undefined);
+    assert.equal(typedOptionsWarning(parseRunOptionsText('--network none', '/w')), undefined);
   });
   void it('the options step reads docker run flags and writes them back', () => {
     const options = parseRunOptionsText('-p 8080:80 -e "A=two words" --env-file .env -v ./src:/src -w /src --restart=always -l team=a', '/w');

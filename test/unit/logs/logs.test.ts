@@ -125,6 +125,8 @@ class ScriptedLogs implements LogsClient {
     private readonly inspects: Array<ContainerInspect | Error>,
     private readonly logs: string[][],
     private readonly eventScripts: EngineEvent[][],
+    /** What the follower's reads of a container's starts and ends get (none: the follower goes on from inspects). */
+    private readonly runEventScripts: EngineEvent[][] = [],
   ) {}
 
   inspectContainer(): Promise<ContainerInspect> {
@@ -145,7 +147,12 @@ class ScriptedLogs implements LogsClient {
   readonly eventSinces: Array<string | undefined> = [];
 
   // eslint-disable-next-line @typescript-eslint/require-await
-  async *events(options: { since?: string } = {}): AsyncGenerator<EngineEvent> {
+  async *events(options: { since?: string; filters?: { event?: string[] } } = {}): AsyncGenerator<EngineEvent> {
+    // The waits for a start ask for starts and removals only; the reads of what happened since ask for everything.
+    if (options.filters?.event === undefined) {
+      yield* this.runEventScripts.shift() ?? [];
+      return;
+    }
     this.eventSinces.push(options.since);
     yield* this.eventScripts.shift() ?? [];
   }
@@ -201,6 +208,45 @@ void test('a followed log survives a restart: one exit line, resumes after the l
     { follow: undefined, since: 1_714_557_603, tail: undefined, until: 1_714_557_605.500001 },
     { follow: true, since: 1_714_557_603, tail: undefined },
   ]);
+});
+
+void test('runs that came and went between two inspects (a restart policy): each run\'s lines, its exit line, then "restarted", in the events\' order', async () => {
+  const at = (seconds: string, Action: string, exitCode?: string): EngineEvent => ({
+    Type: 'container',
+    Action,
+    Actor: { ID: 'c1', Attributes: exitCode === undefined ? {} : { exitCode } },
+    time: 1_714_557_600,
+    timeNano: Number(`17145576${seconds.replace('.', '')}`),
+    exactTimeNano: `17145576${seconds.replace('.', '')}`,
+  });
+  const client = new ScriptedLogs(
+    [inspect(true), inspect(true, 0, '2024-05-01T10:00:04Z'), new EngineError('not-found', 'No such container: c1', { status: 404 })],
+    [
+      ['2024-05-01T10:00:00.6Z run 1\n'],
+      ['2024-05-01T10:00:00.6Z run 1\n', '2024-05-01T10:00:01.1Z bye 1\n'],
+      // Up to the first run's die: nothing new.
+      ['2024-05-01T10:00:01.1Z bye 1\n'],
+      // Up to the second run's die: all of it, although it ended before the follower looked.
+      ['2024-05-01T10:00:01.1Z bye 1\n', '2024-05-01T10:00:02.1Z run 2\n', 'E 2024-05-01T10:00:02.7Z bye 2\n'],
+      ['2024-05-01T10:00:02.1Z run 2\n', 'E 2024-05-01T10:00:02.7Z bye 2\n', '2024-05-01T10:00:04.1Z run 3\n'],
+    ],
+    [],
+    [[at('00.501000000', 'start'), at('01.200000000', 'die', '1'), at('02.000000000', 'start'), at('02.800000000', 'die', '1'), at('04.001000000', 'start')]],
+  );
+  const shown = await followScripted(client, true);
+  assert.deepEqual(shown, [
+    'stdout: run 1\n',
+    'stdout: bye 1\n',
+    'notice: job exited with status 1; waiting for it to start again…',
+    'notice: job restarted',
+    'stdout: run 2\n',
+    'stderr: bye 2\n',
+    'notice: job exited with status 1; waiting for it to start again…',
+    'notice: job restarted',
+    'stdout: run 3\n',
+    'notice: job was removed',
+  ]);
+  assert.deepEqual(client.logCalls.slice(2, 4).map((call) => call.until), [1_714_557_601.200001, 1_714_557_602.800001]);
 });
 
 void test('a container shown before its first start: no "stopped", its output, then one exit line (a replayed start is no restart)', async () => {
