@@ -12,6 +12,8 @@ export interface PruneItem {
   readonly tags?: readonly string[] | undefined;
   /** Berth's helper containers that mount this volume: removed first, as they are Berth's, not the user's. */
   readonly helpers?: readonly string[] | undefined;
+  /** An image's ids of the planned images built on it: removed first, as the engine refuses a parent before them. */
+  readonly removeAfter?: readonly string[] | undefined;
 }
 
 export interface PrunePlanPart {

@@ -116,19 +116,64 @@ async function planImages(
   signal?: AbortSignal,
 ): Promise<PrunePlanPart> {
   const images = await client.listImages({ filters: kind === 'dangling-images' ? { dangling: ['true'] } : {}, signal });
+  const topLevel = kind === 'unused-images' ? images : await client.listImages({ signal });
+  // With intermediate images: an image's parent can be one of them, between it and the image it was built FROM.
+  // Podman gives ParentId without the "sha256:" of Id: ids are compared bare.
+  const parentOf = new Map((await client.listImages({ all: true, signal })).map((image) => [bareId(image.Id), bareId(image.ParentId ?? '')]));
   // Every container counts here, helpers too: the engine refuses to remove an image a container was made from.
   const usedIds = new Set(containers.map((container) => container.ImageID));
   const shared = new Map((usage.Images ?? []).map((image) => [image.Id, image.SharedSize > 0 ? image.SharedSize : 0]));
-  const remove: PruneItem[] = [];
+  const candidates: PruneItem[] = [];
   const kept: PruneItem[] = [];
   for (const image of images) {
     if (!matchesPruneLabels(filters, image.Labels)) continue;
     const tags = (image.RepoTags ?? []).filter((tag) => tag !== '<none>:<none>');
     const item = { name: tags[0] ?? image.Id.replace(/^sha256:/, '').slice(0, 12), id: image.Id, size: Math.max(0, image.Size - (shared.get(image.Id) ?? 0)), tags };
     if (usedIds.has(image.Id)) kept.push(item);
-    else if (olderThanUntil(filters, image.Created)) remove.push(item);
+    else if (olderThanUntil(filters, image.Created)) candidates.push(item);
   }
-  return { kind, remove, kept };
+  const planned = new Set(candidates.map((item) => bareId(item.id)));
+  const heldByImages = ancestorsOf(topLevel.map((image) => bareId(image.Id)).filter((id) => !planned.has(id)), parentOf);
+  const remove = candidates.filter((item) => !heldByImages.has(bareId(item.id)));
+  kept.push(...candidates.filter((item) => heldByImages.has(bareId(item.id))));
+  // Each planned image waits for the planned images built directly on it (through intermediates), so the removal goes
+  // from the newest image down, as the engine requires.
+  const builtOn = new Map<string, string[]>();
+  for (const item of remove) {
+    const base = nearestAncestor(bareId(item.id), parentOf, planned);
+    if (base !== undefined) builtOn.set(base, [...(builtOn.get(base) ?? []), item.id]);
+  }
+  return { kind, remove: remove.map((item) => ({ ...item, removeAfter: builtOn.get(bareId(item.id)) ?? [] })), kept };
+}
+
+function bareId(id: string): string {
+  return id.replace(/^sha256:/, '');
+}
+
+/**
+ * Every image the given ones were built from, through intermediate images: the engine refuses to remove an image
+ * another image is built from, so an image stays while anything built from it stays. Each image is walked once.
+ */
+/** The first of `among` that `id` was built from, through images not among them; at most every image once. */
+function nearestAncestor(id: string, parentOf: ReadonlyMap<string, string>, among: ReadonlySet<string>): string | undefined {
+  let parent = parentOf.get(id);
+  for (let steps = 0; parent !== undefined && parent !== '' && steps < parentOf.size; steps++) {
+    if (among.has(parent)) return parent;
+    parent = parentOf.get(parent);
+  }
+  return undefined;
+}
+
+function ancestorsOf(ids: readonly string[], parentOf: ReadonlyMap<string, string>): Set<string> {
+  const ancestors = new Set<string>();
+  for (const id of ids) {
+    let parent = parentOf.get(id);
+    while (parent !== undefined && parent !== '' && !ancestors.has(parent)) {
+      ancestors.add(parent);
+      parent = parentOf.get(parent);
+    }
+  }
+  return ancestors;
 }
 
 function planBuildCache(usage: DiskUsage, filters: ListFilters): PrunePlanPart {

@@ -51,23 +51,34 @@ async function removePart(client: EngineClient, part: PrunePlanPart, signal?: Ab
   const engineLines: string[] = [];
   const refused: string[] = [];
   let spaceReclaimed = 0;
-  await forEachBounded(
-    part.remove,
-    REMOVALS_AT_ONCE,
-    async (item) => {
-      try {
-        engineLines.push(...(await removeItem(client, part.kind, item, signal)));
-        removed.push(part.kind === 'containers' ? item.id : item.name);
-        spaceReclaimed += item.size ?? 0;
-      } catch (error) {
-        if (isEngineError(error, 'not-found')) return;
-        if (isEngineError(error, 'cancelled')) throw error;
-        refused.push(`${item.name}: ${errorMessage(error)}`);
-      }
-    },
-    signal,
-  );
-  if (signal?.aborted) throw signal.reason;
+  // In waves: an image waits until the planned images built on it are settled (the engine refuses it before them).
+  const settled = new Set<string>();
+  let pending = part.remove;
+  while (pending.length > 0) {
+    const ready = pending.filter((item) => (item.removeAfter ?? []).every((id) => settled.has(id)));
+    // A plan from a hostile engine may name a cycle: what is left then goes at once, and the engine decides.
+    const wave = ready.length > 0 ? ready : pending;
+    await forEachBounded(
+      wave,
+      REMOVALS_AT_ONCE,
+      async (item) => {
+        try {
+          engineLines.push(...(await removeItem(client, part.kind, item, signal)));
+          removed.push(part.kind === 'containers' ? item.id : item.name);
+          spaceReclaimed += item.size ?? 0;
+        } catch (error) {
+          if (isEngineError(error, 'not-found')) return;
+          if (isEngineError(error, 'cancelled')) throw error;
+          refused.push(`${item.name}: ${errorMessage(error)}`);
+        } finally {
+          settled.add(item.id);
+        }
+      },
+      signal,
+    );
+    if (signal?.aborted) throw signal.reason;
+    pending = pending.filter((item) => !settled.has(item.id));
+  }
   const isImages = part.kind === 'dangling-images' || part.kind === 'unused-images';
   return { kind: part.kind, removed, spaceReclaimed, ...(isImages ? { engineLines } : {}), ...(refused.length > 0 ? { refused } : {}) };
 }

@@ -113,3 +113,34 @@ export async function removeHelper(client: EngineClient, id: string, signal?: Ab
     if (!isEngineError(error, 'not-found')) throw error;
   }
 }
+
+/**
+ * Creates (never starts) a helper container that mounts VOLUME at MOUNT_PATH, with no network, from IMAGE. The volume
+ * must exist: the engine creates a named volume a container mounts, so a helper made for a volume removed meanwhile
+ * (Remove Volume while its Files row is open) would bring it back, empty. Resolves the helper's id.
+ */
+export async function createVolumeHelper(client: EngineClient, volume: string, image: string, mountPath: string, signal?: AbortSignal): Promise<string> {
+  try {
+    await client.inspectVolume(volume, { signal });
+  } catch (error) {
+    if (!isEngineError(error, 'not-found')) throw error;
+    throw new EngineError('not-found', `Volume ${volume} no longer exists: it was removed, so there are no files to show`, {
+      status: error.status,
+      engineMessage: error.engineMessage,
+      endpoint: error.endpoint,
+      hint: 'Refresh the Volumes view',
+      cause: error,
+    });
+  }
+  const { Id } = await client.createContainer(
+    {
+      Image: image,
+      // Never started: the command only has to exist for the create to pass.
+      Cmd: ['true'],
+      Labels: { [VOLUME_HELPER_LABEL]: volume },
+      HostConfig: { NetworkMode: 'none', Binds: [`${volume}:${mountPath}`] },
+    },
+    { signal },
+  );
+  return Id;
+}

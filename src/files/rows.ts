@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../common/lifecycle';
 import { errorMessage } from '../common/errors';
+import { isEngineError } from '../engine';
 import type { ChildRow, ContainerChildRows } from '../views/childRows';
 import type { LogDeps, SessionsDeps } from '../workbench/deps';
 import { uploadInto } from './transfer';
@@ -59,6 +60,11 @@ export class FileRows extends Disposable implements ContainerChildRows {
       folder = await this.resolved(row);
       entries = await vscode.workspace.fs.readDirectory(folder.uri);
     } catch (error) {
+      // A volume removed while its Files row was open: its row is about to go, with nothing to warn about.
+      if (await this.volumeGone(row)) {
+        this.deps.log.info(`Listing ${row.path} of a volume that is gone: ${errorMessage(error)}`);
+        return [];
+      }
       // The tree has no place for an error: it goes to the log and a notification, and the folder shows empty.
       this.deps.log.warn(`Listing ${row.path} in ${row.containerId.slice(0, 12)}: ${errorMessage(error)}`);
       void vscode.window.showWarningMessage(vscode.l10n.t('Cannot list {0}: {1}', row.path, errorMessage(error)));
@@ -126,6 +132,17 @@ export class FileRows extends Disposable implements ContainerChildRows {
 
   async releaseVolumes(): Promise<void> {
     await this.helpers.removeAll();
+  }
+
+  /** Whether ROW is in a volume's files and that volume no longer exists. */
+  private async volumeGone(row: FileRow): Promise<boolean> {
+    let parent: ChildRow['parent'] = row.parent;
+    while (parent.kind === 'child') parent = (parent as FileRow).parent;
+    if (parent.kind !== 'volume') return false;
+    return this.deps.sessionFor(row.engine).client.inspectVolume(parent.name).then(
+      () => false,
+      (error: unknown) => isEngineError(error, 'not-found'),
+    );
   }
 
   /** ROW itself, or for a volume's "Files" row the same row in its helper container (made now if need be). */

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { errorMessage } from '../common/errors';
-import { isEngineError, smallestTaggedImage, VOLUME_HELPER_LABEL, type EngineClient } from '../engine';
+import { createVolumeHelper, isEngineError, smallestTaggedImage, type EngineClient } from '../engine';
 import type { LogDeps, SessionsDeps } from '../workbench/deps';
 
 export const VOLUME_MOUNT_PATH = '/volume';
@@ -76,13 +76,7 @@ export class VolumeHelpers extends Disposable {
 
   private async create(client: EngineClient, volume: string): Promise<string> {
     const image = await helperImage(client);
-    const { Id } = await client.createContainer({
-      Image: image,
-      // Never started: the command only has to exist for the create to pass.
-      Cmd: ['true'],
-      Labels: { [VOLUME_HELPER_LABEL]: volume },
-      HostConfig: { NetworkMode: 'none', Binds: [`${volume}:${VOLUME_MOUNT_PATH}`] },
-    });
+    const Id = await createVolumeHelper(client, volume, image, VOLUME_MOUNT_PATH);
     this.deps.log.info(`Browsing volume ${volume} through helper container ${Id.slice(0, 12)} (${image}, created, never started)`);
     return Id;
   }

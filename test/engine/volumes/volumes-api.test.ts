@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  createVolumeHelper,
   describeOutcome,
   FORWARD_HELPER_LABEL,
   IMAGE_SIDE_HELPER_LABEL,
@@ -67,6 +68,22 @@ for (const target of engineTargets(loadTestEngines())) {
       assert.match(error.message, new RegExp(`Volume ${name} is in use by container ${containerName} \\(the engine said "`));
       assert.match(error.message, /Remove those containers first/);
       assert.equal((await suite.client.inspectVolume(name)).Name, name, 'the volume is still there');
+    });
+
+    void it('makes a volume helper (created, no network) for a volume, and refuses one for a removed volume without bringing it back', { skip: target.skip }, async () => {
+      const name = await newVolume();
+      const helper = await createVolumeHelper(suite.client, name, suite.engines.image, '/volume');
+      suite.cleanup(() => suite.client.removeContainer(helper, { force: true }).catch(() => undefined));
+      const made = await suite.client.inspectContainer(helper);
+      assert.equal(made.State.Status, 'created');
+      assert.equal(made.HostConfig.NetworkMode, 'none');
+      assert.equal(made.Config.Labels?.[VOLUME_HELPER_LABEL], name);
+      await removeVolumeNamingUsers(suite.client, name);
+      const error = await refusal(createVolumeHelper(suite.client, name, suite.engines.image, '/volume'));
+      assert.ok(isEngineError(error, 'not-found'), String(error));
+      assert.match(error.message, new RegExp(`Volume ${name} no longer exists`));
+      const back = await suite.client.listVolumes({ filters: { name: [name] } });
+      assert.deepEqual(back.filter((volume) => volume.Name === name), [], 'the removed volume came back');
     });
 
     void it("gives the engine's reason for a volume name it refuses", { skip: target.skip }, async () => {
