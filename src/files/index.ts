@@ -63,6 +63,6 @@ export function registerFiles(deps: FilesDeps, owner: DisposableStore): FilesFea
     deps,
     owner,
   );
-  registerCommandTable(transferCommands, deps, owner);
+  registerCommandTable(transferCommands, { ...deps, uploadedInto: (target: unknown) => rows.contentsChanged(target) }, owner);
   return { rows };
 }

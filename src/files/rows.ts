@@ -130,6 +130,12 @@ export class FileRows extends Disposable implements ContainerChildRows {
     this._onDidChangeRows.fire(folder);
   }
 
+  /** A folder row (the very object the view gave a command) whose contents changed outside the view: list it again. */
+  contentsChanged(target: unknown): void {
+    const row = target as Partial<FileRow> | undefined;
+    if (row?.kind === 'child' && row.uri instanceof vscode.Uri && typeof row.type === 'number' && (row.type & vscode.FileType.Directory) !== 0) this._onDidChangeRows.fire(row as FileRow);
+  }
+
   async releaseVolumes(): Promise<void> {
     await this.helpers.removeAll();
   }

@@ -19,7 +19,10 @@ import type { LogDeps, SessionsDeps } from '../workbench/deps';
 import { withCancellableProgress } from '../workbench/feedback';
 import { CONTAINER_SCHEME, locationOf } from './uri';
 
-export type TransferDeps = LogDeps & Pick<SessionsDeps, 'sessionFor'>;
+export type TransferDeps = LogDeps & Pick<SessionsDeps, 'sessionFor'> & {
+  /** Told the folder (the row or URI the command got) that an upload wrote into, so its open row lists the new files. */
+  readonly uploadedInto?: (target: unknown) => void;
+};
 
 interface TransferOptions {
   /** Download: the host path to write (a file's new name, or the folder's). */
@@ -113,6 +116,7 @@ async function upload(deps: TransferDeps, target: unknown, options: TransferOpti
   if (sources === undefined || sources.length === 0) return undefined;
   if (options.sources !== undefined && !(await confirmAutomatedWrite(vscode.l10n.t('Upload {0} item(s) from this machine into {1}?', sources.length, path), vscode.l10n.t('Upload'), sources.map((each) => each.fsPath).join('\n')))) return undefined;
   const written = await withCancellableProgress(vscode.l10n.t('Uploading into {0}', path), (signal) => uploadInto(deps, folder, sources, signal));
+  deps.uploadedInto?.(target);
   const only = sources.length === 1 ? sources[0] : undefined;
   const onlyFile = only !== undefined && (await stat(only.fsPath).catch(() => undefined))?.isFile() === true;
   const what = only !== undefined ? baseNameOfPath(only.path) : vscode.l10n.t('{0} items', sources.length);

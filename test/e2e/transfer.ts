@@ -54,6 +54,8 @@ export async function transferFromRows(workbench: Workbench, driver: WorkbenchDr
     await uploaded.waitFor({ timeout: 30_000 });
     const inContainer = (await readContainerFile(client, Id, `/srv/drop/${upload}`)).toString('utf8');
     if (inContainer !== 'uploaded\n') throw new Error(`the container's copy reads ${JSON.stringify(inContainer)}`);
+    // The open folder row shows the new file at once, as after a drop (it showed only after the next redraw).
+    await driver.treeRow('Containers', new RegExp(`^${upload.replace(/\./g, '\\.')}$`)).waitFor({ timeout: 10_000 });
     await uploaded.locator('.monaco-button', { hasText: /^Open$/ }).click();
     await driver.waitForText(() => driver.activeEditorText(), 'uploaded', 'the container\'s copy opened from the message');
     if (existsSync(join('/', note))) throw new Error(`a copy landed at /${note}`);
