@@ -304,20 +304,20 @@ export class LogMessageReader {
   private readContent(stream: Stream, state: StreamState, data: Buffer, offset: number, framed: boolean): number {
     const newline = this.newlines.next(data, offset);
     const end = newline === -1 ? data.length : newline + 1;
-    if (!framed && state.stamp !== undefined) {
-      const next = this.stamps.next(state.stamp, data, offset, end);
-      if (next !== -1) {
-        if (next > offset) this.take(stream, state, data, offset, next);
-        const stamp = this.stamps.found;
-        if (stamp === undefined) {
-          // A possible stamp cut by the end of the chunk: look again with the next chunk.
-          state.carry = Buffer.from(data.subarray(next));
-          return data.length;
-        }
-        this.finishMessage(stream, state, false);
-        this.startMessage(state, stamp);
-        return next + stamp.length + 1;
+    // TTY: each stamp found ends a message and starts the next, up to the line's end (a stamp never holds the newline).
+    for (let stamp = state.stamp; !framed && stamp !== undefined; stamp = state.stamp) {
+      const next = this.stamps.next(stamp, data, offset, end);
+      if (next === -1) break;
+      if (next > offset) this.take(stream, state, data, offset, next);
+      const found = this.stamps.found;
+      if (found === undefined) {
+        // A possible stamp cut by the end of the chunk: look again with the next chunk.
+        state.carry = Buffer.from(data.subarray(next));
+        return data.length;
       }
+      this.finishMessage(stream, state, false);
+      this.startMessage(state, found);
+      offset = next + found.length + 1;
     }
     if (end > offset) this.take(stream, state, data, offset, end);
     if (newline !== -1) this.finishMessage(stream, state, true);

@@ -42,6 +42,27 @@ export function sameSecond(a: string, b: string): boolean {
   return true;
 }
 
+/** The bytes of the last stamp compared with: a stamp repeats in message after message, its bytes are read once. */
+const stampBytes = new Uint8Array(MAX_STAMP_LENGTH);
+let stampBytesOf: string | undefined;
+
+function bytesOf(stamp: string): Uint8Array {
+  if (stamp !== stampBytesOf) {
+    for (let index = 0; index < stamp.length; index++) stampBytes[index] = stamp.charCodeAt(index);
+    stampBytesOf = stamp;
+  }
+  return stampBytes;
+}
+
+/** How many of the first bytes at data[start] are STAMP's (the caller keeps the stamp's length inside data). */
+function sameBytes(stamp: string, data: Buffer, start: number): number {
+  const bytes = bytesOf(stamp);
+  const length = stamp.length;
+  let same = 0;
+  while (same < length && bytes[same] === data[start + same]) same++;
+  return same;
+}
+
 function isDigit(byte: number): boolean {
   return byte >= DIGIT_0 && byte <= DIGIT_9;
 }
@@ -57,8 +78,7 @@ export function stampOfBytes(data: Buffer, start: number, end: number, reference
   if (reference !== undefined && reference.length === length) {
     // Most stamps repeat the one before up to its last digits: the bytes that match it are a stamp's already, and a
     // rest of the reference's very shape makes one too (the shape of the rest decides only when it differs).
-    let same = 0;
-    while (same < length && reference.charCodeAt(same) === data[start + same]) same++;
+    const same = end <= data.length ? sameBytes(reference, data, start) : 0;
     if (same === length) return reference;
     if (same >= 19 && sameShapeFrom(reference, data, start, same)) return data.toString('latin1', start, end);
   }
@@ -131,6 +151,18 @@ export class StampFinder {
         }
         if (found >= to) return -1;
         at = found;
+      }
+      if (at + length <= to) {
+        // Mostly the stamp before again: one compare of its bytes finds it, and a mismatch in the year ends the look.
+        const same = sameBytes(current, data, at);
+        if (same === length - 1 && data[at + same] === SPACE) {
+          this.found = current;
+          return at;
+        }
+        if (same < this.year.length) {
+          at++;
+          continue;
+        }
       }
       const year = this.yearAt(data, at);
       if (year === 'cut') {
