@@ -18,8 +18,8 @@
  */
 import type { OutputChunk } from '../engine';
 import { LINE_CUT_MARKER, MAX_LINE_BYTES, utf8Boundary } from '../engine/boundedLine';
-import { MAX_STAMP_LENGTH, STAMP, StampFinder, compareStamps, sameSecond, stampOfBytes, zoneOf } from './logStamps';
-import { NewlineScanner, StreamState, addPending, type PendingPart } from './logStreamState';
+import { MAX_STAMP_LENGTH, STAMP, StampFinder, compareStamps, sameSecond, zoneOf } from './logStamps';
+import { NewlineScanner, StreamState, type PendingPart } from './logStreamState';
 
 export { compareStamps, stampSeconds } from './logStamps';
 
@@ -212,7 +212,7 @@ export class LogMessageReader {
     const previous = state.stamp;
     if (previous !== undefined && state.head === '' && data[offset + previous.length] === SPACE) {
       // Most messages carry a stamp of the previous one's length: a stamp holds no space, so that one is the first.
-      const stamp = stampOfBytes(data, offset, offset + previous.length, previous);
+      const stamp = this.stamps.holds(previous, data, offset) ? previous : this.stamps.read(data, offset, offset + previous.length, previous);
       if (stamp !== undefined) {
         this.startMessage(state, stamp);
         return offset + previous.length + 1;
@@ -231,7 +231,7 @@ export class LogMessageReader {
     }
     let stamp: string | undefined;
     if (state.head === '') {
-      stamp = stampOfBytes(data, offset, space, state.stamp);
+      stamp = this.stamps.read(data, offset, space, state.stamp);
     } else {
       const joined = state.head + data.toString('latin1', offset, space);
       stamp = STAMP.test(joined) ? joined : undefined;
@@ -288,7 +288,7 @@ export class LogMessageReader {
   private cutLine(stream: Stream, state: StreamState): void {
     const buffer = state.buffer as Buffer;
     const text = buffer.toString('utf8', 0, utf8Boundary(buffer, state.kept)) + LINE_CUT_MARKER;
-    addPending(state.pending, state.stamp, state.messageBytes, 0);
+    state.addPending(state.stamp, state.messageBytes, 0);
     const parts = state.pending;
     state.pending = [];
     state.messageBytes = 0;
@@ -327,7 +327,7 @@ export class LogMessageReader {
   private finishMessage(stream: Stream, state: StreamState, endsLine: boolean): void {
     state.atStart = true;
     // A message cut with its line still ends here: a part of no bytes counts it as whole.
-    if (state.messageBytes > 0 || state.spilled) addPending(state.pending, state.stamp, state.messageBytes, 1);
+    if (state.messageBytes > 0 || state.spilled) state.addPending(state.stamp, state.messageBytes, 1);
     state.messageBytes = 0;
     state.spilled = false;
     state.lineBytes = state.kept;

@@ -66,6 +66,20 @@ export class StreamState {
     this.kept = needed;
   }
 
+  /** Adds a message (or a part of one) to the line's parts, merged into the last part while the second stays. */
+  addPending(stamp: string | undefined, bytes: number, wholes: number): void {
+    const last = this.pending[this.pending.length - 1];
+    // Merging a same-second run at once with its newest stamp leaves the newest stamp and the bytes of its second as
+    // counting each message would.
+    if (last && (stamp === last.stamp || (stamp !== undefined && last.stamp !== undefined && sameSecond(stamp, last.stamp)))) {
+      if (stamp !== undefined && stamp > (last.stamp as string)) last.stamp = stamp;
+      last.bytes += bytes;
+      last.wholes += wholes;
+      return;
+    }
+    this.pending.push({ stamp, bytes, wholes });
+  }
+
   /** A buffer grown for one long line goes with it once empty; a small one is reused. */
   releaseLongBuffer(): void {
     if (this.kept === 0 && this.buffer && this.buffer.length > FIRST_BUFFER_BYTES * 4) this.buffer = undefined;
@@ -76,20 +90,6 @@ export interface PendingPart {
   stamp: string | undefined;
   bytes: number;
   wholes: number;
-}
-
-/** Adds a message (or a part of one) to the parts of a line, merged into the last part while the second stays. */
-export function addPending(pending: PendingPart[], stamp: string | undefined, bytes: number, wholes: number): void {
-  const last = pending[pending.length - 1];
-  // Merging a same-second run at once with its newest stamp leaves the newest stamp and the bytes of its second as
-  // counting each message would.
-  if (last && (stamp === last.stamp || (stamp !== undefined && last.stamp !== undefined && sameSecond(stamp, last.stamp)))) {
-    if (stamp !== undefined && stamp > (last.stamp as string)) last.stamp = stamp;
-    last.bytes += bytes;
-    last.wholes += wholes;
-    return;
-  }
-  pending.push({ stamp, bytes, wholes });
 }
 
 /**
