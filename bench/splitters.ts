@@ -13,6 +13,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FrameDemuxer, JsonLineDecoder, type OutputChunk } from '../src/engine';
@@ -67,7 +68,7 @@ function readerOf(revision: string): Reader {
     const source = execFileSync('git', ['-C', root, 'show', `${revision}:src/logs/${name}`], { encoding: 'utf8', maxBuffer: 16 * MIB });
     writeFileSync(join(directory, name), source.replace(/from '\.\.\/engine/g, `from '${join(root, 'src', 'engine')}`));
   }
-  return (require(join(directory, 'logMessages.ts')) as { LogMessageReader: Reader }).LogMessageReader;
+  return (createRequire(__filename)(join(directory, 'logMessages.ts')) as { LogMessageReader: Reader }).LogMessageReader;
 }
 
 /** Runs one splitter over the wire; resolves how many lines it handed on. */
