@@ -4,19 +4,24 @@
  * engine's stamp (logs) or in its own JSON line (build output, stats, events). Each splitter is timed and its peak
  * memory (max RSS) read in a child process of its own, against a plain read of the same bytes in another: the same
  * chunks consumed (non-TTY logs: through the frame demuxer every log read needs). Goal: at most 2× the plain read's
- * time and 64 MiB more memory. BERTH_BENCH_SPLITTER_MIB sets the output size, BERTH_BENCH_SPLITTER_BYTE_MIB the
- * size of the 1-byte runs (64 MiB in 1-byte messages is 64 million messages). Asserts nothing; writes
- * bench/splitters-results.md.
+ * time and 64 MiB more memory. Time is the process's CPU time (user + system): on a shared machine the wall clock
+ * mostly measures the wait for a core. Each figure is the median of BERTH_BENCH_SPLITTER_RUNS runs (3).
+ * BERTH_BENCH_SPLITTER_MIB sets the output size, BERTH_BENCH_SPLITTER_BYTE_MIB the size of the 1-byte runs (64 MiB in
+ * 1-byte messages is 64 million messages); BERTH_BENCH_SPLITTER_ONLY (a word of the row names) keeps some rows;
+ * BERTH_BENCH_SPLITTER_BEFORE (a git revision) adds the container log reader of that revision, measured in the same
+ * run. Asserts nothing; writes bench/splitters-results.md.
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FrameDemuxer, JsonLineDecoder, type OutputChunk } from '../src/engine';
 import { MessageSplitter } from '../src/engine/composeMessages';
 import { LogMessageReader } from '../src/logs/logMessages';
 
 type Mode = 'frames' | 'tty' | 'json';
-type Splitter = 'plain' | 'compose' | 'logs' | 'json';
+type Splitter = 'plain' | 'compose' | 'logs' | 'logs-before' | 'json';
 
 const STAMP = '2026-11-23T10:38:35.913673355Z';
 const KIB = 1024;
@@ -47,8 +52,27 @@ function* wire(mode: Mode, size: number, total: number): Generator<Buffer> {
   yield wireMessage(mode, Buffer.from('end\n', 'latin1'));
 }
 
+type Reader = typeof LogMessageReader;
+
+/**
+ * The container log reader of REVISION, taken from git into a directory of its own (its imports of the engine's
+ * helpers pointed at this tree's): the "before" of a change, measured in the same run as the "after".
+ */
+function readerOf(revision: string): Reader {
+  const root = join(__dirname, '..');
+  const directory = join(tmpdir(), `berth-splitters-before-${revision.replace(/[^\w.-]/g, '_')}`);
+  mkdirSync(directory, { recursive: true });
+  const files = execFileSync('git', ['-C', root, 'ls-tree', '--name-only', revision, 'src/logs/'], { encoding: 'utf8' }).split('\n');
+  for (const name of ['logMessages.ts', 'logStreamState.ts', 'logStamps.ts']) {
+    if (!files.includes(`src/logs/${name}`)) continue;
+    const source = execFileSync('git', ['-C', root, 'show', `${revision}:src/logs/${name}`], { encoding: 'utf8', maxBuffer: 16 * MIB });
+    writeFileSync(join(directory, name), source.replace(/from '\.\.\/engine/g, `from '${join(root, 'src', 'engine')}`));
+  }
+  return (createRequire(__filename)(join(directory, 'logMessages.ts')) as { LogMessageReader: Reader }).LogMessageReader;
+}
+
 /** Runs one splitter over the wire; resolves how many lines it handed on. */
-function runOne(splitter: Splitter, mode: Mode, size: number, total: number): number {
+function runOne(splitter: Splitter, mode: Mode, size: number, total: number, Reader: Reader): number {
   let lines = 0;
   let bytes = 0;
   if (splitter === 'json') {
@@ -63,7 +87,7 @@ function runOne(splitter: Splitter, mode: Mode, size: number, total: number): nu
       ? (chunk) => void (bytes += chunk.data.length)
       : splitter === 'compose'
         ? ((splitterOf) => (chunk: OutputChunk) => splitterOf.push(chunk))(new MessageSplitter(tty, () => lines++))
-        : ((reader) => (chunk: OutputChunk) => reader.push(chunk, !tty))(new LogMessageReader(() => lines++));
+        : ((reader) => (chunk: OutputChunk) => reader.push(chunk, !tty))(new Reader(() => lines++));
   const demuxer = new FrameDemuxer(consume);
   for (const data of wire(mode, size, total)) {
     if (mode === 'frames') demuxer.push(data);
@@ -74,20 +98,27 @@ function runOne(splitter: Splitter, mode: Mode, size: number, total: number): nu
 }
 
 interface Measure {
+  /** CPU time, user + system. */
   readonly ms: number;
   readonly maxRssMiB: number;
   readonly lines: number;
 }
 
+function cpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
 function child(splitter: Splitter, mode: Mode, size: number, total: number): void {
-  const started = performance.now();
-  const lines = runOne(splitter, mode, size, total);
-  const ms = performance.now() - started;
+  const Reader = splitter === 'logs-before' ? readerOf(process.env['BERTH_BENCH_SPLITTER_BEFORE'] ?? 'HEAD') : LogMessageReader;
+  const started = cpuMs();
+  const lines = runOne(splitter, mode, size, total, Reader);
+  const ms = cpuMs() - started;
   const measure: Measure = { ms, maxRssMiB: process.resourceUsage().maxRSS / KIB, lines };
   process.stdout.write(JSON.stringify(measure));
 }
 
-function measure(splitter: Splitter, mode: Mode, size: number, total: number): Measure {
+function measureOnce(splitter: Splitter, mode: Mode, size: number, total: number): Measure {
   const out = execFileSync(process.execPath, ['--import', 'tsx', __filename, splitter, mode, String(size), String(total)], {
     encoding: 'utf8',
     maxBuffer: MIB,
@@ -95,24 +126,43 @@ function measure(splitter: Splitter, mode: Mode, size: number, total: number): M
   return JSON.parse(out) as Measure;
 }
 
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** The median time and memory of RUNS runs, each in a process of its own. */
+function measure(splitter: Splitter, mode: Mode, size: number, total: number, runs: number): Measure {
+  const all = Array.from({ length: runs }, () => measureOnce(splitter, mode, size, total));
+  return { ms: median(all.map((each) => each.ms)), maxRssMiB: median(all.map((each) => each.maxRssMiB)), lines: all[0]?.lines ?? 0 };
+}
+
 function main(): void {
   const mib = Number(process.env['BERTH_BENCH_SPLITTER_MIB'] ?? 64);
   const byteMib = Number(process.env['BERTH_BENCH_SPLITTER_BYTE_MIB'] ?? mib);
-  const cases: ReadonlyArray<readonly [name: string, splitter: Splitter, mode: Mode]> = [
+  const runs = Number(process.env['BERTH_BENCH_SPLITTER_RUNS'] ?? 3);
+  const only = process.env['BERTH_BENCH_SPLITTER_ONLY'];
+  const before = process.env['BERTH_BENCH_SPLITTER_BEFORE'];
+  const cases: Array<readonly [name: string, splitter: Splitter, mode: Mode]> = [
     ['compose logs, no TTY (frames)', 'compose', 'frames'],
     ['compose logs, TTY', 'compose', 'tty'],
     ['container logs (terminal + editor), no TTY (frames)', 'logs', 'frames'],
     ['container logs (terminal + editor), TTY', 'logs', 'tty'],
     ['JSON lines (build output, stats, events, pull/push)', 'json', 'json'],
   ];
+  if (before !== undefined) {
+    cases.splice(2, 0, [`container logs, no TTY (frames), before (${before})`, 'logs-before', 'frames']);
+    cases.splice(4, 0, [`container logs, TTY, before (${before})`, 'logs-before', 'tty']);
+  }
   const rows: string[] = [];
   for (const [name, splitter, mode] of cases) {
+    if (only !== undefined && !name.includes(only)) continue;
     for (const [label, size] of [['16 KiB', 16 * KIB], ['1 KiB', KIB], ['1 byte', 1]] as const) {
       const total = (size === 1 ? byteMib : mib) * MIB;
-      const plain = measure('plain', mode === 'json' ? 'tty' : mode, size, total);
       // JSON's plain read is the same bytes as a raw read: consume the JSON wire itself.
-      const base = mode === 'json' ? measure('plain', 'json', size, total) : plain;
-      const run = measure(splitter, mode, size, total);
+      const base = measure('plain', mode, size, total, runs);
+      const run = measure(splitter, mode, size, total, runs);
       const row = `| ${name} | ${label} | ${total / MIB} MiB | ${base.ms.toFixed(0)} ms | ${run.ms.toFixed(0)} ms | ${(run.ms / base.ms).toFixed(2)}× | ${(run.maxRssMiB - base.maxRssMiB).toFixed(1)} MiB | ${run.lines} |`;
       rows.push(row);
       process.stderr.write(`${row}\n`);
@@ -123,7 +173,10 @@ function main(): void {
     '',
     'One line of the output size shown, cut by the engine into messages of the size shown (each behind its stamp, or in',
     'its own JSON line), read in 64 KiB chunks. Plain read: the same chunks consumed (non-TTY: through the frame',
-    'demuxer). Extra memory: the splitter\'s max RSS less the plain read\'s, each in a process of its own.',
+    'demuxer). Times are CPU time (user + system), the median of the runs shown. Extra memory: the splitter\'s max RSS',
+    'less the plain read\'s (medians), each run in a process of its own.',
+    '',
+    `Runs per figure: ${runs}. Node ${process.version}, ${cpus().length} cores, load average ${loadavg().map((each) => each.toFixed(1)).join(' ')} at the end.`,
     '',
     '| Splitter | Messages | Output | Plain read | Splitter | Splitter / plain | Extra memory | Lines handed on |',
     '| --- | --- | --- | --- | --- | --- | --- | --- |',

@@ -18,9 +18,10 @@
  */
 import type { OutputChunk } from '../engine';
 import { LINE_CUT_MARKER, MAX_LINE_BYTES, utf8Boundary } from '../engine/boundedLine';
-import { MAX_STAMP_LENGTH, NewlineScanner, STAMP, StreamState, addPending, compareStamps, sameSecond, stampOfBytes, zoneOf, type PendingPart } from './logStreamState';
+import { MAX_STAMP_LENGTH, STAMP, StampFinder, compareStamps, sameSecond, zoneOf } from './logStamps';
+import { NewlineScanner, StreamState, type PendingPart } from './logStreamState';
 
-export { compareStamps, stampSeconds } from './logStreamState';
+export { compareStamps, stampSeconds } from './logStamps';
 
 type Stream = OutputChunk['stream'];
 const SPACE = 0x20;
@@ -44,6 +45,9 @@ interface Delivery {
 export class LogMessageReader {
   private readonly streams = new Map<Stream, StreamState>();
   private readonly newlines = new NewlineScanner();
+  private readonly stamps = new StampFinder();
+  /** The last stream's state: one map look-up per stream change, not per message. */
+  private lastState: StreamState | undefined;
   /** Set by `deferFor`: each line waits this long before it is handed on; until then it is not counted as shown. */
   private deferMs: number | undefined;
   private readonly deferred: Delivery[] = [];
@@ -57,10 +61,6 @@ export class LogMessageReader {
   /** The second of the last stamp parsed, by its text up to the seconds and its zone: most stamps share it. */
   private secondStamp: string | undefined;
   private secondValue = 0;
-  /** findNextStamp's answer beside its offset, and the year it searches for (as bytes, made once per year). */
-  private foundStamp: string | undefined;
-  private yearOf = '\0';
-  private year = Buffer.alloc(0);
 
   constructor(public output: LineOutput) {}
 
@@ -188,11 +188,13 @@ export class LogMessageReader {
   }
 
   private state(stream: Stream): StreamState {
+    if (this.lastState?.streamName === stream) return this.lastState;
     let state = this.streams.get(stream);
     if (!state) {
       state = new StreamState(stream);
       this.streams.set(stream, state);
     }
+    this.lastState = state;
     return state;
   }
 
@@ -207,6 +209,15 @@ export class LogMessageReader {
 
   /** Reads the stamp at the start of a message; resolves the offset after it. */
   private readStamp(state: StreamState, data: Buffer, offset: number): number {
+    const previous = state.stamp;
+    if (previous !== undefined && state.head === '' && data[offset + previous.length] === SPACE) {
+      // Most messages carry a stamp of the previous one's length: a stamp holds no space, so that one is the first.
+      const stamp = this.stamps.holds(previous, data, offset) ? previous : this.stamps.read(data, offset, offset + previous.length, previous);
+      if (stamp !== undefined) {
+        this.startMessage(state, stamp);
+        return offset + previous.length + 1;
+      }
+    }
     const room = MAX_STAMP_LENGTH + 1 - state.head.length;
     const space = data.indexOf(SPACE, offset);
     if (space === -1 || space - offset >= room) {
@@ -220,7 +231,7 @@ export class LogMessageReader {
     }
     let stamp: string | undefined;
     if (state.head === '') {
-      stamp = stampOfBytes(data, offset, space, state.stamp);
+      stamp = this.stamps.read(data, offset, space, state.stamp);
     } else {
       const joined = state.head + data.toString('latin1', offset, space);
       stamp = STAMP.test(joined) ? joined : undefined;
@@ -277,7 +288,7 @@ export class LogMessageReader {
   private cutLine(stream: Stream, state: StreamState): void {
     const buffer = state.buffer as Buffer;
     const text = buffer.toString('utf8', 0, utf8Boundary(buffer, state.kept)) + LINE_CUT_MARKER;
-    addPending(state.pending, state.stamp, state.messageBytes, 0);
+    state.addPending(state.stamp, state.messageBytes, 0);
     const parts = state.pending;
     state.pending = [];
     state.messageBytes = 0;
@@ -293,62 +304,30 @@ export class LogMessageReader {
   private readContent(stream: Stream, state: StreamState, data: Buffer, offset: number, framed: boolean): number {
     const newline = this.newlines.next(data, offset);
     const end = newline === -1 ? data.length : newline + 1;
-    if (!framed && state.stamp !== undefined) {
-      const next = this.findNextStamp(state, data, offset, end);
-      if (next !== -1) {
-        if (next > offset) this.take(stream, state, data, offset, next);
-        if (this.foundStamp === undefined) {
-          // A possible stamp cut by the end of the chunk: look again with the next chunk.
-          state.carry = Buffer.from(data.subarray(next));
-          return data.length;
-        }
-        const stamp = this.foundStamp;
-        this.finishMessage(stream, state, false);
-        this.startMessage(state, stamp);
-        return next + stamp.length + 1;
+    // TTY: each stamp found ends a message and starts the next, up to the line's end (a stamp never holds the newline).
+    for (let stamp = state.stamp; !framed && stamp !== undefined; stamp = state.stamp) {
+      const next = this.stamps.next(stamp, data, offset, end);
+      if (next === -1) break;
+      if (next > offset) this.take(stream, state, data, offset, next);
+      const found = this.stamps.found;
+      if (found === undefined) {
+        // A possible stamp cut by the end of the chunk: look again with the next chunk.
+        state.carry = Buffer.from(data.subarray(next));
+        return data.length;
       }
+      this.finishMessage(stream, state, false);
+      this.startMessage(state, found);
+      offset = next + found.length + 1;
     }
     if (end > offset) this.take(stream, state, data, offset, end);
     if (newline !== -1) this.finishMessage(stream, state, true);
     return end;
   }
 
-  /**
-   * TTY: where the next message's stamp begins inside [from, to), or -1; `foundStamp` is that stamp, or undefined
-   * when the chunk ends inside what may be one. Scans each byte once: it looks for the stamp's year, which every
-   * stamp of the engine's shape starts with.
-   */
-  private findNextStamp(state: StreamState, data: Buffer, from: number, to: number): number {
-    const current = state.stamp ?? '';
-    this.foundStamp = undefined;
-    if (!current.startsWith(this.yearOf)) {
-      this.yearOf = current.slice(0, 5);
-      this.year = Buffer.from(this.yearOf, 'latin1');
-    }
-    const year = this.year;
-    const length = current.length + 1;
-    for (let at = data.indexOf(year, from); at !== -1 && at < to; at = data.indexOf(year, at + 1)) {
-      if (at + length > data.length) return to === data.length ? at : -1;
-      if (at + length > to || data[at + length - 1] !== SPACE) continue;
-      const candidate = stampOfBytes(data, at, at + length - 1, current);
-      if (candidate === undefined) continue;
-      if (candidate === current || (zoneOf(candidate) === zoneOf(current) && compareStamps(candidate, current) >= 0)) {
-        this.foundStamp = candidate;
-        return at;
-      }
-    }
-    if (to !== data.length) return -1;
-    // The chunk may end in the first bytes of the year.
-    for (let size = Math.min(year.length - 1, to - from); size > 0; size--) {
-      if (data.compare(year, 0, size, to - size, to) === 0) return to - size;
-    }
-    return -1;
-  }
-
   private finishMessage(stream: Stream, state: StreamState, endsLine: boolean): void {
     state.atStart = true;
     // A message cut with its line still ends here: a part of no bytes counts it as whole.
-    if (state.messageBytes > 0 || state.spilled) addPending(state.pending, state.stamp, state.messageBytes, 1);
+    if (state.messageBytes > 0 || state.spilled) state.addPending(state.stamp, state.messageBytes, 1);
     state.messageBytes = 0;
     state.spilled = false;
     state.lineBytes = state.kept;
