@@ -28,6 +28,8 @@ export interface ContainerInspect {
     Running: boolean;
     Paused?: boolean;
     Restarting?: boolean;
+    /** The main process's PID on the engine's host (0 when not running). */
+    Pid?: number;
     ExitCode: number;
     StartedAt: string;
     FinishedAt: string;

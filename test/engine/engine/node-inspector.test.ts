@@ -1,0 +1,135 @@
+// Finding a Node.js inspector in a container (issue 37, Attach Node.js Debugger), on the real private dockerd and
+// Podman with the Node.js test image: node processes read from `top` with the port their --inspect flags name, the
+// inspector answering through a forward, SIGUSR1 opening it in the main process and in another one, and the refusals
+// for a container that is not running or runs no node.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  findNodeProcesses,
+  forwardPorts,
+  inspectorPortOf,
+  isEngineError,
+  nodeProcessesOf,
+  signalInspector,
+  waitForInspector,
+  type NodeProcess,
+} from '../../../src/engine';
+import { engineTargets, loadTestEngines } from '../../support/engines';
+import { useEngineSuite } from '../../support/engineSuite';
+import { ensureNodeImage } from '../../support/nodeImage';
+import { eventually } from '../cli/support';
+
+const engines = loadTestEngines();
+const IDLE = 'setInterval(() => {}, 1000)';
+
+/** The node processes once `top` shows COUNT of them (a shell starts its children a moment after it starts). */
+async function nodeProcesses(suite: ReturnType<typeof useEngineSuite>, id: string, count: number): Promise<NodeProcess[]> {
+  let found: NodeProcess[] = [];
+  await eventually(`${count} node processes in top`, async () => {
+    found = await findNodeProcesses(suite.client, id).catch(() => []);
+    return found.length === count;
+  });
+  return found;
+}
+
+/** Forwards PORT of the container and resolves what its inspector's /json/version says, then closes the forward. */
+async function inspectorThroughForward(suite: ReturnType<typeof useEngineSuite>, id: string, port: number): Promise<string> {
+  const session = await forwardPorts(suite.client, id, [{ localPort: 0, containerPort: port }]);
+  try {
+    const forward = session.forwards[0];
+    assert.ok(forward);
+    return await waitForInspector(forward.localPort);
+  } finally {
+    await session.close();
+  }
+}
+
+void describe('inspector flags', () => {
+  void it('reads the port of --inspect, --inspect-brk, HOST:PORT, --inspect-port and stops at the script', () => {
+    assert.equal(inspectorPortOf(['--inspect', 'app.js']), 9229);
+    assert.equal(inspectorPortOf(['--inspect-brk=0.0.0.0:9333', 'app.js']), 9333);
+    assert.equal(inspectorPortOf(['--inspect=9400']), 9400);
+    assert.equal(inspectorPortOf(['--inspect-port=9500', '--inspect']), 9500);
+    assert.equal(inspectorPortOf(['--inspect-port=9500', 'app.js']), undefined);
+    assert.equal(inspectorPortOf(['app.js', '--inspect']), undefined);
+  });
+
+  void it("reads dockerd's ps -ef columns, Podman's, and a container's own ps", () => {
+    const docker = nodeProcessesOf({
+      Titles: ['UID', 'PID', 'PPID', 'C', 'STIME', 'TTY', 'TIME', 'CMD'],
+      Processes: [
+        ['root', '4100', '4080', '0', '12:00', '?', '00:00:00', '/bin/sh -c node --inspect=0.0.0.0:9230 app.js'],
+        ['root', '4120', '4100', '0', '12:00', '?', '00:00:00', '/usr/local/bin/node --inspect=0.0.0.0:9230 app.js'],
+        ['root', '4130', '4100', '0', '12:00', '?', '00:00:00', 'node worker.js'],
+      ],
+    });
+    assert.deepEqual(docker, [
+      { pid: 4120, command: '/usr/local/bin/node --inspect=0.0.0.0:9230 app.js', inspectorPort: 9230 },
+      { pid: 4130, command: 'node worker.js', inspectorPort: undefined },
+    ]);
+    const podman = nodeProcessesOf({
+      Titles: ['USER', 'PID', 'PPID', '%CPU', 'ELAPSED', 'TTY', 'TIME', 'COMMAND'],
+      Processes: [['root', '1', '0', '0.000', '1s', '?', '0s', 'nodejs --inspect-brk server.js']],
+    });
+    assert.deepEqual(podman, [{ pid: 1, command: 'nodejs --inspect-brk server.js', inspectorPort: 9229 }]);
+    // Podman's answer when it falls back to the container's own ps: one title, one string per process.
+    const ownPs = nodeProcessesOf({ Titles: ['PID   USER     COMMAND'], Processes: [['1 0        sh -c node x.js'], ['6 0        node --inspect=9230 x.js']] });
+    assert.deepEqual(ownPs, [{ pid: 6, command: 'node --inspect=9230 x.js', inspectorPort: 9230 }]);
+  });
+});
+
+for (const target of engineTargets(engines)) {
+  void describe(`node inspector on ${target.name}`, { skip: target.skip }, () => {
+    const suite = useEngineSuite({ host: target.host, name: `node-inspector-${target.name}`, skip: target.skip });
+    let image = '';
+    const nodeImage = async (): Promise<string> => (image ||= await ensureNodeImage(suite.client));
+
+    void it('finds the node process started with --inspect among others, and its inspector answers through a forward', async () => {
+      const Image = await nodeImage();
+      const id = await suite.createContainer(['sh', '-c', `node -e '${IDLE}' & exec node --inspect=127.0.0.1:9230 -e '${IDLE}'`], { Image });
+      await suite.client.startContainer(id);
+      const found = await nodeProcesses(suite, id, 2);
+      assert.deepEqual(found.map((each) => [each.command, each.inspectorPort]).sort(), [
+        [`node --inspect=127.0.0.1:9230 -e ${IDLE}`, 9230],
+        [`node -e ${IDLE}`, undefined],
+      ]);
+      assert.match(await inspectorThroughForward(suite, id, 9230), /^node\.js\/v\d+/);
+    });
+
+    void it("SIGUSR1 opens the inspector of the container's main process", async () => {
+      const Image = await nodeImage();
+      const id = await suite.createContainer(['node', '-e', IDLE], { Image });
+      await suite.client.startContainer(id);
+      const [main] = await nodeProcesses(suite, id, 1);
+      assert.ok(main);
+      assert.equal(main.inspectorPort, undefined);
+      await signalInspector(suite.client, id, main);
+      assert.match(await inspectorThroughForward(suite, id, 9229), /^node\.js\/v\d+/);
+    });
+
+    void it('SIGUSR1 opens the inspector of a node process that is not the main one', async () => {
+      const Image = await nodeImage();
+      const id = await suite.createContainer(['sh', '-c', `node -e '${IDLE}' & wait`], { Image });
+      await suite.client.startContainer(id);
+      const [child] = await nodeProcesses(suite, id, 1);
+      assert.ok(child);
+      await signalInspector(suite.client, id, child);
+      assert.match(await inspectorThroughForward(suite, id, 9229), /^node\.js\/v\d+/);
+    });
+
+    void it('refuses a container that is not running, and one that runs no node', async () => {
+      const stopped = await suite.createContainer(['sleep', '600']);
+      await assert.rejects(findNodeProcesses(suite.client, stopped), (error: unknown) => {
+        assert.ok(isEngineError(error, 'conflict'), String(error));
+        assert.match(error.message, /is not running.*Start it, then attach the debugger/s);
+        return true;
+      });
+      await suite.client.startContainer(stopped);
+      await assert.rejects(findNodeProcesses(suite.client, stopped), (error: unknown) => {
+        assert.ok(isEngineError(error, 'not-found'), String(error));
+        assert.match(error.message, /No Node\.js process runs in container/);
+        return true;
+      });
+    });
+  });
+}
