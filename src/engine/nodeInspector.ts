@@ -54,6 +54,11 @@ export function inspectorPortOf(words: readonly string[]): number | undefined {
   return enabled ? port : undefined;
 }
 
+/** The port a node process opens its inspector on when it gets SIGUSR1: its `--inspect-port`, or 9229. */
+export function signalledInspectorPort(process: NodeProcess): number {
+  return process.inspectorPort ?? inspectorPortOf(['--inspect', ...process.command.split(/\s+/).slice(1)]) ?? DEFAULT_INSPECTOR_PORT;
+}
+
 function columnOf(titles: readonly string[], names: readonly string[]): number {
   return titles.findIndex((title) => names.includes(title.trim().toUpperCase()));
 }

@@ -45,6 +45,8 @@ export interface ContainerInspect {
     OpenStdin?: boolean;
     /** `{"80/tcp": {}}`: the ports the image declares with EXPOSE. */
     ExposedPorts?: Record<string, unknown> | null;
+    /** The working directory of its processes (empty: the root). */
+    WorkingDir?: string;
   };
   HostConfig: Record<string, unknown>;
   RestartCount?: number;

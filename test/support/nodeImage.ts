@@ -4,7 +4,7 @@
 // runs (and other suites) reuse it; a new host `node` makes a new image.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { EngineClient } from '../../src/engine';
 import { tarOf, type TarEntry } from '../../src/engine/containerFiles';
@@ -14,6 +14,8 @@ const HASH_LABEL = 'berth.test.node-image-hash';
 const BUSYBOX = '/bin/busybox';
 const BUSYBOX_APPLETS = ['sh', 'nc', 'kill', 'sleep', 'cat', 'ls', 'ps', 'echo', 'mkdir', 'touch'];
 const IMAGE_MTIME = new Date('2020-01-01T00:00:00Z');
+/** The system's node, the same in every stage (an extension host runs on code-server's own node). */
+const NODE_BINARY = existsSync('/usr/bin/node') ? '/usr/bin/node' : process.execPath;
 
 interface RootFile {
   /** Path inside the image, without the leading `/`. */
@@ -33,7 +35,7 @@ function librariesOf(binary: string): string[] {
 }
 
 function rootFiles(): RootFile[] {
-  const node = realpathSync(process.execPath);
+  const node = realpathSync(NODE_BINARY);
   const files: RootFile[] = [{ path: 'usr/bin/node', data: readFileSync(node) }];
   for (const library of librariesOf(node)) files.push({ path: library.slice(1), data: readFileSync(realpathSync(library)) });
   files.push({ path: 'bin/busybox', data: readFileSync(BUSYBOX) });

@@ -1,0 +1,84 @@
+/**
+ * The debug sessions Berth started through a forward of its own. Each launch configuration carries a token that
+ * names its forward; the top session that VS Code starts for it owns the forward. Ending that session stops the
+ * forward (the window's Forwarded row goes), and the forward ending first (the container stopped) ends the session.
+ */
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import { Disposable } from '../common/lifecycle';
+import { errorMessage } from '../common/errors';
+import type { ActiveForward, ActiveForwards } from '../forwards';
+import type { LogDeps } from '../workbench/deps';
+
+/** The configuration field that ties a debug session to the forward Berth made for it. */
+export const FORWARD_TOKEN_FIELD = 'berthForward';
+
+interface Owned {
+  readonly forward: ActiveForward;
+  /** Also run when the session ends (the container a berth-node configuration started is removed). */
+  readonly cleanup: (() => Promise<void>) | undefined;
+  session: vscode.DebugSession | undefined;
+}
+
+export class DebugForwards extends Disposable {
+  private readonly byToken = new Map<string, Owned>();
+
+  constructor(
+    private readonly deps: LogDeps & { readonly forwards: Pick<ActiveForwards, 'stop'> },
+  ) {
+    super();
+    this._register(vscode.debug.onDidStartDebugSession((session) => this.started(session)));
+    this._register(vscode.debug.onDidTerminateDebugSession((session) => void this.terminated(session)));
+  }
+
+  /** A token to put in the configuration under FORWARD_TOKEN_FIELD; the forward is stopped when its session ends. */
+  own(forward: ActiveForward, cleanup?: () => Promise<void>): string {
+    const token = randomUUID();
+    const owned: Owned = { forward, cleanup, session: undefined };
+    this.byToken.set(token, owned);
+    forward.forward.onEnd(() => {
+      if (owned.session) void vscode.debug.stopDebugging(owned.session);
+    });
+    return token;
+  }
+
+  /** The session never started (VS Code refused the configuration): the forward goes now. */
+  async abandon(token: string): Promise<void> {
+    const owned = this.byToken.get(token);
+    if (owned) await this.release(token, owned);
+  }
+
+  /** Whether the session a token names is still being debugged through its forward. */
+  has(token: string): boolean {
+    return this.byToken.has(token);
+  }
+
+  private started(session: vscode.DebugSession): void {
+    if (session.parentSession !== undefined) return;
+    const token = (session.configuration as Record<string, unknown>)[FORWARD_TOKEN_FIELD];
+    const owned = typeof token === 'string' ? this.byToken.get(token) : undefined;
+    if (owned && owned.session === undefined) owned.session = session;
+  }
+
+  private async terminated(session: vscode.DebugSession): Promise<void> {
+    for (const [token, owned] of this.byToken) {
+      if (owned.session?.id === session.id) await this.release(token, owned);
+    }
+  }
+
+  private async release(token: string, owned: Owned): Promise<void> {
+    this.byToken.delete(token);
+    try {
+      await this.deps.forwards.stop(owned.forward);
+      await owned.cleanup?.();
+    } catch (error) {
+      this.deps.log.warn(`Ending the debug session of ${owned.forward.containerName}: ${errorMessage(error)}`);
+    }
+    this.deps.log.info(`Debug session of ${owned.forward.containerName} ended: stopped forwarding ${owned.forward.forward.address} -> ${owned.forward.forward.containerPort}`);
+  }
+
+  override dispose(): void {
+    for (const [token, owned] of this.byToken) void this.release(token, owned);
+    super.dispose();
+  }
+}
