@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { tarOf } from '../../../src/engine/containerFiles';
+import { expectedMessage } from '../../engine/engine/bad-input-cases';
 import { ensureNodeImage } from '../../support/nodeImage';
 import { eventually, useConnectedSuite, viewShows } from '../support/fixtures';
 
@@ -165,8 +166,12 @@ describe('Attach Node.js Debugger', function () {
 
   it('refuses a container that runs no node, and one that is not running', async () => {
     const idle = await containers.create({ cmd: ['sleep', '600'] });
-    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('berth.attachNodeDebugger', idle.id)), /No Node\.js process runs in container/);
+    const refusal = (id: string) => (error: Error) => {
+      assert.equal(error.message, expectedMessage(id, { name: idle.name }));
+      return true;
+    };
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('berth.attachNodeDebugger', idle.id)), refusal('debug-no-node'));
     await client.stopContainer(idle.id, { timeoutSeconds: 0 });
-    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('berth.attachNodeDebugger', idle.id)), /is not running/);
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('berth.attachNodeDebugger', idle.id)), refusal('debug-not-running'));
   });
 });
