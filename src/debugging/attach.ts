@@ -4,15 +4,7 @@
  * through the engine, and VS Code's JavaScript debugger attached to 127.0.0.1 with localRoot/remoteRoot mapping.
  */
 import * as vscode from 'vscode';
-import {
-  findNodeProcesses,
-  signalInspector,
-  signalledInspectorPort,
-  waitForInspector,
-  type EngineClient,
-  type NodeProcess,
-} from '../engine';
-import { EngineError } from '../engine';
+import { EngineError, findNodeProcesses, signalInspector, signalledInspectorPort, waitForInspector, type EngineClient, type NodeProcess } from '../engine';
 import type { ActiveForwards } from '../forwards';
 import type { CoreDeps } from '../workbench/deps';
 import { confirm, withCancellableProgress } from '../workbench/feedback';
