@@ -1,5 +1,6 @@
 // Finding a Node.js inspector in a container (issue 37, Attach Node.js Debugger), on the real private dockerd and
-// Podman with the Node.js test image: node processes read from `top` with the port their --inspect flags name, the
+// Podman with the Node.js test image: node processes read from `top` with the port their --inspect flags name (the
+// parsing itself: test/unit/engine/nodeInspector.test.ts), the
 // inspector answering through a forward, SIGUSR1 opening it in the main process and in another one, and the refusals
 // for a container that is not running or runs no node.
 import assert from 'node:assert/strict';
@@ -7,8 +8,6 @@ import { describe, it } from 'node:test';
 import {
   findNodeProcesses,
   forwardPorts,
-  inspectorPortOf,
-  nodeProcessesOf,
   signalInspector,
   waitForInspector,
   type NodeProcess,
@@ -43,40 +42,6 @@ async function inspectorThroughForward(suite: ReturnType<typeof useEngineSuite>,
     await session.close();
   }
 }
-
-void describe('inspector flags', () => {
-  void it('reads the port of --inspect, --inspect-brk, HOST:PORT, --inspect-port and stops at the script', () => {
-    assert.equal(inspectorPortOf(['--inspect', 'app.js']), 9229);
-    assert.equal(inspectorPortOf(['--inspect-brk=0.0.0.0:9333', 'app.js']), 9333);
-    assert.equal(inspectorPortOf(['--inspect=9400']), 9400);
-    assert.equal(inspectorPortOf(['--inspect-port=9500', '--inspect']), 9500);
-    assert.equal(inspectorPortOf(['--inspect-port=9500', 'app.js']), undefined);
-    assert.equal(inspectorPortOf(['app.js', '--inspect']), undefined);
-  });
-
-  void it("reads dockerd's ps -ef columns, Podman's, and a container's own ps", () => {
-    const docker = nodeProcessesOf({
-      Titles: ['UID', 'PID', 'PPID', 'C', 'STIME', 'TTY', 'TIME', 'CMD'],
-      Processes: [
-        ['root', '4100', '4080', '0', '12:00', '?', '00:00:00', '/bin/sh -c node --inspect=0.0.0.0:9230 app.js'],
-        ['root', '4120', '4100', '0', '12:00', '?', '00:00:00', '/usr/local/bin/node --inspect=0.0.0.0:9230 app.js'],
-        ['root', '4130', '4100', '0', '12:00', '?', '00:00:00', 'node worker.js'],
-      ],
-    });
-    assert.deepEqual(docker, [
-      { pid: 4120, command: '/usr/local/bin/node --inspect=0.0.0.0:9230 app.js', inspectorPort: 9230 },
-      { pid: 4130, command: 'node worker.js', inspectorPort: undefined },
-    ]);
-    const podman = nodeProcessesOf({
-      Titles: ['USER', 'PID', 'PPID', '%CPU', 'ELAPSED', 'TTY', 'TIME', 'COMMAND'],
-      Processes: [['root', '1', '0', '0.000', '1s', '?', '0s', 'nodejs --inspect-brk server.js']],
-    });
-    assert.deepEqual(podman, [{ pid: 1, command: 'nodejs --inspect-brk server.js', inspectorPort: 9229 }]);
-    // Podman's answer when it falls back to the container's own ps: one title, one string per process.
-    const ownPs = nodeProcessesOf({ Titles: ['PID   USER     COMMAND'], Processes: [['1 0        sh -c node x.js'], ['6 0        node --inspect=9230 x.js']] });
-    assert.deepEqual(ownPs, [{ pid: 6, command: 'node --inspect=9230 x.js', inspectorPort: 9230 }]);
-  });
-});
 
 for (const target of engineTargets(engines)) {
   void describe(`node inspector on ${target.name}`, { skip: target.skip }, () => {
