@@ -11,6 +11,7 @@ import { registerBuild } from './build';
 import { registerChanges } from './changes';
 import { DisposableStore } from './common/lifecycle';
 import { registerCompose } from './compose';
+import { registerDebugging } from './debugging';
 import { registerContainers } from './containers';
 import { registerEngines } from './engines';
 import { registerFiles } from './files';
@@ -76,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
   owner.add(containers.view.setChildRows(ports.rows));
   const forwards = registerForwards(extendDeps(core, { containersView: containers.view }), owner);
   owner.add(containers.view.setChildRows(forwards.rows));
+  registerDebugging(extendDeps(core, { forwards: forwards.forwards }), owner);
   owner.add(containers.view.setChildRows(files.rows));
   const changes = registerChanges(extendDeps(core, { containersView: containers.view }), owner);
   owner.add(containers.view.setChildRows(changes.rows));

@@ -40,3 +40,4 @@ export * from './eventFormat';
 export * from './portSpec';
 export * from './forwardRelay';
 export * from './portForward';
+export * from './nodeInspector';

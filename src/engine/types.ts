@@ -28,6 +28,8 @@ export interface ContainerInspect {
     Running: boolean;
     Paused?: boolean;
     Restarting?: boolean;
+    /** The main process's PID on the engine's host (0 when not running). */
+    Pid?: number;
     ExitCode: number;
     StartedAt: string;
     FinishedAt: string;
@@ -43,6 +45,8 @@ export interface ContainerInspect {
     OpenStdin?: boolean;
     /** `{"80/tcp": {}}`: the ports the image declares with EXPOSE. */
     ExposedPorts?: Record<string, unknown> | null;
+    /** The working directory of its processes (empty: the root). */
+    WorkingDir?: string;
   };
   HostConfig: Record<string, unknown>;
   RestartCount?: number;

@@ -15,8 +15,12 @@ export interface ForwardsDeps extends CoreDeps {
   readonly containersView: Pick<ContainersView, 'redraw' | 'node'>;
 }
 
+export type { ActiveForward, ActiveForwards } from './active';
+
 export interface ForwardsFeature {
   readonly rows: ForwardRows;
+  /** The window's forwards, for features that forward a port of their own (the debugger's inspector). */
+  readonly forwards: ActiveForwards;
 }
 
 export function registerForwards(deps: ForwardsDeps, owner: DisposableStore): ForwardsFeature {
@@ -30,5 +34,5 @@ export function registerForwards(deps: ForwardsDeps, owner: DisposableStore): Fo
     }),
   );
   registerCommandTable(forwardCommands, extendDeps(deps, { forwards }), owner);
-  return { rows };
+  return { rows, forwards };
 }

@@ -39,7 +39,8 @@ export type BadInputCategory =
   | 'Agents'
   | 'Image layers'
   | 'Logs'
-  | 'Port forwarding';
+  | 'Port forwarding'
+  | 'Debugging';
 
 export interface BadInputCase {
   readonly id: string;
@@ -71,6 +72,7 @@ import { REGISTRIES_BAD_INPUT_CASES } from './bad-input-registries-cases';
 import { SCAFFOLD_BAD_INPUT_CASES } from './bad-input-scaffold-cases';
 import { LAYERS_BAD_INPUT_CASES } from './bad-input-layers-cases';
 import { FORWARD_BAD_INPUT_CASES } from './bad-input-forward-cases';
+import { DEBUG_BAD_INPUT_CASES } from './bad-input-debug-cases';
 import { CHANGES_BAD_INPUT_CASES } from './bad-input-changes-cases';
 
 const CORE_CASES: readonly BadInputCase[] = [
@@ -506,7 +508,7 @@ const CORE_CASES: readonly BadInputCase[] = [
   ...CHANGES_BAD_INPUT_CASES,
 ];
 
-export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...ARCHIVE_CASES, ...SECURITY_CASES, ...COMPOSE_BAD_INPUT_CASES, ...AGENT_BAD_INPUT_CASES, ...LAYERS_BAD_INPUT_CASES, ...LOGS_BAD_INPUT_CASES, ...FORWARD_BAD_INPUT_CASES];
+export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...ARCHIVE_CASES, ...SECURITY_CASES, ...COMPOSE_BAD_INPUT_CASES, ...AGENT_BAD_INPUT_CASES, ...LAYERS_BAD_INPUT_CASES, ...LOGS_BAD_INPUT_CASES, ...FORWARD_BAD_INPUT_CASES, ...DEBUG_BAD_INPUT_CASES];
 
 export function badInputCase(id: string): BadInputCase {
   const found = BAD_INPUT_CASES.find((candidate) => candidate.id === id);
