@@ -40,7 +40,24 @@ export function filterNoticeItem(view: FilterableViewName, filter: RowFilter, en
   return item;
 }
 
+export interface FilterCounts {
+  readonly shown: number;
+  readonly total: number;
+}
+
+/** Rows shown and rows a view would show unfiltered, summed over TREES (one per engine; a missing one counts none). */
+export function summedCounts(trees: Iterable<{ counts(): FilterCounts } | undefined>): FilterCounts {
+  let shown = 0;
+  let total = 0;
+  for (const tree of trees) {
+    const counts = tree?.counts();
+    shown += counts?.shown ?? 0;
+    total += counts?.total ?? 0;
+  }
+  return { shown, total };
+}
+
 /** `N of M` while a filter applies, nothing otherwise. */
-export function filterDescription(applies: boolean, counts: { shown: number; total: number }): string | undefined {
+export function filterDescription(applies: boolean, counts: FilterCounts): string | undefined {
   return applies ? filterCountText(counts.shown, counts.total) : undefined;
 }
