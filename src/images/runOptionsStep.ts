@@ -4,7 +4,7 @@
  * a named profile for that image. The chosen options are resolved (files, host paths and ports checked) at the run.
  */
 import * as vscode from 'vscode';
-import { errorMessage } from '../common/errors';
+import { validatedBy } from '../common/errors';
 import { isLocalEngine, resolveRunOptions, type ResolvedRunOptions, type RunOptionsInput } from '../engine';
 import type { EngineSession } from '../model/session';
 import { formatRunOptions, parseRunOptionsText, profilesFor, readProfiles, type RunProfile } from './runOptionsText';
@@ -31,14 +31,7 @@ export async function askRunOptions(image: string, title: string): Promise<RunOp
   const text = await vscode.window.showInputBox({
     title,
     prompt: vscode.l10n.t('docker run options, e.g. -p 8080:80 -e KEY=VALUE --env-file .env -v ./src:/src -w /src --restart unless-stopped'),
-    validateInput: (value) => {
-      try {
-        parseRunOptionsText(value, cwd);
-        return undefined;
-      } catch (error) {
-        return errorMessage(error);
-      }
-    },
+    validateInput: validatedBy((value) => parseRunOptionsText(value, cwd)),
   });
   if (text === undefined) return undefined;
   const options = parseRunOptionsText(text, cwd);

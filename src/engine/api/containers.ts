@@ -1,7 +1,7 @@
 /** The Engine API's Container endpoints: list, inspect, create, the lifecycle, wait, logs and attach. */
 import type { Duplex } from 'node:stream';
 import { changeBatches, type ContainerChange } from '../containerChanges';
-import { FrameDemuxer } from '../decoders';
+import { demux } from '../decoders';
 import { EngineError, engineErrorFromResponse } from '../errors';
 import { assertValidContainerName } from '../reference';
 import { buildQuery } from '../query';
@@ -162,14 +162,7 @@ export class ContainerEndpoints extends SystemEndpoints {
         for await (const data of body) yield { stream: 'stdout', data };
         return;
       }
-      const pending: OutputChunk[] = [];
-      const demuxer = new FrameDemuxer((chunk) => pending.push(chunk));
-      for await (const data of body) {
-        demuxer.push(data);
-        for (let i = 0; i < pending.length; i++) yield pending[i] as OutputChunk;
-        pending.length = 0;
-      }
-      demuxer.end();
+      yield* demux(body);
     } finally {
       response.cancel();
     }
