@@ -11,7 +11,7 @@ export interface WaitOptions {
   readonly timeoutMs?: number;
   /** Between two checks (default 50 ms); 0 checks again once the callbacks already queued have run. */
   readonly intervalMs?: number;
-  /** A check that throws is tried again (the last error is named on giving up) instead of failing at once. */
+  /** `eventually` only: a probe that throws is tried again (the last error is named on giving up) instead of failing at once. */
   readonly retryErrors?: boolean;
 }
 
@@ -24,6 +24,16 @@ export function sleep(ms: number): Promise<void> {
 /** Resolves once the callbacks already queued (I/O, timers due, immediates) have had their turn. */
 export function nextTurn(): Promise<void> {
   return nextImmediate();
+}
+
+/** Between two checks: a timer, or (0) the turn after the callbacks already queued. */
+function pause(intervalMs: number): Promise<void> {
+  return intervalMs === 0 ? nextTurn() : delay(intervalMs);
+}
+
+function giveUp(what: string, timeoutMs: number, lastError: unknown): never {
+  const detail = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
+  assert.fail(`gave up waiting after ${timeoutMs} ms: ${what}${detail}`);
 }
 
 /** Resolves with PROBE's first answer that is not undefined; fails naming WHAT once the time is up. */
@@ -39,17 +49,24 @@ export async function eventually<T>(what: string, probe: () => T | undefined | P
       if (!retryErrors) throw error;
       lastError = error;
     }
-    if (performance.now() > end) {
-      const detail = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
-      assert.fail(`gave up waiting after ${timeoutMs} ms: ${what}${detail}`);
-    }
-    await (intervalMs === 0 ? nextTurn() : delay(intervalMs));
+    if (performance.now() > end) giveUp(what, timeoutMs, lastError);
+    await pause(intervalMs);
   }
 }
 
-/** Resolves once CHECK holds; fails naming WHAT once the time is up. */
+/**
+ * Resolves once CHECK holds; fails naming WHAT once the time is up. A check that answers at once is not awaited:
+ * a held condition returns before any other queued work runs (the in-process model tests rely on that).
+ */
 export async function until(what: string, check: () => boolean | Promise<boolean>, options: WaitOptions = {}): Promise<void> {
-  await eventually(what, async () => ((await check()) ? true : undefined), options);
+  const { timeoutMs = DEFAULT_WAIT_MS, intervalMs = 50 } = options;
+  const end = performance.now() + timeoutMs;
+  for (;;) {
+    const held = check();
+    if (typeof held === 'boolean' ? held : await held) return;
+    if (performance.now() > end) giveUp(what, timeoutMs, undefined);
+    await pause(intervalMs);
+  }
 }
 
 /** Reads ITERABLE to its end, handing each item to ON_ITEM; resolves the items. */
