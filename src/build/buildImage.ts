@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
-import { errorMessage } from '../common/errors';
+import { errorMessage, validatedBy } from '../common/errors';
 import { formatBytes, shortId } from '../common/format';
 import { buildImage, dockerfileStages, measureContext, prepareBuildContext, validateImageReference, type BuildContext } from '../engine';
 import type { EngineSession } from '../model/session';
@@ -60,14 +60,7 @@ export async function askBuildOptions(deps: BuildDeps, dockerfile: string): Prom
     title,
     prompt: vscode.l10n.t('Build args (optional): KEY=VALUE separated by spaces'),
     value: formatBuildArgs(last?.buildArgs ?? {}),
-    validateInput: (value) => {
-      try {
-        parseBuildArgs(value);
-        return undefined;
-      } catch (error) {
-        return errorMessage(error);
-      }
-    },
+    validateInput: validatedBy(parseBuildArgs),
   });
   if (argsText === undefined) return undefined;
   const buildArgs = parseBuildArgs(argsText);

@@ -9,3 +9,18 @@ export function errorMessage(error: unknown): string {
 export function toError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
+
+/**
+ * An input box's `validateInput` from the parser the answer goes through afterwards: the parser's own words while
+ * it refuses the text, nothing once it accepts it. The check as typed and the parse after Enter cannot disagree.
+ */
+export function validatedBy(parse: (text: string) => unknown): (text: string) => string | undefined {
+  return (text) => {
+    try {
+      parse(text);
+      return undefined;
+    } catch (error) {
+      return errorMessage(error);
+    }
+  };
+}

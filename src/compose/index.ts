@@ -6,18 +6,18 @@
  */
 import type { DisposableStore } from '../common/lifecycle';
 import { registerCommandTable } from '../workbench/commandTable';
-import { extendDeps, type CoreDeps } from '../workbench/deps';
-import { groupCommands } from './groupCommands';
-import { logsCommands, ProjectLogsDocuments } from './logs';
-import { runCommands } from './runCommands';
+import { extendDeps } from '../workbench/deps';
+import { composeCommands, runCommands } from './commands';
+import type { ComposeDeps } from './deps';
+import { ProjectLogsDocuments } from './logs';
 import { ComposeImplementations, ComposeTaskProvider } from './tasks';
 
-export type ComposeDeps = CoreDeps;
+export type { ComposeDeps } from './deps';
 
 export function registerCompose(deps: ComposeDeps, owner: DisposableStore): void {
   const implementations = owner.add(new ComposeImplementations());
   const documents = owner.add(new ProjectLogsDocuments(deps));
   owner.add(new ComposeTaskProvider(deps, implementations));
-  registerCommandTable([...groupCommands, ...logsCommands(documents)], deps, owner);
+  registerCommandTable(composeCommands(documents), deps, owner);
   registerCommandTable(runCommands, extendDeps(deps, { implementations }), owner);
 }

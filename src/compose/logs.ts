@@ -4,6 +4,7 @@
  * join the project later; closing the terminal or the document ends the reading.
  */
 import * as vscode from 'vscode';
+import { CoalescedRun } from '../common/coalescedRun';
 import { errorMessage } from '../common/errors';
 import { Disposable } from '../common/lifecycle';
 import { LinePrefixer, ProjectLogs, type MergedLine } from '../engine';
@@ -30,7 +31,7 @@ class ProjectDocument {
   readonly controller = new AbortController();
   private readonly lines: string[] = [];
   private readonly prefixer = new LinePrefixer(false);
-  private timer: NodeJS.Timeout | undefined;
+  private readonly updates: CoalescedRun;
   readonly backlog: Promise<void>;
   /** Every line the engine sent, kept or not: the bench and the tests count them. */
   received = 0;
@@ -38,8 +39,9 @@ class ProjectDocument {
   constructor(
     deps: CoreDeps,
     uri: vscode.Uri,
-    private readonly changed: () => void,
+    changed: () => void,
   ) {
+    this.updates = new CoalescedRun(changed, UPDATE_INTERVAL_MS, this.controller.signal);
     const query = new URLSearchParams(uri.query);
     const project = query.get('project') ?? '';
     const services = (query.get('services') ?? '').split(',').filter((service) => service !== '');
@@ -52,11 +54,11 @@ class ProjectDocument {
         this.received += batch.length;
         for (const line of batch) this.lines.push(this.prefixer.format(line));
         if (this.lines.length > max) this.lines.splice(0, this.lines.length - max);
-        this.schedule();
+        this.updates.schedule();
       },
       notice: (text) => {
         this.lines.push(`[Berth] ${text}`);
-        this.schedule();
+        this.updates.schedule();
       },
     }, { follow: true, tail: tailOf(deps), services, signal: this.controller.signal });
     // The first listing is quick; the document opens with what arrived in the first moment and then grows.
@@ -65,7 +67,7 @@ class ProjectDocument {
       if (this.controller.signal.aborted) return;
       deps.log.error(`Logs of project ${project}: ${errorMessage(error)}`);
       this.lines.push(`[Berth] logs failed: ${errorMessage(error)}`);
-      this.schedule();
+      this.updates.schedule();
     }).finally(first);
   }
 
@@ -75,15 +77,7 @@ class ProjectDocument {
 
   dispose(): void {
     this.controller.abort();
-    if (this.timer) clearTimeout(this.timer);
-  }
-
-  private schedule(): void {
-    if (this.timer || this.controller.signal.aborted) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.changed();
-    }, UPDATE_INTERVAL_MS);
+    this.updates.dispose();
   }
 }
 

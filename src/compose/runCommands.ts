@@ -7,15 +7,11 @@ import * as vscode from 'vscode';
 import { readComposeModel, type ComposeCommand, type ComposeModel, type ComposeRun } from '../engine';
 import { fieldsQuestion, listLine, shownValue, type OutsideQuestion } from '../workbench/callOrigin';
 import { command, type CommandEntry } from '../workbench/commandTable';
-import type { CoreDeps } from '../workbench/deps';
 import { pickMany } from '../workbench/multiPick';
 import { resolveFiles, type FilesTarget } from './files';
-import { prepareRun, runTask, type ComposeImplementations } from './tasks';
+import type { ComposeRunDeps } from './deps';
+import { prepareRun, runTask } from './tasks';
 import { reportFailure } from '../workbench/feedback';
-
-export interface ComposeRunDeps extends CoreDeps {
-  readonly implementations: ComposeImplementations;
-}
 
 type Selection = 'none' | 'services' | 'profiles';
 

@@ -4,8 +4,8 @@
  */
 import type { DisposableStore } from '../common/lifecycle';
 import { registerCommandTable } from '../workbench/commandTable';
-import type { CoreDeps } from '../workbench/deps';
 import { containerCommands } from './commands';
+import type { ContainersDeps, ContainersFeature } from './deps';
 import { inspectCommands } from './inspect';
 import { InspectDocumentProvider } from './inspectDocument';
 import { shellCommands } from './shell';
@@ -14,12 +14,7 @@ import { ContainersView } from './view';
 export type { ContainerNode, ContainerTreeNode } from './tree';
 export type { ContainerRowDecoration, ContainerRowDecorator, ContainersView } from './view';
 
-export type ContainersDeps = CoreDeps;
-
-/** What other features may use. */
-export interface ContainersFeature {
-  readonly view: ContainersView;
-}
+export type { ContainersDeps, ContainersFeature } from './deps';
 
 export function registerContainers(deps: ContainersDeps, owner: DisposableStore): ContainersFeature {
   const view = owner.add(new ContainersView(deps));

@@ -8,7 +8,7 @@ import type { GroupBy } from '../config';
 import type { ModelChange } from '../model/modelChange';
 import { containerHealth, isRunningState, type ContainerRecord } from '../model/records';
 import type { ChildRow } from '../views/childRows';
-import { carryContainerText, containerMatches, filterApplies, type FilterNoticeRow, type RowFilter } from '../views/rowFilter';
+import { carryContainerText, containerMatches, filterApplies, type FilterCounts, type FilterNoticeRow, type RowFilter } from '../views/rowFilter';
 
 export type { GroupBy };
 
@@ -19,12 +19,6 @@ export interface ContainerTreeOptions {
   readonly onlyUnhealthy?: boolean | undefined;
   /** The view's filter (text, workspace only): rows that fail it are hidden, and the view counts them. */
   readonly filter?: RowFilter | undefined;
-}
-
-/** Rows shown, and rows the view would show without its filter. */
-export interface RowCounts {
-  readonly shown: number;
-  readonly total: number;
 }
 
 /** docker ps's short id. */
@@ -199,7 +193,7 @@ export class ContainerTree {
   }
 
   /** Rows shown, and rows the view would show without its filter. */
-  counts(): RowCounts {
+  counts(): FilterCounts {
     return { shown: this.shownCount, total: this.unfilteredCount };
   }
 

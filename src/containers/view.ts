@@ -12,7 +12,7 @@ import type { EngineSession } from '../model/session';
 import type { ChildRow, ContainerChildRows } from '../views/childRows';
 import type { EngineRootNode } from '../views/engineForest';
 import { EngineTreeView, type RefreshPlanLike } from '../views/engineTreeView';
-import { filterDescription, filterNoticeItem, type FilterableView, type FilterNoticeRow } from '../views/filterRows';
+import { filterDescription, filterNoticeItem, summedCounts, type FilterableView, type FilterCounts, type FilterNoticeRow } from '../views/filterRows';
 import { filterApplies, NO_FILTER, type RowFilter } from '../views/rowFilter';
 import { containerTooltip, presentContainer, presentGroup, type GroupPlace } from '../views/presentation';
 import { toTreeItem } from '../views/treeItems';
@@ -126,15 +126,8 @@ export class ContainersView extends EngineTreeView<ContainerRowNode, ContainerTr
   }
 
   /** Rows shown and rows the view would show unfiltered, over every engine. */
-  filterCounts(): { shown: number; total: number } {
-    let shown = 0;
-    let total = 0;
-    for (const session of this.deps.engines.all) {
-      const counts = this.forest.tree(session.id)?.counts();
-      shown += counts?.shown ?? 0;
-      total += counts?.total ?? 0;
-    }
-    return { shown, total };
+  filterCounts(): FilterCounts {
+    return summedCounts(this.engineTrees());
   }
 
   protected override filterDescription(): string | undefined {

@@ -6,51 +6,34 @@ import type { Endpoint } from './endpoint';
 import { EngineError } from './errors';
 import { errorMessage } from '../common/errors';
 
-const CONNECT_ERRORS: Record<string, { problem: string; hint: string }> = {
-  ENOENT: {
-    problem: 'there is no socket at that path',
-    hint: 'Start the engine (Docker or Podman), or point DOCKER_HOST (or --host, or the berth.engine.host setting) at a running one',
-  },
-  ECONNREFUSED: {
-    problem: 'the connection was refused (is the engine running?)',
-    hint: 'Start the engine, or point DOCKER_HOST (or --host, or the berth.engine.host setting) at a running one',
-  },
-  EACCES: {
-    problem: 'permission denied on the socket',
-    hint: 'Add your user to the docker group (sudo usermod -aG docker $USER, then log in again) or fix the socket\'s permissions',
-  },
-  EPERM: {
-    problem: 'the operation is not permitted on the socket',
-    hint: 'Add your user to the docker group (sudo usermod -aG docker $USER, then log in again) or fix the socket\'s permissions',
-  },
-  ENOTFOUND: {
-    problem: 'the host name does not resolve',
-    hint: 'Check the host name in DOCKER_HOST, --host or the docker context',
-  },
-  EAI_AGAIN: {
-    problem: 'the host name could not be resolved right now',
-    hint: 'Check the network and the host name in DOCKER_HOST, --host or the docker context',
-  },
-  EHOSTUNREACH: { problem: 'the host is unreachable', hint: 'Check the network and the address in DOCKER_HOST or --host' },
-  ENETUNREACH: { problem: 'the network is unreachable', hint: 'Check the network and the address in DOCKER_HOST or --host' },
-  ETIMEDOUT: { problem: 'the connection timed out', hint: 'Check that the engine is running and reachable at that address' },
-  UND_ERR_CONNECT_TIMEOUT: {
-    problem: 'the connection timed out',
-    hint: 'Check that the engine is running and reachable at that address',
-  },
+type ConnectError = { readonly problem: string; readonly hint: string };
+
+const START_ENGINE = 'point DOCKER_HOST (or --host, or the berth.engine.host setting) at a running one';
+const JOIN_DOCKER_GROUP = 'Add your user to the docker group (sudo usermod -aG docker $USER, then log in again) or fix the socket\'s permissions';
+const CHECK_ADDRESS = 'Check the network and the address in DOCKER_HOST or --host';
+const TIMED_OUT: ConnectError = { problem: 'the connection timed out', hint: 'Check that the engine is running and reachable at that address' };
+const CLOSED_BY_ENGINE: ConnectError = { problem: 'the engine closed the connection', hint: 'Check that the engine is healthy and try again' };
+const CLIENT_CLOSED: ConnectError = { problem: 'the client was closed', hint: 'Create a new client' };
+const OVERLOADED = 'The engine may be overloaded or hung; check it and try again';
+
+const CONNECT_ERRORS: Record<string, ConnectError> = {
+  ENOENT: { problem: 'there is no socket at that path', hint: `Start the engine (Docker or Podman), or ${START_ENGINE}` },
+  ECONNREFUSED: { problem: 'the connection was refused (is the engine running?)', hint: `Start the engine, or ${START_ENGINE}` },
+  EACCES: { problem: 'permission denied on the socket', hint: JOIN_DOCKER_GROUP },
+  EPERM: { problem: 'the operation is not permitted on the socket', hint: JOIN_DOCKER_GROUP },
+  ENOTFOUND: { problem: 'the host name does not resolve', hint: 'Check the host name in DOCKER_HOST, --host or the docker context' },
+  EAI_AGAIN: { problem: 'the host name could not be resolved right now', hint: 'Check the network and the host name in DOCKER_HOST, --host or the docker context' },
+  EHOSTUNREACH: { problem: 'the host is unreachable', hint: CHECK_ADDRESS },
+  ENETUNREACH: { problem: 'the network is unreachable', hint: CHECK_ADDRESS },
+  ETIMEDOUT: TIMED_OUT,
+  UND_ERR_CONNECT_TIMEOUT: TIMED_OUT,
   ECONNRESET: { problem: 'the engine reset the connection', hint: 'Check that the engine is healthy and try again' },
-  EPIPE: { problem: 'the engine closed the connection', hint: 'Check that the engine is healthy and try again' },
-  UND_ERR_SOCKET: { problem: 'the engine closed the connection', hint: 'Check that the engine is healthy and try again' },
-  UND_ERR_CLOSED: { problem: 'the client was closed', hint: 'Create a new client' },
-  UND_ERR_DESTROYED: { problem: 'the client was closed', hint: 'Create a new client' },
-  UND_ERR_HEADERS_TIMEOUT: {
-    problem: 'the engine did not answer in time',
-    hint: 'The engine may be overloaded or hung; check it and try again',
-  },
-  UND_ERR_BODY_TIMEOUT: {
-    problem: 'the engine stopped sending in the middle of a response',
-    hint: 'The engine may be overloaded or hung; check it and try again',
-  },
+  EPIPE: CLOSED_BY_ENGINE,
+  UND_ERR_SOCKET: CLOSED_BY_ENGINE,
+  UND_ERR_CLOSED: CLIENT_CLOSED,
+  UND_ERR_DESTROYED: CLIENT_CLOSED,
+  UND_ERR_HEADERS_TIMEOUT: { problem: 'the engine did not answer in time', hint: OVERLOADED },
+  UND_ERR_BODY_TIMEOUT: { problem: 'the engine stopped sending in the middle of a response', hint: OVERLOADED },
 };
 
 /** Maps a connection-level failure to an EngineError that names the endpoint and says what to do next. */

@@ -3,6 +3,7 @@
  * local 8080 to container 8080, `9000:8080` local 9000 to container 8080, and `:8080` or `0:8080` a free local port
  * to container 8080. Every refusal says which part is wrong and what is allowed.
  */
+import { validatedBy } from '../common/errors';
 import { EngineError } from './errors';
 
 export interface PortForwardSpec {
@@ -41,11 +42,4 @@ export function parsePortForwardSpec(text: string): PortForwardSpec {
 }
 
 /** The refusal text for input typed into a prompt, or undefined when it reads. */
-export function portForwardSpecProblem(text: string): string | undefined {
-  try {
-    parsePortForwardSpec(text);
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}
+export const portForwardSpecProblem: (text: string) => string | undefined = validatedBy(parsePortForwardSpec);

@@ -2,6 +2,7 @@
  * Image references and container names, validated before they reach the engine so bad input gets a specific message.
  * Grammar after the distribution reference spec: `[registry[:port]/]path[:tag][@digest]`.
  */
+import { validatedBy } from '../common/errors';
 import { EngineError } from './errors';
 
 export const DOCKER_HUB_REGISTRY = 'docker.io';
@@ -25,14 +26,7 @@ const DIGEST = /^[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]
 const MAX_NAME_LENGTH = 255;
 
 /** Returns what is wrong with an image reference, or undefined when it is valid. Suits input-box validation. */
-export function validateImageReference(reference: string): string | undefined {
-  try {
-    parseImageReference(reference);
-    return undefined;
-  } catch (error) {
-    return error instanceof EngineError ? error.message : String(error);
-  }
-}
+export const validateImageReference: (reference: string) => string | undefined = validatedBy(parseImageReference);
 
 /** Parses and normalizes an image reference. Throws EngineError('bad-request') saying what is wrong. */
 export function parseImageReference(reference: string): ImageReference {

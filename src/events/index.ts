@@ -2,71 +2,16 @@
  * The Events feature: the Events view (what happened on the engine, live while visible), its filter and the click
  * that reveals an event's object. extension.ts hands over the reveal functions of the Containers and Images views.
  */
-import * as vscode from 'vscode';
 import type { DisposableStore } from '../common/lifecycle';
-import { command, registerCommandTable } from '../workbench/commandTable';
-import type { LogDeps, SessionsDeps, SettingsDeps } from '../workbench/deps';
-import { objectName } from './presentation';
-import { EventsView, type EventNode } from './view';
+import { registerCommandTable } from '../workbench/commandTable';
+import { eventsCommands } from './commands';
+import type { EventsFeature, EventsRegistrationDeps } from './deps';
+import { EventsView } from './view';
 
-export interface EventsRegistrationDeps extends SessionsDeps, SettingsDeps, LogDeps {
-  readonly revealContainer: (id: string, engine: string) => Promise<void>;
-  readonly revealImage: (key: string, engine: string) => Promise<void>;
-}
-
-export interface EventsFeature {
-  readonly view: EventsView;
-}
-
-function isEventNode(value: unknown): value is EventNode {
-  return typeof value === 'object' && value !== null && (value as EventNode).kind === 'event' && typeof (value as EventNode).engine === 'string';
-}
+export type { EventsFeature, EventsRegistrationDeps } from './deps';
 
 export function registerEvents(deps: EventsRegistrationDeps, owner: DisposableStore): EventsFeature {
   const view = owner.add(new EventsView(deps));
-  registerCommandTable(
-    [
-      command('berth.events.filter', 'Filtering events', () => async (text?: unknown) => {
-        const value =
-          typeof text === 'string'
-            ? text
-            : await vscode.window.showInputBox({
-                title: vscode.l10n.t('Filter Events'),
-                prompt: vscode.l10n.t('Words that the type, action or object must contain, e.g. "container die" or "web" (empty: all events)'),
-                value: view.filter,
-              });
-        if (value !== undefined) view.setFilter(value);
-      }),
-      // Resolves what it did (for tests): 'container', 'image', 'gone' (said so) or 'no row' (said so).
-      command('berth.events.reveal', 'Showing the object', (commandDeps: EventsRegistrationDeps) => async (node?: unknown) => {
-        if (!isEventNode(node)) return undefined;
-        const entry = view.entry(node);
-        if (!entry) return undefined;
-        const { event } = entry;
-        const session = commandDeps.sessionFor(node.engine);
-        const id = event.Actor?.ID ?? '';
-        if (event.Type === 'container' && session.model.container(id)) {
-          await vscode.commands.executeCommand('berth.containers.focus');
-          await commandDeps.revealContainer(id, node.engine);
-          return 'container';
-        }
-        const image = event.Type === 'image' ? session.model.image(id) : undefined;
-        if (image) {
-          await vscode.commands.executeCommand('berth.images.focus');
-          await commandDeps.revealImage(image.key, node.engine);
-          return 'image';
-        }
-        const gone = event.Type === 'container' || event.Type === 'image';
-        void vscode.window.showInformationMessage(
-          gone
-            ? vscode.l10n.t('The {0} {1} no longer exists.', event.Type, objectName(event))
-            : vscode.l10n.t('Berth shows no row for {0} events; the tooltip has all the event says.', event.Type),
-        );
-        return gone ? 'gone' : 'no row';
-      }),
-    ],
-    deps,
-    owner,
-  );
+  registerCommandTable(eventsCommands(view), deps, owner);
   return { view };
 }

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { splitCommandLine } from '../common/argv';
-import { errorMessage } from '../common/errors';
+import { errorMessage, validatedBy } from '../common/errors';
 import { DisposableStore } from '../common/lifecycle';
 import { shortId } from '../common/format';
 import { LayerProgress, pullProgressText } from '../common/layerProgress';
@@ -126,14 +126,7 @@ async function askRunArgs(session: EngineSession, title: string, foreground: boo
   const commandLine = await vscode.window.showInputBox({
     title,
     prompt: vscode.l10n.t('Command for {0} (optional; empty runs the image\'s default)', image),
-    validateInput: (value) => {
-      try {
-        splitCommandLine(value);
-        return undefined;
-      } catch (error) {
-        return errorMessage(error);
-      }
-    },
+    validateInput: validatedBy(splitCommandLine),
   });
   if (commandLine === undefined) return undefined;
   const name = await vscode.window.showInputBox({
@@ -202,7 +195,6 @@ function runQuestion(given: unknown, action: string): OutsideQuestion | undefine
   return { message: vscode.l10n.t('Run a container of {0}?', shownValue(given.image)), action, detail: runQuestionDetail(given) };
 }
 
-/** The run's network, asked about when it would come from the workspace's settings; null: the user cancelled. */
 /** Network `none` drops published ports: the run goes on, and the user hears it at once rather than at Open in Browser. */
 function warnOfDroppedPorts(deps: ImagesCommandDeps, network: string | undefined, args: RunArgs): void {
   const warning = droppedPortsWarning(network, args.options?.ports);
@@ -211,6 +203,7 @@ function warnOfDroppedPorts(deps: ImagesCommandDeps, network: string | undefined
   void vscode.window.showWarningMessage(warning);
 }
 
+/** The run's network, asked about when it would come from the workspace's settings; null: the user cancelled. */
 function chooseNetwork(deps: ImagesCommandDeps, args: RunArgs): Promise<string | undefined | null> {
   const given = args.options?.network?.trim() || undefined;
   return runNetworkFor(args.image, given, deps.settings.runNetwork, deps.settings.runNetworkFromWorkspace, deps.log, args.workspaceNetwork);
@@ -233,14 +226,30 @@ async function commonRunOptions(deps: ImagesCommandDeps, session: EngineSession,
   };
 }
 
+/**
+ * What both Run commands ask first: the run's arguments (given, or asked with TITLE) and its network. Undefined when
+ * the user cancelled either; a network that drops published ports is warned about here.
+ */
+async function askRunPlan(
+  deps: ImagesCommandDeps,
+  args: readonly unknown[],
+  title: string,
+  foreground: boolean,
+): Promise<{ session: EngineSession; options: RunArgs; network: string | undefined } | undefined> {
+  const session = deps.sessionOfTarget(args[0]);
+  const options = isRunArgs(args[0]) ? args[0] : await askRunArgs(session, title, foreground, imageOfNode(args[0]));
+  if (!options) return undefined;
+  const network = await chooseNetwork(deps, options);
+  if (network === null) return undefined;
+  warnOfDroppedPorts(deps, network, options);
+  return { session, options, network };
+}
+
 export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
   command('berth.runContainer', 'Running', (deps) => async (...args: unknown[]) => {
-    const session = deps.sessionOfTarget(args[0]);
-    const options = isRunArgs(args[0]) ? args[0] : await askRunArgs(session, 'Run Container', true, imageOfNode(args[0]));
-    if (!options) return undefined;
-    const network = await chooseNetwork(deps, options);
-    if (network === null) return undefined;
-    warnOfDroppedPorts(deps, network, options);
+    const plan = await askRunPlan(deps, args, 'Run Container', true);
+    if (!plan) return undefined;
+    const { session, options, network } = plan;
     const terminal = new BufferedPseudoterminal();
     // Named after its container; one the engine names is renamed once it is created.
     let terminalName = `Run: ${options.name ?? options.image}`;
@@ -345,12 +354,9 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
   }, { rejectsWhen: answersSignIn, asksOutsideCallers: (given) => runQuestion(given, vscode.l10n.t('Run')) }),
 
   command('berth.runInBackground', 'Running in background', (deps) => async (...args: unknown[]) => {
-    const session = deps.sessionOfTarget(args[0]);
-    const options = isRunArgs(args[0]) ? args[0] : await askRunArgs(session, 'Run in Background', false, imageOfNode(args[0]));
-    if (!options) return undefined;
-    const network = await chooseNetwork(deps, options);
-    if (network === null) return undefined;
-    warnOfDroppedPorts(deps, network, options);
+    const plan = await askRunPlan(deps, args, 'Run in Background', false);
+    if (!plan) return undefined;
+    const { session, options, network } = plan;
     const tracker = new LayerProgress();
     const runOptions = await commonRunOptions(deps, session, options, network);
     const result = await withCancellableProgress(vscode.l10n.t('Starting {0}', options.image), (signal, progress) =>

@@ -4,7 +4,7 @@
  * a named profile for that image. The chosen options are resolved (files, host paths and ports checked) at the run.
  */
 import * as vscode from 'vscode';
-import { errorMessage } from '../common/errors';
+import { validatedBy } from '../common/errors';
 import { isLocalEngine, resolveRunOptions, type ResolvedRunOptions, type RunOptionsInput } from '../engine';
 import type { EngineSession } from '../model/session';
 import { formatRunOptions, parseRunOptionsText, profilesFor, readProfiles, typedOptionsWarning, type RunProfile } from './runOptionsText';
@@ -32,14 +32,10 @@ export async function askRunOptions(image: string, title: string): Promise<RunOp
     title,
     prompt: vscode.l10n.t('docker run options, e.g. -p 8080:80 -e KEY=VALUE --env-file .env -v ./src:/src -w /src --restart unless-stopped'),
     validateInput: (value) => {
-      let typed: RunOptionsInput;
-      try {
-        typed = parseRunOptionsText(value, cwd);
-      } catch (error) {
-        return errorMessage(error);
-      }
+      const refusal = validatedBy((typed: string) => parseRunOptionsText(typed, cwd))(value);
+      if (refusal !== undefined) return refusal;
       // Not a refusal: the run may still be wanted, but the user hears it before the ports turn out unreachable.
-      const warning = typedOptionsWarning(typed);
+      const warning = typedOptionsWarning(parseRunOptionsText(value, cwd));
       return warning === undefined ? undefined : { message: warning, severity: vscode.InputBoxValidationSeverity.Warning };
     },
   });

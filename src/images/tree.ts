@@ -6,7 +6,7 @@ import { SortedList } from '../common/sortedList';
 import type { ModelChange } from '../model/modelChange';
 import type { ImageRecord } from '../model/records';
 import { untaggedLabel } from '../views/presentation';
-import { filterApplies, imageMatches, NO_FILTER, type RowFilter } from '../views/rowFilter';
+import { filterApplies, imageMatches, NO_FILTER, type FilterCounts, type RowFilter } from '../views/rowFilter';
 
 export interface ImageNode {
   readonly kind: 'image';
@@ -60,7 +60,7 @@ export class ImageTree {
   }
 
   /** Rows shown, and rows the view would show without its filter. */
-  counts(): { shown: number; total: number } {
+  counts(): FilterCounts {
     return { shown: this.list.length, total: this.unfilteredCount };
   }
 

@@ -5,7 +5,7 @@ import type { ModelChange } from '../model/modelChange';
 import type { EngineSession } from '../model/session';
 import { isEngineRoot, type EngineRootNode } from '../views/engineForest';
 import { EngineTreeView, type RefreshPlanLike } from '../views/engineTreeView';
-import { filterDescription, filterNoticeItem, type FilterableView } from '../views/filterRows';
+import { filterDescription, filterNoticeItem, summedCounts, type FilterableView } from '../views/filterRows';
 import { filterApplies, imageMatches, NO_FILTER, type FilterNoticeRow, type RowFilter } from '../views/rowFilter';
 import { presentImage, type ImageUsage } from '../views/presentation';
 import { toTreeItem } from '../views/treeItems';
@@ -63,14 +63,7 @@ export class ImagesView extends EngineTreeView<ImageRowNode, ImageTree> implemen
   }
 
   protected override filterDescription(): string | undefined {
-    let shown = 0;
-    let total = 0;
-    for (const session of this.deps.engines.all) {
-      const counts = this.forest.tree(session.id)?.counts();
-      shown += counts?.shown ?? 0;
-      total += counts?.total ?? 0;
-    }
-    return filterDescription(filterApplies(this.filter), { shown, total });
+    return filterDescription(filterApplies(this.filter), summedCounts(this.engineTrees()));
   }
 
   protected override filterNotice(engine: string): ImageRowNode | undefined {

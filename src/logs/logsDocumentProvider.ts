@@ -10,6 +10,7 @@
  * older lines stay reachable through Save Logs or a time range.
  */
 import * as vscode from 'vscode';
+import { CoalescedRun } from '../common/coalescedRun';
 import { errorMessage } from '../common/errors';
 import { Disposable } from '../common/lifecycle';
 import type { LogDeps, SessionsDeps, SettingsDeps } from '../workbench/deps';
@@ -49,7 +50,10 @@ export class LogDocument {
   private readonly filtered: FilteredSink;
   readonly controller = new AbortController();
   readonly backlog: Promise<void>;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly updates = new CoalescedRun(() => {
+    this.changed(this.uri);
+    this.tellAboutCap();
+  }, UPDATE_INTERVAL_MS, this.controller.signal);
   private toldAboutCap = false;
 
   constructor(
@@ -74,12 +78,12 @@ export class LogDocument {
       output: (stream: 'stdout' | 'stderr', text: string, stamp?: string) => {
         this.buffer.append(stream, text, stamp);
         if (this.kept) this.filtered.output(stream, text, stamp);
-        this.scheduleChange();
+        this.updates.schedule();
       },
       notice: (text: string) => {
         this.buffer.appendNotice(text);
         this.kept?.appendNotice(text);
-        this.scheduleChange();
+        this.updates.schedule();
       },
     };
     followContainerLogs(client, id, sink, {
@@ -97,14 +101,14 @@ export class LogDocument {
         deps.log.error(`Logs of ${id}: ${message}`);
         this.buffer.appendNotice(`logs failed: ${message}`);
         this.kept?.appendNotice(`logs failed: ${message}`);
-        this.scheduleChange();
+        this.updates.schedule();
       })
       .finally(() => {
         backlogDone();
         if (view.until !== undefined && !this.controller.signal.aborted) {
           this.buffer.appendNotice('end of the time range');
           this.kept?.appendNotice('end of the time range');
-          this.scheduleChange();
+          this.updates.schedule();
         }
       });
   }
@@ -145,16 +149,7 @@ export class LogDocument {
 
   dispose(): void {
     this.controller.abort();
-    if (this.timer) clearTimeout(this.timer);
-  }
-
-  private scheduleChange(): void {
-    if (this.timer || this.controller.signal.aborted) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.changed(this.uri);
-      this.tellAboutCap();
-    }, UPDATE_INTERVAL_MS);
+    this.updates.dispose();
   }
 
   private tellAboutCap(): void {

@@ -12,7 +12,7 @@
  */
 import { isBerthHelper, isEngineError, withoutBerthHelpers, type EngineEvent } from '../engine';
 import { errorMessage } from '../common/errors';
-import { Disposable, toDisposable, type IDisposable } from '../common/lifecycle';
+import { Disposable, toDisposable } from '../common/lifecycle';
 import { Emitter } from '../common/emitter';
 import { EventBatcher, timeoutScheduler, DEFAULT_WINDOW_MS, type PendingWork, type Scheduler } from './batcher';
 import { backoffDelay, DEFAULT_BACKOFF, sinceBefore, sinceFromEvent, type BackoffPolicy } from './reconnect';
@@ -26,6 +26,7 @@ import type { ModelSource } from './source';
 import type { SavedListing } from './savedListing';
 import { rememberExactClock } from './statusClock';
 import { applyListingOver } from './listingDiff';
+import { WakeablePause, Waiters } from './waiting';
 
 export type { ModelChange } from './modelChange';
 export type { EngineState, ModelSnapshot } from './snapshot';
@@ -62,11 +63,11 @@ export class EngineModel extends Disposable {
   private _lastError: unknown;
   private lastSince: string | undefined;
   private connection: AbortController | undefined;
-  private wakeBackoff: (() => void) | undefined;
+  private readonly backoffPause = new WakeablePause(this.lifetime.signal);
   private started = false;
-  private readonly stateWaiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+  private readonly stateWaiters = new Waiters();
   /** Waiting for rows to show: the engine's listing, or a saved one until it comes. */
-  private readonly rowWaiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+  private readonly rowWaiters = new Waiters();
   /** A listing of the engine itself has been applied: a saved one is never shown after that. */
   private listed = false;
   private _savedListingAt: number | undefined;
@@ -161,26 +162,26 @@ export class EngineModel extends Disposable {
   setBackoff(policy: BackoffPolicy | undefined): void {
     this.backoff = policy ?? DEFAULT_BACKOFF;
     // A pause under the old policy ends now; the next one follows the new policy.
-    if (policy === undefined) this.wakeBackoff?.();
+    if (policy === undefined) this.backoffPause.wake();
   }
 
   /** Reconnects now instead of waiting out the backoff. */
   retry(): void {
     if (this._state === 'unreachable') this.setState('connecting');
-    this.wakeBackoff?.();
+    this.backoffPause.wake();
   }
 
   /** Drops the connection and lists everything again (the Refresh command). */
   refresh(): void {
     this.connection?.abort();
-    this.wakeBackoff?.();
+    this.backoffPause.wake();
   }
 
   /** Resolves when connected (at once if already); rejects when the engine turns out unreachable. */
   whenConnected(): Promise<void> {
     if (this._state === 'connected') return Promise.resolve();
     if (this.isDisposed) return Promise.reject(new Error('The engine model was disposed'));
-    return new Promise((resolve, reject) => this.stateWaiters.push({ resolve, reject }));
+    return this.stateWaiters.wait();
   }
 
   /**
@@ -204,7 +205,7 @@ export class EngineModel extends Disposable {
     this._savedListingAt = listing.savedAt;
     this.log('info', `Showing ${listing.containers.length} containers and ${listing.images.length} images as saved at ${new Date(listing.savedAt).toISOString()} until the engine answers`);
     this._onDidChange.fire({ ...fullChange(), saved: true });
-    for (const waiter of this.rowWaiters.splice(0)) waiter.resolve();
+    this.rowWaiters.resolveAll();
     return true;
   }
 
@@ -212,7 +213,7 @@ export class EngineModel extends Disposable {
   whenRowsKnown(): Promise<void> {
     if (this._state === 'connected' || this._savedListingAt !== undefined) return Promise.resolve();
     if (this.isDisposed) return Promise.reject(new Error('The engine model was disposed'));
-    return new Promise((resolve, reject) => this.rowWaiters.push({ resolve, reject }));
+    return this.rowWaiters.wait();
   }
 
   /** Resolves once every event received so far has been applied. */
@@ -262,11 +263,11 @@ export class EngineModel extends Disposable {
         failures = 0;
         quickLosses = this.now() - startedAt >= STABLE_CONNECTION_MS ? 0 : quickLosses + 1;
         if (quickLosses <= 1) continue;
-        await this.sleep(backoffDelay(quickLosses - 1, this.backoff));
+        await this.backoffPause.sleep(backoffDelay(quickLosses - 1, this.backoff));
       } else {
         quickLosses = 0;
         failures++;
-        await this.sleep(backoffDelay(failures - 1, this.backoff));
+        await this.backoffPause.sleep(backoffDelay(failures - 1, this.backoff));
       }
     }
   }
@@ -371,7 +372,8 @@ export class EngineModel extends Disposable {
     this._state = state;
     if (state === 'connected') {
       this._lastError = undefined;
-      for (const waiter of [...this.stateWaiters.splice(0), ...this.rowWaiters.splice(0)]) waiter.resolve();
+      this.stateWaiters.resolveAll();
+      this.rowWaiters.resolveAll();
     }
     this._onDidChangeState.fire(state);
   }
@@ -391,21 +393,7 @@ export class EngineModel extends Disposable {
   }
 
   private rejectWaiters(error: unknown): void {
-    for (const waiter of [...this.stateWaiters.splice(0), ...this.rowWaiters.splice(0)]) waiter.reject(error);
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer: { handle?: IDisposable } = {};
-      const done = (): void => {
-        timer.handle?.dispose();
-        this.wakeBackoff = undefined;
-        this.lifetime.signal.removeEventListener('abort', done);
-        resolve();
-      };
-      this.wakeBackoff = done;
-      this.lifetime.signal.addEventListener('abort', done);
-      timer.handle = timeoutScheduler(done, ms);
-    });
+    this.stateWaiters.rejectAll(error);
+    this.rowWaiters.rejectAll(error);
   }
 }

@@ -22,25 +22,29 @@ export type UpsertResult<T> =
   | { readonly kind: 'updated'; readonly previous: T; readonly current: T }
   | { readonly kind: 'unchanged'; readonly current: T };
 
-export class ContainerStore {
-  private readonly byId = new Map<string, ContainerRecord>();
+/** What both stores offer: their records by key (container id, image key), read-only from outside. */
+abstract class RecordStore<R> {
+  protected readonly byKey = new Map<string, R>();
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  get(key: string): R | undefined {
+    return this.byKey.get(key);
+  }
+
+  values(): IterableIterator<R> {
+    return this.byKey.values();
+  }
+}
+
+export class ContainerStore extends RecordStore<ContainerRecord> {
   /**
    * Image key → the references its containers were created from (`busybox:local`, an id, …) → how many. Their sum
    * is the image's container count (what `Containers: -1` in the API leaves out).
    */
   private readonly references = new Map<string, Map<string, number>>();
-
-  get size(): number {
-    return this.byId.size;
-  }
-
-  get(id: string): ContainerRecord | undefined {
-    return this.byId.get(id);
-  }
-
-  values(): IterableIterator<ContainerRecord> {
-    return this.byId.values();
-  }
 
   usageOf(key: string): number {
     let count = 0;
@@ -62,12 +66,12 @@ export class ContainerStore {
 
   /** Finds a container by full id, unique id prefix (≥ 4 chars) or name. */
   find(idOrName: string): ContainerRecord | undefined {
-    const exact = this.byId.get(idOrName);
+    const exact = this.byKey.get(idOrName);
     if (exact) return exact;
     const name = idOrName.replace(/^\//, '');
     let prefixMatch: ContainerRecord | undefined;
     let prefixMatches = 0;
-    for (const record of this.byId.values()) {
+    for (const record of this.byKey.values()) {
       if (record.name === name) return record;
       if (idOrName.length >= 4 && record.id.startsWith(idOrName)) {
         prefixMatch = record;
@@ -79,11 +83,11 @@ export class ContainerStore {
 
   /** Returns the result and adds the keys of images whose usage count changed to `usageChanged`. */
   upsert(summary: ContainerSummary, usageChanged: Set<string>): UpsertResult<ContainerRecord> {
-    const previous = this.byId.get(summary.Id);
+    const previous = this.byKey.get(summary.Id);
     const clock = clockOfSummary(summary, Date.now());
     if (previous && sameContainer(previous.summary, summary) && !refinesClock(previous.clock, clock)) return { kind: 'unchanged', current: previous };
     const current = toContainerRecord(summary, clock);
-    this.byId.set(current.id, current);
+    this.byKey.set(current.id, current);
     if (!previous || previous.imageKey !== current.imageKey || previous.summary.Image !== current.summary.Image) {
       if (previous) this.adjustUsage(previous, -1, usageChanged);
       this.adjustUsage(current, +1, usageChanged);
@@ -92,22 +96,22 @@ export class ContainerStore {
   }
 
   remove(id: string, usageChanged: Set<string>): ContainerRecord | undefined {
-    const previous = this.byId.get(id);
+    const previous = this.byKey.get(id);
     if (!previous) return undefined;
-    this.byId.delete(id);
+    this.byKey.delete(id);
     this.adjustUsage(previous, -1, usageChanged);
     return previous;
   }
 
   replaceAll(summaries: readonly ContainerSummary[]): void {
-    this.byId.clear();
+    this.byKey.clear();
     this.references.clear();
     const ignored = new Set<string>();
     for (const summary of summaries) this.upsert(summary, ignored);
   }
 
   clear(): void {
-    this.byId.clear();
+    this.byKey.clear();
     this.references.clear();
   }
 
@@ -141,22 +145,9 @@ export function tagCandidates(reference: string): string[] {
   return candidates;
 }
 
-export class ImageStore {
-  private readonly byKey = new Map<string, ImageRecord>();
+export class ImageStore extends RecordStore<ImageRecord> {
   /** Tag → image key; a tag names one image at a time. */
   private readonly byTag = new Map<string, string>();
-
-  get size(): number {
-    return this.byKey.size;
-  }
-
-  get(key: string): ImageRecord | undefined {
-    return this.byKey.get(key);
-  }
-
-  values(): IterableIterator<ImageRecord> {
-    return this.byKey.values();
-  }
 
   /**
    * By id (with or without `sha256:`, or a unique prefix of ≥ 4 chars) or by tag. A tag also matches the

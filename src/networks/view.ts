@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { Disposable, DisposableStore, MutableDisposable } from '../common/lifecycle';
 import type { EngineSession } from '../model/session';
 import type { RowSummary } from '../views/engineTreeView';
-import { filterDescription, filterNoticeItem, type FilterableView } from '../views/filterRows';
+import { filteredTopRows, filterNoticeItem, type FilterableView } from '../views/filterRows';
 import { filterApplies, networkMatches, NO_FILTER, type FilterNoticeRow, type RowFilter } from '../views/rowFilter';
 import { rowSummariesUnder, sessionTreeView, toTreeItem } from '../views/treeItems';
 import type { LogDeps, SessionsDeps } from '../workbench/deps';
@@ -87,16 +87,12 @@ export class NetworksView extends Disposable implements vscode.TreeDataProvider<
     const store = this.networks;
     if (!store) return [];
     if (node === undefined) {
-      const nodes = new Map<string, NetworkNode>();
-      let total = 0;
-      for (const network of store.networks()) {
-        total++;
-        if (networkMatches(network, this.filter)) nodes.set(network.Id, { kind: 'network', id: network.Id, name: network.Name });
-      }
-      this.nodes = nodes;
       const applies = filterApplies(this.filter);
-      const description = filterDescription(applies, { shown: nodes.size, total });
-      if (this.view.description !== description) this.view.description = description;
+      const nodes = filteredTopRows(this.view, applies, store.networks(), (network) => networkMatches(network, this.filter), (network): [string, NetworkNode] => [
+        network.Id,
+        { kind: 'network', id: network.Id, name: network.Name },
+      ]);
+      this.nodes = nodes;
       return applies && nodes.size === 0 ? [this.notice] : [...nodes.values()];
     }
     if (node.kind !== 'network') return [];

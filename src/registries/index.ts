@@ -3,62 +3,24 @@
  * commands, Tag Image… and Push Image. extension.ts calls `registerRegistries` once.
  */
 import * as vscode from 'vscode';
-import { RegistryError } from '../engine/registry';
 import type { DisposableStore } from '../common/lifecycle';
 import { ownRows } from '../workbench/callOrigin';
-import { command, registerCommandTable, type CommandEntry } from '../workbench/commandTable';
-import { labelOf, rowsUnder } from '../views/treeItems';
-import type { ReportDeps } from '../workbench/feedback';
-import type { AuthRetryOptions } from './authRetry';
+import { registerCommandTable } from '../workbench/commandTable';
+import { registriesCommands } from './commands';
 import { CredentialChain } from './credentialChain';
 import { RegistryCredentialStore } from './credentialStore';
-import { dockerConfigRegistries, dockerConfigSource, type DockerConfigLocation } from './dockerConfigRegistries';
-import { pushImage, pushQuestion, tagImage, tagQuestion, type ImageTarget } from './imageCommands';
-import { RegistriesTreeProvider, type RegistryTreeNode } from './registriesTree';
-import { authRetryOptions, copyReference, isAutomatedPull, pullTag, type PullOptions } from './registryCommands';
-import type { EngineGetter } from './registryEngine';
-import { RegistrySignIn, type SignInRequest } from './signIn';
-import { repositoryNameProblem, TypedRepositories } from './typedRepositories';
+import type { RegistriesDeps, RegistriesFeature } from './deps';
+import { dockerConfigRegistries, dockerConfigSource } from './dockerConfigRegistries';
+import { RegistriesTreeProvider } from './registriesTree';
+import { authRetryOptions } from './registryCommands';
+import { RegistrySignIn } from './signIn';
+import { TypedRepositories } from './typedRepositories';
 
 export { withRegistryAuthRetry, isRegistryAuthFailure, runRefusedMessage, type AuthRetryOptions } from './authRetry';
 
+export type { RegistriesDeps, RegistriesFeature } from './deps';
+
 export const REGISTRIES_VIEW_ID = 'berth.registries';
-
-export interface RegistriesDeps extends ReportDeps {
-  readonly secrets: vscode.SecretStorage;
-  /** Where the repositories typed into "Type a Repository…" are kept (names only, nothing secret). */
-  readonly globalState: vscode.Memento;
-  /** The client of the engine a target belongs to (re-read on every use: the current engine and endpoints change). */
-  readonly engine: EngineGetter;
-  /**
-   * The extension's log folder (`context.logUri`): the Berth LogOutputChannel writes `Berth.log` there. Exposed to
-   * tests through `berth.internal.logFile`, so they can scan the log for secrets.
-   */
-  readonly logUri?: vscode.Uri | undefined;
-  /** Where the docker configuration is; defaults to DOCKER_CONFIG or ~/.docker. */
-  readonly dockerConfig?: DockerConfigLocation | undefined;
-}
-
-/** What other parts of the extension use: the chain for pulls/runs, and the sign-in offer for retries. */
-export interface RegistriesFeature {
-  readonly chain: CredentialChain;
-  readonly store: RegistryCredentialStore;
-  /**
-   * Options for `withRegistryAuthRetry(reference, op, options)`: chain lookup + "Sign In…" offer on refusal; with
-   * `automatic` credentials (automation) the offer signs in with them without asking.
-   */
-  authRetry(automatic?: { readonly username: string; readonly password: string }): AuthRetryOptions;
-  refresh(): void;
-}
-
-/** A tree node's label, for `berth.internal.registriesChildren` (tests read the view through it). */
-interface ChildSummary {
-  readonly label: string;
-  readonly description: string | undefined;
-  readonly contextValue: string | undefined;
-  readonly tooltip: string | undefined;
-  readonly node: RegistryTreeNode;
-}
 
 export function registerRegistries(deps: RegistriesDeps, owner: DisposableStore): RegistriesFeature {
   const store = owner.add(new RegistryCredentialStore(deps.secrets));
@@ -82,53 +44,7 @@ export function registerRegistries(deps: RegistriesDeps, owner: DisposableStore)
   );
   owner.add(store.onDidChange(() => tree.refresh()));
 
-  const commandDeps = { engine: deps.engine, chain, signIn, log: deps.log };
-  const imageDeps = { engine: deps.engine, log: deps.log, authRetry: authRetryOptions(chain, signIn, deps.log) };
-  // Automation (tests, other commands) passes what the prompts would ask; its calls reject instead of showing a message.
-  const givenReference = (_target?: unknown, options?: unknown): boolean => (options as { reference?: unknown } | undefined)?.reference !== undefined;
-  const table: Array<CommandEntry<RegistriesDeps>> = [
-    command('berth.registries.signIn', 'Signing in', () => (request?: SignInRequest | RegistryTreeNode) => signIn.signIn(signInRequestOf(request)), {
-      rejectsWhen: (request) => isCompleteSignIn(signInRequestOf(request as SignInRequest | RegistryTreeNode | undefined)),
-    }),
-    command('berth.registries.signOut', 'Signing out', () => (target?: RegistryTreeNode | string) => signOut(signIn, target)),
-    command('berth.registries.refresh', 'Refreshing the registries', () => (node?: RegistryTreeNode) =>
-      tree.refresh(node?.kind === 'registry' || node?.kind === 'repository' ? node : undefined),
-    ),
-    command('berth.registries.pull', 'Pulling', () => (target?: RegistryTreeNode | string, options?: PullOptions) => pullTag(commandDeps, target, options), {
-      rejectsWhen: (target, options) => isAutomatedPull(target, options as PullOptions | undefined),
-    }),
-    command('berth.registries.typeRepository', 'Listing a typed repository', () => async (target?: RegistryTreeNode | string, options?: { repository?: string }) => {
-      const registry = typeof target === 'string' ? target : target?.kind === 'type-repository' || target?.kind === 'registry' ? target.registry : undefined;
-      if (registry === undefined) throw new Error('Type a Repository… needs a registry row of the Registries view');
-      const repository = options?.repository ?? (await askRepository(registry));
-      if (repository === undefined) return undefined;
-      const problem = repositoryNameProblem(repository);
-      if (problem) throw new RegistryError('bad-request', registry, problem);
-      await typed.add(registry, repository);
-      tree.refresh();
-      return { registry, repository };
-    }, { rejectsWhen: (_target, options) => (options as { repository?: unknown } | undefined)?.repository !== undefined }),
-    command('berth.registries.forgetRepository', 'Forgetting a typed repository', () => async (target?: RegistryTreeNode) => {
-      if (target?.kind !== 'repository' || !target.typed) return;
-      await typed.remove(target.registry, target.repository);
-      tree.refresh();
-    }),
-    command('berth.registries.copyReference', 'Copying the reference', () => (target?: RegistryTreeNode | string) => copyReference(target)),
-    command('berth.images.tag', 'Tagging', () => (target?: ImageTarget, options?: { reference?: string }) => tagImage(imageDeps, target, options), {
-      rejectsWhen: givenReference,
-      asksOutsideCallers: tagQuestion,
-    }),
-    command('berth.images.push', 'Pushing', () => (target?: ImageTarget, options?: { reference?: string }) => pushImage(imageDeps, target, options), {
-      rejectsWhen: givenReference,
-      asksOutsideCallers: pushQuestion,
-    }),
-    command('berth.internal.registriesChildren', 'Reading the Registries view', () => (path?: string[]) => childrenAt(tree, path ?? [])),
-  ];
-  const logUri = deps.logUri;
-  if (logUri) {
-    table.push(command('berth.internal.logFile', 'Finding the log file', () => () => vscode.Uri.joinPath(logUri, `${deps.log.name}.log`).fsPath));
-  }
-  registerCommandTable(table, deps, owner);
+  registerCommandTable(registriesCommands(deps, { chain, signIn, tree, typed }), deps, owner);
 
   return {
     chain,
@@ -136,49 +52,4 @@ export function registerRegistries(deps: RegistriesDeps, owner: DisposableStore)
     authRetry: (automatic) => authRetryOptions(chain, signIn, deps.log, automatic),
     refresh: () => tree.refresh(),
   };
-}
-
-function askRepository(registry: string): Thenable<string | undefined> {
-  return vscode.window.showInputBox({
-    title: vscode.l10n.t('Type a Repository of {0}', registry),
-    prompt: vscode.l10n.t('A repository name, such as team/app (on Docker Hub, library/busybox for an official image)'),
-    placeHolder: 'team/app',
-    ignoreFocusOut: true,
-    validateInput: (value) => repositoryNameProblem(value.trim()),
-  }).then((value) => value?.trim());
-}
-
-function isCompleteSignIn(request: SignInRequest): boolean {
-  return request.registry !== undefined && request.username !== undefined && request.password !== undefined;
-}
-
-/** The command's argument: an automation request, or a registry node (from its context menu) pre-filling the host. */
-function signInRequestOf(value: SignInRequest | RegistryTreeNode | undefined): SignInRequest {
-  if (typeof value !== 'object' || value === null) return {};
-  if ('kind' in value) return value.kind === 'registry' ? { registry: value.registry } : {};
-  return value;
-}
-
-async function signOut(signIn: RegistrySignIn, target: RegistryTreeNode | string | undefined): Promise<{ registry: string; removed: boolean } | undefined> {
-  const registry = typeof target === 'string' ? target : target?.kind === 'registry' ? target.registry : await vscode.window.showInputBox({ title: vscode.l10n.t('Sign Out of Registry'), prompt: vscode.l10n.t('Registry host') });
-  if (!registry) return undefined;
-  const removed = await signIn.signOut(registry);
-  if (!removed) {
-    void vscode.window.showInformationMessage(
-      vscode.l10n.t('Berth has no sign-in for {0}. If it is listed, its credentials come from the docker configuration: remove them with "docker logout {0}".', registry),
-    );
-  }
-  return { registry, removed };
-}
-
-/** The children at a path of labels (`[]` = registries, `['127.0.0.1:5055']` = its repositories, …). */
-async function childrenAt(tree: RegistriesTreeProvider, path: readonly string[]): Promise<ChildSummary[]> {
-  const rows = await rowsUnder(tree, path, 'The Registries view');
-  return rows.map(({ node, item }) => ({
-    label: labelOf(item),
-    description: typeof item.description === 'string' ? item.description : undefined,
-    contextValue: item.contextValue,
-    tooltip: typeof item.tooltip === 'string' ? item.tooltip : undefined,
-    node,
-  }));
 }

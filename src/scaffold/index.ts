@@ -3,16 +3,12 @@
  * only the log for its error reports; the generator (detect.ts, render.ts) is vscode-free.
  */
 import type { DisposableStore } from '../common/lifecycle';
-import { command, registerCommandTable } from '../workbench/commandTable';
-import type { ReportDeps } from '../workbench/feedback';
-import { addDockerFiles, isScaffoldRequest } from './addDockerFiles';
+import { registerCommandTable } from '../workbench/commandTable';
+import { scaffoldCommands } from './commands';
+import type { ScaffoldDeps } from './deps';
 
-export type ScaffoldDeps = ReportDeps;
+export type { ScaffoldDeps } from './deps';
 
 export function registerScaffold(deps: ScaffoldDeps, owner: DisposableStore): void {
-  registerCommandTable(
-    [command('berth.addDockerFiles', 'Adding Docker files', () => (target?: unknown) => addDockerFiles(target), { rejectsWhen: isScaffoldRequest })],
-    deps,
-    owner,
-  );
+  registerCommandTable(scaffoldCommands, deps, owner);
 }

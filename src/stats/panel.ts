@@ -9,9 +9,8 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import { Disposable } from '../common/lifecycle';
 import { followStats, statsFigures, type StatsFigures } from '../engine';
-import { command, type CommandEntry } from '../workbench/commandTable';
 import type { CoreDeps } from '../workbench/deps';
-import { resolveContainers, type ContainerRef } from '../workbench/targets';
+import type { ContainerRef } from '../workbench/targets';
 import { FrameHistory, type ProcessTable } from './frames';
 import { PanelStates, REMOVED } from './panelStates';
 
@@ -22,19 +21,7 @@ export interface StatsPanelDeps extends CoreDeps {
   readonly extensionUri: vscode.Uri;
 }
 
-export const statsPanelCommands: ReadonlyArray<CommandEntry<StatsPanelDeps>> = [
-  command('berth.showContainerStats', 'Opening container stats', (deps) => async (...args: unknown[]) => {
-    const target = await resolveContainers(deps, args, { placeHolder: vscode.l10n.t('Containers whose stats to show'), eligible: (record) => record.state === 'running', many: true });
-    if (!target || target.refs.length === 0) return undefined;
-    const refs = target.refs;
-    const project = refs[0]?.record?.composeProject;
-    const title = refs.length === 1 ? (refs[0]?.name ?? '') : project !== undefined && refs.every((ref) => ref.record?.composeProject === project) ? project : `${refs.length} containers`;
-    const panel = new StatsPanel(deps, refs, title);
-    return { title: panel.title };
-  }),
-];
-
-class StatsPanel extends Disposable {
+export class StatsPanel extends Disposable {
   readonly title: string;
   private readonly panel: vscode.WebviewPanel;
   private readonly history: FrameHistory;

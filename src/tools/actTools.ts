@@ -6,9 +6,8 @@ import { shortId } from '../common/format';
 import { parseImageReference, pull, resolveRunOptions, runInBackground } from '../engine';
 import { listOf } from './boundedText';
 import { composeDown, composeUp } from './composeTools';
-import type { AgentTool, ToolResult } from './toolTypes';
+import { CONTAINER_INPUT as CONTAINER, inputObject, type AgentTool, type ToolResult } from './toolTypes';
 
-const CONTAINER = { type: 'string', minLength: 1, maxLength: 256, description: 'Container name or id (a unique id prefix works).' } as const;
 const IMAGE = { type: 'string', minLength: 1, maxLength: 512, description: 'Image reference, e.g. busybox:latest or registry.example:5000/team/app:1.2.' } as const;
 const STRINGS = (description: string, maxItems = 50) => ({ type: 'array', items: { type: 'string', maxLength: 4096 }, maxItems, description }) as const;
 
@@ -24,7 +23,7 @@ function containerAct(
     title,
     kind: 'act',
     description: `${title}. Changes the engine's state; the user is asked first.`,
-    inputSchema: { type: 'object', properties: { container: CONTAINER, ...extra }, required: ['container'], additionalProperties: false },
+    inputSchema: inputObject({ container: CONTAINER, ...extra }, ['container']),
     examples: [{ container: 'web' }],
     describeAct: (input) => `${verb} the container ${String(input['container'])}${input['force'] === true ? ' (with force: a running container is killed first)' : ''}.`,
     async run(input, context): Promise<ToolResult> {
@@ -51,7 +50,7 @@ export const pullImage: AgentTool = {
   title: 'Pull an image',
   kind: 'act',
   description: 'Pulls an image from its registry, with the credentials of the docker configuration or Berth\'s sign-in. The user is asked first.',
-  inputSchema: { type: 'object', properties: { image: IMAGE }, required: ['image'], additionalProperties: false },
+  inputSchema: inputObject({ image: IMAGE }, ['image']),
   examples: [{ image: 'busybox:latest' }],
   describeAct: (input) => `Pull the image ${String(input['image'])}.`,
   async run(input, { client, credentials, signal }) {

@@ -18,7 +18,7 @@ import {
 } from '../engine';
 import { cutText, listOf } from './boundedText';
 import { ToolInputError } from './readTools';
-import type { AgentTool, ToolContext, ToolResult } from './toolTypes';
+import { inputObject, type AgentTool, type ToolContext, type ToolResult } from './toolTypes';
 
 const FILE = { type: 'string', minLength: 1, maxLength: 1024, description: 'The compose file, relative to the workspace folder (e.g. compose.yaml).' } as const;
 const OUTPUT_LIMIT = 16 * 1024;
@@ -90,7 +90,7 @@ export const composeDown: AgentTool = {
   title: 'Compose down',
   kind: 'act',
   description: 'Stops and removes a Compose project\'s containers (compose down) for a compose file in the workspace; removeVolumes also removes its named volumes. The user is asked first.',
-  inputSchema: { type: 'object', properties: { file: FILE, removeVolumes: { type: 'boolean' } }, required: ['file'], additionalProperties: false },
+  inputSchema: inputObject({ file: FILE, removeVolumes: { type: 'boolean' } }, ['file']),
   examples: [{ file: 'compose.yaml' }, { file: 'compose.yaml', removeVolumes: true }],
   describeAct: (input) => `Compose down ${String(input['file'])}: stop and remove its containers${input['removeVolumes'] === true ? ' and its named volumes, with their data' : ''}.`,
   async run(input, context) {

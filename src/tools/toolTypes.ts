@@ -12,6 +12,14 @@ export interface ToolSchema {
   readonly additionalProperties: false;
 }
 
+/** The container a tool acts on or reads, as every tool names it. */
+export const CONTAINER_INPUT = { type: 'string', minLength: 1, maxLength: 256, description: 'Container name or id (a unique id prefix works).' } as const;
+
+/** A tool's input: an object of PROPERTIES, REQUIRED among them (listed only when there are some), and nothing else. */
+export function inputObject(properties: Readonly<Record<string, unknown>>, required: readonly string[] = []): ToolSchema {
+  return required.length > 0 ? { type: 'object', properties, required, additionalProperties: false } : { type: 'object', properties, additionalProperties: false };
+}
+
 /** An engine the tools can name, as `list_engines` reports it. */
 export interface KnownEngine {
   readonly name: string;

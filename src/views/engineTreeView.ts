@@ -8,14 +8,12 @@ import { Disposable, DisposableMap } from '../common/lifecycle';
 import type { EngineModel } from '../model/engineModel';
 import type { ModelChange } from '../model/modelChange';
 import type { EngineSession } from '../model/session';
-import { classifyUnreachable } from '../model/unreachable';
-import { unreachableViewMessage } from '../model/unreachableText';
 import { ownRows } from '../workbench/callOrigin';
 import type { SessionsDeps } from '../workbench/deps';
 import { EngineForest, isEngineRoot, type EngineRootNode, type PerEngineTree } from './engineForest';
-import { presentEngine, savedListingMessage } from './presentation';
+import { engineRootItem, viewStatus } from './engineViewStatus';
 import { ROW_REFRESH_GAP_MS, RowRefreshScheduler } from './rowRefreshScheduler';
-import { labelOf, markdownTooltip, rowsUnder, toTreeItem, type RowSummary } from './treeItems';
+import { labelOf, markdownTooltip, rowsUnder, type RowSummary } from './treeItems';
 
 export type { RowSummary } from './treeItems';
 
@@ -150,13 +148,18 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
     return undefined;
   }
 
+  /** Each engine's tree, in the engines' order (undefined for an engine the forest has not laid out yet). */
+  protected engineTrees(): Array<T | undefined> {
+    return this.deps.engines.all.map((session) => this.forest.tree(session.id));
+  }
+
   get treeView(): vscode.TreeView<N | EngineRootNode> {
     return this.view;
   }
 
   getTreeItem(node: N | EngineRootNode): vscode.TreeItem {
     const session = this.deps.engines.find(node.engine);
-    if (isEngineRoot(node)) return this.engineItem(node, session);
+    if (isEngineRoot(node)) return engineRootItem(node, session, session === this.deps.session);
     if (!session) return new vscode.TreeItem('(engine removed)');
     return this.itemFor(node, session);
   }
@@ -328,21 +331,6 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
     return nodes as Array<N | EngineRootNode>;
   }
 
-  private engineItem(node: EngineRootNode, session: EngineSession | undefined): vscode.TreeItem {
-    if (!session) return new vscode.TreeItem(node.engine);
-    const presentation = presentEngine({
-      name: session.name,
-      state: session.state,
-      status: session.statusText(),
-      reason: session.reason,
-      endpoint: session.endpointDisplay,
-      source: session.descriptor.sourceText,
-      current: session === this.deps.session,
-    });
-    const collapsible = session.state === 'unreachable' ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Expanded;
-    return toTreeItem(`engine:${session.id}`, presentation, collapsible);
-  }
-
   private syncEngines(): void {
     const sessions = this.deps.engines.all;
     const wasMulti = this.forest.isMulti;
@@ -396,18 +384,9 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
 
   /** Says again how many rows the filter shows; the description is sent to the workbench only when its text changes. */
   protected updateDescription(): void {
-    // With one engine an outage is explained in the view's message, endpoint included (welcome content is static
-    // text, and the title's description is cut off in a normal side bar). A message hides the welcome content, so
-    // Retry Connection is a title action while the engine is unreachable. With several, each root row says it.
     const only = this.forest.isMulti ? undefined : this.deps.engines.all[0];
-    const unreachable = only?.state === 'unreachable' ? only : undefined;
-    const description = unreachable ? `unreachable: ${unreachable.endpointDisplay}` : this.filterDescription();
+    const { description, message } = viewStatus(only, () => this.filterDescription(), Date.now());
     if (this.view.description !== description) this.view.description = description;
-    const savedAt = only?.model.state === 'connecting' ? only.model.savedListingAt : undefined;
-    this.view.message = unreachable
-      ? unreachableViewMessage(classifyUnreachable(unreachable.model.lastError), unreachable.endpointDisplay)
-      : savedAt !== undefined
-        ? savedListingMessage(savedAt, Date.now())
-        : undefined;
+    this.view.message = message;
   }
 }

@@ -3,9 +3,9 @@
  * it), the view's `N of M` description, and what the Filter commands ask of a view.
  */
 import * as vscode from 'vscode';
-import { filterCountText, type RowFilter } from './rowFilter';
+import { filterCountText, type FilterCounts, type RowFilter } from './rowFilter';
 
-export type { FilterNoticeRow } from './rowFilter';
+export type { FilterCounts, FilterNoticeRow } from './rowFilter';
 
 /** The views that filter, by the name their commands carry (`berth.<name>.filter`). */
 export type FilterableViewName = 'containers' | 'images' | 'volumes' | 'networks';
@@ -40,7 +40,43 @@ export function filterNoticeItem(view: FilterableViewName, filter: RowFilter, en
   return item;
 }
 
+/** Rows shown and rows a view would show unfiltered, summed over TREES (one per engine; a missing one counts none). */
+export function summedCounts(trees: Iterable<{ counts(): FilterCounts } | undefined>): FilterCounts {
+  let shown = 0;
+  let total = 0;
+  for (const tree of trees) {
+    const counts = tree?.counts();
+    shown += counts?.shown ?? 0;
+    total += counts?.total ?? 0;
+  }
+  return { shown, total };
+}
+
 /** `N of M` while a filter applies, nothing otherwise. */
-export function filterDescription(applies: boolean, counts: { shown: number; total: number }): string | undefined {
+export function filterDescription(applies: boolean, counts: FilterCounts): string | undefined {
   return applies ? filterCountText(counts.shown, counts.total) : undefined;
+}
+
+/**
+ * A filtered view's top rows: the ITEMS that pass MATCHES, each made a row keyed by ROW; the view's description
+ * becomes the filter's `N of M` (set only when its text changes).
+ */
+export function filteredTopRows<I, N>(
+  view: { description?: string | undefined },
+  applies: boolean,
+  items: Iterable<I>,
+  matches: (item: I) => boolean,
+  row: (item: I) => readonly [key: string, node: N],
+): Map<string, N> {
+  const nodes = new Map<string, N>();
+  let total = 0;
+  for (const item of items) {
+    total++;
+    if (!matches(item)) continue;
+    const [key, node] = row(item);
+    nodes.set(key, node);
+  }
+  const description = filterDescription(applies, { shown: nodes.size, total });
+  if (view.description !== description) view.description = description;
+  return nodes;
 }

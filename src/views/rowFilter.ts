@@ -192,6 +192,12 @@ export function inWorkspace(labels: Labels, folders: readonly string[]): boolean
   return places.some((place) => folders.some((folder) => isInsideFolder(place, folder)));
 }
 
+/** Rows a view shows, and rows it would show without its filter. */
+export interface FilterCounts {
+  readonly shown: number;
+  readonly total: number;
+}
+
 /** `N of M` for a view's description while a filter applies. */
 export function filterCountText(shown: number, total: number): string {
   return l10n.t('{0} of {1}', shown, total);

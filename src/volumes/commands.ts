@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { DEFAULT_CONCURRENCY, forEachBounded } from '../common/concurrency';
-import { errorMessage } from '../common/errors';
+import { errorMessage, validatedBy } from '../common/errors';
 import { plural } from '../common/format';
 import { isObject } from '../common/objects';
 import { removeVolumeNamingUsers, validateVolumeName, type CreateVolumeBody } from '../engine';
@@ -63,14 +63,7 @@ async function askCreateBody(): Promise<CreateVolumeBody | undefined> {
   const labelText = await vscode.window.showInputBox({
     title: vscode.l10n.t('Create Volume (3/3)'),
     prompt: vscode.l10n.t('Labels (optional), e.g. team=a, env=dev'),
-    validateInput: (text) => {
-      try {
-        parseLabels(text);
-        return undefined;
-      } catch (error) {
-        return errorMessage(error);
-      }
-    },
+    validateInput: validatedBy(parseLabels),
   });
   if (labelText === undefined) return undefined;
   return { ...(name.trim() !== '' ? { Name: name.trim() } : {}), Driver: driver.trim() || 'local', Labels: parseLabels(labelText) };

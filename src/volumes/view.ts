@@ -10,7 +10,7 @@ import type { ContainerSummary } from '../engine';
 import type { EngineSession } from '../model/session';
 import type { ChildRow, ContainerChildRows } from '../views/childRows';
 import type { RowSummary } from '../views/engineTreeView';
-import { filterDescription, filterNoticeItem, type FilterableView } from '../views/filterRows';
+import { filteredTopRows, filterNoticeItem, type FilterableView } from '../views/filterRows';
 import { filterApplies, NO_FILTER, volumeMatches, type FilterNoticeRow, type RowFilter } from '../views/rowFilter';
 import { ROW_REFRESH_GAP_MS, RowRefreshScheduler } from '../views/rowRefreshScheduler';
 import { rowSummariesUnder, sessionTreeView, toTreeItem } from '../views/treeItems';
@@ -150,16 +150,12 @@ export class VolumesView extends Disposable implements vscode.TreeDataProvider<V
     const store = this.volumes;
     if (!store) return [];
     if (node === undefined) {
-      const nodes = new Map<string, VolumeNode>();
-      let total = 0;
-      for (const volume of store.volumes()) {
-        total++;
-        if (volumeMatches(volume, this.filter)) nodes.set(volume.Name, this.nodes.get(volume.Name) ?? { kind: 'volume', name: volume.Name });
-      }
-      this.nodes = nodes;
       const applies = filterApplies(this.filter);
-      const description = filterDescription(applies, { shown: nodes.size, total });
-      if (this.view.description !== description) this.view.description = description;
+      const nodes = filteredTopRows(this.view, applies, store.volumes(), (volume) => volumeMatches(volume, this.filter), (volume): [string, VolumeNode] => [
+        volume.Name,
+        this.nodes.get(volume.Name) ?? { kind: 'volume', name: volume.Name },
+      ]);
+      this.nodes = nodes;
       return applies && nodes.size === 0 ? [DISK_USAGE_NODE, this.notice] : [DISK_USAGE_NODE, ...nodes.values()];
     }
     if (node.kind !== 'volume') return [];

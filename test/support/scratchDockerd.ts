@@ -7,6 +7,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { testStateDir } from './engines';
+import { sleep } from './wait';
 
 const DOCKERD = '/usr/sbin/dockerd';
 
@@ -115,7 +116,7 @@ export function createScratchDockerd(label: string): ScratchDockerd {
     // Only ours: its command line names our exec root.
     if (Number.isInteger(pid) && pid > 0 && processAlive(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(execRoot)) {
       process.kill(pid, 'SIGTERM');
-      for (let i = 0; i < 100 && processAlive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      for (let i = 0; i < 100 && processAlive(pid); i++) await sleep(100);
       if (processAlive(pid)) process.kill(pid, 'SIGKILL');
     }
     // dockerd takes a PID that still exists, even a zombie nobody reaped, for a running containerd and waits on it.
@@ -143,7 +144,7 @@ export function createScratchDockerd(label: string): ScratchDockerd {
       for (let attempt = 0; attempt < 1200; attempt++) {
         if (started.exitCode !== null || started.signalCode !== null) break;
         if (await ping(socketPath)) return performance.now();
-        await new Promise((resolve) => setTimeout(resolve, 25));
+        await sleep(25);
       }
       const tail = readFileSync(join(dir, 'dockerd.log'), 'utf8').split('\n').slice(-20).join('\n');
       throw new Error(`the scratch dockerd in ${dir} did not answer _ping within 30 s:\n${tail}`);

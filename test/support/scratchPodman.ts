@@ -6,6 +6,7 @@ import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { testStateDir } from './engines';
+import { sleep } from './wait';
 
 export interface ScratchPodman {
   readonly host: string;
@@ -59,7 +60,7 @@ export function createScratchPodman(label: string): ScratchPodman {
       for (let attempt = 0; attempt < 1200; attempt++) {
         if (started.exitCode !== null || started.signalCode !== null) break;
         if (await ping(socketPath)) return;
-        await new Promise((resolve) => setTimeout(resolve, 25));
+        await sleep(25);
       }
       throw new Error(`the scratch podman service in ${dir} did not answer _ping within 30 s`);
     },

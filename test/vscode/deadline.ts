@@ -1,3 +1,5 @@
+import { eventually } from '../support/wait';
+
 /** Rejects when `work` has not settled after `ms`, so a hung VS Code fails the run instead of blocking CI. */
 export async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -11,25 +13,9 @@ export async function withDeadline<T>(work: Promise<T>, ms: number, what: string
   }
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+export { sleep } from '../support/wait';
 
 /** Polls `probe` until it returns a value other than undefined, or throws after `ms` with the last failure. */
-export async function pollUntil<T>(probe: () => Promise<T | undefined>, ms: number, what: string, everyMs = 200): Promise<T> {
-  const end = Date.now() + ms;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    if (Date.now() > end) {
-      const detail = lastError instanceof Error ? `: ${lastError.message}` : '';
-      throw new Error(`timed out waiting for ${what}${detail}`);
-    }
-    await sleep(everyMs);
-  }
+export function pollUntil<T>(probe: () => Promise<T | undefined>, ms: number, what: string, everyMs = 200): Promise<T> {
+  return eventually(what, probe, { timeoutMs: ms, intervalMs: everyMs, retryErrors: true });
 }

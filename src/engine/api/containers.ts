@@ -1,7 +1,7 @@
 /** The Engine API's Container endpoints: list, inspect, create, the lifecycle, wait, logs and attach. */
 import type { Duplex } from 'node:stream';
 import { changeBatches, type ContainerChange } from '../containerChanges';
-import { FrameDemuxer, FrameJoiner } from '../decoders';
+import { demux, FrameJoiner } from '../decoders';
 import { EngineError, engineErrorFromResponse } from '../errors';
 import { assertValidContainerName } from '../reference';
 import { buildQuery } from '../query';
@@ -174,14 +174,7 @@ export class ContainerEndpoints extends SystemEndpoints {
         joiner.end();
         return;
       }
-      const pending: OutputChunk[] = [];
-      const demuxer = new FrameDemuxer((chunk) => pending.push(chunk));
-      for await (const data of body) {
-        demuxer.push(data);
-        for (let i = 0; i < pending.length; i++) yield pending[i] as OutputChunk;
-        pending.length = 0;
-      }
-      demuxer.end();
+      yield* demux(body);
     } finally {
       response.cancel();
     }

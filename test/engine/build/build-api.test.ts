@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildImage, EngineClient, isEngineError, type BuildMessage } from '../../../src/engine';
-import { eventually } from '../cli/support';
 import { useEngineSuite } from '../../support/engineSuite';
 import { uniqueName } from '../../support/engines';
 import { scratchFolder, writeTree } from './support';
 import { expectedMessage } from '../engine/bad-input-cases';
+import { until } from '../../support/wait';
 
 void describe('build workflow on the private engines', () => {
   const suite = useEngineSuite({ name: 'build-api' });
@@ -44,7 +44,7 @@ void describe('build workflow on the private engines', () => {
     const stepRunning = async (): Promise<boolean> =>
       (await suite.client.listContainers({ all: true })).some((container) => container.Command.includes(`started-${marker}`));
     // dockerd stops and removes the step's container once the request is closed (bounded wait, no timing assertion).
-    await eventually('the cancelled build step to be gone', async () => !(await stepRunning()), 300);
+    await until('the cancelled build step to be gone', async () => !(await stepRunning()), { timeoutMs: 30_000, intervalMs: 100 });
     await assert.rejects(suite.client.inspectImage(`${marker}:never`), (error: unknown) => isEngineError(error, 'not-found'));
   });
 

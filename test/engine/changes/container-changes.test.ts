@@ -8,7 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import { ChangeTree, changeLine, isEngineError, type ContainerChange, type EngineClient } from '../../../src/engine';
 import { engineTargets, loadTestEngines } from '../../support/engines';
 import { useEngineSuite } from '../../support/engineSuite';
-import { createCliHarness, eventually, type CliHarness } from '../cli/support';
+import { createCliHarness, type CliHarness } from '../cli/support';
+import { until } from '../../support/wait';
 
 const engines = loadTestEngines();
 
@@ -84,7 +85,7 @@ for (const target of engineTargets(engines)) {
     void it('a running container: changes made while it runs are listed, as docker lists them', { skip: target.skip }, async () => {
       const id = await suite.createContainer(['sh', '-c', `${TOUCH_RM_MKDIR} && touch /ready && sleep 600`]);
       await client.startContainer(id);
-      await eventually('the container to write /ready', async () => (await readChanges(client, id)).some((change) => change.Path === '/ready'), 200);
+      await until('the container to write /ready', async () => (await readChanges(client, id)).some((change) => change.Path === '/ready'), { timeoutMs: 20_000, intervalMs: 100 });
       const docker = dockerDiff(target.host, id);
       const ours = await harness.berth(['diff', id], { host: target.host });
       assert.equal(ours.code, 0, ours.stderr);

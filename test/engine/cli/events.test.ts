@@ -1,10 +1,11 @@
 /** `berth events` against `docker events` on the same engine and window, byte for byte; Ctrl-C ends it with 0. */
 import assert from 'node:assert/strict';
-import { execFile, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { engineTimeOf } from '../../../src/engine';
 import { containerSpec } from '../../support/containerSpec';
+import { printed } from '../../support/childOutput';
 import { engineTargets, loadTestEngines } from '../../support/engines';
 import { collect, createCliHarness, type CliHarness } from './support';
 
@@ -17,18 +18,6 @@ const execFileAsync = promisify(execFile);
 const WINDOW_END_AHEAD_MS = 2_000;
 
 const engineNow = (aheadMs = 0): string => engineTimeOf(BigInt(Date.now() + aheadMs) * 1_000_000n);
-
-/** Resolves once the child printed a line holding TEXT on stdout. */
-function printed(child: ChildProcess, text: string): Promise<void> {
-  let seen = '';
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString('utf8');
-      if (seen.includes(text)) resolve();
-    });
-    child.on('close', () => reject(new Error(`berth ended before printing ${JSON.stringify(text)}: ${JSON.stringify(seen)}`)));
-  });
-}
 
 for (const target of engineTargets(loadTestEngines())) {
   void describe(`berth events (${target.name})`, { skip: target.skip }, () => {

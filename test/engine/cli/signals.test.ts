@@ -6,20 +6,9 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
+import { printed } from '../../support/childOutput';
 import { engineTargets, loadTestEngines } from '../../support/engines';
 import { collect, createCliHarness, eventually, type CliHarness } from './support';
-
-/** Resolves once the child printed `text` on stdout (the container runs and berth follows it). */
-function printed(child: ChildProcess, text: string): Promise<void> {
-  let seen = '';
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString('utf8');
-      if (seen.includes(text)) resolve();
-    });
-    child.on('close', () => reject(new Error(`berth ended before printing ${JSON.stringify(text)}: ${JSON.stringify(seen)}`)));
-  });
-}
 
 /**
  * The container is still there and not yet stopped: docker shows it running until the kill; Podman shows `stopping`

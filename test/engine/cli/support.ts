@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { EngineClient } from '../../../src/engine';
 import { cleanupLabel, loadTestEngines, uniqueName, type TestEngines } from '../../support/engines';
+import { until } from '../../support/wait';
 
 const repoRoot = resolve(__dirname, '..', '..', '..');
 const execFileAsync = promisify(execFile);
@@ -175,11 +176,10 @@ function killGroupAndProcess(child: ChildProcess): void {
   child.kill('SIGKILL');
 }
 
-/** Polls until `check` holds; fails with `what` after `attempts` tries (no timing assertion: a bound on waiting). */
-export async function eventually(what: string, check: () => Promise<boolean>, attempts = 100): Promise<void> {
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    if (await check()) return;
-    await new Promise((resolvePromise) => setTimeout(resolvePromise, 100));
-  }
-  throw new Error(`gave up waiting: ${what}`);
+/**
+ * Polls until `check` holds, every 100 ms, for `attempts` × 100 ms at most (a bound on waiting, not a timing check).
+ * The CLI tests' name for test/support/wait.ts `until`.
+ */
+export function eventually(what: string, check: () => Promise<boolean>, attempts = 100): Promise<void> {
+  return until(what, check, { timeoutMs: attempts * 100, intervalMs: 100 });
 }

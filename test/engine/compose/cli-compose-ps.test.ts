@@ -1,10 +1,11 @@
 // berth compose ps / stop SERVICE / ls -a next to docker-compose 1.29 on the same project and the same dockerd.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createCliHarness, eventually, type CliHarness } from '../cli/support';
+import { createCliHarness, type CliHarness } from '../cli/support';
 import { composeFixture, type ComposeFixture, type ServiceSpec } from '../../support/composeProject';
 import { uniqueName } from '../../support/engines';
 import { expectedMessage } from '../engine/bad-input-cases';
+import { until } from '../../support/wait';
 
 /** Ends at once on SIGTERM, so a stop takes no grace period. */
 const quickToStop: ServiceSpec = { command: ['sh', '-c', 'trap "exit 0" TERM; while true; do sleep 0.1; done'] };
@@ -36,7 +37,7 @@ void describe('berth compose ps, stop SERVICE and ls -a, next to docker-compose'
     assert.deepEqual([ours.code, ours.stdout], [0, `${fixture.project}_db_1\n`], ours.stderr);
     const afterOurs = await runningIds();
     await fixture.compose(['start']);
-    await eventually('both run again', async () => (await runningIds()).length === 2, 100);
+    await until('both run again', async () => (await runningIds()).length === 2, { timeoutMs: 10_000, intervalMs: 100 });
     await fixture.compose(['stop', 'db']);
     assert.deepEqual(await runningIds(), afterOurs);
     assert.equal(afterOurs.length, 1);

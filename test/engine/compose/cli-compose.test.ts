@@ -1,10 +1,10 @@
 // berth compose ls / logs next to docker-compose on the same project and the same dockerd.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
 import { createCliHarness, type CliHarness } from '../cli/support';
 import { composeFixture, type ComposeFixture } from '../../support/composeProject';
 import { uniqueName } from '../../support/engines';
+import { sleep } from '../../support/wait';
 
 const finite = (name: string): string[] => ['sh', '-c', `for i in 0 1 2; do echo ${name} $i; done; sleep 1000`];
 
@@ -19,7 +19,7 @@ void describe('berth compose ls and logs', () => {
     for (let attempt = 0; attempt < 100; attempt++) {
       const { stdout } = await fixture.compose(['logs', '--no-color']);
       if ((stdout.match(/ \| (web|db) \d$/gm) ?? []).length === 6) break;
-      await delay(100);
+      await sleep(100);
     }
   });
   after(async () => {

@@ -4,22 +4,11 @@
 // and a scale-up.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
 import { ProjectLogs, actOnMembers, actOnProject, findComposeProject, listComposeProjects, type ComposeMember, type MergedLine } from '../../../src/engine';
 import { composeFixture, type ComposeFixture } from '../../support/composeProject';
 import { uniqueName } from '../../support/engines';
 import { useEngineSuite } from '../../support/engineSuite';
-
-/** Polls `check` until it returns a value, for at most `limitMs`; fails with `what` after. */
-async function eventually<T>(what: string, check: () => T | undefined | Promise<T | undefined>, limitMs = 30_000): Promise<T> {
-  const until = Date.now() + limitMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) assert.fail(`${what}: not seen within ${limitMs} ms`);
-    await delay(100);
-  }
-}
+import { sleep, until } from '../../support/wait';
 
 const ticker = (name: string, count: number, pause: string): string[] => ['sh', '-c', `i=0; while [ $i -lt ${count} ]; do echo ${name} $i; i=$((i+1)); sleep ${pause}; done; sleep 1000`];
 
@@ -112,12 +101,12 @@ void describe('compose projects on dockerd (docker-compose 1.29)', () => {
     try {
       const web = (await findComposeProject(suite.client, fixture.project)).members.find((member) => member.service === 'web');
       assert.ok(web);
-      await delay(300);
+      await sleep(300);
       await suite.client.restartContainer(web.id, { timeoutSeconds: 0 });
-      await eventually('the restarted web writes again', () => (lines.filter((line) => line.text === 'web 4').length >= 1 ? true : undefined));
+      await until('the restarted web writes again', () => lines.some((line) => line.text === 'web 4'), { timeoutMs: 30_000 });
       assert.ok(notices.some((text) => text === 'web restarted'), notices.join('; '));
       await fixture.compose(['up', '-d', '--scale', 'web=2', '--no-recreate']);
-      await eventually('the second web joins', () => (lines.some((line) => line.label === 'web-2') ? true : undefined));
+      await until('the second web joins', () => lines.some((line) => line.label === 'web-2'), { timeoutMs: 30_000 });
       assert.ok(notices.some((text) => text.endsWith('joined the project')), notices.join('; '));
       assert.ok(lines.every((line) => line.service === 'web'), 'only the chosen service');
       const firstRun = lines.filter((line) => line.container === web.id && line.text === 'web 0');

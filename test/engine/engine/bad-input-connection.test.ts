@@ -13,7 +13,8 @@ import { loadTestEngines, unixSocketPath } from '../../support/engines';
 import { sendJson, startFakeEngine } from '../../support/fakeEngine';
 import { loadRemoteEngines } from '../../support/remote';
 import { expectedMessage } from './bad-input-cases';
-import { assertCase, drain } from './bad-input-support';
+import { assertCase } from './bad-input-support';
+import { drain } from '../../support/wait';
 
 const engines = loadTestEngines();
 const remote = loadRemoteEngines();

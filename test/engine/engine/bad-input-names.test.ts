@@ -5,7 +5,8 @@ import { describe, it } from 'node:test';
 import { runContainer } from '../../../src/engine';
 import { useEngineSuite } from '../../support/engineSuite';
 import { uniqueName } from '../../support/engines';
-import { assertCase, drain } from './bad-input-support';
+import { assertCase } from './bad-input-support';
+import { drain } from '../../support/wait';
 
 // The suite's own marker label keeps its checks from seeing other suites' containers, and finds what a failing run
 // left behind.

@@ -20,8 +20,3 @@ function describe(value: unknown): string {
   if (value === undefined) return 'success';
   return value instanceof Error ? `${value.name}: ${value.message}` : JSON.stringify(value);
 }
-
-/** Consumes a stream to its end (a pull, a log). */
-export async function drain(iterable: AsyncIterable<unknown>): Promise<void> {
-  for await (const item of iterable) void item;
-}

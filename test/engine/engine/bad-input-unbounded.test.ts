@@ -12,6 +12,7 @@ import { MAX_PAGES, RegistryClient, RegistryError } from '../../../src/engine/re
 import { logFrame, stallAfterHeaders, writeEngineHead } from '../../support/fakeEngine';
 import { useFakeEngine } from '../../support/fakeEngineSuite';
 import { expectedMessage } from './bad-input-cases';
+import { nextTurn } from '../../support/wait';
 
 /** Writes `piece` until the client hangs up: a body without end, with backpressure respected. */
 function writeForever(response: ServerResponse, piece: Buffer): void {
@@ -130,7 +131,7 @@ void describe('registry paging that never ends', () => {
       const client = new RegistryClient({ address: registry.address });
       const listing = client.catalog({ signal: controller.signal });
       const stalledBefore = stalls.length;
-      while (stalls.length === stalledBefore) await new Promise((resolve) => setImmediate(resolve));
+      while (stalls.length === stalledBefore) await nextTurn();
       controller.abort();
       await assert.rejects(listing, (error: unknown) => error instanceof RegistryError && error.kind === 'cancelled');
       await client.close();

@@ -6,14 +6,11 @@ import { runContainer } from '../../../src/engine';
 import { useEngineSuite } from '../../support/engineSuite';
 import { engineTargets, loadTestEngines } from '../../support/engines';
 import { failureOf } from '../../support/assertions';
+import { drain } from '../../support/wait';
 
 const engines = loadTestEngines();
 const registry = engines.registry;
 const WRONG_CREDENTIALS = 'The registry refused these credentials: check the user name and password, then sign in again';
-
-async function drain(iterable: AsyncIterable<unknown>): Promise<void> {
-  for await (const item of iterable) void item;
-}
 
 for (const target of engineTargets(engines)) {
   void describe(`bad input on ${target.name}`, () => {

@@ -8,6 +8,7 @@ import { EngineError, type PullProgress, type RegistryCredential } from '../../.
 import { useEngineSuite } from '../../support/engineSuite';
 import { uniqueName } from '../../support/engines';
 import { failureOf } from '../../support/assertions';
+import { drain } from '../../support/wait';
 
 const suite = useEngineSuite({ name: 'client-images' });
 const { client, engines } = suite;
@@ -16,12 +17,6 @@ const auth: RegistryCredential = { username: registry.username, password: regist
 const unique = uniqueName('img').toLowerCase();
 const repo = `${registry.address}/berth-client-test/${unique}`;
 const images: string[] = [];
-
-async function drain(stream: AsyncIterable<PullProgress>): Promise<PullProgress[]> {
-  const lines: PullProgress[] = [];
-  for await (const line of stream) lines.push(line);
-  return lines;
-}
 
 async function removeImageIfPresent(name: string): Promise<void> {
   try {

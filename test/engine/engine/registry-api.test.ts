@@ -5,19 +5,14 @@ import assert from 'node:assert/strict';
 import { Agent } from 'undici';
 import { EngineClient } from '../../../src/engine/client';
 import { isEngineError } from '../../../src/engine/errors';
-import type { PullProgress, RegistryCredential } from '../../../src/engine/types';
+import type { RegistryCredential } from '../../../src/engine/types';
 import { RegistryClient, RegistryError } from '../../../src/engine/registry';
 import { loadTestEngines, type TestEngines } from '../../support/engines';
+import { drain } from '../../support/wait';
 
 /** Fixed names (not unique per run): pushing them again is idempotent, so the registry does not grow per run. */
 const PUSHED_REPOSITORY = 'berth/registry-api-test';
 const PUSHED_TAGS = ['one', 'two', 'three'];
-
-async function drain(stream: AsyncIterable<PullProgress>): Promise<PullProgress[]> {
-  const lines: PullProgress[] = [];
-  for await (const line of stream) lines.push(line);
-  return lines;
-}
 
 void describe('registry v2 client against the real registry', () => {
   let engines: TestEngines;

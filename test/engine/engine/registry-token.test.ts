@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { RegistryClient, RegistryError } from '../../../src/engine/registry';
+import { sleep } from '../../support/wait';
 
 const SERVICE = 'berth-token-test';
 const ISSUER = 'berth-test-issuer';
@@ -79,7 +80,7 @@ async function waitForRegistry(address: string, child: ChildProcess): Promise<vo
     } catch {
       // Not listening yet.
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   throw new Error(`docker-registry on ${address} did not come up`);
 }

@@ -13,6 +13,7 @@ import { createScratchDockerd, type ScratchDockerd } from '../../support/scratch
 import { expectedMessage } from './bad-input-cases';
 import { recordResilienceFigures } from '../../support/resilience';
 import { containerSpec } from '../../support/containerSpec';
+import { sleep } from '../../support/wait';
 
 const engines = loadTestEngines();
 const IMAGE_REPO = 'berth-test/busybox';
@@ -89,7 +90,7 @@ async function killAndRecover(scenario: string, pending: Promise<unknown>): Prom
     } catch (retryError) {
       failed += 1;
       assert.ok(failed < 200, `${scenario}: the client never recovered: ${String(retryError)}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await sleep(10);
     }
   }
   recoveries.push({

@@ -12,6 +12,7 @@ import { loadTestEngines } from '../../support/engines';
 import { containerEvent, jsonLine, startFakeEngine, writeEngineHead, type FakeEngine } from '../../support/fakeEngine';
 import { createScratchDockerd, type ScratchDockerd } from '../../support/scratchDockerd';
 import { activeResources, recordResilienceFigures } from '../../support/resilience';
+import { nextTurn, sleep } from '../../support/wait';
 
 const CYCLES = 100;
 const engines = loadTestEngines();
@@ -49,8 +50,8 @@ after(async () => {
 
 /** Lets sockets finish closing before counting. */
 async function settle(): Promise<void> {
-  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  for (let i = 0; i < 5; i++) await nextTurn();
+  await sleep(50);
 }
 
 interface Snapshot {

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { EngineError } from '../../../src/engine';
 import { containerEvent, jsonLine, logFrame, sendJson, stallAfterHeaders, stallBeforeHeaders } from '../../support/fakeEngine';
 import { useFakeEngine } from '../../support/fakeEngineSuite';
+import { drain } from '../../support/wait';
 
 const CONTAINER = 'c0ffee'.padEnd(64, '0');
 
@@ -68,10 +69,6 @@ async function cancelWhenStalled(
   const error = await outcome;
   assert.ok(error instanceof EngineError, `expected an EngineError, got ${String(error)}`);
   return error;
-}
-
-async function drain<T>(iterable: AsyncIterable<T>, onItem?: (item: T) => void): Promise<void> {
-  for await (const item of iterable) onItem?.(item);
 }
 
 void describe('cancelling long operations on a stalled engine', { timeout: 60_000 }, () => {

@@ -8,6 +8,7 @@ import { useEngineSuite } from '../../support/engineSuite';
 import { engineTargets, loadTestEngines, uniqueName } from '../../support/engines';
 import { failureOf } from '../../support/assertions';
 import { expectedMessage } from './bad-input-cases';
+import { sleep } from '../../support/wait';
 
 for (const target of engineTargets(loadTestEngines())) {
   void describe(`a run whose container is removed with force mid-stop (${target.name})`, { timeout: 120_000 }, () => {
@@ -38,7 +39,7 @@ for (const target of engineTargets(loadTestEngines())) {
       for (let attempt = 0; attempt < 50; attempt++) {
         const { State } = await suite.client.inspectContainer(name);
         if (!State.Running || attempt > 5) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await sleep(100);
       }
       await suite.client.removeContainer(name, { force: true });
       if (target.name === 'podman') {

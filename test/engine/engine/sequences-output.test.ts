@@ -7,6 +7,7 @@ import { after, describe, it } from 'node:test';
 import { EngineClient, EngineError, parseHost, runContainer, sshConnector, type OutputChunk, type RunOptions } from '../../../src/engine';
 import { cleanupLabel, engineTargets, loadTestEngines, uniqueName } from '../../support/engines';
 import { loadRemoteEngines } from '../../support/remote';
+import { nextTurn } from '../../support/wait';
 
 const engines = loadTestEngines();
 const marker = uniqueName('seq-output');
@@ -122,7 +123,7 @@ for (const target of engineTargets(engines)) {
           calls++;
           received.push(Buffer.from(chunk.data));
           // A consumer that is slower than the container: yields to the event loop before it is done.
-          await new Promise((resolve) => setImmediate(resolve));
+          await nextTurn();
           inFlight--;
         },
       });

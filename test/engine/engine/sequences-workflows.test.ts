@@ -24,6 +24,7 @@ import { useEngineSuite } from '../../support/engineSuite';
 import { engineTargets, loadTestEngines, uniqueName } from '../../support/engines';
 import { failureOf } from '../../support/assertions';
 import { splitRepoTag } from '../../../src/common/imageName';
+import { sleep } from '../../support/wait';
 
 const engines = loadTestEngines();
 const registry = engines.registry;
@@ -165,7 +166,7 @@ for (const target of engineTargets(engines)) {
       // The shell prints after the start has returned: read the logs again until its line is there (bounded).
       let logged = '';
       for (let attempt = 0; attempt < 50 && logged === ''; attempt++) {
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+        if (attempt > 0) await sleep(100);
         const chunks: OutputChunk[] = [];
         await printLogs(client, second.id, { onOutput: (chunk) => chunks.push(chunk) });
         logged = joined(chunks, 'stderr');

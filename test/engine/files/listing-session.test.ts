@@ -10,6 +10,7 @@ import { ListingSessions } from '../../../src/files/listingSessions';
 import { useEngineSuite } from '../../support/engineSuite';
 import { engineTargets, loadTestEngines, uniqueName } from '../../support/engines';
 import { importScratchImage, SCRATCH_SLEEP } from '../../support/scratchImage';
+import { sleep } from '../../support/wait';
 
 const engines = loadTestEngines();
 // Names that break naive parsers: spaces, unicode, a leading dash, a newline, a trailing backslash.
@@ -31,7 +32,7 @@ async function helperProcesses(client: ReturnType<typeof useEngineSuite>['client
 async function waitForNoHelper(client: ReturnType<typeof useEngineSuite>['client'], id: string): Promise<void> {
   for (let tries = 0; tries < 100; tries++) {
     if ((await helperProcesses(client, id)) === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   assert.fail('the listing helper is still running in the container 10 s after it was closed');
 }

@@ -3,11 +3,11 @@
 // and the stream goes on; a time range (since/until) is read once and ends.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
 import { FilteredSink, LineFilter } from '../../../src/logs/lineFilter';
 import { followContainerLogs, type LogSink } from '../../../src/logs/logFollower';
 import { useEngineSuite } from '../../support/engineSuite';
 import { engineTargets, loadTestEngines, uniqueName } from '../../support/engines';
+import { until } from '../../support/wait';
 
 const engines = loadTestEngines();
 
@@ -19,14 +19,6 @@ class Collected implements LogSink {
   }
   notice(text: string): void {
     this.notices.push(text);
-  }
-}
-
-async function until(what: string, check: () => boolean, timeoutMs = 120_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await delay(50);
   }
 }
 
@@ -53,9 +45,9 @@ for (const target of engineTargets(engines)) {
       const following = new AbortController();
       const follower = followContainerLogs(client, id, filtered, { tail: 'all', signal: following.signal, followRestarts: true });
       const ready = (): number => shown.lines.filter((line) => line === 'keep ready\n').length;
-      await until('the first run', () => ready() === 1);
+      await until('the first run', () => ready() === 1, { timeoutMs: 120_000 });
       await client.restartContainer(id, { timeoutSeconds: 0 });
-      await until('the second run', () => ready() === 2);
+      await until('the second run', () => ready() === 2, { timeoutMs: 120_000 });
       following.abort();
       await follower.catch(() => undefined);
       assert.ok(shown.lines.every((line) => line.startsWith('keep')), shown.lines.filter((line) => !line.startsWith('keep')).join(''));
@@ -77,10 +69,10 @@ for (const target of engineTargets(engines)) {
       const filtered = new FilteredSink(shown, filterOf('alpha'));
       const following = new AbortController();
       const follower = followContainerLogs(client, id, filtered, { tail: 'all', signal: following.signal, followRestarts: true });
-      await until('some alpha lines', () => shown.lines.length >= 5);
+      await until('some alpha lines', () => shown.lines.length >= 5, { timeoutMs: 120_000 });
       filtered.filter = filterOf('beta');
       const switchedAt = shown.lines.length;
-      await until('the last beta line', () => shown.lines.includes('beta 199\n'));
+      await until('the last beta line', () => shown.lines.includes('beta 199\n'), { timeoutMs: 120_000 });
       following.abort();
       await follower.catch(() => undefined);
       assert.ok(shown.lines.slice(0, switchedAt).every((line) => line.startsWith('alpha')));
@@ -97,7 +89,7 @@ for (const target of engineTargets(engines)) {
       const seen = new Collected();
       const probe = new AbortController();
       const probing = followContainerLogs(client, id, { output: (stream, text, stamp) => { seen.output(stream, text); if (stamp) stamps.push(`${text.trim()} ${stamp}`); }, notice: () => undefined }, { tail: 'all', signal: probe.signal, followRestarts: false });
-      await until('the late line', () => seen.lines.includes('late\n'));
+      await until('the late line', () => seen.lines.includes('late\n'), { timeoutMs: 120_000 });
       probe.abort();
       await probing.catch(() => undefined);
       const stampOf = (text: string): number => Date.parse((stamps.find((entry) => entry.startsWith(`${text} `)) ?? '').split(' ')[1] ?? '') / 1000;

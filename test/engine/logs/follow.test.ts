@@ -4,11 +4,11 @@
 // 8 KiB, a TTY wherever a pty read ended). Then a container shown before its start, and a restart in the middle.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
 import { LINE_CUT_MARKER, MAX_LINE_BYTES, utf8Boundary } from '../../../src/engine/boundedLine';
 import { followContainerLogs, type LogSink } from '../../../src/logs/logFollower';
 import { useEngineSuite } from '../../support/engineSuite';
 import { engineTargets, loadTestEngines, uniqueName } from '../../support/engines';
+import { sleep, until } from '../../support/wait';
 
 const engines = loadTestEngines();
 
@@ -61,14 +61,6 @@ class Collected implements LogSink {
 
   bytes(stream: 'stdout' | 'stderr'): Buffer {
     return Buffer.from(this.streams[stream].join(''), 'utf8');
-  }
-}
-
-async function until(what: string, check: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await delay(50);
   }
 }
 
@@ -137,7 +129,7 @@ for (const target of engineTargets(engines)) {
       await until('the exit notice', () => shown.notices.length > 1);
       // Let a storm show itself if there is one: the event stream replays the start.
       await (await client.waitContainer(id, { condition: 'not-running' })).result;
-      await delay(1500);
+      await sleep(1500);
       following.abort();
       await follower.catch(() => undefined);
       assert.deepEqual(shown.streams.stdout, ['instant-out\n']);

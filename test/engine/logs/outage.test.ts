@@ -4,14 +4,13 @@
 import assert from 'node:assert/strict';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
 import { EngineClient, parseHost } from '../../../src/engine';
 import { followContainerLogs, type LogsClient } from '../../../src/logs/logFollower';
 import { containerSpec } from '../../support/containerSpec';
 import { loadTestEngines } from '../../support/engines';
 import { createScratchDockerd, type ScratchDockerd } from '../../support/scratchDockerd';
+import { until } from '../../support/wait';
 
 const engines = loadTestEngines();
 const IMAGE = 'berth-test/busybox:latest';
@@ -34,15 +33,6 @@ after(async () => {
   await client.close().catch(() => undefined);
   await daemon.dispose();
 });
-
-/** Polls `check` every 20 ms until it holds; fails with `what` after `limitMs` (a hang guard, not a timing check). */
-async function until(what: string, check: () => boolean | Promise<boolean>, limitMs = 60_000): Promise<void> {
-  const end = performance.now() + limitMs;
-  while (!(await check())) {
-    assert.ok(performance.now() < end, `gave up waiting: ${what}`);
-    await delay(20);
-  }
-}
 
 async function engineLog(id: string): Promise<string> {
   let text = '';

@@ -7,9 +7,7 @@ import { execFile } from 'node:child_process';
 import { createReadStream, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { dockerEventLine, EngineClient, engineTimeOf, parseHost, type EngineEvent } from '../../../src/engine';
 import { EventFollower, EventHistory, type EventSource } from '../../../src/model/eventHistory';
@@ -17,6 +15,7 @@ import { containerSpec } from '../../support/containerSpec';
 import { engineTargets, loadTestEngines, type TestEngineTarget } from '../../support/engines';
 import { createScratchDockerd } from '../../support/scratchDockerd';
 import { createScratchPodman } from '../../support/scratchPodman';
+import { until } from '../../support/wait';
 
 const execFileAsync = promisify(execFile);
 const engines = loadTestEngines();
@@ -42,15 +41,6 @@ async function restartableEngine(target: TestEngineTarget): Promise<RestartableE
   await importer.importImage(createReadStream(join(engines.stateDir, 'image', 'busybox-rootfs.tar')), { repo: 'berth-test/busybox', tag: 'latest', changes: ['CMD ["/bin/sh"]'] });
   await importer.close();
   return { host: daemon.host, image: 'berth-test/busybox:latest', start: () => daemon.start(), kill: () => daemon.kill(), dispose: () => daemon.dispose() };
-}
-
-/** Polls CHECK every 10 ms; fails with WHAT after a minute (a hang guard, not a timing check). */
-async function until(what: string, check: () => boolean): Promise<void> {
-  const end = performance.now() + 60_000;
-  while (!check()) {
-    assert.ok(performance.now() < end, `gave up waiting: ${what}`);
-    await delay(10);
-  }
 }
 
 function nowEngineTime(aheadMs = 0): string {

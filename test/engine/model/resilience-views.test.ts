@@ -8,7 +8,6 @@ import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
 import { EngineClient, parseHost } from '../../../src/engine';
 import { followContainerLogs, type LogSink } from '../../../src/logs/logFollower';
 import { EngineModel } from '../../../src/model/engineModel';
@@ -16,6 +15,7 @@ import { loadTestEngines } from '../../support/engines';
 import { createScratchDockerd, type ScratchDockerd } from '../../support/scratchDockerd';
 import { recordResilienceFigures } from '../../support/resilience';
 import { containerSpec } from '../../support/containerSpec';
+import { until } from '../../support/wait';
 
 const engines = loadTestEngines();
 const IMAGE_REPO = 'berth-test/busybox';
@@ -41,15 +41,6 @@ after(async () => {
   await observer.close().catch(() => undefined);
   await daemon.dispose();
 });
-
-/** Polls `check` every 10 ms until it holds; fails with `what` after `limitMs` (a hang guard, not a timing check). */
-async function until(what: string, check: () => boolean | Promise<boolean>, limitMs = 60_000): Promise<void> {
-  const end = performance.now() + limitMs;
-  while (!(await check())) {
-    assert.ok(performance.now() < end, `gave up waiting: ${what}`);
-    await delay(10);
-  }
-}
 
 /** True when the model holds exactly the engine's containers, in the engine's states. */
 async function modelMatchesEngine(model: EngineModel): Promise<boolean> {

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { expectedMessage } from '../engine/bad-input-cases';
 import { createCliHarness, type CliHarness } from '../cli/support';
+import { sleep } from '../../support/wait';
 
 const execFileAsync = promisify(execFile);
 
@@ -53,7 +54,7 @@ void describe('berth stats and top next to docker', () => {
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    for (let attempt = 0; attempt < 200 && output.split('CONTAINER ID').length < 3; attempt++) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let attempt = 0; attempt < 200 && output.split('CONTAINER ID').length < 3; attempt++) await sleep(100);
     child.kill('SIGINT');
     assert.equal(await exited, 0);
     const tables = output.split('CONTAINER ID').slice(1);

@@ -4,9 +4,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { followStats, statsFigures, type EngineClient, type StatsFigures } from '../../../src/engine';
-import { eventually } from '../cli/support';
 import { engineTargets, loadTestEngines } from '../../support/engines';
 import { useEngineSuite } from '../../support/engineSuite';
+import { until } from '../../support/wait';
+import { sleep } from '../../support/wait';
 
 const engines = loadTestEngines();
 const MiB = 1024 * 1024;
@@ -25,7 +26,6 @@ function follow(client: EngineClient, id: string): { samples: StatsFigures[]; re
 }
 
 /** `eventually` for a check that reads what is already collected. */
-const until = (what: string, check: () => boolean, attempts?: number): Promise<void> => eventually(what, () => Promise.resolve(check()), attempts);
 
 if (!engines.podmanHost) {
   void it('stats on Podman', (t) => t.skip('engines.json has no podmanHost: Podman cannot run containers on this machine'));
@@ -47,8 +47,8 @@ for (const target of engineTargets(engines)) {
       const filling = follow(client, filler);
       try {
         // CPU % needs a sample with a cpu delta (a first sample's precpu may be empty; Podman 4 samples every 5 s).
-        await until('the busy loop to show CPU use', () => (hot.samples.at(-1)?.cpuPercent ?? 0) > 5, 400);
-        await until('samples of the others', () => cold.samples.length >= 2 && filling.samples.length >= 1, 400);
+        await until('the busy loop to show CPU use', () => (hot.samples.at(-1)?.cpuPercent ?? 0) > 5, { timeoutMs: 40_000, intervalMs: 100 });
+        await until('samples of the others', () => cold.samples.length >= 2 && filling.samples.length >= 1, { timeoutMs: 40_000, intervalMs: 100 });
         const hotCpu = hot.samples.at(-1)?.cpuPercent ?? Number.NaN;
         const coldCpu = cold.samples.at(-1)?.cpuPercent ?? Number.NaN;
         assert.ok(hotCpu > coldCpu, `burning ${hotCpu}% should be above idle ${coldCpu}%`);
@@ -60,7 +60,7 @@ for (const target of engineTargets(engines)) {
         await until('memory to grow by the 48 MiB written to /dev/shm', () => {
           const now = filling.samples.at(-1)?.memoryUsage ?? 0;
           return now - before >= 40 * MiB;
-        }, 400);
+        }, { timeoutMs: 40_000, intervalMs: 100 });
         for (const figures of [...hot.samples, ...cold.samples, ...filling.samples]) {
           for (const value of [figures.cpuPercent, figures.memoryUsage, figures.memoryPercent, figures.pids]) {
             assert.ok(value === undefined || Number.isFinite(value), `no NaN: ${JSON.stringify(figures)}`);
@@ -77,13 +77,13 @@ for (const target of engineTargets(engines)) {
       const id = await suite.createContainer(['sleep', '600']);
       await client.startContainer(id);
       const followed = follow(client, id);
-      await until('a first sample', () => followed.samples.length > 0, 400);
+      await until('a first sample', () => followed.samples.length > 0, { timeoutMs: 40_000, intervalMs: 100 });
       assert.equal(followed.samples[0]?.running, true);
       await client.stopContainer(id, { timeoutSeconds: 0 });
       await client.removeContainer(id, { force: true });
       // dockerd goes on sending zeroed samples until the container is gone; Podman ends the stream. Either way the
       // follow ends as 'gone' once the engine no longer knows the container, never with an error.
-      const end = await Promise.race([followed.ended, until('the follow to end', () => false, 400).then(() => 'still following')]);
+      const end = await Promise.race([followed.ended, until('the follow to end', () => false, { timeoutMs: 40_000, intervalMs: 100 }).then(() => 'still following')]);
       followed.stop();
       assert.equal(end, 'gone');
       const after = followed.samples.slice(1).filter((figures) => !figures.running);
@@ -97,7 +97,7 @@ for (const target of engineTargets(engines)) {
       // the container's own process shows (or 10 s pass, which fails).
       let top = await client.topContainer(id);
       for (let tries = 0; tries < 50 && !(top.Processes ?? []).some((row) => row.join(' ').includes('sleep')); tries++) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await sleep(200);
         top = await client.topContainer(id);
       }
       // dockerd runs the host's ps -ef (one title per column); Podman 4 the container's busybox ps (one column in all).

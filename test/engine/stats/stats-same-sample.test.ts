@@ -7,15 +7,15 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { EngineClient, followStats, parseHost, statsCells, statsFigures, type StatsSample } from '../../../src/engine';
-import { createCliHarness, eventually, type CliHarness } from '../cli/support';
+import { createCliHarness, type CliHarness } from '../cli/support';
 import { jsonLine, sendJson, stallAfterHeaders, startFakeEngine, writeEngineHead, type FakeEngine } from '../../support/fakeEngine';
+import { until } from '../../support/wait';
 
 const FAKE_ID = 'feed5'.padEnd(64, '0');
 const NO_MEMORY = 'bad0'.padEnd(64, '0');
 const STALLING = 'deadbeef'.padEnd(64, '0');
 
 /** `eventually` for a check that reads what is already collected. */
-const until = (what: string, check: () => boolean, attempts?: number): Promise<void> => eventually(what, () => Promise.resolve(check()), attempts);
 
 void describe('stats on the same sample as the docker CLI', () => {
   let harness: CliHarness;
@@ -102,13 +102,13 @@ void describe('stats on the same sample as the docker CLI', () => {
       onSample: () => samples++,
       onReconnect: (reason) => reasons.push(reason),
     });
-    await until('two reconnects after stalls', () => reasons.length >= 2);
+    await until('two reconnects after stalls', () => reasons.length >= 2, { timeoutMs: 10_000, intervalMs: 100 });
     controller.abort();
     assert.equal(await ended, 'aborted');
     assert.deepEqual(reasons.slice(0, 2), ['no sample for 300 ms', 'no sample for 300 ms']);
     assert.ok(samples >= 3, `each opening delivers its first sample: ${samples}`);
     const opened = fake.seen.filter((line) => line === `GET /containers/${STALLING}/stats`).length - before;
     assert.ok(opened >= 3, `the stream was opened again: ${opened}`);
-    await until('the stalled responses to be closed', () => fake.stalledCount === 0);
+    await until('the stalled responses to be closed', () => fake.stalledCount === 0, { timeoutMs: 10_000, intervalMs: 100 });
   });
 });

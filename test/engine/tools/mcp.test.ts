@@ -14,6 +14,7 @@ import { AGENT_TOOLS } from '../../../src/tools';
 import { engineTargets, loadTestEngines, uniqueName } from '../../support/engines';
 import { useEngineSuite } from '../../support/engineSuite';
 import { expectedMessage } from '../engine/bad-input-cases';
+import { sleep } from '../../support/wait';
 
 const engines = loadTestEngines();
 const repoRoot = resolve(__dirname, '..', '..', '..');
@@ -100,7 +101,7 @@ for (const target of engineTargets(engines)) {
         let logs = { text: '', isError: false };
         for (let attempt = 0; attempt < 100 && !logs.text.includes('n299'); attempt++) {
           logs = await call(session, 'container_logs', { container: name, tail: 5 });
-          if (!logs.text.includes('n299')) await new Promise((resolveWait) => setTimeout(resolveWait, 100));
+          if (!logs.text.includes('n299')) await sleep(100);
         }
         assert.match(logs.text, /^<untrusted-data source="logs of container /);
         assert.match(logs.text, /\n<\/untrusted-data>$/);

@@ -11,7 +11,7 @@ import { failureOf } from '../../support/assertions';
 import { useEngineSuite, useNetworkGuard } from '../../support/engineSuite';
 import { loadTestEngines, startCommand } from '../../support/engines';
 import { expectedMessage } from '../engine/bad-input-cases';
-import { eventually } from '../cli/support';
+import { until } from '../../support/wait';
 
 const engines = loadTestEngines();
 const podmanHost = engines.podmanHost;
@@ -76,11 +76,11 @@ void describe('networks on the private Podman', () => {
         const network = store.networks().find((each) => each.Name === name);
         return network ? attachmentsOf(network).map((attachment) => attachment.id) : ['(not listed)'];
       };
-      await eventually('the store lists the new network', () => Promise.resolve(attachedTo(other).length === 0));
+      await until('the store lists the new network', () => attachedTo(other).length === 0, { timeoutMs: 10_000, intervalMs: 100 });
       await suite.client.connectNetwork(other, id);
-      await eventually('the connect event shows the container under the network', () => Promise.resolve(attachedTo(other).join() === id));
+      await until('the connect event shows the container under the network', () => attachedTo(other).join() === id, { timeoutMs: 10_000, intervalMs: 100 });
       await suite.client.disconnectNetwork(other, id);
-      await eventually('the disconnect event removes it again', () => Promise.resolve(attachedTo(other).length === 0));
+      await until('the disconnect event removes it again', () => attachedTo(other).length === 0, { timeoutMs: 10_000, intervalMs: 100 });
     } finally {
       store.dispose();
     }

@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { setBerthSetting, uniqueName, useConnectedSuite } from '../support/fixtures';
+import { sleep } from '../../support/wait';
 
 const READ_TOOLS = ['list_containers', 'list_images', 'inspect_container', 'container_logs', 'container_stats', 'container_top', 'engine_info'];
 const ACT_TOOLS = ['start_container', 'stop_container', 'restart_container', 'remove_container', 'run_container', 'pull_image', 'compose_up', 'compose_down'];
@@ -37,7 +38,7 @@ describe('agent tools in VS Code', () => {
     let logs = '';
     for (let attempt = 0; attempt < 50 && !logs.includes('warned'); attempt++) {
       logs = await invoke('container_logs', { container: name });
-      if (!logs.includes('warned')) await new Promise((resolve) => setTimeout(resolve, 100));
+      if (!logs.includes('warned')) await sleep(100);
     }
     assert.match(logs, /^<untrusted-data source="logs of container /);
     assert.match(logs, /^stdout\| ready$/m);

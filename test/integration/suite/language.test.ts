@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { setBerthSetting } from '../support/fixtures';
+import { eventually } from '../../support/wait';
 
 interface ServerState {
   languageId: string;
@@ -18,15 +19,8 @@ async function servers(): Promise<ServerState[]> {
 }
 
 /** Polls `probe` until it returns a value (servers answer asynchronously); fails with `what` after the deadline. */
-async function eventually<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, deadlineMs = 20_000): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+/** Language servers start in a process of their own: as long as the old helper waited, polling as often. */
+const SERVER_WAIT = { timeoutMs: 20_000, intervalMs: 200 };
 
 async function open(dir: string, name: string, text: string): Promise<vscode.TextDocument> {
   const file = join(dir, name);
@@ -71,7 +65,7 @@ describe('language support', () => {
     const diagnostics = await eventually('Dockerfile diagnostics', () => {
       const found = vscode.languages.getDiagnostics(document.uri);
       return found.length > 0 ? found : undefined;
-    });
+    }, SERVER_WAIT);
     const invalidPort = diagnostics.find((diagnostic) => /Invalid containerPort: abc/.test(diagnostic.message));
     assert.ok(invalidPort, diagnostics.map((diagnostic) => diagnostic.message).join('; '));
     assert.equal(invalidPort.range.start.line, 1);
@@ -84,7 +78,7 @@ describe('language support', () => {
       const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, new vscode.Position(1, 2));
       const found = list.items.map(labelOf);
       return found.some((label) => label.startsWith('RUN')) ? found : undefined;
-    });
+    }, SERVER_WAIT);
     assert.ok(labels.some((label) => label.startsWith('RUN')));
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(0, 1));
     assert.match(hoverText(hovers), /base ?image/i);
@@ -96,7 +90,7 @@ describe('language support', () => {
     const diagnostics = await eventually('Compose diagnostics', () => {
       const found = vscode.languages.getDiagnostics(broken.uri);
       return found.length > 0 ? found : undefined;
-    });
+    }, SERVER_WAIT);
     assert.match(diagnostics[0]?.message ?? '', /Flow sequence|must be sufficiently indented/);
 
     const document = await open(dir, 'docker-compose.yml', 'services:\n  web:\n    image: busybox\n\n');
@@ -105,7 +99,7 @@ describe('language support', () => {
       const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, new vscode.Position(3, 0));
       const found = list.items.map(labelOf);
       return found.some((label) => label.startsWith('volumes')) ? found : undefined;
-    });
+    }, SERVER_WAIT);
     assert.ok(labels.some((label) => label.startsWith('networks')));
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(0, 2));
     assert.match(hoverText(hovers), /services/i);
@@ -131,14 +125,14 @@ describe('living next to other setups', () => {
 
   it('berth.languageFeatures.enabled off stops the servers, and none starts for a new Dockerfile; on starts them again', async () => {
     await open(dir, 'Dockerfile', 'FROM busybox\n');
-    await eventually('the Dockerfile server', async () => ((await servers()).some((state) => state.languageId === 'dockerfile' && state.running) ? true : undefined));
+    await eventually('the Dockerfile server', async () => ((await servers()).some((state) => state.languageId === 'dockerfile' && state.running) ? true : undefined), SERVER_WAIT);
     await setBerthSetting('languageFeatures.enabled', false);
-    await eventually('the servers stopped', async () => ((await servers()).length === 0 ? true : undefined));
+    await eventually('the servers stopped', async () => ((await servers()).length === 0 ? true : undefined), SERVER_WAIT);
     const other = await open(dir, 'other.dockerfile', 'FROM busybox\nEXPOSE abc\n');
     assert.equal(other.languageId, 'dockerfile');
     assert.deepEqual(await servers(), [], 'no server for a Dockerfile opened while off');
     await setBerthSetting('languageFeatures.enabled', true);
-    await eventually('the server running again', async () => ((await servers()).some((state) => state.languageId === 'dockerfile' && state.running) ? true : undefined));
+    await eventually('the server running again', async () => ((await servers()).some((state) => state.languageId === 'dockerfile' && state.running) ? true : undefined), SERVER_WAIT);
   });
 });
 
@@ -175,15 +169,15 @@ describe('laziness: remote engines', () => {
     await eventually('the ssh engine listed', async () => {
       const listed = (await vscode.commands.executeCommand<{ name: string }[]>('berth.internal.engines')) ?? [];
       return listed.some((engine) => engine.name === 'far-away') ? true : undefined;
-    });
+    }, SERVER_WAIT);
     await open(dir, 'Dockerfile', 'FROM busybox\n');
-    await eventually('the Dockerfile server', async () => ((await servers()).some((state) => state.languageId === 'dockerfile' && state.running) ? true : undefined));
+    await eventually('the Dockerfile server', async () => ((await servers()).some((state) => state.languageId === 'dockerfile' && state.running) ? true : undefined), SERVER_WAIT);
     await assert.rejects(readFile(marker, 'utf8'), { code: 'ENOENT' }, 'ssh ran although no view was shown and no command needed it');
 
     // The control: the stand-in is found and run once something needs that engine.
     await vscode.commands.executeCommand('berth.internal.modelSnapshot', { engine: 'far-away' });
     // The stand-in creates the marker before it writes to it: an empty read is not an answer yet.
-    const ran = await eventually('ssh run for the command', async () => readFile(marker, 'utf8').then((text) => (text === '' ? undefined : text), () => undefined));
+    const ran = await eventually('ssh run for the command', async () => readFile(marker, 'utf8').then((text) => (text === '' ? undefined : text), () => undefined), SERVER_WAIT);
     assert.match(ran, /far\.invalid/);
   });
 });

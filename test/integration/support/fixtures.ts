@@ -9,6 +9,9 @@ import {
   ENGINE_KIND_ENV, canonicalImageId, engineHostFor, parseEngineKind, sameReference, type EngineKind,
 } from './engineKind';
 import { containerSpec } from '../../support/containerSpec';
+import { eventually as waitFor } from '../../support/wait';
+
+export { sleep } from '../../support/wait';
 
 export const EXTENSION_ID = 'berth.berth';
 
@@ -72,31 +75,9 @@ export async function snapshot(): Promise<ModelSnapshot> {
   return value;
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Polls until `check` returns a value (not undefined); the error names what was awaited and the last value seen. */
-export async function eventually<T>(
-  what: string,
-  check: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > end) {
-      const detail = last instanceof Error ? ` (last error: ${last.message})` : '';
-      throw new Error(`timed out waiting for ${what}${detail}`);
-    }
-    await sleep(100);
-  }
+/** Polls until `check` returns a value (not undefined), every 100 ms; a check that throws is tried again. */
+export function eventually<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
+  return waitFor(what, check, { timeoutMs, intervalMs: 100, retryErrors: true });
 }
 
 /** Waits until the model shows the container in `state` (or shows it absent, for `state === 'absent'`). */

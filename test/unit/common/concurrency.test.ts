@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { forEachBounded, inOrderAhead } from '../../../src/common/concurrency';
 import { inChunksOf } from '../../../src/engine/buildContext';
+import { nextTurn, sleep } from '../../support/wait';
 
 /** A gate per item: work on it waits until the test opens it, so the test decides when each item finishes. */
 function gates(count: number): { wait: (index: number) => Promise<void>; open: (index: number) => void } {
@@ -25,10 +26,10 @@ void describe('forEachBounded', () => {
       await gate.wait(index);
       running -= 1;
     });
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     assert.deepEqual(started, [10, 11], 'two at once, in the order given');
     gate.open(1);
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     assert.deepEqual(started, [10, 11, 12], 'a finished item makes room for the next');
     for (let index = 0; index < 5; index += 1) gate.open(index);
     await all;
@@ -43,7 +44,7 @@ void describe('forEachBounded', () => {
       started.push(item);
       await gate.wait(item);
     });
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     assert.deepEqual(started, [0, 1, 2], 'the third starts before the first finished');
     [2, 1, 0].forEach((index) => gate.open(index));
     await all;
@@ -72,7 +73,7 @@ void describe('inOrderAhead', () => {
         const work = async (index: number): Promise<number> => {
           running++;
           most = Math.max(most, running);
-          await new Promise((resolve) => setTimeout(resolve, delays[index]));
+          await sleep(delays[index] ?? 0);
           running--;
           return index * 10;
         };
@@ -92,14 +93,14 @@ void describe('inOrderAhead', () => {
       const seen: number[] = [];
       const source = inOrderAhead([0, 1, 2, 3], 4, async (index) => {
         if (index === 2) throw new Error('item 2 failed');
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await sleep(20);
         return index;
       });
       await assert.rejects(async () => {
         for await (const value of source) seen.push(value);
       }, /item 2 failed/);
       assert.deepEqual(seen, [0, 1]);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
       assert.deepEqual(unhandled, []);
     } finally {
       process.off('unhandledRejection', onUnhandled);

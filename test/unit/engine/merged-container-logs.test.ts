@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { mergeContainerLogs, type MergedLogLine, type MergedLogsClient } from '../../../src/engine/mergedContainerLogs';
 import type { OutputChunk } from '../../../src/engine/types';
+import { sleep } from '../../support/wait';
 
 /** One frame per line, stamped at `second` (UTC, 2026-01-01T00:00:SS). */
 function frame(second: number, text: string, stream: 'stdout' | 'stderr' = 'stdout'): OutputChunk {
@@ -39,7 +40,7 @@ void describe('merging several containers\' logs', () => {
     const late = new Promise<void>((resolve) => (releaseLate = resolve));
     const client = scriptedClient({ a: [frame(2, 'a2'), frame(5, 'a5')], late: [frame(1, 'l1'), frame(2, 'l2'), frame(9, 'l9')] }, { late });
     const merging = collect(client, ['late', 'a']);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
     releaseLate();
     assert.deepEqual((await merging).map((line) => line.text), ['l1', 'l2', 'a2', 'a5', 'l9']);
   });

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EngineError, stopContainers, type EngineClient } from '../../../src/engine';
+import { nextTurn } from '../../support/wait';
 
 /** Only what stopContainers calls: stopContainer, settled by the test. */
 function controlledClient(): { client: EngineClient; finish: (id: string, failure?: EngineError) => void; started: string[] } {
@@ -27,20 +28,19 @@ function controlledClient(): { client: EngineClient; finish: (id: string, failur
   };
 }
 
-const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 void describe('stopContainers', () => {
   void it('stops all at once (up to 8) and reports in argument order, each once those before it are done', async () => {
     const { client, finish, started } = controlledClient();
     const reported: string[] = [];
     const done = stopContainers(client, ['a', 'b', 'c'], { onSettledInOrder: (id, error) => reported.push(error ? `${id}!` : id) });
-    await tick();
+    await nextTurn();
     assert.deepEqual(started, ['a', 'b', 'c'], 'the three stops run in parallel');
     finish('c');
-    await tick();
+    await nextTurn();
     assert.deepEqual(reported, [], 'c waits for a and b');
     finish('a');
-    await tick();
+    await nextTurn();
     assert.deepEqual(reported, ['a']);
     finish('b', new EngineError('not-found', 'No such container: b'));
     const results = await done;
@@ -52,13 +52,13 @@ void describe('stopContainers', () => {
     const { client, finish, started } = controlledClient();
     const ids = Array.from({ length: 10 }, (_, index) => `c${index}`);
     const done = stopContainers(client, ids);
-    await tick();
+    await nextTurn();
     assert.equal(started.length, 8);
     finish('c0');
-    await tick();
+    await nextTurn();
     assert.equal(started.length, 9);
     for (const id of ids.slice(1)) {
-      await tick();
+      await nextTurn();
       finish(id);
     }
     assert.equal((await done).length, 10);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { baseAction, committedImage, containerEffect, imageNeedsRefetch } from '../../../src/model/actions';
 import { EventBatcher, type PendingWork, type Scheduler } from '../../../src/model/batcher';
 import type { EngineEvent } from '../../../src/engine';
+import { nextTurn } from '../../support/wait';
 
 void test('Docker and Podman action names map to the same effects', () => {
   assert.equal(containerEffect('die'), 'refetch');
@@ -108,7 +109,7 @@ void test('events during a flush wait for the next one; a paused batcher holds i
   batcher.add(event('container', 'stop', 'b'));
   assert.equal(manual.armed(), 0, 'no second flush while the first runs');
   release();
-  await new Promise((resolve) => setImmediate(resolve));
+  await nextTurn();
   assert.equal(manual.armed(), 1, 'armed again once the first flush is done');
   const hold = batcher.pause();
   manual.fire();

@@ -4,6 +4,7 @@ import { refineClocksAfterListings, REFINE_CHUNK } from '../../../src/model/cloc
 import { EngineModel, type ModelChange } from '../../../src/model/engineModel';
 import type { Scheduler } from '../../../src/model/batcher';
 import { hex, MemoryEngine, until } from './support';
+import { nextTurn } from '../../support/wait';
 
 const immediate: Scheduler = (run) => {
   const handle = setImmediate(run);
@@ -13,7 +14,7 @@ const immediate: Scheduler = (run) => {
 /** An engine whose inspects take a few turns of the event loop, as a real one's take time. */
 class SlowInspects extends MemoryEngine {
   override async inspectContainer(id: string): ReturnType<MemoryEngine['inspectContainer']> {
-    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+    for (let turn = 0; turn < 3; turn++) await nextTurn();
     return super.inspectContainer(id);
   }
 }

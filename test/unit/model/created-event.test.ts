@@ -9,6 +9,7 @@ import { summaryFromCreateEvent } from '../../../src/model/createdEvent';
 import { EngineModel, type ModelChange } from '../../../src/model/engineModel';
 import type { Scheduler } from '../../../src/model/batcher';
 import { hex, MemoryEngine, until } from './support';
+import { nextTurn } from '../../support/wait';
 
 const immediate: Scheduler = (run) => {
   const handle = setImmediate(run);
@@ -88,7 +89,7 @@ void test('a created container is shown from its create event before its inspect
 
   let inspected = false;
   void model.whenInspected(hex(1)).then(() => (inspected = true));
-  for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+  for (let turn = 0; turn < 20; turn++) await nextTurn();
   assert.equal(inspected, false, 'a tooltip waits while the inspect is held');
   engine.letInspectsThrough();
   await until(() => inspected, 'the wait over once the inspect is applied');
@@ -126,7 +127,7 @@ void test('no row from a create event while a listing is in flight, nor for a co
   changes.length = 0;
   engine.addContainer(hex(3), 'late', 'created', { Status: 'Created' });
   engine.emit('container', 'create', hex(3), { name: 'late', image: 'busybox' });
-  for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+  for (let turn = 0; turn < 20; turn++) await nextTurn();
   assert.equal(model.container(hex(3)), undefined, 'no row while the listing is in flight');
   assert.equal(changes.length, 0);
   engine.letListingThrough();
@@ -163,7 +164,7 @@ void test('a row from a create event whose inspect fails keeps the event\'s word
   assert.equal(model.container(hex(5))?.summary.Status, 'Created', 'the row stays as the event gave it');
   let over = false;
   const wait = model.whenInspected(hex(5), 50).then(() => (over = true));
-  for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+  for (let turn = 0; turn < 20; turn++) await nextTurn();
   assert.equal(over, false, 'a tooltip waits for the inspect…');
   await wait;
   assert.equal(over, true, '…until the limit, then shows what the event gave');

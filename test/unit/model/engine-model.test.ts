@@ -4,6 +4,7 @@ import { EngineError, type ContainerInspect } from '../../../src/engine';
 import { EngineModel, type ModelChange } from '../../../src/model/engineModel';
 import type { Scheduler } from '../../../src/model/batcher';
 import { hex, MemoryEngine, until } from './support';
+import { nextTurn } from '../../support/wait';
 
 const immediate: Scheduler = (run) => {
   const handle = setImmediate(run);
@@ -287,7 +288,7 @@ void test('a refetch answered before a removal never brings the container back a
   engine.containers.delete(hex(1));
   engine.emit('container', 'destroy', hex(1));
   // Let the destroy's batch come due while the inspect is held.
-  for (let round = 0; round < 50; round++) await new Promise((resolve) => setImmediate(resolve));
+  for (let round = 0; round < 50; round++) await nextTurn();
   for (const release of engine.held.splice(0)) release();
   await refetched;
   await model.whenIdle();

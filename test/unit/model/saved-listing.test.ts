@@ -17,6 +17,7 @@ import { parseHost } from '../../../src/engine/endpoint';
 import { renderClock } from '../../../src/model/statusClock';
 import { containerSummary, hex, MemoryEngine, until } from './support';
 import { WORKBENCH_BAD_INPUT_CASES } from '../../engine/engine/bad-input-workbench-cases';
+import { nextTurn } from '../../support/wait';
 
 /** An engine whose container listing waits until released: the first connection stays "being made". */
 class SlowListingEngine extends MemoryEngine {
@@ -123,7 +124,7 @@ void test('the clock refiner inspects nothing for a saved listing, and does afte
   t.after(() => refiner.dispose());
   model.start();
   model.showSavedListing(savedOf([hex(1), 'old', 'running']));
-  await new Promise((resolve) => setImmediate(resolve));
+  await nextTurn();
   assert.deepEqual(engine.calls.filter((call) => call.startsWith('inspectContainer')), []);
   engine.answer();
   await model.whenConnected();
@@ -298,7 +299,7 @@ void test("a window's first engines show their saved list; an engine added later
   // Watched from now: the store answers a promise later, so a saved list would come after this listener.
   let shownSaved = false;
   later.model.onDidChange((change) => (shownSaved ||= change.saved === true));
-  for (let round = 0; round < 50; round++) await new Promise((resolve) => setImmediate(resolve));
+  for (let round = 0; round < 50; round++) await nextTurn();
   assert.equal(shownSaved, false, 'an engine added later showed a saved list');
   assert.equal(later.model.container('saved-on-later'), undefined);
 });

@@ -5,6 +5,7 @@
  */
 import { EngineError, type ContainerInspect, type ContainerSummary, type EngineEvent, type ImageInspect, type ImageSummary, type ListFilters } from '../../../src/engine';
 import type { ModelSource } from '../../../src/model/source';
+import { until as waitUntil } from '../../support/wait';
 
 class EventQueue implements AsyncIterableIterator<EngineEvent> {
   private readonly buffered: EngineEvent[] = [];
@@ -144,13 +145,9 @@ export class MemoryEngine implements ModelSource {
   }
 }
 
-/** Lets queued promise callbacks and immediates run until `condition` holds (bounded; no wall-clock waits). */
-export async function until(condition: () => boolean, what: string, rounds = 2000): Promise<void> {
-  for (let round = 0; round < rounds; round++) {
-    if (condition()) return;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  throw new Error(`Timed out waiting for: ${what}`);
+/** Waits for CONDITION, checking again each time the queued callbacks have run (the model's work is all in-process). */
+export function until(condition: () => boolean, what: string): Promise<void> {
+  return waitUntil(what, condition, { intervalMs: 0, timeoutMs: 10_000 });
 }
 
 export function hex(n: number): string {

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import type { StatsSample } from '../../../src/engine';
 import { FLUSH_INTERVAL_MS, StatsWatcher, type StatsClient } from '../../../src/stats/statsWatcher';
 import type { TimerClock } from '../../../src/views/rowRefreshScheduler';
+import { nextTurn } from '../../support/wait';
 
 class FakeClock implements TimerClock {
   time = 0;
@@ -63,7 +64,6 @@ function fakeClient(): { client: StatsClient; open: Set<string>; push: (id: stri
   return { client, open, push };
 }
 
-const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 void describe('StatsWatcher', () => {
   void it('batches the samples of many containers into one flush a second', async () => {
@@ -72,14 +72,14 @@ void describe('StatsWatcher', () => {
     const flushes: string[][] = [];
     const watcher = new StatsWatcher(() => client, (ids) => flushes.push([...ids].sort()), undefined, clock);
     watcher.watch(['a', 'b', 'c']);
-    await settle();
+    await nextTurn();
     for (const id of ['a', 'b', 'c']) push(id);
-    await settle();
+    await nextTurn();
     clock.advance(0);
     assert.deepEqual(flushes, [['a', 'b', 'c']]);
     push('a', 2048);
     push('b', 4096);
-    await settle();
+    await nextTurn();
     clock.advance(FLUSH_INTERVAL_MS - 1);
     assert.equal(flushes.length, 1, 'not twice within a second');
     clock.advance(1);
@@ -95,15 +95,15 @@ void describe('StatsWatcher', () => {
     const watcher = new StatsWatcher(() => client, (ids) => flushes.push([...ids].sort()), undefined, clock);
     try {
       watcher.watch(['a', 'b']);
-      await settle();
+      await nextTurn();
       push('a');
       push('b');
-      await settle();
+      await nextTurn();
       clock.advance(0);
       assert.deepEqual(flushes, [['a', 'b']]);
       push('a', 1024);
       push('b', 8 * 1024 * 1024);
-      await settle();
+      await nextTurn();
       clock.advance(FLUSH_INTERVAL_MS);
       assert.deepEqual(flushes, [['a', 'b'], ['b']]);
       assert.equal(watcher.figures('b')?.memoryUsage, 8 * 1024 * 1024);
@@ -117,13 +117,13 @@ void describe('StatsWatcher', () => {
     const { client, open, push } = fakeClient();
     const watcher = new StatsWatcher(() => client, () => undefined, undefined, clock);
     watcher.watch(['a', 'b']);
-    await settle();
+    await nextTurn();
     push('a');
-    await settle();
+    await nextTurn();
     assert.equal(open.size, 2);
     assert.equal(clock.timers.size, 1, 'the flush is due');
     watcher.watch([]);
-    await settle();
+    await nextTurn();
     assert.equal(open.size, 0);
     assert.equal(watcher.openStreams, 0);
     assert.equal(watcher.figures('a'), undefined);

@@ -12,6 +12,7 @@ import type { EngineDescriptor } from '../../../src/model/engineList';
 import { presentEngine } from '../../../src/views/presentation';
 import { toContainerRecord, toImageRecord } from '../../../src/model/records';
 import { containerSummary, hex, MemoryEngine, until } from '../model/support';
+import { sleep } from '../../support/wait';
 
 function record(id: string, name: string, project?: string) {
   return toContainerRecord(containerSummary(id, name, { Labels: project ? { 'com.docker.compose.project': project } : {} }));
@@ -195,7 +196,7 @@ void describe('remote engines wait', () => {
     sessions.setViewShown('berth.containers', false);
     engines.set('settings:latest', new MemoryEngine());
     sessions.update([...sessions.all.map((session) => session.descriptor), descriptor('settings:latest', 'ssh://me@latest', 'latest')]);
-    await new Promise((resolve) => setTimeout(resolve, 50)); // a started model would have listed by now
+    await sleep(50); // a started model would have listed by now
     assert.deepEqual(engines.get('settings:latest')!.calls, [], 'added with every view hidden: it waits');
     sessions.dispose();
   });

@@ -7,6 +7,7 @@ import { goSize } from '../../../src/cli/actions/storage';
 import { confirmationText, parseFilterEntries } from '../../../src/prune/confirmation';
 import { presentVolume, volumeLabel } from '../../../src/volumes/presentation';
 import { VolumeStore, type VolumeSource } from '../../../src/volumes/store';
+import { nextTurn } from '../../support/wait';
 
 void describe('prune words', () => {
   void it('reads until as a duration, unix seconds or a date', () => {
@@ -131,13 +132,13 @@ void describe('VolumeStore', () => {
     const changes: string[] = [];
     store.onDidChange((change) => changes.push(change.all ? 'all' : change.names.join(',')));
     store.start();
-    while (!store.listed) await new Promise((resolve) => setImmediate(resolve));
+    while (!store.listed) await nextTurn();
     assert.deepEqual(store.volumes().map((each) => each.Name), ['a']);
     volumes.push(volume('b'));
     engine.push({ Type: 'volume', Action: 'create', Actor: { ID: '', Attributes: { name: 'b' } }, time: 1, timeNano: 1 });
-    while (store.volumes().length < 2) await new Promise((resolve) => setImmediate(resolve));
+    while (store.volumes().length < 2) await nextTurn();
     engine.push({ Type: 'volume', Action: 'destroy', Actor: { ID: 'a', Attributes: {} }, time: 2, timeNano: 2 });
-    while (store.volume('a')) await new Promise((resolve) => setImmediate(resolve));
+    while (store.volume('a')) await nextTurn();
     assert.deepEqual(store.volumes().map((each) => each.Name), ['b']);
     assert.ok(changes.length >= 3);
     store.dispose();
