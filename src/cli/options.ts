@@ -109,6 +109,8 @@ export interface StatsCommandOptions {
   noStream: boolean;
   /** `--no-trunc`: full container IDs. */
   noTrunc: boolean;
+  /** docker's `--format`: `table`, `json` or a Go template over docker's stats fields. */
+  format: string | undefined;
 }
 
 export interface TopCommandOptions {
