@@ -141,10 +141,10 @@ export const CLI_BAD_INPUT_CASES: readonly BadInputCase[] = [
   {
     id: 'cli-format-unparsable',
     category: 'The CLI around a run',
-    action: 'ps / images --format',
+    action: 'ps / images / stats / system df / compose ls --format',
     input: '{{.ID',
     kind: 'outcome',
-    message: 'failed to parse template: template: :1: unclosed action (exit 1, as docker; `images` says "template parsing error:" as docker does; nothing is listed, the engine is not asked)',
+    message: 'failed to parse template: template: :1: unclosed action (exit 1, as docker; the other listings say "template parsing error:" as docker does; nothing is listed, the engine is not asked)',
   },
   {
     id: 'cli-format-unknown-field',
@@ -153,5 +153,29 @@ export const CLI_BAD_INPUT_CASES: readonly BadInputCase[] = [
     input: '{{.Foo}}',
     kind: 'outcome',
     message: 'failed to execute template: template: :1:2: executing "" at <.Foo>: can\'t evaluate field Foo in type *formatter.ContainerContext. The fields are .Command, .CreatedAt, … (exit 1, as docker, whose message stops before the list)',
+  },
+  {
+    id: 'cli-format-stats-unknown-field',
+    category: 'The CLI around a run',
+    action: 'stats --no-stream --format',
+    input: '{{.Foo}}',
+    kind: 'outcome',
+    message: 'template parsing error: template: :1:2: executing "" at <.Foo>: can\'t evaluate field Foo in type *container.statsContext. The fields are .BlockIO, .CPUPerc, … (exit 1, as docker, whose message stops before the list)',
+  },
+  {
+    id: 'cli-format-compose-ls-unknown-field',
+    category: 'The CLI around a run',
+    action: 'compose ls --format',
+    input: '{{.Project}}',
+    kind: 'outcome',
+    message: 'template parsing error: template: :1:2: executing "" at <.Project>: can\'t evaluate field Project in type compose.stackView. The fields are .Name, .Status, .ConfigFiles (exit 1; docker compose takes only table and json, which berth takes as it does)',
+  },
+  {
+    id: 'cli-df-verbose-format',
+    category: 'The CLI around a run',
+    action: 'system df -v --format',
+    input: '{{json .}}',
+    kind: 'outcome',
+    message: '--format "{{json .}}" with -v is not supported: berth prints -v only as docker\'s tables. Leave out -v, or use --format table (exit 125; the engine is not asked)',
   },
 ];
