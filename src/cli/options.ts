@@ -138,6 +138,8 @@ export interface EventsCommandOptions {
   since: string | undefined;
   until: string | undefined;
   filters: Record<string, string[]>;
+  /** docker's `--format`: `json` or a Go template over the engine's event message. */
+  format: string | undefined;
 }
 
 export interface PortForwardCommandOptions {

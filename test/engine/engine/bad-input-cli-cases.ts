@@ -178,4 +178,12 @@ export const CLI_BAD_INPUT_CASES: readonly BadInputCase[] = [
     kind: 'outcome',
     message: '--format "{{json .}}" with -v is not supported: berth prints -v only as docker\'s tables. Leave out -v, or use --format table (exit 125; the engine is not asked)',
   },
+  {
+    id: 'cli-events-format-unknown-field',
+    category: 'The CLI around a run',
+    action: 'events --format',
+    input: '{{.Foo}}',
+    kind: 'outcome',
+    message: 'Error parsing format: template: :1:2: executing "" at <.Foo>: can\'t evaluate field Foo in type *events.Message (exit 64, as docker; the template is tried on an empty event before any is read)',
+  },
 ];
