@@ -15,7 +15,7 @@ import {
 import { containerName } from '../../model/records';
 import type { StatsCommandOptions, TopCommandOptions } from '../options';
 import { renderTable, shortId } from '../format';
-import { prepareFormat, renderFormatted, type PreparedFormat } from '../formatOption';
+import { prepareFormat, renderFormatted } from '../formatOption';
 import type { CommandDeps } from '../io';
 import { STATS_TABLE, statsFormatTarget, type StatsRow } from '../usageFormatContexts';
 

@@ -11,9 +11,26 @@ async function bytesOf(source: AsyncIterable<Buffer>): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
-/** Yields `data` in pieces of `size`, as a pipe hands it over. */
-async function* inPieces(data: Buffer, size: number): AsyncGenerator<Buffer> {
-  for (let at = 0; at < data.length; at += size) yield data.subarray(at, at + size);
+/** An async source that yields what `next` returns until it returns undefined, as a pipe hands data over. */
+function source(next: () => Buffer | undefined): AsyncIterable<Buffer> {
+  return {
+    [Symbol.asyncIterator]: () => ({
+      next: (): Promise<IteratorResult<Buffer>> => {
+        const value = next();
+        return Promise.resolve(value === undefined ? { value: undefined, done: true } : { value, done: false });
+      },
+    }),
+  };
+}
+
+/** `data` in pieces of `size`. */
+function inPieces(data: Buffer, size: number): AsyncIterable<Buffer> {
+  let at = 0;
+  return source(() => {
+    if (at >= data.length) return undefined;
+    at += size;
+    return data.subarray(at - size, at);
+  });
 }
 
 void describe('build - reads stdin as docker does', () => {
@@ -47,13 +64,11 @@ void describe('build - reads stdin as docker does', () => {
     const atBound = await readStdinContext(inPieces(Buffer.alloc(MAX_STDIN_DOCKERFILE_BYTES, 0x23), 65536));
     assert.equal(atBound.kind === 'dockerfile' ? atBound.text.length : -1, MAX_STDIN_DOCKERFILE_BYTES);
     let pulled = 0;
-    async function* endless(): AsyncGenerator<Buffer> {
-      for (;;) {
-        pulled++;
-        yield Buffer.alloc(65536, 0x23);
-      }
-    }
-    await assert.rejects(readStdinContext(endless()), (error: unknown) => error instanceof EngineError && /larger than 4 MiB/.test(error.message));
+    const endless = source(() => {
+      pulled++;
+      return Buffer.alloc(65536, 0x23);
+    });
+    await assert.rejects(readStdinContext(endless), (error: unknown) => error instanceof EngineError && /larger than 4 MiB/.test(error.message));
     assert.ok(pulled <= MAX_STDIN_DOCKERFILE_BYTES / 65536 + 1, `read ${pulled} pieces past the bound`);
   });
 
