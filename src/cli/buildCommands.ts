@@ -33,13 +33,14 @@ export function runOptionValues(flags: FlagValues<typeof runOptionFlags>): Pick<
 
 export const buildCommands = {
   build: declareCommand({
-    usage: 'berth build [OPTIONS] CONTEXT',
+    usage: 'berth build [OPTIONS] CONTEXT|-',
     summary: 'Build an image from a Dockerfile and a context folder',
     details:
       "Through the Engine API (`POST /build`), with the engine's classic builder (or Podman's Buildah): the context is streamed as a tar " +
       'while it is read, `.dockerignore` is honoured with docker\'s rules, the Dockerfile may live outside the context, and credentials for ' +
       "private base images come from the docker configuration. The engine's step lines go to stdout; `-q` prints only the image id. A " +
-      "failing `RUN` exits with that command's status, as docker build does.",
+      "failing `RUN` exits with that command's status, as docker build does. With `-` as CONTEXT the context is read from stdin: a tar " +
+      'archive (plain or compressed, streamed as it is read; `-f` names the Dockerfile inside it), or else a lone Dockerfile (at most 4 MiB).',
     positionals: { min: 1, max: 1 },
     flags: {
       tag: listFlag('tag', 't', 'NAME[:TAG]', 'Name and optionally tag the image (repeatable)'),

@@ -240,10 +240,11 @@ const cp = declareCommand({
     "Like `docker cp`, through the Engine API's archive endpoints, so it works on stopped containers and on images without a shell. " +
     'Into an existing directory the source keeps its name; to a new path it takes that name; `SRC/.` copies the contents. ' +
     'Symlinks are copied as links; an archive entry that would land outside the destination is refused. ' +
-    'With `-` as the host side the tar archive itself goes to stdout (`cp C:SRC -`) or comes from stdin (`cp - C:DIR`), as with docker.',
+    'With `-` as the host side the tar archive itself goes to stdout (`cp C:SRC -`) or comes from stdin (`cp - C:DIR`), as with docker. ' +
+    '`-L` copies what a symlink named as the source points to, under the link\'s name.',
   positionals: { min: 2, max: 2 },
-  flags: {},
-  build: (_flags, positionals) => parseCopyArguments(positionals[0] as string, positionals[1] as string),
+  flags: { followLink: booleanFlag('follow-link', 'L', 'Always follow symbol link in SRC_PATH') },
+  build: (flags, positionals) => ({ ...parseCopyArguments(positionals[0] as string, positionals[1] as string), followLink: flags.followLink }),
   run: async (options, deps): Promise<number> => (await import('./actions/copy.js')).copyCommand(options, deps),
 });
 

@@ -35,8 +35,12 @@ export const composeCommands = {
     summary: 'List Compose projects (from the containers\' labels)',
     details: 'NAME, STATUS (e.g. `running(2), exited(1)`) and CONFIG FILES, like `docker compose ls`: projects with a running container, all with `-a`; `-q` prints only the names.',
     positionals: { min: 0, max: 0 },
-    flags: { all: booleanFlag('all', 'a', 'Also projects with no running container'), quiet: booleanFlag('quiet', 'q', 'Only print project names') },
-    build: (flags) => ({ all: flags.all, quiet: flags.quiet }),
+    flags: {
+      all: booleanFlag('all', 'a', 'Also projects with no running container'),
+      quiet: booleanFlag('quiet', 'q', 'Only print project names'),
+      format: valueFlag('format', undefined, 'FORMAT', "table, json (docker compose's array) or a Go template such as '{{.Name}}\\t{{.Status}}'"),
+    },
+    build: (flags) => ({ all: flags.all, quiet: flags.quiet, format: flags.format }),
     run: async (options, deps): Promise<number> => (await load()).composeLs(options, deps),
   }),
   'compose ps': declareCommand({

@@ -16,11 +16,13 @@ export const eventsCommands = {
       since: valueFlag('since', undefined, 'TIME', 'Events since a time (2024-05-01T13:23:37Z), Unix seconds, or a duration before now (10m, 1h30m)'),
       until: valueFlag('until', undefined, 'TIME', 'Events until a time, Unix seconds, or a duration before now; then berth exits'),
       filter: listFlag('filter', 'f', 'KEY=VALUE', 'Only events matching the filter, e.g. type=container, event=die or container=web (repeatable)'),
+      format: valueFlag('format', undefined, 'FORMAT', "json (one event per line) or a Go template such as '{{.Type}} {{.Action}} {{.Actor.ID}}' (docker's)"),
     },
     build: (flags): EventsCommandOptions => ({
       since: nonEmpty(flags.since, '--since'),
       until: nonEmpty(flags.until, '--until'),
       filters: parseFilters(flags.filter),
+      format: flags.format,
     }),
     run: async (options, deps): Promise<number> => (await import('./actions/events.js')).eventsCommand(options, deps),
   }),

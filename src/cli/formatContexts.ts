@@ -17,7 +17,7 @@ export const IMAGE_TABLE = '{{.Repository}}\t{{.Tag}}\t{{.ID}}\t{{.CreatedSince}
 type Fields = Readonly<Record<string, () => TemplateValue>>;
 
 /** A context over fixed fields plus `.Label "k"`; `toJson` is what `{{json .}}` marshals (keys sorted, as Go's maps). */
-function context(typeName: string, fields: Fields, labels: Readonly<Record<string, string>> | undefined): TemplateContext & { toJson(): unknown } {
+export function fieldContext(typeName: string, fields: Fields, labels: Readonly<Record<string, string>> | undefined): TemplateContext & { toJson(): unknown } {
   return {
     typeName,
     has: (name) => Object.prototype.hasOwnProperty.call(fields, name) || (labels !== undefined && name === 'Label'),
@@ -102,7 +102,7 @@ export function containerFormatTarget(containers: readonly ContainerSummary[], n
     items: containers.map((summary) => {
       const container = summary as unknown as SizedContainer;
       const names = container.Names.map((name) => name.replace(/^\//, ''));
-      return context(
+      return fieldContext(
         '*formatter.ContainerContext',
         {
           Command: () => goQuote(truncate ? ellipsis(container.Command, 20) : container.Command),
@@ -149,7 +149,7 @@ export function imageFormatTarget(images: readonly ImageSummary[], now: number, 
     const counts = image as ImageSummary & { SharedSize?: number; Containers?: number };
     for (const { repo, tag, digest } of imageRows(image, showDigests)) {
       items.push(
-        context(
+        fieldContext(
           '*formatter.imageContext',
           {
             Containers: () => (counts.Containers === undefined || counts.Containers === -1 ? 'N/A' : String(counts.Containers)),
@@ -218,7 +218,7 @@ export function volumeFormatTarget(volumes: readonly Volume[]): FormatTarget {
     },
     items: volumes.map((volume) => {
       const usage = volume.UsageData;
-      return context(
+      return fieldContext(
         '*formatter.volumeContext',
         {
           Availability: () => 'N/A',
@@ -264,7 +264,7 @@ export function historyFormatTarget(entries: readonly ImageHistoryEntry[], now: 
     headers: { ID: 'IMAGE', CreatedSince: 'CREATED', CreatedAt: 'CREATED AT', CreatedBy: 'CREATED BY', Size: 'SIZE', Comment: 'COMMENT' },
     items: entries.map((entry) => {
       const createdBy = entry.CreatedBy.replace(/\t/g, ' ');
-      return context(
+      return fieldContext(
         '*formatter.historyContext',
         {
           Comment: () => entry.Comment,

@@ -109,6 +109,8 @@ export interface StatsCommandOptions {
   noStream: boolean;
   /** `--no-trunc`: full container IDs. */
   noTrunc: boolean;
+  /** docker's `--format`: `table`, `json` or a Go template over docker's stats fields. */
+  format: string | undefined;
 }
 
 export interface TopCommandOptions {
@@ -136,6 +138,8 @@ export interface EventsCommandOptions {
   since: string | undefined;
   until: string | undefined;
   filters: Record<string, string[]>;
+  /** docker's `--format`: `json` or a Go template over the engine's event message. */
+  format: string | undefined;
 }
 
 export interface PortForwardCommandOptions {

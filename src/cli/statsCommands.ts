@@ -1,6 +1,6 @@
 /** `berth stats` and `berth top`, shaped like docker's. */
 import type { StatsCommandOptions, TopCommandOptions } from './options';
-import { booleanFlag, declareCommand } from './spec';
+import { booleanFlag, declareCommand, valueFlag } from './spec';
 
 const load = async (): Promise<typeof import('./actions/stats')> => import('./actions/stats.js');
 
@@ -17,8 +17,9 @@ export const statsCommands = {
       all: booleanFlag('all', 'a', 'Show all containers (default: only running ones)'),
       noStream: booleanFlag('no-stream', undefined, 'Print one table and exit'),
       noTrunc: booleanFlag('no-trunc', undefined, 'Show full container IDs'),
+      format: valueFlag('format', undefined, 'FORMAT', "docker's --format: table, json (one object per line) or a Go template such as '{{.Name}}\\t{{.CPUPerc}}'"),
     },
-    build: (flags, positionals): StatsCommandOptions => ({ ids: [...positionals], all: flags.all, noStream: flags.noStream, noTrunc: flags.noTrunc }),
+    build: (flags, positionals): StatsCommandOptions => ({ ids: [...positionals], all: flags.all, noStream: flags.noStream, noTrunc: flags.noTrunc, format: flags.format }),
     run: async (options, deps): Promise<number> => (await load()).statsCommand(options, deps),
   }),
   top: declareCommand({

@@ -171,8 +171,11 @@ export const storageCommands = {
     summary: "Show the engine's disk usage",
     details: 'TYPE, TOTAL, ACTIVE, SIZE and RECLAIMABLE like docker; `-v` adds the images, containers, volumes and build cache one by one.',
     positionals: { min: 0, max: 0 },
-    flags: { verbose: booleanFlag('verbose', 'v', 'Show detailed information on space usage') },
-    build: (flags) => ({ verbose: flags.verbose }),
+    flags: {
+      verbose: booleanFlag('verbose', 'v', 'Show detailed information on space usage'),
+      format: valueFlag('format', undefined, 'FORMAT', "docker's --format: table, json (one object per line) or a Go template such as '{{.Type}}\\t{{.Size}}'"),
+    },
+    build: (flags) => ({ verbose: flags.verbose, format: flags.format }),
     run: async (options, deps): Promise<number> => (await load()).systemDf(options, deps),
   }),
 } as const;

@@ -63,7 +63,7 @@ const functions: Record<string, TemplateFunction> = {
     let current: TemplateValue = value;
     for (const key of keys) {
       if (Array.isArray(current)) current = (current as TemplateValue[])[integer(key)];
-      else if (typeof current === 'object' && current !== null) current = (current as Record<string, TemplateValue>)[text(key)];
+      else if (typeof current === 'object' && current !== null) current = mapIndex(current as Record<string, TemplateValue>, text(key));
       else throw new Error(`can't index item of type ${typeName(current)}`);
     }
     return current;
@@ -152,12 +152,25 @@ export function printValue(value: TemplateValue): string {
 }
 
 /**
+ * Go's index on a map: a missing key gives the element type's zero value. docker's maps of labels, options and
+ * attributes are map[string]string (""); a map holding other values is taken as map[string]interface{} (no value).
+ */
+function mapIndex(map: Readonly<Record<string, TemplateValue>>, key: string): TemplateValue {
+  if (Object.prototype.hasOwnProperty.call(map, key)) return map[key];
+  return Object.values(map).every((value) => typeof value === 'string') ? '' : undefined;
+}
+
+/** An integer wider than a double (an event's timeNano) travels through `toJson` as this prefix and its digits, and is written as a bare number. */
+export const EXACT_INTEGER = '\u0000exact-integer:';
+const EXACT_INTEGER_JSON = /"\\u0000exact-integer:(\d{1,20})"/g;
+
+/**
  * Go's encoding/json for a value: `escapeHtml` as json.Marshal does (docker's `--format json` and `{{json .}}` on its
  * own contexts), not for the json function on other values (docker turns it off there).
  */
 export function goJson(value: TemplateValue, escapeHtml: boolean): string {
   const plain = typeof value === 'object' && value !== null && 'field' in value && typeof value.field === 'function' && 'toJson' in value ? (value as unknown as { toJson(): unknown }).toJson() : value;
-  const encoded = JSON.stringify(plain === undefined ? null : plain) ?? 'null';
+  const encoded = (JSON.stringify(plain === undefined ? null : plain) ?? 'null').replace(EXACT_INTEGER_JSON, '$1');
   const escaped = encoded.replace(/[\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16)}`);
   return escapeHtml ? escaped.replace(/[<>&]/g, (char) => `\\u00${char.charCodeAt(0).toString(16)}`) : escaped;
 }

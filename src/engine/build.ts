@@ -12,6 +12,7 @@ import { contextTar, inChunksOf, prepareBuildContext, walkContext, type BuildCon
 import type { EngineClient } from './client';
 import { baseImages, buildKitOnlySyntax } from './dockerfile';
 import { isEngineError } from './errors';
+import { readStdinContext, singleDockerfileTar } from './stdinContext';
 import type { RegistryCredential } from './types';
 
 /** The size of the writes the context goes to the engine in. */
@@ -56,22 +57,67 @@ export async function buildImage(client: EngineClient, request: BuildRequest): P
     signal: request.signal,
   };
   const tar = contextTar(context, request.signal);
+  try {
+    return { imageId: await sendContext(client, tar as AsyncIterable<Buffer>, options, dockerfileText, request.onMessage), context };
+  } finally {
+    tar.destroy();
+  }
+}
+
+export type StdinBuildRequest = Omit<BuildRequest, 'contextDir' | 'dockerfile' | 'cwd' | 'prepared' | 'onContext'> & {
+  /** The Dockerfile's path inside an archive on stdin (docker's `-f`); a Dockerfile on stdin is always `Dockerfile`. */
+  readonly dockerfileInArchive?: string | undefined;
+};
+
+/**
+ * `docker build -`: the context, or a lone Dockerfile, read from `input`. An archive is streamed as it is read (its
+ * Dockerfile is not looked into, so no base-image credentials are sent for it); a Dockerfile is bounded in size.
+ */
+export async function buildImageFromStdin(client: EngineClient, input: AsyncIterable<Buffer | string>, request: StdinBuildRequest): Promise<string | undefined> {
+  const stdin = await readStdinContext(input);
+  const dockerfileText = stdin.kind === 'dockerfile' ? stdin.text.toString('utf8') : '';
+  const options: BuildImageOptions = {
+    tags: request.tags,
+    dockerfile: stdin.kind === 'archive' ? request.dockerfileInArchive : 'Dockerfile',
+    buildArgs: request.buildArgs,
+    target: request.target,
+    noCache: request.noCache,
+    networkMode: request.networkMode,
+    quiet: request.quiet,
+    labels: request.labels,
+    registryConfig: stdin.kind === 'dockerfile' ? await baseImageCredentials(dockerfileText, request) : undefined,
+    signal: request.signal,
+  };
+  const body = stdin.kind === 'archive' ? stdin.body : singleDockerfileTar(stdin.text);
+  try {
+    return await sendContext(client, body, options, dockerfileText, request.onMessage);
+  } finally {
+    if (stdin.kind === 'archive') await stdin.body.return(undefined);
+  }
+}
+
+/** Streams a context tar into `POST /build`, hands each line on, and resolves the image id the engine announced. */
+async function sendContext(
+  client: EngineClient,
+  tar: AsyncIterable<Buffer>,
+  options: BuildImageOptions,
+  dockerfileText: string,
+  onMessage: ((message: BuildMessage) => void) | undefined,
+): Promise<string | undefined> {
   let imageId: string | undefined;
   let step: string | undefined;
   try {
-    for await (const message of client.buildImage(Readable.from(inChunksOf(tar as AsyncIterable<Buffer>, TAR_WRITE_BYTES)), options)) {
+    for await (const message of client.buildImage(Readable.from(inChunksOf(tar, TAR_WRITE_BYTES)), options)) {
       const found = imageIdOf(message);
       if (found !== undefined && (imageId === undefined || found.startsWith('sha256:'))) imageId = found;
       const stream = message.stream?.trim();
       if (stream !== undefined && /^step \d+\/\d+\s*:/i.test(stream)) step = stream;
-      request.onMessage?.(message);
+      onMessage?.(message);
     }
   } catch (error) {
     throw explainBuildFailure(error, step, dockerfileText);
-  } finally {
-    tar.destroy();
   }
-  return { imageId, context };
+  return imageId;
 }
 
 /** The id a line announces: `aux.ID`, quiet mode's `sha256:…` line, or `Successfully built abc123`. */
@@ -108,7 +154,7 @@ function withText(error: BuildError, message: string, hint: string): BuildError 
 }
 
 /** X-Registry-Config for the base images whose registries have credentials; undefined when none has. */
-async function baseImageCredentials(dockerfileText: string, request: BuildRequest): Promise<Record<string, RegistryCredential> | undefined> {
+async function baseImageCredentials(dockerfileText: string, request: Pick<BuildRequest, 'credentials' | 'buildArgs'>): Promise<Record<string, RegistryCredential> | undefined> {
   const lookup = request.credentials;
   if (lookup === undefined) return undefined;
   const config: Record<string, RegistryCredential> = {};

@@ -14,6 +14,7 @@ import { tarStream } from './lazyModules';
 import { toError } from '../common/errors';
 import type { EngineClient } from './client';
 import { baseNameOf, kindOfStat, parentOf, statFollowing } from './containerFiles';
+import type { ContainerPathStat } from './api/archive';
 import { EngineError } from './errors';
 
 export interface CopyResult {
@@ -31,9 +32,18 @@ function contentsOnly(path: string): boolean {
   return path === '.' || path.endsWith('/.');
 }
 
-/** Copies CONTAINER:SRC to the host path DEST. */
-export async function copyFromContainer(client: EngineClient, id: string, source: string, destination: string, signal?: AbortSignal): Promise<CopyResult> {
-  const sourceStat = await client.statContainerPath(id, source, { signal });
+/**
+ * The container path a copy reads: SOURCE itself, or with `followLink` (docker cp -L) where the link SOURCE leads;
+ * the copy keeps SOURCE's name either way.
+ */
+export async function copySource(client: EngineClient, id: string, source: string, followLink: boolean, signal?: AbortSignal): Promise<{ path: string; stat: ContainerPathStat }> {
+  if (followLink) return statFollowing(client, id, source, signal);
+  return { path: source, stat: await client.statContainerPath(id, source, { signal }) };
+}
+
+/** Copies CONTAINER:SRC to the host path DEST; `followLink` copies what a link SRC points to, under SRC's name. */
+export async function copyFromContainer(client: EngineClient, id: string, source: string, destination: string, signal?: AbortSignal, followLink = false): Promise<CopyResult> {
+  const { path: archivePath, stat: sourceStat } = await copySource(client, id, source, followLink, signal);
   const sourceIsDir = kindOfStat(sourceStat) === 'directory';
   const existing = await stat(destination).catch(() => undefined);
   let target: string;
@@ -49,7 +59,7 @@ export async function copyFromContainer(client: EngineClient, id: string, source
     target = destination;
   }
   const root = await withRealParent(target, existing?.isDirectory() === true && target === destination);
-  const archive = await client.getArchive(id, source, { signal });
+  const archive = await client.getArchive(id, archivePath, { signal });
   const extract = tarStream().extract();
   const body = Readable.from(archive.body);
   body.on('error', (error) => extract.destroy(error));
@@ -82,10 +92,11 @@ function pathUnderSource(name: string, contents: boolean): string[] {
   return (contents ? (parts[0] === '.' ? parts.slice(1) : parts) : parts.slice(1)).filter((part) => part !== '.');
 }
 
-/** Copies the host path SOURCE to CONTAINER:DEST. */
-export async function copyToContainer(client: EngineClient, source: string, id: string, destination: string, signal?: AbortSignal): Promise<CopyResult> {
-  const sourceStat = await lstat(source).catch(() => undefined);
-  if (sourceStat === undefined) throw refuse(`no such file or directory on the host: ${source}`, 'Check the path');
+/** Copies the host path SOURCE to CONTAINER:DEST; `followLink` copies what a link SOURCE points to, under SOURCE's name. */
+export async function copyToContainer(client: EngineClient, source: string, id: string, destination: string, signal?: AbortSignal, followLink = false): Promise<CopyResult> {
+  const packed = followLink ? await realpath(source).catch(() => undefined) : source;
+  const sourceStat = packed === undefined ? undefined : await lstat(packed).catch(() => undefined);
+  if (packed === undefined || sourceStat === undefined) throw refuse(`no such file or directory on the host: ${source}`, followLink ? 'Check the path, and where its links point' : 'Check the path');
   const target = await statFollowing(client, id, destination, signal).catch((error: unknown) => {
     if (error instanceof EngineError && error.kind === 'not-found') return undefined;
     throw error;
@@ -107,7 +118,7 @@ export async function copyToContainer(client: EngineClient, source: string, id: 
   const pack = tarStream().pack();
   let entries = 0;
   const packing = (async () => {
-    entries = await packPath(pack, resolve(source), rootName);
+    entries = await packPath(pack, resolve(packed), rootName);
     pack.finalize();
   })();
   packing.catch((error: unknown) => pack.destroy(toError(error)));

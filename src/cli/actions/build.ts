@@ -3,12 +3,18 @@
  * to stdout as they arrive, pulled base-image layers as one line per change; `-q` keeps them back (and shows them on
  * stderr if the build fails) and prints only the image id. A failing RUN exits with its own status, as docker does.
  */
-import { BuildError, buildImage, type BuildMessage } from '../../engine';
+import { BuildError, buildImage, buildImageFromStdin, type BuildMessage } from '../../engine';
+import { UsageError } from '../args';
+import { EXIT_FAILURE } from '../failure';
 import type { BuildCommandOptions } from '../options';
 import type { CommandDeps } from '../io';
 import { PullProgressPrinter } from '../progress';
 
-export async function buildCommand(options: BuildCommandOptions, { io, signal, client, credentials }: CommandDeps): Promise<number> {
+/** docker's name for a context read from stdin: a tar archive, or a lone Dockerfile. */
+const STDIN = '-';
+
+export async function buildCommand(options: BuildCommandOptions, deps: CommandDeps): Promise<number> {
+  const { io, signal, client, credentials } = deps;
   const printer = new PullProgressPrinter(io.stdout, false);
   const heldBack: string[] = [];
   const show = (message: BuildMessage): void => {
@@ -21,6 +27,11 @@ export async function buildCommand(options: BuildCommandOptions, { io, signal, c
     }
   };
   try {
+    if (options.context === STDIN) {
+      const imageId = await buildFromStdin(options, deps, show);
+      if (options.quiet) io.stdout.write(`${imageId ?? ''}\n`);
+      return 0;
+    }
     const result = await buildImage(client(), {
       contextDir: options.context,
       dockerfile: options.dockerfile,
@@ -46,6 +57,22 @@ export async function buildCommand(options: BuildCommandOptions, { io, signal, c
     }
     throw error;
   }
+}
+
+function buildFromStdin(options: BuildCommandOptions, { io, signal, client, credentials }: CommandDeps, onMessage: (message: BuildMessage) => void): Promise<string | undefined> {
+  if (options.dockerfile === STDIN) throw new UsageError("invalid argument: can't use stdin for both build context and dockerfile", EXIT_FAILURE);
+  return buildImageFromStdin(client(), io.stdin as AsyncIterable<Buffer | string>, {
+    dockerfileInArchive: options.dockerfile,
+    tags: options.tags,
+    buildArgs: resolveBuildArgs(options.buildArgs, io.env),
+    target: options.target,
+    noCache: options.noCache,
+    networkMode: options.network,
+    quiet: options.quiet,
+    credentials: credentials(),
+    signal,
+    onMessage,
+  });
 }
 
 /** `--build-arg K=V` as given; `K` alone takes K's value from berth's environment and is left out when unset (as docker). */

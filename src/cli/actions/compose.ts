@@ -2,9 +2,15 @@
 import { COMPOSE_LABELS, EngineError, LinePrefixer, ProjectLogs, actOnMembers, findComposeProject, listComposeProjects, membersFor, type ComposeProject, type GroupAction } from '../../engine';
 import { renderTable } from '../format';
 import { containerFormatTarget } from '../formatContexts';
+import { prepareFormat, renderFormatted } from '../formatOption';
+import { goJson } from '../templateFunctions';
+import { COMPOSE_LS_TABLE, composeLsFormatTarget, composeLsJson } from '../usageFormatContexts';
 import type { CommandDeps } from '../io';
 
-export async function composeLs(options: { all: boolean; quiet: boolean }, { io, signal, client }: CommandDeps): Promise<number> {
+export async function composeLs(options: { all: boolean; quiet: boolean; format: string | undefined }, { io, signal, client }: CommandDeps): Promise<number> {
+  // docker compose's `json` is one array, not one object per line; anything else is checked before anything is listed.
+  const asArray = options.format?.trim() === 'json';
+  const prepared = options.format !== undefined && !asArray && !options.quiet ? prepareFormat(options.format, COMPOSE_LS_TABLE) : undefined;
   // As docker compose ls: without -a only projects with a running container.
   const projects = (await listComposeProjects(client(), { signal })).filter((project) => options.all || project.running > 0);
   if (options.quiet) {
@@ -15,9 +21,11 @@ export async function composeLs(options: { all: boolean; quiet: boolean }, { io,
     const states = new Map<string, number>();
     for (const member of project.members) states.set(member.state, (states.get(member.state) ?? 0) + 1);
     const status = [...states.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([state, count]) => `${state}(${count})`).join(', ');
-    return [project.name, status, project.configFiles.join(',')];
+    return { name: project.name, status, configFiles: project.configFiles.join(',') };
   });
-  io.stdout.write(renderTable(['NAME', 'STATUS', 'CONFIG FILES'], rows));
+  if (asArray) io.stdout.write(`${goJson(rows.map(composeLsJson), false)}\n`);
+  else if (prepared) io.stdout.write(renderFormatted(prepared, composeLsFormatTarget(rows)));
+  else io.stdout.write(renderTable(['NAME', 'STATUS', 'CONFIG FILES'], rows.map((row) => [row.name, row.status, row.configFiles])));
   return 0;
 }
 

@@ -3,11 +3,14 @@
  * docker does, the tar archive itself goes to stdout (`cp C:SRC -`) or comes from stdin (`cp - C:DIR`): berth passes
  * the bytes through and extracts nothing on the host.
  */
-import { copyFromContainer, copyToContainer } from '../../engine/containerCopy';
+import { copyFromContainer, copySource, copyToContainer } from '../../engine/containerCopy';
 import { kindOfStat } from '../../engine/containerFiles';
 import { EngineError } from '../../engine/errors';
-import type { CopyArguments as CopyCommandOptions } from '../values';
+import type { CopyArguments } from '../values';
 import type { CommandDeps } from '../io';
+
+/** `-L`: follow a symlink named as the source, as docker cp -L does. */
+export type CopyCommandOptions = CopyArguments & { readonly followLink: boolean };
 
 /** docker's name for the host side that is a stream; a file of that name is written `./-`. */
 const STREAM = '-';
@@ -15,13 +18,15 @@ const STREAM = '-';
 export async function copyCommand(options: CopyCommandOptions, deps: CommandDeps): Promise<number> {
   const { signal, client } = deps;
   if (options.hostPath === STREAM) return options.direction === 'from-container' ? archiveToStdout(options, deps) : archiveFromStdin(options, deps);
-  if (options.direction === 'from-container') await copyFromContainer(client(), options.container, options.containerPath, options.hostPath, signal);
-  else await copyToContainer(client(), options.hostPath, options.container, options.containerPath, signal);
+  if (options.direction === 'from-container') await copyFromContainer(client(), options.container, options.containerPath, options.hostPath, signal, options.followLink);
+  else await copyToContainer(client(), options.hostPath, options.container, options.containerPath, signal, options.followLink);
   return 0;
 }
 
 async function archiveToStdout(options: CopyCommandOptions, { io, signal, client }: CommandDeps): Promise<number> {
-  const archive = await client().getArchive(options.container, options.containerPath, { signal });
+  // With -L the archive is the link's target's, named as the engine names it: docker cp -L - renames nothing either.
+  const source = options.followLink ? (await copySource(client(), options.container, options.containerPath, true, signal)).path : options.containerPath;
+  const archive = await client().getArchive(options.container, source, { signal });
   try {
     for await (const chunk of archive.body) {
       const delivered = io.stdout.deliver(chunk);

@@ -15,11 +15,14 @@ import {
 import { containerName } from '../../model/records';
 import type { StatsCommandOptions, TopCommandOptions } from '../options';
 import { renderTable, shortId } from '../format';
+import { prepareFormat, renderFormatted } from '../formatOption';
 import type { CommandDeps } from '../io';
+import { STATS_TABLE, statsFormatTarget, type StatsRow } from '../usageFormatContexts';
 
 interface Row {
   readonly id: string;
   name: string;
+  readonly container: string;
   figures: StatsFigures | undefined;
   readonly stop: AbortController;
 }
@@ -29,17 +32,20 @@ const REDRAW = '\x1b[2J\x1b[H';
 const REDRAW_MS = 1_000;
 
 export async function statsCommand(options: StatsCommandOptions, { io, signal, client }: CommandDeps): Promise<number> {
+  // The template is checked before anything is asked of the engine.
+  const prepared = options.format !== undefined ? prepareFormat(options.format, STATS_TABLE) : undefined;
+  const render = (rows: readonly StatsRow[]): string => (prepared ? renderFormatted(prepared, statsFormatTarget(rows, options.noTrunc)) : statsTable(rows, options.noTrunc));
   const engine = client();
   const targets = await initialTargets(engine, options, signal);
   if (options.noStream) {
     const figures = await Promise.all(targets.map(async (target) => statsFigures(await engine.containerStatsOnce(target.id, { signal }))));
-    io.stdout.write(statsTable(targets.map((target, index) => ({ ...target, figures: figures[index] })), options.noTrunc));
+    io.stdout.write(render(targets.map((target, index) => ({ ...target, figures: figures[index] }))));
     return 0;
   }
   const rows = new Map<string, Row>();
-  const follow = (id: string, name: string): void => {
+  const follow = (id: string, name: string, container = shortId(id)): void => {
     if (rows.has(id)) return;
-    const row: Row = { id, name, figures: undefined, stop: new AbortController() };
+    const row: Row = { id, name, container, figures: undefined, stop: new AbortController() };
     rows.set(id, row);
     const stop = AbortSignal.any([signal, row.stop.signal]);
     void followStats(engine, id, { signal: stop, onSample: (sample) => (row.figures = statsFigures(sample)) }).then(
@@ -49,13 +55,13 @@ export async function statsCommand(options: StatsCommandOptions, { io, signal, c
       () => rows.delete(id),
     );
   };
-  for (const target of targets) follow(target.id, target.name);
+  for (const target of targets) follow(target.id, target.name, target.container);
   if (options.ids.length === 0) void followContainerEvents(engine, options.all, signal, follow, (id) => {
     rows.get(id)?.stop.abort();
     rows.delete(id);
   });
   const terminal = io.terminalSize() !== undefined;
-  const draw = (): void => io.stdout.write(`${terminal ? REDRAW : ''}${statsTable([...rows.values()], options.noTrunc)}`);
+  const draw = (): void => io.stdout.write(`${terminal ? REDRAW : ''}${render([...rows.values()])}`);
   const timer = setInterval(draw, REDRAW_MS);
   try {
     await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
@@ -67,17 +73,17 @@ export async function statsCommand(options: StatsCommandOptions, { io, signal, c
 }
 
 /** The named containers (each must exist, as with docker), or those listed now: running ones, all with `-a`. */
-async function initialTargets(engine: EngineClient, options: StatsCommandOptions, signal: AbortSignal): Promise<Array<{ id: string; name: string }>> {
+async function initialTargets(engine: EngineClient, options: StatsCommandOptions, signal: AbortSignal): Promise<Array<{ id: string; name: string; container: string }>> {
   if (options.ids.length > 0) {
     return Promise.all(
       options.ids.map(async (given) => {
         const inspect = await engine.inspectContainer(given, { signal });
-        return { id: inspect.Id, name: (inspect.Name ?? given).replace(/^\//, '') };
+        return { id: inspect.Id, name: (inspect.Name ?? given).replace(/^\//, ''), container: given };
       }),
     );
   }
   const listed: ContainerSummary[] = await engine.listContainers({ all: options.all, signal });
-  return listed.map((summary) => ({ id: summary.Id, name: containerName(summary) }));
+  return listed.map((summary) => ({ id: summary.Id, name: containerName(summary), container: shortId(summary.Id) }));
 }
 
 /** Starts following containers that start (or are created, with `-a`), and drops those that die or go away. */
@@ -102,7 +108,7 @@ async function followContainerEvents(
   }
 }
 
-function statsTable(rows: ReadonlyArray<{ id: string; name: string; figures: StatsFigures | undefined }>, noTrunc: boolean): string {
+function statsTable(rows: readonly StatsRow[], noTrunc: boolean): string {
   return renderTable(
     STATS_HEADERS,
     rows.map((row) => [noTrunc ? row.id : shortId(row.id), row.name, ...(row.figures ? statsCells(row.figures) : ['--', '-- / --', '--', '--', '--', '--'])]),

@@ -17,7 +17,9 @@ import {
 import { createdAgo, goSize, renderTable, shortId } from '../format';
 import { VOLUME_TABLE, volumeFormatTarget, volumeInspectContext } from '../formatContexts';
 import { executeFormatted, prepareFormat, renderFormatted } from '../formatOption';
+import { UsageError } from '../args';
 import type { CliIo, CommandDeps } from '../io';
+import { DISK_USAGE_TABLE, diskUsageFormatTarget } from '../usageFormatContexts';
 import { printJson } from './output';
 
 export { goSize } from '../format';
@@ -183,17 +185,15 @@ export async function pruneCommand(options: { kinds: readonly PruneKind[]; force
   return 0;
 }
 
-export async function systemDf(options: { verbose: boolean }, { io, signal, client }: CommandDeps): Promise<number> {
+export async function systemDf(options: { verbose: boolean; format: string | undefined }, { io, signal, client }: CommandDeps): Promise<number> {
+  // The template is checked before the engine is asked (the usage takes it a while to compute).
+  const prepared = options.format !== undefined && !options.verbose ? prepareFormat(options.format, DISK_USAGE_TABLE) : undefined;
+  if (options.verbose && options.format !== undefined && options.format.trim() !== 'table') {
+    throw new UsageError(`--format ${JSON.stringify(options.format)} with -v is not supported: berth prints -v only as docker's tables. Leave out -v, or use --format table`);
+  }
   const usage = await client().diskUsage({ signal });
   if (!options.verbose) {
-    const rows = diskUsageLines(usage).map((line) => [
-      line.type,
-      String(line.total),
-      String(line.active),
-      goSize(line.size),
-      line.size > 0 ? `${goSize(line.reclaimable)} (${Math.trunc((line.reclaimable * 100) / line.size)}%)` : goSize(line.reclaimable),
-    ]);
-    io.stdout.write(renderTable(['TYPE', 'TOTAL', 'ACTIVE', 'SIZE', 'RECLAIMABLE'], rows));
+    io.stdout.write(renderFormatted(prepared ?? prepareFormat('table', DISK_USAGE_TABLE), diskUsageFormatTarget(diskUsageLines(usage))));
     return 0;
   }
   const now = io.now();

@@ -5,7 +5,10 @@
  * credentials travel in X-Registry-Config.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { createCliHarness, type CliHarness } from '../cli/support';
 import { uniqueName } from '../../support/engines';
@@ -109,6 +112,62 @@ void describe('berth build compared with docker build (classic builder)', () => 
       assert.equal(docker.code, each.code, docker.stderr);
       assert.equal(berth.stderr, each.message);
     }
+  });
+
+  void it('build - takes a tar (plain or gzip), or a lone Dockerfile, from stdin: the same steps and the same image as docker build -', async () => {
+    const dockerFromStdin = (args: readonly string[], input: Buffer) => {
+      const result = spawnSync('docker', ['build', '--force-rm', ...args], {
+        input,
+        env: { PATH: process.env.PATH ?? '', HOME: folder.path, DOCKER_HOST: harness.engines.dockerHost, DOCKER_BUILDKIT: '0' },
+        maxBuffer: 16 * 1024 * 1024,
+      });
+      return { code: result.status, stdout: result.stdout.toString('utf8'), stderr: result.stderr.toString('utf8') };
+    };
+    const unique = uniqueName('stdin');
+    writeTree(join(folder.path, 'stdin'), {
+      Dockerfile: `FROM ${base}\nCOPY . /ctx\nRUN echo ${unique} && find /ctx | sort\n`,
+      'sub/Other.Dockerfile': `FROM ${base}\nLABEL other=${unique}\n`,
+      'data.txt': unique,
+    });
+    const archive = join(folder.path, 'stdin.tar');
+    assert.equal(spawnSync('tar', ['-cf', archive, '-C', join(folder.path, 'stdin'), '.']).status, 0);
+    writeFileSync(`${archive}.gz`, gzipSync(readFileSync(archive)));
+    const dockerfileOnly = join(folder.path, 'stdin.Dockerfile');
+    writeFileSync(dockerfileOnly, `FROM ${base}\nRUN echo ${unique}-alone\n`);
+    const cases: Array<[string, string[]]> = [
+      [archive, ['--network', 'none']],
+      [`${archive}.gz`, ['--network', 'none']],
+      [archive, ['-f', 'sub/Other.Dockerfile']],
+      [dockerfileOnly, ['--network', 'none']],
+    ];
+    for (const [input, args] of cases) {
+      // docker builds first; berth's build of the same bytes then hits its cache: the same image id means the same context.
+      const docker = dockerFromStdin(['--no-cache', ...args, '-'], readFileSync(input));
+      const berth = await harness.shell(`berth build ${args.join(' ')} - < '${input}'`);
+      assert.equal(docker.code, 0, docker.stderr);
+      assert.equal(berth.code, 0, berth.stderr);
+      assert.deepEqual(stepLines(berth.stdout), stepLines(docker.stdout), input);
+      assert.ok(stepLines(berth.stdout).length >= 2, berth.stdout);
+      const builtId = (output: string): string | undefined => /^Successfully built ([0-9a-f]{12})$/m.exec(output)?.[1];
+      assert.equal(builtId(berth.stdout), builtId(docker.stdout), `${input} ${args.join(' ')}`);
+    }
+    const quiet = await harness.shell(`berth build -q - < '${archive}'`);
+    assert.match(quiet.stdout, /^sha256:[0-9a-f]{64}\n$/);
+    const listing = await harness.shell(`berth build --no-cache --network none - < '${archive}'`);
+    assert.deepEqual(listing.stdout.split('\n').filter((line) => line.startsWith('/ctx')), ['/ctx', '/ctx/Dockerfile', '/ctx/data.txt', '/ctx/sub', '/ctx/sub/Other.Dockerfile']);
+  });
+
+  void it('build - refuses stdin for both, an empty Dockerfile and one past the bound, with docker\'s exit statuses', async () => {
+    const both = await harness.shell('berth build -f - - < /dev/null');
+    assert.equal(both.code, 1);
+    assert.equal(both.stderr, `berth: ${expectedMessage('build-stdin-twice').replace(/ \(exit 1.*$/, '')}\n`);
+    const empty = await harness.shell('berth build - < /dev/null');
+    assert.equal(empty.code, 1);
+    assert.match(empty.stderr, /^berth: the Dockerfile \(Dockerfile\) cannot be empty/);
+    const large = await harness.shell('head -c 5000000 /dev/zero | tr "\\0" x | berth build -');
+    assert.equal(large.code, 1);
+    assert.equal(large.stderr, `berth: ${expectedMessage('build-stdin-dockerfile-large')}\n`);
+    assert.equal(large.stdout, '');
   });
 
   void it('a private base image builds with the credentials of the docker configuration (X-Registry-Config), and not without', async () => {

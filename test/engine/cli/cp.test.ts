@@ -119,6 +119,53 @@ void describe('berth cp next to docker cp', () => {
     assert.equal(mine, await listing('/theirs'));
   });
 
+  void it('-L follows a symlink source both ways and into a tar on stdout, as docker cp -L does', async () => {
+    assert.equal((await execCapture(harness.client, running, ['sh', '-c', 'ln -sfn /src /srclink && ln -sfn ../src/link /tmp/chain && mkdir -p /mineL /theirsL'])).exitCode, 0);
+    const cases: Array<[string, (base: string) => string]> = [
+      ['/src/link', (base) => join(base, 'copy.txt')],
+      ['/srclink', (base) => base],
+      ['/tmp/chain', (base) => base],
+      ['/srclink/.', (base) => join(base, 'contents')],
+    ];
+    for (const [source, destination] of cases) {
+      const mine = join(scratch, `berth-L-${source.replace(/\W+/g, '-')}`);
+      const theirs = join(scratch, `docker-L-${source.replace(/\W+/g, '-')}`);
+      for (const base of [mine, theirs]) mkdirSync(base, { recursive: true });
+      const result = await harness.berth(['cp', '-L', `${running}:${source}`, destination(mine)]);
+      assert.equal(result.code, 0, result.stderr);
+      const peer = docker(['cp', '-L', `${running}:${source}`, destination(theirs)]);
+      assert.equal(peer.status, 0, peer.stderr);
+      assert.deepEqual(describeTree(mine), describeTree(theirs), source);
+    }
+    // Without -L the link itself is copied: the option changes what happens.
+    const plain = join(scratch, 'berth-no-L');
+    assert.equal((await harness.berth(['cp', `${running}:/src/link`, plain])).code, 0);
+    assert.equal(readlinkSync(plain), 'top.txt');
+    for (const source of ['/srclink', '/src/link']) {
+      const ours = await harness.berth(['cp', '-L', `${running}:${source}`, '-']);
+      const peer = spawnSync('docker', ['-H', harness.engines.dockerHost, 'cp', '-L', `${running}:${source}`, '-'], { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent' } });
+      assert.equal(ours.code, 0, ours.stderr);
+      assert.ok(ours.stdoutBytes.length > 0);
+      assert.ok(ours.stdoutBytes.equals(peer.stdout), `${source}: the tar on stdout differs from docker's`);
+    }
+    const host = join(scratch, 'upload-L');
+    mkdirSync(join(host, 'dir'), { recursive: true });
+    writeFileSync(join(host, 'dir', 'f.txt'), 'through a link ✓');
+    symlinkSync('dir', join(host, 'dirlink'));
+    symlinkSync('dir/f.txt', join(host, 'filelink'));
+    for (const [target, run] of [
+      ['/mineL', (args: string[]) => harness.berth(['cp', '-L', ...args]).then((result) => result.code)],
+      ['/theirsL', (args: string[]) => Promise.resolve(docker(['cp', '-L', ...args]).status)],
+    ] as const) {
+      assert.equal(await run([join(host, 'dirlink'), `${running}:${target}`]), 0);
+      assert.equal(await run([join(host, 'filelink'), `${running}:${target}/one.txt`]), 0);
+    }
+    const listing = async (root: string) => (await execCapture(harness.client, running, ['sh', '-c', `cd ${root} && find . -exec ls -ld {} + | awk '{print $1, $NF}' | sort && cat ./dirlink/f.txt ./one.txt`])).stdout.toString('utf8');
+    const mine = await listing('/mineL');
+    assert.match(mine, /^d\S+ \.\/dirlink$/m);
+    assert.equal(mine, await listing('/theirsL'));
+  });
+
   void it('a missing path in the container fails with the engine-side reason and exit status 1', async () => {
     const result = await harness.berth(['cp', `${running}:/no/such/file`, join(scratch, 'nothing')]);
     assert.equal(result.code, 1);

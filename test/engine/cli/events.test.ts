@@ -87,6 +87,39 @@ for (const target of engineTargets(loadTestEngines())) {
       assert.ok(ours.equals(theirs), `berth:\n${ours.toString('utf8')}\ndocker:\n${theirs.toString('utf8')}`);
     });
 
+    void it('--format prints what docker events --format prints for the same window, byte for byte', async () => {
+      const since = engineNow();
+      const id = await lifecycle();
+      // All at once, so that each waits for the same end still ahead (Podman answers nothing for an end already past).
+      const until = engineNow(WINDOW_END_AHEAD_MS * 3);
+      const templates = [
+        'json',
+        '{{json .}}',
+        '{{.TimeNano}} {{.Time}} {{.Type}} {{.Action}} {{.Status}}|{{.Scope}}|{{.ID}}|{{.From}}|{{.Actor.ID}} {{.Actor.Attributes}}',
+        '{{index .Actor.Attributes "name"}}|{{index .Actor.Attributes "nope"}}|{{json .Actor.Attributes}}|{{len .Actor.Attributes}}',
+        '{{if eq .Type "container"}}{{.Actor.ID}} {{.Action}}{{else}}other{{end}}',
+      ];
+      const results = await Promise.all(templates.map((template) => bothOver(since, until, ['--format', template])));
+      assert.ok(results[0]?.theirs.toString('utf8').includes(id), "docker printed the container's events");
+      for (const [index, { ours, theirs }] of results.entries()) {
+        const template = templates[index] as string;
+        assert.ok(theirs.length > 0, `${template}: docker printed the window's events`);
+        assert.equal(ours.toString('utf8'), theirs.toString('utf8'), template);
+      }
+      for (const template of ['{{.Foo}}', '{{.Type']) {
+        const args = ['events', '--since', since, '--until', until, '--format', template];
+        const ours = await harness.berth(args, host);
+        const theirs = await docker(args).then(
+          () => ({ code: 0, stderr: '' }),
+          (error: { code: number; stderr: Buffer }) => ({ code: error.code, stderr: error.stderr.toString('utf8') }),
+        );
+        assert.equal(ours.code, 64);
+        assert.equal(theirs.code, 64);
+        assert.equal(ours.stdout, '');
+        assert.equal(ours.stderr, `berth: ${theirs.stderr}`);
+      }
+    });
+
     void it('follows new events until Ctrl-C, then exits 0', async () => {
       const child = harness.start(['events', '--filter', `label=${harness.labelFilter}`], host);
       const result = collect(child);

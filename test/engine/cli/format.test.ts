@@ -116,6 +116,52 @@ void describe('--format next to docker', () => {
     }
   });
 
+  void it('stats --no-stream --format prints docker\'s fields, headers and shape; the stable fields byte for byte', async () => {
+    const name = `fmt-stats-${process.pid}`;
+    const started = await harness.berth(['run', '-d', '--network', 'none', ...harness.labelArgs, '--name', name, harness.engines.image, 'sleep', '600']);
+    assert.equal(started.code, 0, started.stderr);
+    const stable = '{{.Container}}|{{.Name}}|{{.ID}}|{{.NetIO}}|{{.PIDs}}|{{upper .Name}}';
+    // Each read takes the engine two samples: a few cases cover a name, an id prefix, --no-trunc and the listing.
+    await compare(['stats', '--no-stream', name, '--format', `table ${stable.replace(/\|/g, '\\t')}`]);
+    await compare(['stats', '--no-stream', '--no-trunc', started.stdout.trim().slice(0, 20), '--format', stable]);
+    await compare(['stats', '--no-stream', '--format', stable]);
+    // CPU and memory change between two reads: the shape is compared, with the stable values.
+    const figures = /^\d+\.\d\d%$/;
+    for (const format of ['json', '{{json .}}']) {
+      const ours = await harness.berth(['stats', '--no-stream', name, '--format', format]);
+      const theirs = docker(['stats', '--no-stream', name, '--format', format]);
+      assert.equal(ours.code, 0, ours.stderr);
+      const [mine, theirsJson] = [ours.stdout, theirs.stdout].map((text) => JSON.parse(text) as Record<string, string>);
+      assert.deepEqual(Object.keys(mine ?? {}), Object.keys(theirsJson ?? {}));
+      for (const key of ['BlockIO', 'Container', 'ID', 'Name', 'NetIO', 'PIDs']) assert.equal(mine?.[key], theirsJson?.[key], key);
+      for (const key of ['CPUPerc', 'MemPerc']) assert.match(mine?.[key] ?? '', figures, key);
+      assert.match(mine?.['MemUsage'] ?? '', /^[\d.]+[KMG]?i?B \/ [\d.]+[KMG]?i?B$/);
+    }
+    const table = await harness.berth(['stats', '--no-stream', name, '--format', 'table']);
+    const theirs = docker(['stats', '--no-stream', name, '--format', 'table']);
+    assert.equal(table.stdout.split('\n')[0], theirs.stdout.split('\n')[0]);
+    assert.equal(table.stdout.split('\n')[1]?.split(/\s+/).slice(0, 2).join(' '), theirs.stdout.split('\n')[1]?.split(/\s+/).slice(0, 2).join(' '));
+    for (const template of ['{{.Foo}}', '{{.Name', '{{json .Name}} {{.CPUPerc | nosuch}}']) await compare(['stats', '--no-stream', name, '--format', template]);
+  });
+
+  void it('system df --format prints every template of the table as docker does', async () => {
+    for (const template of ['json', 'table', '{{json .}}', '{{.Type}}: {{.TotalCount}} {{.Active}} {{.Size}} {{.Reclaimable}}', 'table {{.Reclaimable}}\t{{lower .Type}}', '{{.Types}}', '{{if']) {
+      await compare(['system', 'df', '--format', template]);
+    }
+    // -v keeps berth's tables: `--format table` is the same output, a template is refused (exit 125) before the engine is asked.
+    const plain = await harness.berth(['system', 'df', '-v']);
+    const table = await harness.berth(['system', 'df', '-v', '--format', 'table']);
+    assert.equal(table.code, 0, table.stderr);
+    // Relative times tick between the two reads: the first column of each line (headings, names, ids) is compared.
+    const firstColumn = (text: string): string[] => text.split('\n').map((line) => line.split(/\s{2,}/)[0] ?? '');
+    assert.deepEqual(firstColumn(table.stdout), firstColumn(plain.stdout));
+    assert.ok(table.stdout.startsWith('Images space usage:\n'), table.stdout);
+    const refused = await harness.berth(['--host', 'unix:///nonexistent/berth-format.sock', 'system', 'df', '-v', '--format', '{{json .}}']);
+    assert.equal(refused.code, 125);
+    assert.equal(refused.stdout, '');
+    assert.match(refused.stderr, /^berth: --format "\{\{json \.\}\}" with -v is not supported: .*Leave out -v, or use --format table\n$/);
+  });
+
   void it('a bad template is refused before anything is listed: exit 1 and the parser words, not a crash', async () => {
     const result = await harness.berth(['--host', 'unix:///nonexistent/berth-format.sock', 'ps', '--format', '{{.ID']);
     assert.equal(result.code, 1);

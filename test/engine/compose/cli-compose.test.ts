@@ -36,6 +36,25 @@ void describe('berth compose ls and logs', () => {
     assert.ok(result.stdout.startsWith('NAME'), result.stdout);
   });
 
+  void it("compose ls --format prints docker compose's JSON array, one object a line for {{json .}}, and templates", async () => {
+    const expected = { Name: fixture.project, Status: 'running(2)', ConfigFiles: fixture.file };
+    const array = await harness.berth(['compose', 'ls', '--format', 'json']);
+    assert.equal(array.code, 0, array.stderr);
+    assert.match(array.stdout, /^\[.*\]\n$/);
+    assert.deepEqual((JSON.parse(array.stdout) as Array<typeof expected>).find((project) => project.Name === fixture.project), expected);
+    const lines = await harness.berth(['compose', 'ls', '--format', '{{json .}}']);
+    assert.ok(lines.stdout.split('\n').includes(JSON.stringify(expected)), lines.stdout);
+    const template = await harness.berth(['compose', 'ls', '--format', '{{.Name}}|{{.Status}}|{{.ConfigFiles}}']);
+    assert.ok(template.stdout.split('\n').includes(`${fixture.project}|running(2)|${fixture.file}`), template.stdout);
+    const table = await harness.berth(['compose', 'ls', '--format', 'table {{.Name}}\\t{{upper .Status}}']);
+    assert.match(table.stdout, new RegExp(`^NAME {3,}STATUS\n(.*\n)*${fixture.project} +RUNNING\\(2\\)\n`));
+    const plain = await harness.berth(['compose', 'ls']);
+    assert.equal((await harness.berth(['compose', 'ls', '--format', 'table'])).stdout, plain.stdout);
+    const refused = await harness.berth(['compose', 'ls', '--format', '{{.Project}}']);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /^berth: template parsing error: template: :1:2: executing "" at <\.Project>: can't evaluate field Project in type compose\.stackView\. The fields are \.Name, \.Status, \.ConfigFiles\n$/);
+  });
+
   void it('compose logs prints the lines docker-compose logs prints, prefixed by service, in time order', async () => {
     const mine = await harness.berth(['compose', 'logs', '--no-color', fixture.project]);
     assert.equal(mine.code, 0, mine.stderr);

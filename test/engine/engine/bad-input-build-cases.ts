@@ -168,6 +168,24 @@ export const BUILD_BAD_INPUT_CASES: readonly BadInputCase[] = [
     errorKind: 'bad-request',
     message: 'a restart policy (always) and remove-when-done contradict each other. Choose one of them',
   },
+  {
+    id: 'build-stdin-dockerfile-large',
+    category,
+    action: 'build -',
+    input: 'more than 4 MiB on stdin that is not a tar archive',
+    kind: 'error',
+    errorKind: 'bad-request',
+    message:
+      'the Dockerfile on stdin is larger than 4 MiB, the most berth reads from stdin for a Dockerfile. stdin that is not a tar archive is read as a Dockerfile: pipe a tar of the build context instead (tar -c . | berth build -), or build from a folder',
+  },
+  {
+    id: 'build-stdin-twice',
+    category,
+    action: 'build -f - -',
+    input: 'stdin as both the context and the Dockerfile',
+    kind: 'outcome',
+    message: "invalid argument: can't use stdin for both build context and dockerfile (exit 1, as docker; nothing is read)",
+  },
 ];
 
 /** A row by its id (what a unit test compares a refusal with, word for word). */
