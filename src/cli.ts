@@ -6,8 +6,10 @@
  */
 import { once } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
+import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { version } from '../package.json';
+import { codeCacheFolder, loadWithCodeCache, type LoadedBundle } from './cli/codeCache';
 import { EXIT_INTERRUPTED } from './cli/failure';
 import { errorMessage } from './common/errors';
 import type { ForwardedSignal, OutputStream, ProcessSignals } from './cli/io';
@@ -97,16 +99,19 @@ async function main(): Promise<number> {
   };
   process.on('SIGINT', onInterrupt);
   const signals = processSignals();
+  let bundle: LoadedBundle<typeof import('./cli/main')> | undefined;
   try {
     const argv = process.argv.slice(2);
     if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
       process.stdout.write(versionLine(version));
       return 0;
     }
-    // Loaded only now (a bundle of its own, esbuild.js): `berth --version` above compiles none of it. A require, not
-    // import(): Node would hand an import() of the bundle to its ES module loader, which scans all 600 kB for exports.
+    // Loaded only now (a bundle of its own, esbuild.js): `berth --version` above compiles none of it. Not import():
+    // Node would hand an import() of the bundle to its ES module loader, which scans all of it for exports. Run from
+    // the sources (tsx) there is no bundle beside this file, and the module is required as usual.
+    bundle = loadWithCodeCache<typeof import('./cli/main')>(join(__dirname, 'cli-main.js'), codeCacheFolder(process.env));
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { runCli } = require('./cli/main') as typeof import('./cli/main');
+    const { runCli } = bundle?.exports ?? (require('./cli/main') as typeof import('./cli/main'));
     return await runCli(argv, {
       io: {
         stdout: collectingAsItDelivers(outputStream(process.stdout)),
@@ -132,6 +137,7 @@ async function main(): Promise<number> {
   } finally {
     process.off('SIGINT', onInterrupt);
     signals.dispose();
+    bundle?.saveCache();
   }
 }
 
