@@ -13,6 +13,8 @@ import { Script } from 'node:vm';
 
 export interface LoadedBundle<T> {
   readonly exports: T;
+  /** Whether V8 took the compiled code from the cache. */
+  readonly fromCache: boolean;
   /** Writes the code cache when there was none (or V8 refused it): call once the command has run, so it holds what ran. */
   saveCache(): void;
 }
@@ -48,6 +50,7 @@ export function loadWithCodeCache<T>(file: string, cacheFolder: string | undefin
   const wanted = cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true);
   return {
     exports: module.exports,
+    fromCache: cachedData !== undefined && script.cachedDataRejected === false,
     saveCache: () => {
       if (!wanted || cacheFile === undefined || cacheFolder === undefined) return;
       try {
