@@ -1,10 +1,13 @@
 /**
  * `npm run bench:forward`: Berth's port forward against its peers, in one run on the private dockerd (or
  * BERTH_BENCH_HOST with BERTH_BENCH_IMAGE), contenders interleaved round by round. Writes bench/forward-results.{json,md}.
- * - Throughput of a 1 GiB transfer (a server in a `--network none` container that sends 1 GiB of zeros per
- *   connection): through Berth's forward; through `docker exec -i ID nc 127.0.0.1 PORT` spawned; and "direct", the
- *   same stream from a server on the host's loopback reached without Berth (host networking is not allowed on the
- *   test engines, so no container can serve on the host's loopback). Goals: >= 0.5x direct, >= 1.0x the exec pipe.
+ * - Throughput of a 1 GiB transfer (BERTH_BENCH_FORWARD_MIB for another size; a server in a `--network none`
+ *   container that sends it as zeros per connection, `dd bs=64k` so the server is not what limits): through Berth's
+ *   forward; through it with `nc` alone (the relay before `dd` was piped after it); through `docker exec -i ID nc
+ *   127.0.0.1 PORT` spawned; the exec path's floor (the engine client reading an exec of `dd` from /dev/zero: no TCP,
+ *   no nc); and "direct", the same stream from a server on the host's loopback reached without Berth (host networking
+ *   is not allowed on the test engines, so no container can serve on the host's loopback). Goals: >= 0.5x direct,
+ *   >= 1.0x the exec pipe.
  * - Connection set-up over 100 connections (connect until the server's first byte), against one `docker exec ID true`
  *   round trip spawned, and against the engine client's own exec round trip. Goal: <= 1.0x docker exec.
  * - An idle forward: engine requests counted through the client's log, and the process's timers (active resources
@@ -16,18 +19,25 @@ import { connect, createServer, type Server } from 'node:net';
 import { join, resolve } from 'node:path';
 import { EngineClient, forwardPorts, parsePortForwardSpec, type ForwardSession } from '../src/engine';
 import { execCapture } from '../src/engine/containerFiles';
+import { FrameDemuxer } from '../src/engine/decoders';
 import { containerSpec } from '../test/support/containerSpec';
 import { loadTestEngines } from '../test/support/engines';
-import { measureInterleaved, pairedRatio, type Contender } from './measure';
+import { measureInterleaved, pairedRatio, type Contender, type Measurement } from './measure';
 import { percentile, summarize, type Summary } from './stats';
 
-const GIB = 1024 * 1024 * 1024;
+const MIB = 1024 * 1024;
+/** The transfer's size: a whole number of dd's 64 KiB blocks. */
+const SIZE_MIB = Number(process.env.BERTH_BENCH_FORWARD_MIB ?? 1024);
+const SIZE = SIZE_MIB * MIB;
+const BLOCK = 64 * 1024;
 const ROUNDS = Number(process.env.BERTH_BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 100;
 const IDLE_MS = 10_000;
 const STREAM_PORT = 9002;
 const HELLO_PORT = 9003;
-const SERVERS = [`nc -ll -p ${STREAM_PORT} -e head -c ${GIB} /dev/zero &`, `nc -ll -p ${HELLO_PORT} -e echo hi &`, 'touch /tmp/ready', 'exec sleep 3600'].join('\n');
+// busybox `head -c` copies 1 KiB at a time, slower than any relay here: dd's 64 KiB blocks keep the server out of it.
+const ZEROS = ['dd', 'if=/dev/zero', `bs=${BLOCK}`, `count=${SIZE / BLOCK}`];
+const SERVERS = [`nc -ll -p ${STREAM_PORT} -e ${ZEROS.join(' ')} &`, `nc -ll -p ${HELLO_PORT} -e echo hi &`, 'touch /tmp/ready', 'exec sleep 3600'].join('\n');
 
 /** Reads a connection to its end; resolves the byte count. */
 function drainConnection(port: number): Promise<number> {
@@ -63,11 +73,24 @@ function spawnedBytes(command: string, args: string[], env: NodeJS.ProcessEnv): 
   });
 }
 
-/** The same stream as the container's server (1 GiB of zeros per connection), on the host's loopback. */
+/** The exec path's floor: the stdout byte count of an exec of `dd` from /dev/zero, demultiplexed as the forward does. */
+async function execDrain(client: EngineClient, id: string): Promise<number> {
+  const { Id } = await client.createExec(id, { cmd: ZEROS, attachStdout: true, attachStderr: true });
+  const stream = await client.startExecAttached(Id, { tty: false });
+  let bytes = 0;
+  const demuxer = new FrameDemuxer((chunk) => {
+    if (chunk.stream === 'stdout') bytes += chunk.data.length;
+  });
+  for await (const data of stream) demuxer.push(data as Buffer);
+  demuxer.end();
+  return bytes;
+}
+
+/** The same stream as the container's server (SIZE bytes of zeros per connection), on the host's loopback. */
 async function directServer(): Promise<{ server: Server; port: number }> {
   const chunk = Buffer.alloc(64 * 1024);
   const server = createServer((socket) => {
-    let left = GIB;
+    let left = SIZE;
     const pump = (): void => {
       while (left > 0) {
         const piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
@@ -84,7 +107,7 @@ async function directServer(): Promise<{ server: Server; port: number }> {
 }
 
 function checked(bytes: number): void {
-  if (bytes !== GIB) throw new Error(`a transfer carried ${bytes} bytes, not ${GIB}`);
+  if (bytes !== SIZE) throw new Error(`a transfer carried ${bytes} bytes, not ${SIZE}`);
 }
 
 async function main(): Promise<void> {
@@ -96,6 +119,7 @@ async function main(): Promise<void> {
   const { Id: id } = await client.createContainer(containerSpec(image, ['sh', '-c', SERVERS]));
   const direct = await directServer();
   let session: ForwardSession | undefined;
+  let before: ForwardSession | undefined;
   try {
     await client.startContainer(id);
     for (let attempt = 0; (await execCapture(client, id, ['test', '-e', '/tmp/ready'])).exitCode !== 0; attempt++) {
@@ -111,9 +135,14 @@ async function main(): Promise<void> {
     await new Promise((resolvePromise) => setTimeout(resolvePromise, IDLE_MS));
     const idle = { requests: requests - idleRequestsBefore, timers: timersOpen - timersBefore, seconds: IDLE_MS / 1000 };
 
+    // The relay as it was before `dd` was piped after `nc`, opened after the idle check so it does not count there.
+    before = await forwardPorts(client, id, [parsePortForwardSpec(`:${STREAM_PORT}`)], { plainNc: true });
+    const beforePort = (before.forwards[0] as { localPort: number }).localPort;
     const throughput: Contender[] = [
-      { name: "Berth's forward", run: async () => checked(await drainConnection(stream)), samples: ROUNDS, warmup: 0 },
+      { name: "Berth's forward (nc piped through dd)", run: async () => checked(await drainConnection(stream)), samples: ROUNDS, warmup: 0 },
+      { name: "Berth's forward with nc alone (before)", run: async () => checked(await drainConnection(beforePort)), samples: ROUNDS, warmup: 0 },
       { name: `docker exec -i ID nc 127.0.0.1 ${STREAM_PORT} (spawned)`, run: async () => checked(await spawnedBytes('docker', ['exec', '-i', id, 'nc', '127.0.0.1', String(STREAM_PORT)], env)), samples: ROUNDS, warmup: 0 },
+      { name: "floor of any exec path: the engine client reads an exec of dd (no TCP, no nc)", run: async () => checked(await execDrain(client, id)), samples: ROUNDS, warmup: 0 },
       { name: 'direct: the same stream from a host loopback server, no Berth', run: async () => checked(await drainConnection(direct.port)), samples: ROUNDS, warmup: 0 },
     ];
     const moved = await measureInterleaved(throughput, ROUNDS);
@@ -126,6 +155,7 @@ async function main(): Promise<void> {
     report(moved, connected, idle);
   } finally {
     await session?.close();
+    await before?.close();
     direct.server.close();
     await client.removeContainer(id, { force: true });
     await client.close();
@@ -143,16 +173,18 @@ interface Row {
   readonly p95?: number;
 }
 
-function report(moved: Map<string, { samples: number[]; byRound: number[][]; cpuMsPerCall: number }>, connected: typeof moved, idle: { requests: number; timers: number; seconds: number }): void {
+function report(moved: Map<string, Measurement>, connected: typeof moved, idle: { requests: number; timers: number; seconds: number }): void {
   const names = [...moved.keys()];
-  const [berth, execPipe, direct] = names.map((name) => moved.get(name)) as [NonNullable<ReturnType<typeof moved.get>>, NonNullable<ReturnType<typeof moved.get>>, NonNullable<ReturnType<typeof moved.get>>];
+  const [berth, plainNc, execPipe, floor, direct] = names.map((name) => moved.get(name) as Measurement) as [Measurement, Measurement, Measurement, Measurement, Measurement];
   const throughputRows: Row[] = names.map((name) => {
     const summary = summarize(moved.get(name)?.samples ?? []);
-    return { contender: name, summary, mibPerSecond: 1024 / (summary.median / 1000) };
+    return { contender: name, summary, mibPerSecond: SIZE_MIB / (summary.median / 1000) };
   });
-  // Throughput ratios: time of the peer over time of Berth, paired by round (higher is better for Berth).
-  const versusDirect = 1 / pairedRatio(berth, direct);
-  const versusExec = 1 / pairedRatio(berth, execPipe);
+  // Throughput ratios: time of the peer over time of the contender, paired by round (higher is better for it).
+  const speed = (of: Measurement, against: Measurement): number => 1 / pairedRatio(of, against);
+  const versusDirect = speed(berth, direct);
+  const versusExec = speed(berth, execPipe);
+  const ratios = { versusDirect, versusExec, beforeVersusDirect: speed(plainNc, direct), beforeVersusExec: speed(plainNc, execPipe), versusBefore: speed(berth, plainNc), floorVersusDirect: speed(floor, direct), versusFloor: speed(berth, floor) };
   const setupNames = [...connected.keys()];
   const setupRows: Row[] = setupNames.map((name) => {
     const samples = connected.get(name)?.samples ?? [];
@@ -161,11 +193,13 @@ function report(moved: Map<string, { samples: number[]; byRound: number[][]; cpu
   const forwardSetup = setupRows[0] as Row;
   const dockerExec = setupRows[1] as Row;
   const lines = [
-    '| 1 GiB transfer | median s | MiB/s | p10–p90 s |',
+    `| ${SIZE_MIB >= 1024 ? `${SIZE_MIB / 1024} GiB` : `${SIZE_MIB} MiB`} transfer | median s | MiB/s | p10–p90 s |`,
     '| --- | --- | --- | --- |',
     ...throughputRows.map((row) => `| ${row.contender} | ${(row.summary.median / 1000).toFixed(2)} | ${(row.mibPerSecond ?? 0).toFixed(0)} | ${(row.summary.p10 / 1000).toFixed(2)}–${(row.summary.p90 / 1000).toFixed(2)} |`),
     '',
     `Throughput: ${versusDirect.toFixed(2)}× direct (goal ≥ 0.5×), ${versusExec.toFixed(2)}× the docker exec pipe (goal ≥ 1.0×), paired by round.`,
+    `Before (nc alone): ${ratios.beforeVersusDirect.toFixed(2)}× direct, ${ratios.beforeVersusExec.toFixed(2)}× the docker exec pipe; now ${ratios.versusBefore.toFixed(2)}× before.`,
+    `The exec path's floor is ${ratios.floorVersusDirect.toFixed(2)}× direct; the forward reaches ${ratios.versusFloor.toFixed(2)}× that floor.`,
     '',
     '| connection set-up | median ms | p95 ms | samples |',
     '| --- | --- | --- | --- |',
@@ -178,7 +212,7 @@ function report(moved: Map<string, { samples: number[]; byRound: number[][]; cpu
   const text = `${lines.join('\n')}\n`;
   const out = resolve(__dirname);
   writeFileSync(join(out, 'forward-results.md'), `# Port forwarding: Berth against direct and the docker exec pipe\n\n${text}`);
-  writeFileSync(join(out, 'forward-results.json'), `${JSON.stringify({ throughput: throughputRows, setup: setupRows, versusDirect, versusExec, idle }, null, 2)}\n`);
+  writeFileSync(join(out, 'forward-results.json'), `${JSON.stringify({ sizeMiB: SIZE_MIB, throughput: throughputRows, setup: setupRows, ...ratios, idle }, null, 2)}\n`);
   console.log(text);
 }
 

@@ -1,9 +1,10 @@
 /**
  * Where a port forward's connections enter a container's network namespace. Each connection is one exec of
- * `nc 127.0.0.1 PORT` (stdin attached, no TTY) over a connection the engine hijacks, so nothing is published and
- * nothing is made on the host's network: it works for `--network none`, over ssh and TLS, and on Podman. A container
- * without `nc` gets a helper container that joins its namespace (`NetworkMode: container:<id>`), made from an image
- * already on the engine (never pulled) and removed when the relay closes. The relay also watches the engine's events
+ * `nc 127.0.0.1 PORT` (its output piped through `dd`, see RelayProgram; stdin attached, no TTY) over a connection the
+ * engine hijacks, so nothing is published and nothing is made on the host's network: it works for `--network none`,
+ * over ssh and TLS, and on Podman. A container without `nc` gets a helper container that joins its namespace
+ * (`NetworkMode: container:<id>`), made from an image already on the engine (never pulled) and removed when the relay
+ * closes. The relay also watches the engine's events
  * for the container's end, so every forward over it ends when the container stops.
  */
 import type { Duplex } from 'node:stream';
@@ -16,6 +17,19 @@ import type { EngineEvent } from './types';
 
 /** Exit statuses of an exec whose program does not exist (dockerd 126, Podman 127). */
 const NOT_FOUND_STATUSES = new Set([126, 127]);
+/**
+ * How a relay's `nc` runs. busybox `nc` copies 1 KiB per read and write, so its output reaches the engine as 1 KiB
+ * writes, each its own read, frame and write in the runtime's shim and the daemon. `piped` puts `dd bs=64k` after it:
+ * dd takes whatever has piled up in the pipe (up to 64 KiB) in one read, and never waits to fill a block, so small
+ * answers pass at once. The client-to-port direction stays on `nc`, which turns the end of its stdin into a FIN.
+ */
+export type RelayProgram = 'piped' | 'nc';
+/** Exit statuses of the probe below: `nc` missing, or `dd` missing (plain `nc` then). */
+const PROBE_NO_NC = 3;
+const PROBE_NO_DD = 4;
+const RELAY_PROBE = `command -v nc >/dev/null || exit ${PROBE_NO_NC}; command -v dd >/dev/null || exit ${PROBE_NO_DD}`;
+/** The piped relay; the port is `$1`, so nothing from outside is parsed by the shell. dd's record counts are dropped. */
+const PIPED_RELAY = 'nc 127.0.0.1 "$1" | dd bs=65536 2>/dev/null';
 /** Actions after which the container's processes, and so every relay in it, are gone. Podman says `died`. */
 const END_ACTIONS = new Set(['die', 'died', 'stop', 'destroy', 'remove', 'exited']);
 /** Enough of a relay's stderr to quote `nc`'s own words; more is not read into memory. */
@@ -32,6 +46,8 @@ export interface RelayOptions {
   readonly signal?: AbortSignal | undefined;
   /** Debug notes (the helper made and removed). */
   readonly log?: ((line: string) => void) | undefined;
+  /** Run `nc` alone even where `dd` is there: the relay of containers without dd, for tests and the bench. */
+  readonly plainNc?: boolean | undefined;
 }
 
 /** The smallest tagged image on the engine, or undefined when it has none. */
@@ -56,6 +72,8 @@ export class ForwardRelay {
     /** Where the `nc` execs run: the container itself, or the helper in its namespace. */
     private readonly execTarget: string,
     readonly helperId: string | undefined,
+    /** What each connection's exec runs there. */
+    readonly program: RelayProgram,
     private readonly log: ((line: string) => void) | undefined,
   ) {
     this.ended = new Promise((resolve) => this.listeners.add(resolve));
@@ -78,10 +96,12 @@ export class ForwardRelay {
       throw new EngineError('conflict', `Container ${name} is not running (${inspect.State.Status})`, { hint: 'Start it, then forward the port again' });
     }
     let helperId: string | undefined;
-    if (!(await hasRelayProgram(client, inspect.Id, signal))) {
-      helperId = await makeHelper(client, inspect.Id, name, options);
+    let program = await relayProgram(client, inspect.Id, signal);
+    if (program === undefined) {
+      ({ helperId, program } = await makeHelper(client, inspect.Id, name, options));
     }
-    const relay = new ForwardRelay(client, inspect.Id, name, helperId ?? inspect.Id, helperId, options.log);
+    if (options.plainNc === true) program = 'nc';
+    const relay = new ForwardRelay(client, inspect.Id, name, helperId ?? inspect.Id, helperId, program, options.log);
     // Open once the event stream is: from then on the forward makes no request until a connection comes.
     await new Promise<void>((resolve) => relay.watchForEnd(Date.parse(inspect.State.StartedAt), resolve));
     if (relay.endReason?.reason === 'engine-lost') {
@@ -98,7 +118,7 @@ export class ForwardRelay {
   async connect(port: number, signal?: AbortSignal): Promise<Duplex> {
     if (this.endReason) throw new EngineError('conflict', this.endReason.message);
     const { Id } = await this.client.createExec(this.execTarget, {
-      cmd: ['nc', '127.0.0.1', String(port)],
+      cmd: this.program === 'piped' ? ['sh', '-c', PIPED_RELAY, 'sh', String(port)] : ['nc', '127.0.0.1', String(port)],
       attachStdin: true,
       attachStdout: true,
       attachStderr: true,
@@ -185,14 +205,19 @@ function isEndOfRun(event: EngineEvent, startedAtMs: number): boolean {
   return !Number.isFinite(startedAtMs) || atMs >= startedAtMs;
 }
 
-/** Whether `nc` runs in the container: an exec of it that the runtime can start. */
-async function hasRelayProgram(client: EngineClient, id: string, signal?: AbortSignal): Promise<boolean> {
-  // busybox nc with no arguments prints its usage and exits 1; a missing program is the runtime's 126 or 127.
+/** How a relay runs in the container (see RelayProgram), or undefined when it has no `nc`. One exec when it has sh. */
+async function relayProgram(client: EngineClient, id: string, signal?: AbortSignal): Promise<RelayProgram | undefined> {
+  const probe = await execCapture(client, id, ['sh', '-c', RELAY_PROBE], signal);
+  if (probe.exitCode === 0) return 'piped';
+  if (probe.exitCode === PROBE_NO_NC) return undefined;
+  if (probe.exitCode === PROBE_NO_DD) return 'nc';
+  // No sh (or it failed): busybox nc with no arguments prints its usage and exits 1; a missing program is the
+  // runtime's 126 or 127.
   const outcome = await execCapture(client, id, ['nc'], signal);
-  return !NOT_FOUND_STATUSES.has(outcome.exitCode);
+  return NOT_FOUND_STATUSES.has(outcome.exitCode) ? undefined : 'nc';
 }
 
-async function makeHelper(client: EngineClient, id: string, name: string, options: RelayOptions): Promise<string> {
+async function makeHelper(client: EngineClient, id: string, name: string, options: RelayOptions): Promise<{ helperId: string; program: RelayProgram }> {
   const { signal } = options;
   const configured = options.helperImage?.trim();
   const image = configured !== undefined && configured !== '' ? configured : await smallestTaggedImage(client, signal);
@@ -223,9 +248,11 @@ async function makeHelper(client: EngineClient, id: string, name: string, option
     }
     throw error;
   }
+  let program: RelayProgram | undefined;
   try {
     await client.startContainer(helperId, { signal });
-    if (!(await hasRelayProgram(client, helperId, signal))) {
+    program = await relayProgram(client, helperId, signal);
+    if (program === undefined) {
       throw new EngineError('not-found', `Neither container ${name} nor the helper image ${image} has nc to relay connections`, {
         hint: 'Set berth.files.helperImage to an image with busybox nc',
       });
@@ -242,5 +269,5 @@ async function makeHelper(client: EngineClient, id: string, name: string, option
     throw error;
   }
   options.log?.(`Forwarding to ${name} through helper container ${helperId.slice(0, 12)} (${image}): the container has no nc`);
-  return helperId;
+  return { helperId, program };
 }

@@ -1,5 +1,5 @@
 // Port forwarding through the engine API (issue 37), on the real private dockerd and Podman: containers on
-// `--network none` reached through an `nc` exec over a hijacked connection, or through a helper container in their
+// `--network none` reached through an `nc` exec (piped through dd) over a hijacked connection, or through a helper container in their
 // namespace when they have no `nc`. Byte-exact 50 MB both ways, 50 connections at once, half-closes, the container
 // stopped mid-transfer, and the refusals of the bad-input table.
 import assert from 'node:assert/strict';
@@ -86,8 +86,8 @@ for (const target of engineTargets(engines)) {
     const suite = useEngineSuite({ host: target.host, name: `forward-${target.name}`, skip: target.skip });
     const { client } = suite;
     const sessions: ForwardSession[] = [];
-    const open = async (id: string, ports: string[], helperImage?: string): Promise<ForwardSession> => {
-      const session = await forwardPorts(client, id, ports.map(parsePortForwardSpec), { helperImage });
+    const open = async (id: string, ports: string[], helperImage?: string, plainNc?: boolean): Promise<ForwardSession> => {
+      const session = await forwardPorts(client, id, ports.map(parsePortForwardSpec), { helperImage, plainNc });
       sessions.push(session);
       return session;
     };
@@ -99,6 +99,7 @@ for (const target of engineTargets(engines)) {
       const id = await serversContainer(suite);
       const session = await open(id, [':8080', ':9000', '0:9001']);
       assert.equal(session.relay.throughHelper, false, 'busybox has nc: no helper');
+      assert.equal(session.relay.program, 'piped', 'busybox has sh and dd: the output of nc goes through dd');
       const [http, echo, counter] = session.forwards.map((forward) => forward.localPort) as [number, number, number];
       const [file, size] = target.name === 'podman' ? ['medium', PODMAN_BIG] : ['big', BIG];
       const served = await execCapture(client, id, ['sha256sum', `/www/${file}`]);
@@ -110,6 +111,36 @@ for (const target of engineTargets(engines)) {
       assert.equal(echoed.length, size, 'everything sent came back');
       assert.ok(echoed.equals(upload), 'the echo is byte-exact');
       // wc -c answers only after EOF: the answer proves the client's FIN reached the port through the relay.
+      assert.equal((await exchange(counter, 'abcdef', true)).toString('utf8').trim(), '6');
+    });
+
+    void it('passes each small answer on at once, without waiting for a block to fill or for the end', async () => {
+      const id = await serversContainer(suite);
+      const session = await open(id, [':9000']);
+      const socket = await dial((session.forwards[0] as PortForward).localPort);
+      try {
+        let received = '';
+        socket.on('data', (data: Buffer) => (received += data.toString('utf8')));
+        for (const word of ['first\n', 'second\n', 'third\n']) {
+          const expected = received + word;
+          socket.write(word);
+          // The connection stays open: an answer held back until dd filled 64 KiB or saw EOF would never come.
+          await eventually(`the echo of ${word.trim()} while the connection is open`, () => Promise.resolve(received === expected));
+        }
+      } finally {
+        socket.destroy();
+      }
+    });
+
+    void it('carries bytes and a half-close with nc alone, the relay of a container without dd', async () => {
+      const id = await serversContainer(suite);
+      const session = await open(id, [':9000', ':9001'], undefined, true);
+      assert.equal(session.relay.program, 'nc');
+      const [echo, counter] = session.forwards.map((forward) => forward.localPort) as [number, number];
+      const upload = randomBytes(PODMAN_BIG);
+      const echoed = await exchange(echo, upload, true);
+      assert.equal(echoed.length, upload.length, 'everything sent came back');
+      assert.ok(echoed.equals(upload), 'the echo is byte-exact');
       assert.equal((await exchange(counter, 'abcdef', true)).toString('utf8').trim(), '6');
     });
 
