@@ -38,15 +38,11 @@ export interface BuildResult {
   readonly context: BuildContext;
 }
 
-/** Builds an image as `docker build` does with the classic builder; cancelling `signal` stops the engine's build. */
-export async function buildImage(client: EngineClient, request: BuildRequest): Promise<BuildResult> {
-  const context = request.prepared ?? (await prepareBuildContext(request));
-  const dockerfileText = context.externalDockerfile?.toString('utf8') ?? (await readFile(context.dockerfilePath, 'utf8'));
-  request.onContext?.(context);
-  const registryConfig = await baseImageCredentials(dockerfileText, request);
-  const options: BuildImageOptions = {
+/** The engine's build options for a request, whatever its context came from. */
+function imageOptionsOf(request: StdinBuildRequest, dockerfile: string | undefined, registryConfig: BuildImageOptions['registryConfig']): BuildImageOptions {
+  return {
     tags: request.tags,
-    dockerfile: context.dockerfileInTar,
+    dockerfile,
     buildArgs: request.buildArgs,
     target: request.target,
     noCache: request.noCache,
@@ -56,6 +52,15 @@ export async function buildImage(client: EngineClient, request: BuildRequest): P
     registryConfig,
     signal: request.signal,
   };
+}
+
+/** Builds an image as `docker build` does with the classic builder; cancelling `signal` stops the engine's build. */
+export async function buildImage(client: EngineClient, request: BuildRequest): Promise<BuildResult> {
+  const context = request.prepared ?? (await prepareBuildContext(request));
+  const dockerfileText = context.externalDockerfile?.toString('utf8') ?? (await readFile(context.dockerfilePath, 'utf8'));
+  request.onContext?.(context);
+  const registryConfig = await baseImageCredentials(dockerfileText, request);
+  const options = imageOptionsOf(request, context.dockerfileInTar, registryConfig);
   const tar = contextTar(context, request.signal);
   try {
     return { imageId: await sendContext(client, tar as AsyncIterable<Buffer>, options, dockerfileText, request.onMessage), context };
@@ -76,18 +81,8 @@ export type StdinBuildRequest = Omit<BuildRequest, 'contextDir' | 'dockerfile' |
 export async function buildImageFromStdin(client: EngineClient, input: AsyncIterable<Buffer | string>, request: StdinBuildRequest): Promise<string | undefined> {
   const stdin = await readStdinContext(input);
   const dockerfileText = stdin.kind === 'dockerfile' ? stdin.text.toString('utf8') : '';
-  const options: BuildImageOptions = {
-    tags: request.tags,
-    dockerfile: stdin.kind === 'archive' ? request.dockerfileInArchive : 'Dockerfile',
-    buildArgs: request.buildArgs,
-    target: request.target,
-    noCache: request.noCache,
-    networkMode: request.networkMode,
-    quiet: request.quiet,
-    labels: request.labels,
-    registryConfig: stdin.kind === 'dockerfile' ? await baseImageCredentials(dockerfileText, request) : undefined,
-    signal: request.signal,
-  };
+  const registryConfig = stdin.kind === 'dockerfile' ? await baseImageCredentials(dockerfileText, request) : undefined;
+  const options = imageOptionsOf(request, stdin.kind === 'archive' ? request.dockerfileInArchive : 'Dockerfile', registryConfig);
   const body = stdin.kind === 'archive' ? stdin.body : singleDockerfileTar(stdin.text);
   try {
     return await sendContext(client, body, options, dockerfileText, request.onMessage);

@@ -14,7 +14,7 @@ import { PullProgressPrinter } from '../progress';
 const STDIN = '-';
 
 export async function buildCommand(options: BuildCommandOptions, deps: CommandDeps): Promise<number> {
-  const { io, signal, client, credentials } = deps;
+  const { io, signal, client } = deps;
   const printer = new PullProgressPrinter(io.stdout, false);
   const heldBack: string[] = [];
   const show = (message: BuildMessage): void => {
@@ -32,20 +32,7 @@ export async function buildCommand(options: BuildCommandOptions, deps: CommandDe
       if (options.quiet) io.stdout.write(`${imageId ?? ''}\n`);
       return 0;
     }
-    const result = await buildImage(client(), {
-      contextDir: options.context,
-      dockerfile: options.dockerfile,
-      cwd: process.cwd(),
-      tags: options.tags,
-      buildArgs: resolveBuildArgs(options.buildArgs, io.env),
-      target: options.target,
-      noCache: options.noCache,
-      networkMode: options.network,
-      quiet: options.quiet,
-      credentials: credentials(),
-      signal,
-      onMessage: show,
-    });
+    const result = await buildImage(client(), { ...requestOf(options, deps, show), contextDir: options.context, dockerfile: options.dockerfile, cwd: process.cwd() });
     if (options.quiet) io.stdout.write(`${result.imageId ?? ''}\n`);
     return 0;
   } catch (error) {
@@ -59,10 +46,14 @@ export async function buildCommand(options: BuildCommandOptions, deps: CommandDe
   }
 }
 
-function buildFromStdin(options: BuildCommandOptions, { io, signal, client, credentials }: CommandDeps, onMessage: (message: BuildMessage) => void): Promise<string | undefined> {
+function buildFromStdin(options: BuildCommandOptions, deps: CommandDeps, onMessage: (message: BuildMessage) => void): Promise<string | undefined> {
   if (options.dockerfile === STDIN) throw new UsageError("invalid argument: can't use stdin for both build context and dockerfile", EXIT_FAILURE);
-  return buildImageFromStdin(client(), io.stdin as AsyncIterable<Buffer | string>, {
-    dockerfileInArchive: options.dockerfile,
+  return buildImageFromStdin(deps.client(), deps.io.stdin as AsyncIterable<Buffer | string>, { ...requestOf(options, deps, onMessage), dockerfileInArchive: options.dockerfile });
+}
+
+/** What every build takes from the command line, wherever its context comes from. */
+function requestOf(options: BuildCommandOptions, { io, signal, credentials }: CommandDeps, onMessage: (message: BuildMessage) => void) {
+  return {
     tags: options.tags,
     buildArgs: resolveBuildArgs(options.buildArgs, io.env),
     target: options.target,
@@ -72,7 +63,7 @@ function buildFromStdin(options: BuildCommandOptions, { io, signal, client, cred
     credentials: credentials(),
     signal,
     onMessage,
-  });
+  };
 }
 
 /** `--build-arg K=V` as given; `K` alone takes K's value from berth's environment and is left out when unset (as docker). */
