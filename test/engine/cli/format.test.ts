@@ -161,8 +161,9 @@ void describe('--format next to docker', () => {
     const plain = await harness.berth(['system', 'df', '-v']);
     const table = await harness.berth(['system', 'df', '-v', '--format', 'table']);
     assert.equal(table.code, 0, table.stderr);
-    // Relative times tick between the two reads: the first column of each line (headings, names, ids) is compared.
-    const firstColumn = (text: string): string[] => text.split('\n').map((line) => line.split(/\s{2,}/)[0] ?? '');
+    // Relative times tick between the two reads: the first column of each line (headings, names, ids) is compared,
+    // as a set, since the engine lists images created in the same second in a new order at each call.
+    const firstColumn = (text: string): string[] => text.split('\n').map((line) => line.split(/\s{2,}/)[0] ?? '').sort();
     assert.deepEqual(firstColumn(table.stdout), firstColumn(plain.stdout));
     assert.ok(table.stdout.startsWith('Images space usage:\n'), table.stdout);
     const refused = await harness.berth(['--host', 'unix:///nonexistent/berth-format.sock', 'system', 'df', '-v', '--format', '{{json .}}']);
