@@ -5,7 +5,6 @@
  * and SIGQUIT go to whoever took them over (`berth run` passes them to its container); else berth exits on them.
  */
 import { once } from 'node:events';
-import { setFlagsFromString } from 'node:v8';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { version } from '../package.json';
@@ -16,22 +15,31 @@ import type { ForwardedSignal, OutputStream, ProcessSignals } from './cli/io';
 import { outputStream } from './cli/streams';
 import { versionLine } from './cli/versionLine';
 
-// Berth's peak memory stays under 64 MB whatever a container prints (bench and test/engine/cli-pressure.test.ts):
-// - undici parses HTTP with llhttp compiled to WebAssembly, which V8's optimising tier compiles a second time in the
-//   background: ≈ 35 MB more at start, and time, for a parser that reads a few small responses. Liftoff suffices.
-// - Streaming output allocates a buffer per chunk; a young generation left to grow to its 16 MB default holds tens
-//   of MB of them between collections. Not growing it keeps only what is in flight. Optimised code would win
-//   nothing for a process that waits on I/O, and its compiler's memory shows in the peak too.
-// Set before anything is compiled or allocated in bulk (undici is loaded later, with the first command).
-setFlagsFromString('--liftoff-only');
-setFlagsFromString('--no-opt');
-setFlagsFromString('--semi-space-growth-factor=1');
-// - Container output arrives as Buffers whose bytes live outside V8's heap. V8 frees them only once a collection finds
-//   them dead, and small objects fill the young generation slowly: up to 8 MB of `run`'s 16-64 KiB chunks waited for
-//   it. A minor collection after each MiB of such chunks keeps that under a MiB (≈ 5 MB of the budget, no measurable
-//   time). Smaller chunks (log lines) are left out: collecting while they are in flight promotes them, and the old
-//   generation then grows by more than the collections save.
-setFlagsFromString('--expose-gc');
+/**
+ * Set before anything is compiled or allocated in bulk: called once `berth --version` is answered, before the main
+ * bundle loads. node:v8 is required here, not at the top: it loads modules of its own (heap snapshots, serialisation)
+ * that `berth --version` has no use for.
+ */
+function setEngineFlags(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only by commands that run the main bundle
+  const { setFlagsFromString } = require('node:v8') as typeof import('node:v8');
+  // Berth's peak memory stays under 64 MB whatever a container prints (bench and test/engine/cli-pressure.test.ts):
+  // - undici parses HTTP with llhttp compiled to WebAssembly, which V8's optimising tier compiles a second time in the
+  //   background: ≈ 35 MB more at start, and time, for a parser that reads a few small responses. Liftoff suffices.
+  // - Streaming output allocates a buffer per chunk; a young generation left to grow to its 16 MB default holds tens
+  //   of MB of them between collections. Not growing it keeps only what is in flight. Optimised code would win
+  //   nothing for a process that waits on I/O, and its compiler's memory shows in the peak too.
+  setFlagsFromString('--liftoff-only');
+  setFlagsFromString('--no-opt');
+  setFlagsFromString('--semi-space-growth-factor=1');
+  // - Container output arrives as Buffers whose bytes live outside V8's heap. V8 frees them only once a collection finds
+  //   them dead, and small objects fill the young generation slowly: up to 8 MB of `run`'s 16-64 KiB chunks waited for
+  //   it. A minor collection after each MiB of such chunks keeps that under a MiB (≈ 5 MB of the budget, no measurable
+  //   time). Smaller chunks (log lines) are left out: collecting while they are in flight promotes them, and the old
+  //   generation then grows by more than the collections save.
+  setFlagsFromString('--expose-gc');
+}
+
 // The gc function lives in a context of its own, made only when output first needs collecting: making a V8 context
 // is a measurable part of a short command's start (`berth --version`, `berth ps`).
 let collectYoungInContext: ((options: { type: 'minor' }) => void) | undefined;
@@ -106,6 +114,7 @@ async function main(): Promise<number> {
       process.stdout.write(versionLine(version));
       return 0;
     }
+    setEngineFlags();
     // Loaded only now (a bundle of its own, esbuild.js): `berth --version` above compiles none of it. Not import():
     // Node would hand an import() of the bundle to its ES module loader, which scans all of it for exports. Run from
     // the sources (tsx) there is no bundle beside this file, and the module is required as usual.

@@ -3,12 +3,12 @@
  * credHelpers and the docker-credential-* helpers), and the rule that credentials only go to HTTPS or loopback
  * registries. Credentials never enter a log line, a URL or an error text.
  */
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { dockerConfigDir } from './endpoint';
 import { EngineError } from './errors';
+import { childProcess } from './lazyModules';
 import { DOCKER_HUB_REGISTRY, parseImageReference } from './reference';
 import type { RegistryCredential } from './types';
 
@@ -238,7 +238,7 @@ const HELPER_ABSENT = Symbol('helper-absent');
 
 function runCredentialHelper(helper: string, serverUrl: string, env: NodeJS.ProcessEnv): Promise<{ stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = execFile(`docker-credential-${helper}`, ['get'], { env, timeout: 30_000 }, (error, stdout, stderr) => {
+    const child = childProcess().execFile(`docker-credential-${helper}`, ['get'], { env, timeout: 30_000 }, (error, stdout, stderr) => {
       if (error) reject(Object.assign(error as Error, { stdout, stderr }));
       else resolve({ stdout });
     });

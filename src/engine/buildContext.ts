@@ -5,14 +5,13 @@
  * tar is produced while the files are read (tar-stream): one file at a time, never the whole context in memory.
  * Shared by the CLI's `berth build` and the extension's Build Image.
  */
-import { randomBytes } from 'node:crypto';
 import { createReadStream, type Stats } from 'node:fs';
 import { constants } from 'node:fs';
 import { lstat, open, readFile, readdir, readlink } from 'node:fs/promises';
 import { isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import dockerignore from '@balena/dockerignore';
 import type { Pack } from 'tar-stream';
-import { tarStream } from './lazyModules';
+import { crypto, tarStream } from './lazyModules';
 import { inOrderAhead } from '../common/concurrency';
 import { EngineError } from './errors';
 
@@ -55,7 +54,7 @@ export async function prepareBuildContext(options: BuildContextOptions): Promise
   const relativeDockerfile = relative(contextDir, dockerfilePath).split(sep).join('/');
   const outside = relativeDockerfile.startsWith('../') || isAbsolute(relativeDockerfile);
   const patterns = await readDockerignore(contextDir);
-  const dockerfileInTar = outside ? `.dockerfile.${randomBytes(10).toString('hex')}` : relativeDockerfile;
+  const dockerfileInTar = outside ? `.dockerfile.${crypto().randomBytes(10).toString('hex')}` : relativeDockerfile;
   return {
     contextDir,
     dockerfilePath,

@@ -4,9 +4,9 @@
  * command (never a shell line), and the environment that points the child process at the engine the explorer shows.
  * Plain Node: the probe that runs a program is injected, so detection and arguments are unit-tested.
  */
-import { execFile } from 'node:child_process';
 import { basename, dirname } from 'node:path';
 import type { Endpoint } from './endpoint';
+import { childProcess } from './lazyModules';
 
 export type ComposeImplementationId = 'docker compose' | 'docker-compose' | 'podman compose' | 'podman-compose';
 
@@ -33,7 +33,7 @@ export type ProgramProbe = (command: string, args: readonly string[]) => Promise
 
 export const execProbe: ProgramProbe = (command, args) =>
   new Promise((resolve) => {
-    execFile(command, [...args], { timeout: 15_000, windowsHide: true }, (error) => resolve(error === null));
+    childProcess().execFile(command, [...args], { timeout: 15_000, windowsHide: true }, (error) => resolve(error === null));
   });
 
 export class ComposeNotFoundError extends Error {

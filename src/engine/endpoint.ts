@@ -3,11 +3,11 @@
  * config.json `currentContext` (through the context store), then the default sockets of Docker, Docker Desktop and
  * Podman. Pure functions over an environment, a home directory and a file-system probe, so they are unit-testable.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { EngineError } from './errors';
+import { crypto } from './lazyModules';
 import { isObject } from '../common/objects';
 
 /** `npipe`: a Windows named pipe (`npipe:////./pipe/docker_engine`), reached like a socket through its path. */
@@ -303,7 +303,7 @@ function tlsFiles(dir: string, verify: boolean, fs: EndpointFs): EndpointTls {
 
 /** The context store's directory name for a context: the sha256 hex of its name. */
 export function contextDirectoryName(name: string): string {
-  return createHash('sha256').update(name).digest('hex');
+  return crypto().createHash('sha256').update(name).digest('hex');
 }
 
 function readCurrentContext(configDir: string, fs: EndpointFs): string | undefined {

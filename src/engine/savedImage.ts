@@ -8,9 +8,8 @@
 import { once } from 'node:events';
 import type { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import type * as tar from 'tar-stream';
-import { tarStream } from './lazyModules';
+import { tarStream, zlib } from './lazyModules';
 import { TarHeaderError, TarHeaderWalker, type LayerEntryKind } from './tarHeaders';
 
 export type { LayerEntryKind } from './tarHeaders';
@@ -196,7 +195,7 @@ async function parseLayerTar(
   const inner = tarStream().extract();
   let sink: Sink = inner;
   if (isGzip(head.bytes)) {
-    const gunzip = createGunzip();
+    const gunzip = zlib().createGunzip();
     gunzip.on('error', (error) => inner.destroy(error));
     gunzip.pipe(inner);
     sink = gunzip;

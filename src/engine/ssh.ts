@@ -3,10 +3,11 @@
  * child's stdin/stdout. Each pooled connection is one ssh process. No shell is involved on this side: arguments go
  * to execFile-style spawn, and the host has been validated by parseHost.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import type { Endpoint } from './endpoint';
+import { childProcess } from './lazyModules';
 import type { Connector } from './transport-types';
 
 /** The ssh command line the docker CLI uses for an ssh:// host. */
@@ -24,7 +25,7 @@ export function sshArguments(endpoint: Endpoint): string[] {
 export function sshConnector(endpoint: Endpoint, command = 'ssh'): Connector {
   const args = sshArguments(endpoint);
   return (_options, callback) => {
-    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = childProcess().spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     const stream = new ChildProcessStream(child);
     let settled = false;
     child.once('error', (error) => {

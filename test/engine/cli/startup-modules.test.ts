@@ -1,0 +1,80 @@
+/**
+ * What `berth ps` loads of Node's own modules. A built-in outside Node's start-up snapshot is compiled when first
+ * required, so the short commands must not require those only rare paths use: child_process (credential helpers,
+ * ssh, the compose CLI), crypto (context hashes, build contexts) and zlib (saved images); `berth --version` not
+ * even v8 (its flags matter only to the main bundle). Counted from
+ * process.moduleLoadList at exit in the real bundle, against the real engines: no timing.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { engineTargets, loadTestEngines } from '../../support/engines';
+import { createCliHarness, type CliHarness } from './support';
+
+const RARE_BUILT_INS = ['child_process', 'crypto', 'zlib'];
+
+/** A --require hook that writes the public built-ins the process loaded to FILE when it exits. */
+function loadListHook(directory: string, file: string): string {
+  const hook = join(directory, 'load-list-hook.js');
+  const source = `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(file)}, process.moduleLoadList.filter((entry) => entry.startsWith('NativeModule ') && !entry.includes('internal/')).map((entry) => entry.slice(13)).join('\\n')));\n`;
+  writeFileSync(hook, source);
+  return hook;
+}
+
+/** Runs the bundle through HARNESS with the hook; resolves its exit, stderr and the built-ins it loaded. */
+async function loadedBy(harness: CliHarness, name: string, args: readonly string[], host?: string): Promise<{ code: number | null; stdout: string; stderr: string; loaded: string[] }> {
+  const directory = join(harness.bundle, '..');
+  const listFile = join(directory, `load-list-${name}.txt`);
+  const hook = loadListHook(directory, listFile);
+  const env = { DOCKER_CONFIG: join(directory, 'empty-docker-config'), NODE_OPTIONS: `--require ${hook}` };
+  const result = await harness.berth(args, host === undefined ? { noHost: true, env } : { host, env });
+  return { code: result.code, stdout: result.stdout, stderr: result.stderr, loaded: readFileSync(listFile, 'utf8').split('\n') };
+}
+
+void describe('berth --version built-ins', () => {
+  let harness: CliHarness;
+  before(async () => {
+    harness = await createCliHarness('startup-version');
+  });
+  after(async () => {
+    await harness.dispose();
+  });
+
+  void it('--version prints the version without loading v8', async () => {
+    const { code, stdout, stderr, loaded } = await loadedBy(harness, 'version', ['--version']);
+    assert.deepEqual({ code, stderr }, { code: 0, stderr: '' });
+    assert.match(stdout, /^berth version \d+\.\d+\.\d+/);
+    // The hook saw the run: the launcher's own modules are listed.
+    assert.ok(loaded.includes('vm'), `vm missing from ${loaded.join(', ')}`);
+    assert.deepEqual(['v8', ...RARE_BUILT_INS].filter((name) => loaded.includes(name)), []);
+  });
+});
+
+for (const target of engineTargets(loadTestEngines())) {
+  void describe(`berth start-up built-ins (${target.name})`, () => {
+    let harness: CliHarness;
+    before(async () => {
+      harness = await createCliHarness(`startup-${target.name}`);
+    });
+    after(async () => {
+      await harness.dispose();
+    });
+
+    void it('ps lists through net without child_process, crypto or zlib', { skip: target.skip }, async () => {
+      const { code, stderr, loaded } = await loadedBy(harness, target.name, ['ps', '--filter', `label=${harness.labelFilter}`], target.host);
+      assert.deepEqual({ code, stderr }, { code: 0, stderr: '' });
+      // The hook saw the whole run: the engine was reached over a socket.
+      assert.ok(loaded.includes('net'), `net missing from ${loaded.join(', ')}`);
+      assert.deepEqual(RARE_BUILT_INS.filter((name) => loaded.includes(name)), []);
+    });
+
+    void it('images and volume ls load none of them either', { skip: target.skip }, async () => {
+      for (const args of [['images', '--filter', 'label=berth.test.none=1'], ['volume', 'ls', '--filter', 'label=berth.test.none=1']]) {
+        const { code, stderr, loaded } = await loadedBy(harness, target.name, args, target.host);
+        assert.deepEqual({ args, code, stderr }, { args, code: 0, stderr: '' });
+        assert.deepEqual({ args, rare: RARE_BUILT_INS.filter((name) => loaded.includes(name)) }, { args, rare: [] });
+      }
+    });
+  });
+}
