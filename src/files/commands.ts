@@ -41,6 +41,6 @@ export function filesCommands(rows: FileRows): ReadonlyArray<CommandEntry<FilesD
       }
     }),
     // An upload tells the open folder row it went into, so the row lists the new files at once.
-    ...transferCommands.map((entry) => ({ ...entry, handler: (deps: FilesDeps) => entry.handler({ ...deps, uploadedInto: (target: unknown) => rows.contentsChanged(target) }) })),
+    ...transferCommands((target) => rows.contentsChanged(target)),
   ];
 }

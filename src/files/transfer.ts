@@ -19,10 +19,10 @@ import type { LogDeps, SessionsDeps } from '../workbench/deps';
 import { withCancellableProgress } from '../workbench/feedback';
 import { CONTAINER_SCHEME, locationOf } from './uri';
 
-export type TransferDeps = LogDeps & Pick<SessionsDeps, 'sessionFor'> & {
-  /** Told the folder (the row or URI the command got) that an upload wrote into, so its open row lists the new files. */
-  readonly uploadedInto?: (target: unknown) => void;
-};
+export type TransferDeps = LogDeps & Pick<SessionsDeps, 'sessionFor'>;
+
+/** Told the folder (the row or URI the command got) that an upload wrote into, so its open row lists the new files. */
+export type UploadedInto = (target: unknown) => void;
 
 interface TransferOptions {
   /** Download: the host path to write (a file's new name, or the folder's). */
@@ -105,7 +105,7 @@ async function download(deps: TransferDeps, target: unknown, options: TransferOp
   return destination.fsPath;
 }
 
-async function upload(deps: TransferDeps, target: unknown, options: TransferOptions = {}): Promise<string[] | undefined> {
+async function upload(deps: TransferDeps, uploadedInto: UploadedInto, target: unknown, options: TransferOptions = {}): Promise<string[] | undefined> {
   const folder = containerTarget(target);
   const { engine, containerId, path } = locationOf(folder);
   const folderStat = (await statFollowing(deps.sessionFor(engine).client, containerId, path)).stat;
@@ -116,7 +116,7 @@ async function upload(deps: TransferDeps, target: unknown, options: TransferOpti
   if (sources === undefined || sources.length === 0) return undefined;
   if (options.sources !== undefined && !(await confirmAutomatedWrite(vscode.l10n.t('Upload {0} item(s) from this machine into {1}?', sources.length, path), vscode.l10n.t('Upload'), sources.map((each) => each.fsPath).join('\n')))) return undefined;
   const written = await withCancellableProgress(vscode.l10n.t('Uploading into {0}', path), (signal) => uploadInto(deps, folder, sources, signal));
-  deps.uploadedInto?.(target);
+  uploadedInto(target);
   const only = sources.length === 1 ? sources[0] : undefined;
   const onlyFile = only !== undefined && (await stat(only.fsPath).catch(() => undefined))?.isFile() === true;
   const what = only !== undefined ? baseNameOfPath(only.path) : vscode.l10n.t('{0} items', sources.length);
@@ -138,7 +138,9 @@ export async function uploadInto(deps: TransferDeps, folder: vscode.Uri, sources
   return written;
 }
 
-export const transferCommands: readonly CommandEntry<TransferDeps>[] = [
-  command('berth.files.download', 'Downloading from the container', (deps: TransferDeps) => (target?: unknown, options?: TransferOptions) => download(deps, target, options)),
-  command('berth.files.upload', 'Uploading into the container', (deps: TransferDeps) => (target?: unknown, options?: TransferOptions) => upload(deps, target, options)),
-];
+export function transferCommands(uploadedInto: UploadedInto): readonly CommandEntry<TransferDeps>[] {
+  return [
+    command('berth.files.download', 'Downloading from the container', (deps: TransferDeps) => (target?: unknown, options?: TransferOptions) => download(deps, target, options)),
+    command('berth.files.upload', 'Uploading into the container', (deps: TransferDeps) => (target?: unknown, options?: TransferOptions) => upload(deps, uploadedInto, target, options)),
+  ];
+}

@@ -5,8 +5,11 @@ import type { CommandDeps } from '../io';
 
 export async function mcpCommand(options: McpCommandOptions, deps: CommandDeps): Promise<number> {
   const { io, signal } = deps;
-  // The server is a bundle of its own (dist/mcp.js), so the SDK is loaded only by this command.
-  const { serveMcp } = await import('../../tools/mcpServer.js');
+  // The server is a bundle of its own (dist/mcp.js), so the SDK is loaded only by this command. A require, not
+  // import(): the launcher compiles the CLI's bundle through vm.Script with V8's code cache, and on Node 20 a cached
+  // script loses its import() callback ("A dynamic import callback was not specified").
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { serveMcp } = require('../../tools/mcpServer.js') as typeof import('../../tools/mcpServer.js');
   const output = new Writable({
     write(chunk: Buffer | string, _encoding, done) {
       const pending = io.stdout.deliver(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
