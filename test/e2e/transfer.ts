@@ -45,10 +45,17 @@ export async function transferFromRows(workbench: Workbench, driver: WorkbenchDr
     writeFileSync(join(workspace, upload), 'uploaded\n');
     await driver.contextMenu(driver.treeRow('Containers', /^drop$/), 'Upload…');
     await driver.quickInputBox().waitFor({ state: 'visible', timeout: 10_000 });
-    await driver.quickInputBox().fill(join(workspace, upload));
-    // The open dialog reads the typed folder before it knows the file: Enter before that would take the folder.
+    // The open dialog writes its starting folder into the box once it has read it; text typed before that is
+    // replaced (CI saw an empty list). Type again whenever the box no longer holds the path. It also reads the typed
+    // folder before it knows the file: Enter before the file's row is active would take the folder.
+    const typed = join(workspace, upload);
+    await driver.waitForText(() => driver.quickInputBox().inputValue(), /\/$/, 'the open dialog\'s starting folder');
     const activeRow = page.locator('.quick-input-list .monaco-list-row.focused');
-    await driver.waitForText(async () => (await activeRow.count()) > 0 ? await activeRow.first().innerText() : '', upload, 'the typed file active in the open dialog');
+    const activeRowOnceTyped = async (): Promise<string> => {
+      if ((await driver.quickInputBox().inputValue()) !== typed) await driver.quickInputBox().fill(typed);
+      return (await activeRow.count()) > 0 ? await activeRow.first().innerText() : '';
+    };
+    await driver.waitForText(activeRowOnceTyped, upload, 'the typed file active in the open dialog');
     await page.keyboard.press('Enter');
     const uploaded = page.locator('.notification-toast', { hasText: `Uploaded ${upload} into /srv/drop` }).first();
     await uploaded.waitFor({ timeout: 30_000 });
