@@ -17,7 +17,7 @@ export interface PublishedPort {
   readonly hostPort: number | undefined;
   /** False for bindings of a container that is not running: the host port is not open yet. */
   readonly published: boolean;
-  /** A binding of a running container on network `none`: the engine did not publish it, and never will. */
+  /** A binding of a container on network `none` (created, running or stopped): the engine never publishes it. */
   readonly dropped?: boolean;
 }
 
@@ -47,11 +47,12 @@ export function portsOfSummary(ports: ContainerSummary['Ports'] | null | undefin
 
 /**
  * The ports of an inspected container: what the engine published while it runs, else its port bindings marked as not
- * yet published (Docker keeps them on a created or stopped container; Podman drops them from a container without a network).
+ * yet published (Docker keeps them on a created or stopped container), or, on network `none`, its bindings marked as
+ * dropped whatever its state (Docker keeps them and never opens them; Podman drops them, so there is nothing to show).
  */
 export function portsOfInspect(inspect: Pick<ContainerInspect, 'State' | 'HostConfig'> & { readonly NetworkSettings?: unknown }): PublishedPort[] {
-  // Docker keeps the bindings of a container on network `none` but never opens them: once it runs, say so.
-  if (inspect.State.Running && onNetworkNone({ HostConfig: inspect.HostConfig })) return portsOfBindings((inspect.HostConfig as { PortBindings?: Bindings }).PortBindings, false).map((port) => ({ ...port, dropped: true }));
+  // Docker keeps the bindings of a container on network `none` but never opens them, created, running or stopped.
+  if (onNetworkNone({ HostConfig: inspect.HostConfig })) return portsOfBindings((inspect.HostConfig as { PortBindings?: Bindings }).PortBindings, false).map((port) => ({ ...port, dropped: true }));
   if (inspect.State.Running) return portsOfBindings((inspect.NetworkSettings as { Ports?: Bindings } | undefined)?.Ports, true);
   return portsOfBindings((inspect.HostConfig as { PortBindings?: Bindings }).PortBindings, false);
 }

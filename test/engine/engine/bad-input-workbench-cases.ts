@@ -80,7 +80,7 @@ export const WORKBENCH_BAD_INPUT_CASES: readonly BadInputCase[] = [
     id: 'ports-network-none',
     category: 'The workbench',
     action: 'Open in Browser / Copy Address',
-    input: 'a running container on network none that was given published ports (Docker keeps the bindings and never opens them)',
+    input: 'a created, running or stopped container on network none that was given published ports (Docker keeps the bindings and never opens them)',
     kind: 'error',
     errorKind: 'bad-request',
     message: '<name> is on network none, which drops published ports (<port>: never published: network none drops published ports; run the container on another network to reach it). Run the image again on another network (Run Container\'s --network option, or the berth.run.network setting)',

@@ -78,6 +78,31 @@ void test('network none: its bindings are never published, the rows and the refu
   assert.equal(droppedPortsWarning('none', []), undefined);
 });
 
+void test('a created or stopped container on network none: its bindings read as dropped, never "not yet published"', () => {
+  const states = [
+    { Running: false, Status: 'created' as const, ExitCode: 0, StartedAt: '0001-01-01T00:00:00Z', FinishedAt: '0001-01-01T00:00:00Z' },
+    { Running: false, Status: 'exited' as const, ExitCode: 137, StartedAt: '2026-01-01T00:00:00Z', FinishedAt: '2026-01-01T00:01:00Z' },
+  ];
+  for (const State of states) {
+    const ports = portsOfInspect({
+      State,
+      HostConfig: { NetworkMode: 'none', PortBindings: { '80/tcp': [{ HostIp: '', HostPort: '8080' }], '3000/tcp': [{ HostIp: '', HostPort: '' }] } },
+      NetworkSettings: { Ports: null },
+    });
+    assert.deepEqual(ports.map((port) => [portLabel(port), port.dropped, portAddress(port)]), [
+      ['0.0.0.0:8080 → 80/tcp', true, undefined],
+      ['0.0.0.0:(random) → 3000/tcp', true, undefined],
+    ], State.Status);
+    assert.equal(presentPortGroup(ports).description, '2 · dropped by network none', State.Status);
+    assert.deepEqual(ports.map((port) => presentPort(port).contextValue), ['berth:port:other', 'berth:port:other'], State.Status);
+    assert.ok(ports.every((port) => presentPort(port).description.startsWith('never published: network none drops published ports')), State.Status);
+    const decoration = containerPortDecoration(ports, false);
+    assert.match(decoration.tooltip ?? '', /^Ports \(never published: network none drops them\): /, State.Status);
+    assert.equal(decoration.contextSuffix, undefined, `${State.Status}: no Open in Browser on the row`);
+    assert.deepEqual(portPickItems(ports), [], State.Status);
+  }
+});
+
 void test('a running container on network none has no ports from its listing: they are read by inspect', () => {
   const facts = new PortFacts({ log: { warn: () => undefined } } as unknown as ConstructorParameters<typeof PortFacts>[0]);
   const summary = containerSummary('e'.repeat(64), 'offline', { State: 'running', Ports: [], NetworkSettings: { Networks: { none: {} } } });
