@@ -122,7 +122,7 @@ export interface TestContainerSpec {
   start?: boolean;
   /** Another image than the shared test image (one a test made; it is the test's to remove). */
   image?: string;
-  /** HostConfig.PortBindings (the container keeps NetworkMode none: never start one that has them). */
+  /** HostConfig.PortBindings (the container keeps NetworkMode none: Docker keeps them and never publishes them, Podman drops them). */
   portBindings?: Record<string, Array<{ HostIp: string; HostPort: string }>>;
 }
 
