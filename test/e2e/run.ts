@@ -256,7 +256,7 @@ async function devWorkbenchCases(
 
     await runner.run(STATS_CASE, () => statsPanel(workbench, driver, client, engines.image, publish), evidence);
 
-    await runner.run(PORTS_CASE, () => containerPorts(workbench, driver, client, engines.image, publish), evidence);
+    await runner.run(PORTS_CASE, () => containerPorts(workbench, driver, client, engines.image, settings, publish), evidence);
 
     await runner.run(VIEW_FILTER_CASE, () => filterAsTyped(workbench, driver, client, engines.image), evidence);
 

@@ -35,6 +35,7 @@ const PUBLISHED: Readonly<Record<string, string>> = {
   'engine-down': 'engine-down-message.png',
   'stats-panel': 'stats-panel.png',
   'container-ports': 'container-ports.png',
+  'container-ports-network-none': 'container-ports-network-none.png',
   'build-image': 'build-image.png',
   'files-edit': 'files-edit.png',
   'changes-diff': 'changes-diff.png',

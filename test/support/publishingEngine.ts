@@ -44,8 +44,11 @@ export const PENDING: FakePortContainer = {
   published: {},
 };
 
-const CREATED = '2026-01-01T00:00:00.000000000Z';
 const IMAGE_ID = `sha256:${'c'.repeat(64)}`;
+
+/** Made three hours ago, started two hours ago (as `Up 2 hours` says), whenever the test runs. */
+const CREATED_MS = Date.now() - 3 * 3_600_000;
+const STARTED_MS = Date.now() - 2 * 3_600_000;
 
 function bridgeNetwork(container: FakePortContainer): Record<string, unknown> {
   const running = container.state === 'running';
@@ -65,7 +68,7 @@ function listingPorts(container: FakePortContainer): Array<Record<string, unknow
 
 function summaryOf(container: FakePortContainer): Record<string, unknown> {
   return {
-    Id: container.id, Names: [`/${container.name}`], Image: 'busybox:latest', ImageID: IMAGE_ID, Command: 'httpd -f', Created: Date.parse(CREATED) / 1000,
+    Id: container.id, Names: [`/${container.name}`], Image: 'busybox:latest', ImageID: IMAGE_ID, Command: 'httpd -f', Created: Math.floor(CREATED_MS / 1000),
     Ports: listingPorts(container), Labels: {}, State: container.state,
     Status: container.state === 'running' ? 'Up 2 hours' : 'Created',
     HostConfig: { NetworkMode: 'bridge' }, NetworkSettings: { Networks: { bridge: bridgeNetwork(container) } }, Mounts: [],
@@ -75,10 +78,10 @@ function summaryOf(container: FakePortContainer): Record<string, unknown> {
 function inspectOf(container: FakePortContainer): Record<string, unknown> {
   const running = container.state === 'running';
   return {
-    Id: container.id, Created: CREATED, Path: 'httpd', Args: ['-f'], Image: IMAGE_ID, Name: `/${container.name}`, RestartCount: 0,
+    Id: container.id, Created: new Date(CREATED_MS).toISOString(), Path: 'httpd', Args: ['-f'], Image: IMAGE_ID, Name: `/${container.name}`, RestartCount: 0,
     State: {
       Status: container.state, Running: running, Paused: false, Restarting: false, OOMKilled: false, Dead: false, Pid: running ? 4242 : 0, ExitCode: 0, Error: '',
-      StartedAt: running ? '2026-01-01T00:00:01.000000000Z' : '0001-01-01T00:00:00Z', FinishedAt: '0001-01-01T00:00:00Z',
+      StartedAt: running ? new Date(STARTED_MS).toISOString() : '0001-01-01T00:00:00Z', FinishedAt: '0001-01-01T00:00:00Z',
     },
     Config: { Hostname: container.id.slice(0, 12), Tty: false, OpenStdin: false, Cmd: ['httpd', '-f'], Env: null, Labels: {}, Image: 'busybox:latest', WorkingDir: '', ExposedPorts: Object.fromEntries(Object.keys(container.bindings).map((key) => [key, {}])) },
     HostConfig: { NetworkMode: 'bridge', PortBindings: container.bindings, RestartPolicy: { Name: 'no', MaximumRetryCount: 0 }, AutoRemove: false },
@@ -87,15 +90,19 @@ function inspectOf(container: FakePortContainer): Record<string, unknown> {
   };
 }
 
-/** Inspect of each container; a stats stream that stays open without a sample (the view asks for live figures). */
+/**
+ * Inspect of each container, its changes (none), and a stats stream that stays open without a sample (the view asks
+ * for live figures).
+ */
 function containerRoute(containers: readonly FakePortContainer[]): FakeRoute {
   return (request, response: ServerResponse) => {
-    const match = /^\/containers\/([^/]+)\/(json|stats)$/.exec(request.path);
+    const match = /^\/containers\/([^/]+)\/(json|stats|changes)$/.exec(request.path);
     if (!match) return false;
     const key = decodeURIComponent(match[1] as string);
     const container = containers.find((each) => each.id === key || each.id.startsWith(key) || each.name === key);
     if (!container) sendError(response, 404, `No such container: ${key}`);
     else if (match[2] === 'json') sendJson(response, 200, inspectOf(container));
+    else if (match[2] === 'changes') sendJson(response, 200, []);
     else stallAfterHeaders(response, 200, 'application/json');
     return true;
   };
