@@ -225,6 +225,9 @@ export class LogsDocumentProvider extends Disposable implements vscode.TextDocum
     document.setFilter(filter);
     document.moveTo(moved);
     this.documents.set(moved.toString(), document);
+    // VS Code may still hold a document at that URI from before (the view had this filter once, or none): it must
+    // read the text again now, not at the next line, which may never come.
+    this._onDidChange.fire(moved);
     return moved;
   }
 }

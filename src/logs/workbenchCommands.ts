@@ -5,10 +5,11 @@
 import * as vscode from 'vscode';
 import { binarySize } from '../engine';
 import { command, type CommandEntry } from '../workbench/commandTable';
+import { confirmAutomatedWrite } from '../workbench/automation';
 import { isCancellation, withCancellableProgress } from '../workbench/feedback';
 import { resolveContainers } from '../workbench/targets';
 import type { LogCommandDeps } from './commands';
-import type { LineFilter } from './lineFilter';
+import { LineFilter } from './lineFilter';
 import { LOGS_SCHEME, logsUri, logsUriParts, type LogDocument } from './logsDocumentProvider';
 import type { LogTerminalView } from './logTerminal';
 import { askFilter, askRange, readTime } from './prompts';
@@ -28,6 +29,27 @@ function activeLogs(deps: LogCommandDeps, args: unknown[]): ActiveLogs | undefin
   return view ? { kind: 'terminal', view } : undefined;
 }
 
+/**
+ * A filter given as the second argument (`{ text, regex?, caseSensitive?, invert? }`, from a keybinding or a test):
+ * the filter, 'clear' for an empty text, undefined when none was given. An invalid one is refused with its reason.
+ */
+function givenFilter(value: unknown): LineFilter | 'clear' | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { text, regex, caseSensitive, invert } = value as Record<string, unknown>;
+  if (typeof text !== 'string') return undefined;
+  if (text === '') return 'clear';
+  const made = LineFilter.create({ text, regex: regex === true, caseSensitive: caseSensitive === true, invert: invert === true });
+  if (made instanceof LineFilter) return made;
+  throw new Error(made.error);
+}
+
+/** The file a command was given to write (`{ destination }`), or undefined when none was given. */
+function givenDestination(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { destination } = value as Record<string, unknown>;
+  return typeof destination === 'string' && destination !== '' ? destination : undefined;
+}
+
 function noLogsOpen(): undefined {
   void vscode.window.showInformationMessage(vscode.l10n.t('Open a logs editor or a logs terminal first (Open Logs in Editor, Show Logs).'));
   return undefined;
@@ -41,9 +63,10 @@ async function applyFilter(deps: LogCommandDeps, target: ActiveLogs, filter: Lin
   }
   const moved = deps.logDocuments.refilter(target.uri, filter);
   if (!moved) return target.uri.toString();
-  const oldTabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === target.uri.toString());
   const document = await vscode.workspace.openTextDocument(moved);
   await vscode.window.showTextDocument(document, { preview: false });
+  // Looked up after the new editor opened: opening it replaces the tab objects, and closing a stale one fails.
+  const oldTabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === target.uri.toString());
   await vscode.window.tabGroups.close(oldTabs);
   return moved.toString();
 }
@@ -53,7 +76,7 @@ export const logWorkbenchCommands: ReadonlyArray<CommandEntry<LogCommandDeps>> =
     const target = activeLogs(deps, args);
     if (!target) return noLogsOpen();
     const current = target.kind === 'terminal' ? target.view.filter : target.document.filter;
-    const answer = await askFilter(current?.spec);
+    const answer = givenFilter(args[1]) ?? (await askFilter(current?.spec));
     if (answer === undefined) return undefined;
     return { shown: await applyFilter(deps, target, answer === 'clear' ? undefined : answer) };
   }),
@@ -109,7 +132,7 @@ export const logWorkbenchCommands: ReadonlyArray<CommandEntry<LogCommandDeps>> =
   }),
 
   command('berth.logs.save', 'Saving logs', (deps) => async (...args: unknown[]) => {
-    const active = args.length === 0 || args[0] instanceof vscode.Uri ? activeLogs(deps, args) : undefined;
+    const active = args[0] === undefined || args[0] instanceof vscode.Uri ? activeLogs(deps, args) : undefined;
     let source: { id: string; name: string; engine: string | undefined; filter: LineFilter | undefined; since?: number | undefined; until?: number | undefined };
     if (active?.kind === 'document') {
       const parts = logsUriParts(active.uri);
@@ -122,14 +145,19 @@ export const logWorkbenchCommands: ReadonlyArray<CommandEntry<LogCommandDeps>> =
       if (!ref) return undefined;
       source = { id: ref.id, name: ref.name, engine: ref.session.id, filter: undefined };
     }
+    const destination = givenDestination(args[1]);
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const fileName = `${source.name.replace(/[/\\:?#*"<>|]/g, '_')}.log`;
-    const chosen = await vscode.window.showSaveDialog({
-      title: vscode.l10n.t('Save Logs of {0}', source.name),
-      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, fileName) } : {}),
-      filters: { [vscode.l10n.t('Log files')]: ['log', 'txt'] },
-    });
+    const chosen =
+      destination !== undefined
+        ? vscode.Uri.file(destination)
+        : await vscode.window.showSaveDialog({
+            title: vscode.l10n.t('Save Logs of {0}', source.name),
+            ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, fileName) } : {}),
+            filters: { [vscode.l10n.t('Log files')]: ['log', 'txt'] },
+          });
     if (!chosen) return undefined;
+    if (destination !== undefined && !(await confirmAutomatedWrite(vscode.l10n.t('Save the logs of {0} to {1}?', source.name, chosen.fsPath), vscode.l10n.t('Save'), 'A command gave Berth this path to write; what is there is replaced.'))) return undefined;
     const client = deps.sessionFor(source.engine).client;
     try {
       const saved = await withCancellableProgress(vscode.l10n.t('Saving the logs of {0}', source.name), (signal, progress) =>

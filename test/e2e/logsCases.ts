@@ -159,6 +159,42 @@ export async function logsCases(setup: LogsCaseSetup): Promise<void> {
     await setup.picture('logs-instant-exit');
   }, evidence);
 
+  await runner.run('Filter Logs… on a followed logs editor: only matching lines arrive, highlighted, the title names the filter', async () => {
+    // One pair of lines a second keeps the document short enough that its newest lines stay in view.
+    const { id, name } = await createContainer(setup, 'berth-e2e-logfilter', 'i=0; while [ $i -lt 900 ]; do echo "alpha $i"; echo "beta $i"; i=$((i+1)); sleep 1; done');
+    await client.startContainer(id);
+    const row = driver.treeRow('Containers', name);
+    await driver.waitForText(() => row.innerText(), /Up /, 'the running row');
+    await driver.contextMenu(row, 'Open Logs in Editor');
+    const before = await driver.waitForText(() => driver.activeEditorText(), /beta 2\b/, 'both streams in the editor');
+    const newestAlpha = (text: string): number => Math.max(-1, ...[...text.matchAll(/alpha (\d+)/g)].map((match) => Number(match[1])));
+    const lastBefore = newestAlpha(before);
+    await driver.runFromPalette('Berth: Filter Logs…');
+    await driver.quickInputBox().waitFor({ state: 'visible', timeout: 15_000 });
+    await workbench.page.keyboard.type('ALPHA', { delay: 30 });
+    await workbench.page.keyboard.press('Enter');
+    const tab = workbench.page.locator('.editor-group-container.active .tabs-container .tab.active');
+    await driver.waitForText(() => tab.innerText(), '"ALPHA"', 'the filter in the editor\'s title');
+    // The editor draws only the lines in view: go to the end before reading the newest ones.
+    const endOfEditor = async (): Promise<string> => {
+      await workbench.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+      await workbench.page.keyboard.press('Control+End');
+      return driver.activeEditorText();
+    };
+    // Lines that arrive after the filter: three numbers past the newest one seen before it.
+    const text = await driver.waitForText(async () => {
+      const shown = await endOfEditor();
+      return newestAlpha(shown) >= lastBefore + 3 ? shown : '';
+    }, /alpha/, 'matching lines arriving after the filter', 60_000);
+    if (/beta/.test(text)) throw new Error(`a line that does not match is shown:\n${text}`);
+    const numbers = text.split('\n').filter((line) => line.startsWith('alpha ')).map((line) => Number(line.slice(6)));
+    if (numbers.some((number, index) => index > 0 && number !== (numbers[index - 1] ?? 0) + 1)) throw new Error(`every alpha line once, in order, none lost:\n${text}`);
+    const highlighted = workbench.page.locator('.editor-group-container.active .monaco-editor .view-overlays [class*="ced-"]');
+    await driver.waitForText(async () => String(await highlighted.count()), /^[1-9]\d*$/, 'the matches highlighted');
+    await driver.screenshot('logs-editor-filtered');
+    await client.removeContainer(id, { force: true }).catch(() => undefined);
+  }, evidence);
+
   await runner.run('the logs editor follows across a restart and an engine outage, and says so', async () => {
     const { id, name } = await createContainer(setup, 'berth-e2e-resume', 'echo "boot $(cat /proc/sys/kernel/random/uuid)"; sleep 600');
     await client.startContainer(id);

@@ -7,7 +7,7 @@ import type { EngineClient } from '../../../src/engine';
 import { sameReference, type EngineKind } from '../support/engineKind';
 import {
   TestContainers, activateBerth, engineClient, engineSummaries, eventually, modelState, setBerthSetting, suiteEngine,
-  testEngines, viewRows, viewShows, type EngineSummary, type TreeRow,
+  testEngines, uniqueName, viewRows, viewShows, type EngineSummary, type TreeRow,
 } from '../support/fixtures';
 
 interface Side {
@@ -124,6 +124,30 @@ describe('several engines: dockerd and Podman side by side', function () {
       const row = rows.find((candidate) => candidate.label === made.name);
       assert.equal(row?.id, `engine:${side.summary.id}/container:${made.id.slice(0, 12)}`);
       assert.equal(rows.some((candidate) => candidate.label === foreign.name), false, `${foreign.name} is not under ${side.summary.name}`);
+    }
+  });
+
+  it('Filter… keeps the matching containers under each engine\'s row and counts both engines in N of M', async () => {
+    const { current, other } = both();
+    const stem = uniqueName('berth-it-mfilter');
+    const made = async (side: Side, suffix: string): Promise<{ id: string; name: string }> => side.containers.create({ cmd: ['sleep', '300'], name: `${stem}-${suffix}` });
+    const pairs = [
+      { side: current, kept: await made(current, 'kept-a'), hidden: await made(current, 'hid-a') },
+      { side: other, kept: await made(other, 'kept-b'), hidden: await made(other, 'hid-b') },
+    ];
+    try {
+      await vscode.commands.executeCommand('berth.containers.filter', `${stem}-KEPT`);
+      for (const { side, kept, hidden } of pairs) {
+        await viewShows('containers', [side.summary.name], `only ${kept.name} under ${side.summary.name}`, (rows) =>
+          rows.some((row) => row.label === kept.name) && !rows.some((row) => row.label === hidden.name) ? true : undefined);
+      }
+      const counts = await eventually('N of M over both engines', async () => {
+        const match = /^(\d+) of (\d+)$/.exec((await vscode.commands.executeCommand<string | undefined>('berth.internal.viewDescription', 'containers')) ?? '');
+        return match?.[1] === '2' ? Number(match[2]) : undefined;
+      });
+      assert.ok(counts >= 4, `M counts the rows of both engines: ${counts}`);
+    } finally {
+      await vscode.commands.executeCommand('berth.containers.clearFilter');
     }
   });
 
