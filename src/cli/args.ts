@@ -56,87 +56,120 @@ export class UsageError extends Error {
 
 export const helpFlag: FlagSpec = { key: 'help', long: 'help', short: 'h', kind: 'boolean', description: 'Print usage' };
 
+/**
+ * How the tokenizer reads one argument, by its shape: a table rather than one loop of nested branches, so that each
+ * shape's rule (and its message) stands alone. A reader returns 'stop' when every argument left is positional.
+ */
+type ArgShape = 'end-of-flags' | 'long' | 'short-group' | 'positional';
+
+function shapeOf(arg: string): ArgShape {
+  if (arg === '--') return 'end-of-flags';
+  if (arg.startsWith('--')) return 'long';
+  return arg.startsWith('-') && arg.length > 1 ? 'short-group' : 'positional';
+}
+
+const readers: Record<ArgShape, (state: TokenizerState, arg: string) => 'next' | 'stop'> = {
+  'end-of-flags': () => 'stop',
+  long: readLongFlag,
+  'short-group': readShortGroup,
+  positional: (state, arg) => {
+    state.positionals.push(arg);
+    return state.options.stopAtFirstPositional ? 'stop' : 'next';
+  },
+};
+
 export function tokenize(argv: readonly string[], options: TokenizeOptions): TokenizeResult {
-  const specs = [...options.flags, helpFlag];
-  const seeHelp = `See '${options.commandPath} --help'.`;
-  const booleans = new Set<string>(options.flags.filter((spec) => spec.kind === 'boolean' && spec.defaultTrue === true).map((spec) => spec.key));
-  const values = new Map<string, string>();
-  const lists = new Map<string, string[]>();
-  const positionals: string[] = [];
-
-  const store = (spec: FlagSpec, value: string): void => {
-    if (spec.kind === 'list') lists.set(spec.key, [...(lists.get(spec.key) ?? []), value]);
-    else values.set(spec.key, value);
-  };
-  const storeBoolean = (spec: FlagSpec, text: string | undefined, shown: string): void => {
-    const value = text === undefined ? true : parseBoolean(text);
-    if (value === undefined) {
-      throw new UsageError(`invalid argument "${text}" for "${shown}" flag: expected true or false. ${seeHelp}`);
-    }
-    if (value) booleans.add(spec.key);
-    else booleans.delete(spec.key);
-  };
-
-  let index = 0;
-  while (index < argv.length) {
-    const arg = argv[index++] as string;
-    if (arg === '--') {
-      positionals.push(...argv.slice(index));
-      break;
-    }
-    if (arg.startsWith('--')) {
-      const equals = arg.indexOf('=');
-      const name = equals === -1 ? arg.slice(2) : arg.slice(2, equals);
-      const inline = equals === -1 ? undefined : arg.slice(equals + 1);
-      const spec = specs.find((candidate) => candidate.long === name);
-      if (!spec) throw new UsageError(`unknown flag: --${name}. ${seeHelp}`);
-      if (spec.kind === 'boolean') {
-        storeBoolean(spec, inline, `--${name}`);
-        continue;
-      }
-      if (inline !== undefined) {
-        store(spec, inline);
-        continue;
-      }
-      if (index >= argv.length) throw new UsageError(`flag needs an argument: --${name}. ${seeHelp}`);
-      store(spec, argv[index++] as string);
-      continue;
-    }
-    if (arg.startsWith('-') && arg.length > 1) {
-      // A group of short flags: booleans stack; the first flag that takes a value takes the rest of the group, or
-      // else the next argument.
-      for (let position = 1; position < arg.length; position++) {
-        const letter = arg[position] as string;
-        const spec = specs.find((candidate) => candidate.short === letter);
-        if (!spec) throw new UsageError(`unknown shorthand flag: '${letter}' in ${arg}. ${seeHelp}`);
-        if (spec.kind === 'boolean') {
-          if (arg[position + 1] === '=') {
-            storeBoolean(spec, arg.slice(position + 2), `-${letter}`);
-            break;
-          }
-          storeBoolean(spec, undefined, `-${letter}`);
-          continue;
-        }
-        const rest = arg.slice(position + 1);
-        if (rest.length > 0) {
-          store(spec, rest.startsWith('=') ? rest.slice(1) : rest);
-        } else {
-          if (index >= argv.length) throw new UsageError(`flag needs an argument: '${letter}' in ${arg}. ${seeHelp}`);
-          store(spec, argv[index++] as string);
-        }
-        break;
-      }
-      continue;
-    }
-    positionals.push(arg);
-    if (options.stopAtFirstPositional) {
-      positionals.push(...argv.slice(index));
+  const state = new TokenizerState(argv, options);
+  while (state.index < argv.length) {
+    const arg = state.take();
+    if (readers[shapeOf(arg)](state, arg) === 'stop') {
+      state.positionals.push(...argv.slice(state.index));
       break;
     }
   }
-  const help = booleans.has(helpFlag.key);
-  booleans.delete(helpFlag.key);
-  return { flags: { booleans, values, lists }, positionals, help };
+  return state.result();
+}
+
+/** What the tokenizer has read so far, and where it is in the arguments. */
+class TokenizerState {
+  readonly specs: readonly FlagSpec[];
+  readonly seeHelp: string;
+  readonly booleans: Set<string>;
+  readonly values = new Map<string, string>();
+  readonly lists = new Map<string, string[]>();
+  readonly positionals: string[] = [];
+  index = 0;
+
+  constructor(
+    private readonly argv: readonly string[],
+    readonly options: TokenizeOptions,
+  ) {
+    this.specs = [...options.flags, helpFlag];
+    this.seeHelp = `See '${options.commandPath} --help'.`;
+    this.booleans = new Set(options.flags.filter((spec) => spec.kind === 'boolean' && spec.defaultTrue === true).map((spec) => spec.key));
+  }
+
+  take(): string {
+    return this.argv[this.index++] as string;
+  }
+
+  /** The next argument as the value of the flag SHOWN (as the message names it). */
+  takeValue(shown: string): string {
+    if (this.index >= this.argv.length) throw new UsageError(`flag needs an argument: ${shown}. ${this.seeHelp}`);
+    return this.take();
+  }
+
+  store(spec: FlagSpec, value: string): void {
+    if (spec.kind === 'list') this.lists.set(spec.key, [...(this.lists.get(spec.key) ?? []), value]);
+    else this.values.set(spec.key, value);
+  }
+
+  storeBoolean(spec: FlagSpec, text: string | undefined, shown: string): void {
+    const value = text === undefined ? true : parseBoolean(text);
+    if (value === undefined) throw new UsageError(`invalid argument "${text}" for "${shown}" flag: expected true or false. ${this.seeHelp}`);
+    if (value) this.booleans.add(spec.key);
+    else this.booleans.delete(spec.key);
+  }
+
+  result(): TokenizeResult {
+    const help = this.booleans.has(helpFlag.key);
+    this.booleans.delete(helpFlag.key);
+    return { flags: { booleans: this.booleans, values: this.values, lists: this.lists }, positionals: this.positionals, help };
+  }
+}
+
+/** `--name`, `--name=VALUE` or `--name VALUE`. */
+function readLongFlag(state: TokenizerState, arg: string): 'next' {
+  const equals = arg.indexOf('=');
+  const name = equals === -1 ? arg.slice(2) : arg.slice(2, equals);
+  const inline = equals === -1 ? undefined : arg.slice(equals + 1);
+  const spec = state.specs.find((candidate) => candidate.long === name);
+  if (!spec) throw new UsageError(`unknown flag: --${name}. ${state.seeHelp}`);
+  if (spec.kind === 'boolean') state.storeBoolean(spec, inline, `--${name}`);
+  else state.store(spec, inline ?? state.takeValue(`--${name}`));
+  return 'next';
+}
+
+/**
+ * A group of short flags: booleans stack (`-dt`, `-d=false` ends the group); the first flag that takes a value takes
+ * the rest of the group (`-eK=V`, `-e=K=V`), or else the next argument.
+ */
+function readShortGroup(state: TokenizerState, arg: string): 'next' {
+  for (let position = 1; position < arg.length; position++) {
+    const letter = arg[position] as string;
+    const spec = state.specs.find((candidate) => candidate.short === letter);
+    if (!spec) throw new UsageError(`unknown shorthand flag: '${letter}' in ${arg}. ${state.seeHelp}`);
+    const rest = arg.slice(position + 1);
+    if (spec.kind === 'boolean' && !rest.startsWith('=')) {
+      state.storeBoolean(spec, undefined, `-${letter}`);
+      continue;
+    }
+    if (spec.kind === 'boolean') state.storeBoolean(spec, rest.slice(1), `-${letter}`);
+    else if (rest.length > 0) state.store(spec, rest.startsWith('=') ? rest.slice(1) : rest);
+    else state.store(spec, state.takeValue(`'${letter}' in ${arg}`));
+    return 'next';
+  }
+  return 'next';
 }
 
 function parseBoolean(text: string): boolean | undefined {

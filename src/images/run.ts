@@ -1,7 +1,7 @@
 /**
  * Run Container… and Run in Background…: pick a local image or type a reference, then optional
  * command, name, TTY and remove-when-done. A foreground run streams its output into a terminal that
- * ends with the exit status.
+ * ends with the exit status (runSession.ts).
  */
 import * as vscode from 'vscode';
 import { splitCommandLine } from '../common/argv';
@@ -9,22 +9,20 @@ import { errorMessage, validatedBy } from '../common/errors';
 import { DisposableStore } from '../common/lifecycle';
 import { shortId } from '../common/format';
 import { LayerProgress, pullProgressText } from '../common/layerProgress';
-import { runContainer, runInBackground, validateContainerName, validateImageReference, type RunOptionsInput } from '../engine';
-import { isRegistryAuthFailure, runRefusedMessage, withRegistryAuthRetry, type AuthRetryOptions } from '../registries';
+import { runInBackground, validateContainerName, validateImageReference, type RunOptionsInput } from '../engine';
+import { withRegistryAuthRetry, type AuthRetryOptions } from '../registries';
 import type { EngineSession } from '../model/session';
 import { classifyUnreachable } from '../model/unreachable';
 import { unreachablePickNotice } from '../model/unreachableText';
-import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
-import { ContainerTerminalOutput } from '../terminals/outputFilter';
-import { ANSI, StreamDecoders } from '../terminals/terminalText';
 import { shownValue } from '../workbench/callOrigin';
 import { command, type CommandEntry, type OutsideQuestion } from '../workbench/commandTable';
-import { RunTerminalControls, type WhenClosed } from './runTerminal';
-import { reportError, withCancellableProgress } from '../workbench/feedback';
+import type { WhenClosed } from './runTerminal';
+import { withCancellableProgress } from '../workbench/feedback';
 import { pickMany } from '../workbench/multiPick';
 import type { ImagesCommandDeps } from './deps';
 import { askRunOptions, resolveChosenOptions } from './runOptionsStep';
 import { runQuestionDetail } from './runQuestion';
+import { explainRefusal, RunSession } from './runSession';
 import { offerForTyped } from './typedImage';
 import { runNetworkFor, type WorkspaceNetworkAnswer } from './workspaceNetwork';
 import { droppedPortsWarning } from '../model/ports';
@@ -179,11 +177,6 @@ function runAuthRetry(deps: ImagesCommandDeps, args: RunArgs, onRefused?: (regis
   };
 }
 
-/** A registry refusal the user did not sign in for, worded for a run; any other failure as it is. */
-function explainRefusal(image: string, error: unknown): unknown {
-  return isRegistryAuthFailure(error) ? new Error(runRefusedMessage(image, errorMessage(error)), { cause: error }) : error;
-}
-
 /** Automation that answers the sign-in offer gets a failed run as a rejection. */
 function answersSignIn(value: unknown): boolean {
   return isRunArgs(value) && value.signIn !== undefined;
@@ -250,107 +243,11 @@ export const runCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     const plan = await askRunPlan(deps, args, 'Run Container', true);
     if (!plan) return undefined;
     const { session, options, network } = plan;
-    const terminal = new BufferedPseudoterminal();
-    // Named after its container; one the engine names is renamed once it is created.
-    let terminalName = `Run: ${options.name ?? options.image}`;
-    let named: Promise<boolean> | undefined;
-    /** Renames the terminal after the container, by the name the engine gave it; whether that worked. */
-    const nameAfterEngine = (id: string, known?: string): Promise<boolean> =>
-      (known !== undefined ? Promise.resolve(known) : session.client.inspectContainer(id).then((inspected) => inspected.Name)).then(
-        (name) => {
-          terminalName = `Run: ${name.replace(/^\//, '')}`;
-          terminal.rename(terminalName);
-          return true;
-        },
-        (error: unknown) => {
-          deps.log.debug(`Naming the Run terminal of ${shortId(id)}: ${errorMessage(error)}`);
-          return false;
-        },
-      );
-    vscode.window.createTerminal({ name: terminalName, pty: terminal, iconPath: new vscode.ThemeIcon('play') }).show();
-    const tty = options.tty ?? false;
-    const controls = new RunTerminalControls(terminal, {
-      tty,
-      interactive: tty || (options.interactive ?? false),
-      stopTimeoutSeconds: deps.settings.stopTimeoutSeconds,
-      whenClosed: options.whenClosed,
-      log: deps.log,
+    return new RunSession(deps, session, options).run({
+      prepare: () => commonRunOptions(deps, session, options, network),
+      authRetry: (onRefused) => runAuthRetry(deps, options, onRefused),
+      rejectsFailure: answersSignIn(args[0]),
     });
-    const decoders = new StreamDecoders();
-    const output = new ContainerTerminalOutput(tty);
-    const tracker = new LayerProgress();
-    // The pull progress line is rewritten in place; whatever comes next starts on a line of its own.
-    let progressLineOpen = false;
-    const endProgressLine = (): void => {
-      if (progressLineOpen) terminal.writeLine('');
-      progressLineOpen = false;
-    };
-    try {
-      const base = await commonRunOptions(deps, session, options, network);
-      const result = await withRegistryAuthRetry(options.image, ({ credential, attempt }) => {
-        if (attempt > 1) terminal.writeLine(ANSI.dim(`[Berth] signed in; pulling ${options.image} again`));
-        return runContainer(session.client, {
-          ...base,
-          credentials: () => Promise.resolve(credential),
-          signal: controls.signal,
-          interrupt: controls.interrupt,
-          detach: controls.detach,
-          stopTimeoutSeconds: deps.settings.stopTimeoutSeconds,
-          interactive: controls.stdin !== undefined,
-          // A shell left running when its terminal closes must not read end-of-file.
-          keepStdinOpen: tty,
-          stdin: controls.stdin,
-          onStarted: (id) => {
-            controls.started(session.client, id, options.name ?? session.model.container(id)?.name ?? shortId(id));
-            // The name the engine chose: the model may not have the new container yet.
-            if (options.name === undefined) named = nameAfterEngine(id);
-          },
-          // The exit status arrives as the result's number: the terminal ends with its own `[Berth] exited with status N`.
-          onStatus: (text: string) => {
-            endProgressLine();
-            terminal.writeLine(ANSI.dim(`[Berth] ${text}`));
-          },
-          onPullProgress: (line) => {
-            tracker.update(line);
-            terminal.write(`\r\x1b[2K${ANSI.dim(`[Berth] pulling ${options.image}: ${pullProgressText(tracker)}`)}`);
-            progressLineOpen = true;
-          },
-          onOutput: (chunk) => {
-            endProgressLine();
-            // Container output is untrusted: colours pass, terminal control does not (terminals/outputFilter.ts).
-            terminal.write(output.text(chunk.stream, decoders.decode(chunk.stream, chunk.data)));
-          },
-        });
-      }, runAuthRetry(deps, options, (registry) => {
-        endProgressLine();
-        terminal.writeLine(ANSI.yellow(`[Berth] ${registry} refused the pull of ${options.image}: Sign In… in the notification goes on with this run`));
-      }));
-      for (const [stream, flushed] of decoders.flush()) terminal.write(output.text(stream === 'stderr' ? 'stderr' : 'stdout', flushed));
-      endProgressLine();
-      terminal.writeLine('');
-      const how = result.interrupted ? 'stopped (Ctrl+C); ' : '';
-      terminal.writeLine(ANSI.bold(`[Berth] ${how}exited with status ${result.exitCode}`));
-      deps.log.info(`${options.image} (${shortId(result.id)}) exited with status ${result.exitCode}`);
-      await session.model.refetchContainers([result.id]);
-      // On Podman the inspect can miss a container that exits at once: the model's row, or one more inspect now that
-      // the container has settled, names it.
-      if (named !== undefined && !(await named)) await nameAfterEngine(result.id, session.model.container(result.id)?.name);
-      return { id: result.id, exitCode: result.exitCode, terminalName };
-    } catch (error) {
-      if (controls.detached) {
-        deps.log.info(`${options.image}: the Run terminal was closed; the container runs on`);
-        return undefined;
-      }
-      const failure = explainRefusal(options.image, error);
-      endProgressLine();
-      terminal.writeLine(ANSI.red(`[Berth] ${errorMessage(failure)}`));
-      if (answersSignIn(args[0])) throw failure;
-      reportError(deps, `Running ${options.image}`, failure);
-      return undefined;
-    } finally {
-      controls.finish();
-      controls.dispose();
-    }
   }, { rejectsWhen: answersSignIn, asksOutsideCallers: (given) => runQuestion(given, vscode.l10n.t('Run')) }),
 
   command('berth.runInBackground', 'Running in background', (deps) => async (...args: unknown[]) => {

@@ -7,6 +7,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ContainerInspect, EngineClient } from '../engine';
 import { isEngineError } from '../engine';
+import { beforeRun, ENGINE_RETRY_MS, OWN_START_WINDOW_NS, PODMAN_FINISHED_SLACK_NS, PODMAN_FOLLOW_DEFER_MS, SAME_RUN_RETRY_MS } from './followTiming';
+import { nextFollowState, stateFor, type FollowInput, type FollowState } from './followerStates';
 import { LogMessageReader } from './logMessages';
 import { hasRun, isRunning, runEventsUpTo, waitForStart } from './runEvents';
 import { parseTimestamp } from './timestamps';
@@ -40,31 +42,6 @@ export interface FollowOptions {
 
 type State = ContainerInspect['State'];
 
-/**
- * How long Podman's followed lines wait before they show. Podman reads its log file every 250 ms and ends a follow
- * one such read after it saw the run exit, so a restarted run's first lines can come in that last read, a whole
- * period before the end (246-252 ms in 27 restarts of a container that prints at once, idle or with the CPUs
- * busy). Waiting more than two periods keeps them out of the old run even when Podman's exit wait lags a read.
- */
-const PODMAN_FOLLOW_DEFER_MS = 600;
-
-/**
- * Podman takes a run's FinishedAt from its exit file's ctime, which the kernel stamps with its coarse clock (whole
- * jiffies, up to 10 ms behind), while conmon stamps the run's last lines with the fine clock: the last line can be a
- * few milliseconds after FinishedAt (1 in 2 runs of `echo` in CI's engine test). A run's end on Podman is read this
- * much further; a next run cannot start that soon after an exit (a restart takes 100 ms or more there).
- */
-const PODMAN_FINISHED_SLACK_NS = 20_000_000n;
-
-/** When the same run's follow ends while it still runs (an engine quirk), wait this long before following again. */
-const SAME_RUN_RETRY_MS = 500;
-
-/**
- * A start event this soon after the StartedAt of the run shown is that run's own (engines send it a few
- * milliseconds after setting StartedAt); no run ends and starts again that fast (a restart takes 100 ms or more).
- */
-const OWN_START_WINDOW_NS = 50_000_000n;
-
 class Follower {
   private reader: LogMessageReader;
   /** StartedAt of the run whose output was read to its end (or is being followed). */
@@ -84,6 +61,10 @@ class Follower {
    * engine that is going away still answers an inspect or two, and would be "reconnected" and lost again.
    */
   private reconnected: string | undefined;
+  /** The container's state the next step acts on. */
+  private current!: State;
+  /** The engine's words when it went away, for the outage step's notice. */
+  private outageCause = '';
 
   constructor(
     private readonly source: LogsClientSource,
@@ -132,81 +113,107 @@ class Follower {
   }
 
   async run(first: ContainerInspect): Promise<void> {
-    const { signal } = this.options;
     await this.backlog();
     this.options.onBacklog?.();
     if (this.options.until !== undefined) return;
-    let current = first.State;
-    this.knownRun = hasRun(current) ? current.StartedAt : undefined;
+    this.current = first.State;
+    this.knownRun = hasRun(first.State) ? first.State.StartedAt : undefined;
     this.eventsFrom = parseTimestamp(`${first.Created} `)?.nanos;
-    if (!current.Running && this.options.followRestarts && !hasRun(current)) this.notice(`${this.name} has not started yet; waiting for it to start…`);
-    for (;;) {
-      try {
-        if (this.cut && !isRunning(current)) {
-          // Stopped during the outage: the rest of that run is read without following, up to its end, then the wait
-          // for a start goes on as after any exit. Following here would stream a run started in the meantime with
-          // no "restarted" line before it.
-          this.cut = false;
-          if (hasRun(current)) {
-            if (this.knownRun !== undefined && current.StartedAt !== this.knownRun) this.notice(`${this.name} restarted`);
-            this.showRun(current);
-            await this.readRunEnd(this.runEnd(current));
-          }
-          this.sayReconnected();
-        } else if (isRunning(current) || this.cut || (hasRun(current) && current.StartedAt !== this.knownRun)) {
-          if (this.knownRun !== undefined && current.StartedAt !== this.knownRun) this.notice(`${this.name} restarted`);
-          if (hasRun(current)) this.showRun(current);
-          this.cut = false;
-          await this.followRun();
-          if (!this.options.followRestarts) return;
-          const next = await this.inspect();
-          if (!next) return;
-          current = next;
-          if (isRunning(next) && next.StartedAt === this.knownRun) await delay(SAME_RUN_RETRY_MS, undefined, { signal });
-          // The run ended (stopped, or restarted since): the rest of it up to its end, then what happened since.
-          else if ((await this.catchUp(next)) === 'removed') return;
-          continue;
-        }
-        if (!this.options.followRestarts) return;
-        this.runOpen = false;
-        if (hasRun(current) && this.announced !== current.StartedAt) {
-          this.announced = current.StartedAt;
-          this.notice(`${this.name} exited with status ${current.ExitCode}; waiting for it to start again…`);
-        }
-        const finished = hasRun(current) ? parseTimestamp(`${current.FinishedAt} `)?.nanos : undefined;
-        if (finished !== undefined && (this.eventsFrom === undefined || finished > this.eventsFrom)) this.eventsFrom = finished;
-        const waited = await waitForStart(this.client, this.id, this.eventsFrom, signal);
-        if (waited.kind === 'removed') {
-          this.notice(`${this.name} was removed`);
-          return;
-        }
-        const next = await this.inspect();
-        if (!next) return;
-        if ((await this.catchUp(next, waited.kind === 'started' ? waited.nanos : undefined)) === 'removed') return;
-        current = next;
-      } catch (error) {
-        // The engine went away (killed, restarted): say so, wait for it, and resume after the last line shown.
-        if (signal.aborted || !this.options.followRestarts || !isEngineError(error, 'unreachable')) throw error;
-        // Not again while it was never seen back; a "reconnected" not said yet is dropped with the engine.
-        if (!this.lost) this.sink.notice(`lost the engine (${error.message}); reconnecting…`);
-        this.reconnected = undefined;
-        this.lost = true;
-        const state = await this.waitForEngine();
-        if (!state) {
-          this.reader.releaseHeld();
-          this.lost = false;
-          this.sink.notice(`reconnected; ${this.name} was removed`);
-          return;
-        }
-        this.reconnected = `reconnected; ${this.name} is ${state.Running ? 'running' : `stopped (exit ${state.ExitCode})`}`;
-        // A running container's follow may stay silent: the engine answered, and that is all there is to wait for.
-        if (state.Running) this.sayReconnected();
-        // The outage was announced; an exit seen now needs no second line, a new run still gets its own.
-        if (!state.Running) this.announced = state.StartedAt;
-        this.cut = true;
-        current = state;
-      }
+    if (!first.State.Running && this.options.followRestarts && !hasRun(first.State)) this.notice(`${this.name} has not started yet; waiting for it to start…`);
+    let state: FollowState = stateFor(this.seen(first.State));
+    while (state !== 'done') state = nextFollowState(state, await this.step(state));
+  }
+
+  /** Runs the step of STATE; an engine that went away ends it with 'unreachable' when restarts are followed. */
+  private async step(state: Exclude<FollowState, 'done'>): Promise<FollowInput> {
+    try {
+      // Each state's step is the method of its name.
+      return await this[state]();
+    } catch (error) {
+      if (state === 'outage' || this.options.signal.aborted || !this.options.followRestarts || !isEngineError(error, 'unreachable')) throw error;
+      this.outageCause = error.message;
+      return { kind: 'unreachable' };
     }
+  }
+
+  private seen(state: State): FollowInput & { kind: 'seen' } {
+    return { kind: 'seen', running: isRunning(state), cut: this.cut, newRun: hasRun(state) && state.StartedAt !== this.knownRun };
+  }
+
+  /** The run of `current`, live, then what happened since it ended. */
+  private async following(): Promise<FollowInput> {
+    const current = this.current;
+    if (this.knownRun !== undefined && current.StartedAt !== this.knownRun) this.notice(`${this.name} restarted`);
+    if (hasRun(current)) this.showRun(current);
+    this.cut = false;
+    await this.followRun();
+    if (!this.options.followRestarts) return { kind: 'finished' };
+    const next = await this.inspect();
+    if (!next) return { kind: 'removed' };
+    this.current = next;
+    if (isRunning(next) && next.StartedAt === this.knownRun) await delay(SAME_RUN_RETRY_MS, undefined, { signal: this.options.signal });
+    // The run ended (stopped, or restarted since): the rest of it up to its end, then what happened since.
+    else if ((await this.catchUp(next)) === 'removed') return { kind: 'removed' };
+    return this.seen(next);
+  }
+
+  /** The rest of the run that stopped during the outage, up to its end; then the wait for a start goes on. */
+  private async draining(): Promise<FollowInput> {
+    const current = this.current;
+    this.cut = false;
+    if (hasRun(current)) {
+      if (this.knownRun !== undefined && current.StartedAt !== this.knownRun) this.notice(`${this.name} restarted`);
+      this.showRun(current);
+      await this.readRunEnd(this.runEnd(current));
+    }
+    this.sayReconnected();
+    return { kind: 'drained' };
+  }
+
+  /** Says the container exited (once per run) and waits for its next start. */
+  private async waiting(): Promise<FollowInput> {
+    if (!this.options.followRestarts) return { kind: 'finished' };
+    const current = this.current;
+    this.runOpen = false;
+    if (hasRun(current) && this.announced !== current.StartedAt) {
+      this.announced = current.StartedAt;
+      this.notice(`${this.name} exited with status ${current.ExitCode}; waiting for it to start again…`);
+    }
+    const finished = hasRun(current) ? parseTimestamp(`${current.FinishedAt} `)?.nanos : undefined;
+    if (finished !== undefined && (this.eventsFrom === undefined || finished > this.eventsFrom)) this.eventsFrom = finished;
+    const waited = await waitForStart(this.client, this.id, this.eventsFrom, this.options.signal);
+    if (waited.kind === 'removed') {
+      this.notice(`${this.name} was removed`);
+      return { kind: 'removed' };
+    }
+    const next = await this.inspect();
+    if (!next) return { kind: 'removed' };
+    if ((await this.catchUp(next, waited.kind === 'started' ? waited.nanos : undefined)) === 'removed') return { kind: 'removed' };
+    this.current = next;
+    return this.seen(next);
+  }
+
+  /** The engine went away (killed, restarted): says so, waits for it, and resumes after the last line shown. */
+  private async outage(): Promise<FollowInput> {
+    // Not again while it was never seen back; a "reconnected" not said yet is dropped with the engine.
+    if (!this.lost) this.sink.notice(`lost the engine (${this.outageCause}); reconnecting…`);
+    this.reconnected = undefined;
+    this.lost = true;
+    const state = await this.waitForEngine();
+    if (!state) {
+      this.reader.releaseHeld();
+      this.lost = false;
+      this.sink.notice(`reconnected; ${this.name} was removed`);
+      return { kind: 'removed' };
+    }
+    this.reconnected = `reconnected; ${this.name} is ${state.Running ? 'running' : `stopped (exit ${state.ExitCode})`}`;
+    // A running container's follow may stay silent: the engine answered, and that is all there is to wait for.
+    if (state.Running) this.sayReconnected();
+    // The outage was announced; an exit seen now needs no second line, a new run still gets its own.
+    if (!state.Running) this.announced = state.StartedAt;
+    this.cut = true;
+    this.current = state;
+    return this.seen(state);
   }
 
   /**
@@ -377,15 +384,6 @@ class Follower {
     }
   }
 }
-
-/** Just before the current run started: the end of every earlier run. */
-function beforeRun(state: State): bigint | undefined {
-  const started = parseTimestamp(`${state.StartedAt} `)?.nanos;
-  return started === undefined ? undefined : started - 2000n;
-}
-
-/** Retry delays while the engine is unreachable: short at first, capped so a returning engine is seen within 2 s. */
-const ENGINE_RETRY_MS = [250, 500, 1000, 1500] as const;
 
 export async function followContainerLogs(source: LogsClientSource, id: string, sink: LogSink, options: FollowOptions): Promise<void> {
   const client = typeof source === 'function' ? source() : source;
