@@ -7,12 +7,12 @@
  * while extracting. A refused entry stops the copy; what was written before it stays, and the message says so.
  */
 import { constants } from 'node:fs';
-import { link, lstat, mkdir, open, symlink, unlink } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type * as tar from 'tar-stream';
 import { EngineError } from './errors';
+import { fsPromises } from './lazyModules';
 
 /** One entry of a tar-stream extract stream (tar-stream does not name its type). */
 export type ArchiveEntry = ReturnType<typeof tar.extract> extends AsyncIterable<infer E> ? E : never;
@@ -36,7 +36,7 @@ type Written = Map<string, 'directory' | 'file' | 'other'>;
 class Refusal extends Error {}
 
 async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
-  return lstat(path).catch((error: NodeJS.ErrnoException) => {
+  return fsPromises().lstat(path).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     throw error;
   });
@@ -63,7 +63,7 @@ async function parentDirectory(root: string, components: readonly string[], crea
     const info = await lstatOrUndefined(current);
     if (info === undefined) {
       if (!create) throw new Refusal(`${current} does not exist`);
-      await mkdir(current, { mode: 0o755 });
+      await fsPromises().mkdir(current, { mode: 0o755 });
     } else if (info.isSymbolicLink()) {
       throw new Refusal(`it leads through the link ${current}, which Berth does not follow`);
     } else if (!info.isDirectory()) {
@@ -82,7 +82,7 @@ async function clearForNonDirectory(path: string, key: string, written: Written)
   const info = await lstatOrUndefined(path);
   if (info?.isDirectory() === true) throw new Refusal(`it would replace the directory ${path}`);
   if (written.has(key)) throw new Refusal('the archive already wrote this path');
-  if (info !== undefined) await unlink(path);
+  if (info !== undefined) await fsPromises().unlink(path);
 }
 
 async function writeEntry(plan: ExtractPlan, root: string, entry: ArchiveEntry, written: Written): Promise<void> {
@@ -94,18 +94,18 @@ async function writeEntry(plan: ExtractPlan, root: string, entry: ArchiveEntry, 
   if (header.type === 'directory') {
     entry.resume();
     const info = await lstatOrUndefined(path);
-    if (info === undefined) await mkdir(path, { mode });
+    if (info === undefined) await fsPromises().mkdir(path, { mode });
     else if (info.isSymbolicLink() || !info.isDirectory()) throw new Refusal(`it would replace ${path}, which is not a directory`);
     written.set(key, 'directory');
   } else if (header.type === 'file' || header.type === 'contiguous-file') {
     await clearForNonDirectory(path, key, written);
-    const handle = await open(path, CREATE_FILE, mode);
+    const handle = await fsPromises().open(path, CREATE_FILE, mode);
     written.set(key, 'file');
     await pipeline(entry as unknown as AsyncIterable<Buffer>, handle.createWriteStream());
   } else if (header.type === 'symlink') {
     entry.resume();
     await clearForNonDirectory(path, key, written);
-    await symlink(header.linkname ?? '', path);
+    await fsPromises().symlink(header.linkname ?? '', path);
     written.set(key, 'other');
   } else if (header.type === 'link') {
     entry.resume();
@@ -121,7 +121,7 @@ async function writeEntry(plan: ExtractPlan, root: string, entry: ArchiveEntry, 
     const source = target.length === 0 ? root : join(await parentDirectory(root, target, false), target.at(-1) as string);
     if ((await lstatOrUndefined(source))?.isFile() !== true) throw notOurs;
     await clearForNonDirectory(path, key, written);
-    await link(source, path);
+    await fsPromises().link(source, path);
     written.set(key, 'file');
   } else {
     // Devices, FIFOs and the like: docker cp makes them only as root; Berth skips them.

@@ -3,12 +3,11 @@
  * credHelpers and the docker-credential-* helpers), and the rule that credentials only go to HTTPS or loopback
  * registries. Credentials never enter a log line, a URL or an error text.
  */
-import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { dockerConfigDir } from './endpoint';
 import { EngineError } from './errors';
-import { childProcess } from './lazyModules';
+import { childProcess, fsPromises } from './lazyModules';
 import { DOCKER_HUB_REGISTRY, parseImageReference } from './reference';
 import type { RegistryCredential } from './types';
 
@@ -172,7 +171,7 @@ export class DockerConfigCredentials {
   private async readConfig(): Promise<DockerConfigFile | undefined> {
     let text: string;
     try {
-      text = await readFile(this.configPath, 'utf8');
+      text = await fsPromises().readFile(this.configPath, 'utf8');
     } catch {
       return undefined;
     }

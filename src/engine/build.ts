@@ -4,7 +4,6 @@
  * `POST /build`, and hand each line on as it comes. It resolves the new image's id; a failure is a BuildError that
  * names the failing step and, for BuildKit-only syntax the classic builder refuses, says so plainly.
  */
-import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { registryKeyFor, type CredentialLookup } from './auth';
 import { BuildError, type BuildImageOptions, type BuildMessage } from './api/build';
@@ -14,6 +13,7 @@ import { baseImages, buildKitOnlySyntax } from './dockerfile';
 import { isEngineError } from './errors';
 import { readStdinContext, singleDockerfileTar } from './stdinContext';
 import type { RegistryCredential } from './types';
+import { fsPromises } from './lazyModules';
 
 /** The size of the writes the context goes to the engine in. */
 const TAR_WRITE_BYTES = 64 * 1024;
@@ -57,7 +57,7 @@ function imageOptionsOf(request: StdinBuildRequest, dockerfile: string | undefin
 /** Builds an image as `docker build` does with the classic builder; cancelling `signal` stops the engine's build. */
 export async function buildImage(client: EngineClient, request: BuildRequest): Promise<BuildResult> {
   const context = request.prepared ?? (await prepareBuildContext(request));
-  const dockerfileText = context.externalDockerfile?.toString('utf8') ?? (await readFile(context.dockerfilePath, 'utf8'));
+  const dockerfileText = context.externalDockerfile?.toString('utf8') ?? (await fsPromises().readFile(context.dockerfilePath, 'utf8'));
   request.onContext?.(context);
   const registryConfig = await baseImageCredentials(dockerfileText, request);
   const options = imageOptionsOf(request, context.dockerfileInTar, registryConfig);

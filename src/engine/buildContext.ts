@@ -7,11 +7,10 @@
  */
 import { createReadStream, type Stats } from 'node:fs';
 import { constants } from 'node:fs';
-import { lstat, open, readFile, readdir, readlink } from 'node:fs/promises';
 import { isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import dockerignore from '@balena/dockerignore';
 import type { Pack } from 'tar-stream';
-import { crypto, tarStream } from './lazyModules';
+import { crypto, tarStream, fsPromises } from './lazyModules';
 import { inOrderAhead } from '../common/concurrency';
 import { EngineError } from './errors';
 
@@ -60,7 +59,7 @@ export async function prepareBuildContext(options: BuildContextOptions): Promise
     dockerfilePath,
     dockerfileInTar,
     excludes: keepBuildFiles(patterns, outside ? undefined : relativeDockerfile),
-    externalDockerfile: outside ? await readFile(dockerfilePath) : undefined,
+    externalDockerfile: outside ? await fsPromises().readFile(dockerfilePath) : undefined,
   };
 }
 
@@ -121,10 +120,10 @@ export async function* walkContext(contextDir: string, excludes: readonly string
   const matcher = new ContextMatcher(excludes);
   const hasExceptions = excludes.some((pattern) => pattern.startsWith('!'));
   async function* walk(dir: string, prefix: string): AsyncGenerator<ContextEntry, void, undefined> {
-    const names = (await readdir(dir)).sort(byteOrder);
+    const names = (await fsPromises().readdir(dir)).sort(byteOrder);
     // The stats of a directory's names are asked together (a few at a time): one after the other, each waits a
     // round trip to libuv's thread pool, which made the walk, not the engine, the slow part of a build.
-    const statted = inOrderAhead(names, STATS_AHEAD, async (name) => ({ name, stat: await lstat(join(dir, name)) }));
+    const statted = inOrderAhead(names, STATS_AHEAD, async (name) => ({ name, stat: await fsPromises().lstat(join(dir, name)) }));
     for await (const { name, stat } of statted) {
       signal?.throwIfAborted();
       const absolutePath = join(dir, name);
@@ -174,7 +173,7 @@ export function contextTar(context: BuildContext, signal?: AbortSignal): Pack {
 
 /** A regular file's bytes; nothing for a link, a FIFO, a directory or a missing file (opened without following a link or blocking). */
 async function regularFileOrEmpty(path: string): Promise<Buffer> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
+  const handle = await fsPromises().open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
   if (handle === undefined) return Buffer.alloc(0);
   try {
     return (await handle.stat()).isFile() ? await handle.readFile() : Buffer.alloc(0);
@@ -232,7 +231,7 @@ async function locateDockerfile(contextDir: string, options: BuildContextOptions
 
 async function readDockerignore(contextDir: string): Promise<string[]> {
   try {
-    return parseDockerignore(await readFile(join(contextDir, '.dockerignore'), 'utf8'));
+    return parseDockerignore(await fsPromises().readFile(join(contextDir, '.dockerignore'), 'utf8'));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
@@ -256,9 +255,9 @@ interface PreparedEntry {
 
 async function prepareEntry(entry: ContextEntry, signal: AbortSignal | undefined): Promise<PreparedEntry> {
   const { stat } = entry;
-  if (stat.isSymbolicLink()) return { entry, linkname: await readlink(entry.absolutePath) };
+  if (stat.isSymbolicLink()) return { entry, linkname: await fsPromises().readlink(entry.absolutePath) };
   // Most files of a context are small: one read and one entry cost less than a stream each, and stay bounded.
-  if (stat.isFile() && stat.size <= SMALL_FILE_BYTES) return { entry, content: await readFile(entry.absolutePath, { signal }) };
+  if (stat.isFile() && stat.size <= SMALL_FILE_BYTES) return { entry, content: await fsPromises().readFile(entry.absolutePath, { signal }) };
   return { entry };
 }
 
@@ -267,7 +266,7 @@ async function addEntry(tar: Pack, prepared: PreparedEntry, signal: AbortSignal 
   const { stat } = entry;
   const header = { name: entry.name, mode: stat.mode & 0o7777, mtime: stat.mtime, uid: 0, gid: 0 };
   if (stat.isDirectory()) return addHeaderOnly(tar, { ...header, type: 'directory' });
-  if (stat.isSymbolicLink()) return addHeaderOnly(tar, { ...header, type: 'symlink', linkname: prepared.linkname ?? (await readlink(entry.absolutePath)) });
+  if (stat.isSymbolicLink()) return addHeaderOnly(tar, { ...header, type: 'symlink', linkname: prepared.linkname ?? (await fsPromises().readlink(entry.absolutePath)) });
   if (content !== undefined) {
     return new Promise<void>((resolveEntry, reject) =>
       tar.entry({ ...header, type: 'file', size: content.length }, content, (error) => (error ? reject(error) : resolveEntry())),
@@ -295,7 +294,7 @@ function addBuffer(tar: Pack, name: string, content: Buffer): Promise<void> {
 }
 
 async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
-  return lstat(path).catch(() => undefined);
+  return fsPromises().lstat(path).catch(() => undefined);
 }
 
 /** Go's filepath.Clean for `/` paths: `a//b/../c/` → `a/c`, `` → `.`. */

@@ -5,10 +5,9 @@
  * file is refused before any compose process starts. Plain Node.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Document } from 'yaml';
-import { yaml } from './lazyModules';
+import { yaml, fsPromises } from './lazyModules';
 
 /** What went wrong with a compose file, worded for the user; `line`/`column` are 1-based when YAML said where. */
 export class ComposeFileError extends Error {
@@ -39,7 +38,7 @@ export interface ComposeModel {
 }
 
 export type ReadText = (path: string) => Promise<string>;
-const readText: ReadText = (path) => readFile(path, 'utf8');
+const readText: ReadText = (path) => fsPromises().readFile(path, 'utf8');
 
 /** Reads `files` (absolute, or relative to the process's directory) as `docker compose -f A -f B` would. */
 export async function readComposeModel(files: readonly string[], read: ReadText = readText): Promise<ComposeModel> {

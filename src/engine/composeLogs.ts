@@ -8,13 +8,13 @@
  * reorder window (`reorderMs`, measured on arrival) and leave sorted by their stamps, so lines of different services
  * written close together come out in the engine's order; a line later than the window is shown, never dropped.
  */
-import { setTimeout as delay } from 'node:timers/promises';
 import { errorMessage } from '../common/errors';
 import type { EngineClient } from './client';
 import { COMPOSE_LABELS, memberOf, type ComposeMember } from './composeProjects';
 import { MessageSplitter, splitStamp } from './composeMessages';
 import { isEngineError } from './errors';
 import type { ContainerSummary, EngineEvent } from './types';
+import { timersPromises } from './lazyModules';
 
 export { splitStamp };
 
@@ -201,7 +201,7 @@ export class ProjectLogs {
           this.sink.notice(`${this.label(member)} exited with code ${now.State.ExitCode}`);
           return;
         }
-        if (now.State.StartedAt === inspect.State.StartedAt) await delay(SAME_RUN_RETRY_MS, undefined, { signal });
+        if (now.State.StartedAt === inspect.State.StartedAt) await timersPromises().setTimeout(SAME_RUN_RETRY_MS, undefined, { signal });
         else this.sink.notice(`${this.label(member)} restarted`);
       }
     } catch (error) {
@@ -249,7 +249,7 @@ export class ProjectLogs {
   private async tick(): Promise<void> {
     const { signal } = this.options;
     while (!signal.aborted) {
-      await delay(Math.max(10, Math.floor(this.reorderMs / 3)), undefined, { signal }).catch(() => undefined);
+      await timersPromises().setTimeout(Math.max(10, Math.floor(this.reorderMs / 3)), undefined, { signal }).catch(() => undefined);
       this.buffer.flush(Date.now());
     }
   }

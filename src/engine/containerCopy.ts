@@ -5,12 +5,11 @@
  * extractArchive (archiveExtract.ts), which never writes outside the destination.
  */
 import { createReadStream } from 'node:fs';
-import { lstat, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type * as tar from 'tar-stream';
 import { extractArchive } from './archiveExtract';
-import { tarStream } from './lazyModules';
+import { tarStream, fsPromises } from './lazyModules';
 import { toError } from '../common/errors';
 import type { EngineClient } from './client';
 import { baseNameOf, kindOfStat, parentOf, statFollowing } from './containerFiles';
@@ -45,7 +44,7 @@ export async function copySource(client: EngineClient, id: string, source: strin
 export async function copyFromContainer(client: EngineClient, id: string, source: string, destination: string, signal?: AbortSignal, followLink = false): Promise<CopyResult> {
   const { path: archivePath, stat: sourceStat } = await copySource(client, id, source, followLink, signal);
   const sourceIsDir = kindOfStat(sourceStat) === 'directory';
-  const existing = await stat(destination).catch(() => undefined);
+  const existing = await fsPromises().stat(destination).catch(() => undefined);
   let target: string;
   if (existing?.isDirectory()) {
     target = sourceIsDir && contentsOnly(source) ? destination : join(destination, baseNameOf(source));
@@ -54,7 +53,7 @@ export async function copyFromContainer(client: EngineClient, id: string, source
     target = destination;
   } else {
     if (destination.endsWith(sep)) throw refuse(`the destination directory ${destination} does not exist`, 'Create it first, or leave out the final slash to copy to that name');
-    const parent = await stat(dirname(resolve(destination))).catch(() => undefined);
+    const parent = await fsPromises().stat(dirname(resolve(destination))).catch(() => undefined);
     if (!parent?.isDirectory()) throw refuse(`the directory of ${destination} does not exist`, 'Create it first, or copy to an existing directory');
     target = destination;
   }
@@ -80,7 +79,7 @@ export async function copyFromContainer(client: EngineClient, id: string, source
  */
 async function withRealParent(target: string, isNamedDirectory: boolean): Promise<string> {
   const path = resolve(target);
-  return isNamedDirectory ? realpath(path) : join(await realpath(dirname(path)), basename(path));
+  return isNamedDirectory ? fsPromises().realpath(path) : join(await fsPromises().realpath(dirname(path)), basename(path));
 }
 
 /**
@@ -94,8 +93,8 @@ function pathUnderSource(name: string, contents: boolean): string[] {
 
 /** Copies the host path SOURCE to CONTAINER:DEST; `followLink` copies what a link SOURCE points to, under SOURCE's name. */
 export async function copyToContainer(client: EngineClient, source: string, id: string, destination: string, signal?: AbortSignal, followLink = false): Promise<CopyResult> {
-  const packed = followLink ? await realpath(source).catch(() => undefined) : source;
-  const sourceStat = packed === undefined ? undefined : await lstat(packed).catch(() => undefined);
+  const packed = followLink ? await fsPromises().realpath(source).catch(() => undefined) : source;
+  const sourceStat = packed === undefined ? undefined : await fsPromises().lstat(packed).catch(() => undefined);
   if (packed === undefined || sourceStat === undefined) throw refuse(`no such file or directory on the host: ${source}`, followLink ? 'Check the path, and where its links point' : 'Check the path');
   const target = await statFollowing(client, id, destination, signal).catch((error: unknown) => {
     if (error instanceof EngineError && error.kind === 'not-found') return undefined;
@@ -128,10 +127,10 @@ export async function copyToContainer(client: EngineClient, source: string, id: 
 
 /** Adds a host file, link or directory tree to the pack under NAME (a directory's contents at the top when NAME is undefined). */
 async function packPath(pack: tar.Pack, path: string, name: string | undefined): Promise<number> {
-  const info = await lstat(path);
+  const info = await fsPromises().lstat(path);
   const header = { name: name ?? '.', mode: info.mode % 0o10000, mtime: info.mtime };
   if (info.isSymbolicLink()) {
-    await addEntry(pack, { ...header, type: 'symlink', linkname: await readlink(path) });
+    await addEntry(pack, { ...header, type: 'symlink', linkname: await fsPromises().readlink(path) });
     return 1;
   }
   if (info.isDirectory()) {
@@ -140,7 +139,7 @@ async function packPath(pack: tar.Pack, path: string, name: string | undefined):
       await addEntry(pack, { ...header, type: 'directory' });
       count++;
     }
-    for (const child of (await readdir(path)).sort()) count += await packPath(pack, join(path, child), name === undefined ? child : `${name}/${child}`);
+    for (const child of (await fsPromises().readdir(path)).sort()) count += await packPath(pack, join(path, child), name === undefined ? child : `${name}/${child}`);
     return count;
   }
   if (!info.isFile()) return 0;

@@ -3,10 +3,10 @@
  * and the port each one's `--inspect` flags name. A node process without the inspector can be asked to open it with
  * SIGUSR1 (Node's documented signal), and the inspector's own HTTP endpoint says when it answers.
  */
-import { get } from 'node:http';
 import type { EngineClient } from './client';
 import { execCapture } from './containerFiles';
 import { EngineError } from './errors';
+import { http } from './lazyModules';
 import type { TopResult } from './stats-types';
 
 /** Node's default inspector port. */
@@ -152,7 +152,7 @@ export async function signalInspector(client: EngineClient, container: string, p
 /** What the inspector's `/json/version` answers: its Node.js version, or undefined while nothing answers. */
 export function inspectorVersion(port: number, host = '127.0.0.1', signal?: AbortSignal): Promise<string | undefined> {
   return new Promise((resolve) => {
-    const request = get({ host, port, path: '/json/version', agent: false, signal }, (response) => {
+    const request = http().get({ host, port, path: '/json/version', agent: false, signal }, (response) => {
       let body = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => {

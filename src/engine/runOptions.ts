@@ -5,12 +5,12 @@
  * and host ports are checked on this machine when the engine runs here. The CLI's `berth run` and the extension's
  * options step (with its `berth.run.profiles`) resolve them here into the parts of a create body.
  */
-import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { EngineError } from './errors';
 import type { ContainerCreateBody } from './types';
+import { fsPromises } from './lazyModules';
 
 export interface RunOptionsInput {
   /** `[ip:][hostPort:]containerPort[/protocol]`, e.g. `8080:80`, `127.0.0.1:8080:80/tcp`, `80` (a random host port). */
@@ -179,7 +179,7 @@ export async function resolveRunOptions(input: RunOptionsInput, context: Resolve
     const path = resolve(context.cwd, file);
     let text: string;
     try {
-      text = await readFile(path, 'utf8');
+      text = await fsPromises().readFile(path, 'utf8');
     } catch (error) {
       refuse(`cannot read env file ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (error as Error).message}`, 'Check the path (relative paths start from the current folder)');
     }
@@ -227,7 +227,7 @@ export async function resolveRunOptions(input: RunOptionsInput, context: Resolve
 async function assertHostPathExists(path: string): Promise<void> {
   if (!isAbsolute(path)) return;
   try {
-    await stat(path);
+    await fsPromises().stat(path);
   } catch {
     refuse(`${path} does not exist on this machine`, 'Create it first, or fix the path of the bind mount (a named volume is written without a leading / or .)');
   }
