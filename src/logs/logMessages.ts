@@ -19,17 +19,13 @@
 import type { OutputChunk } from '../engine';
 import { LINE_CUT_MARKER, MAX_LINE_BYTES, utf8Boundary } from '../engine/boundedLine';
 import { MAX_STAMP_LENGTH, STAMP, StampFinder, compareStamps, sameSecond, zoneOf } from './logStamps';
-import { NewlineScanner, StreamState, type PendingPart } from './logStreamState';
+import { NewlineScanner, REPEAT_RUN, StreamState, type PendingPart } from './logStreamState';
 
 export { compareStamps, stampSeconds } from './logStamps';
 
 type Stream = OutputChunk['stream'];
 const SPACE = 0x20;
 const NEWLINE = 0x0a;
-/** A TTY message this short, behind a repeated stamp, is read in the loop of a run; a longer one by a native search. */
-const REPEAT_BYTES = 16;
-/** The most messages of such a run found at once. */
-const REPEAT_RUN = 1024;
 
 /**
  * Receives whole lines (ending in `\n`), or at the end of a stream the unfinished rest of one, with the engine's
@@ -50,7 +46,7 @@ export class LogMessageReader {
   private readonly streams = new Map<Stream, StreamState>();
   private readonly newlines = new NewlineScanner();
   private readonly stamps = new StampFinder();
-  /** Where the content of each message of a run of repeated stamps ends (readRepeats). */
+  /** Where the content of each message of a run of repeated stamps ends (StreamState.readRepeats). */
   private readonly repeatEnds = new Int32Array(REPEAT_RUN);
   /** The last stream's state: one map look-up per stream change, not per message. */
   private lastState: StreamState | undefined;
@@ -312,7 +308,7 @@ export class LogMessageReader {
     const end = newline === -1 ? data.length : newline + 1;
     // TTY: each stamp found ends a message and starts the next, up to the line's end (a stamp never holds the newline).
     for (let stamp = state.stamp; !framed && stamp !== undefined; stamp = state.stamp) {
-      offset = this.readRepeats(state, data, offset, end);
+      offset = state.readRepeats(this.stamps, this.repeatEnds, data, offset, end);
       const next = this.stamps.next(stamp, data, offset, end);
       if (next === -1) break;
       if (next > offset) this.take(stream, state, data, offset, next);
@@ -329,52 +325,6 @@ export class LogMessageReader {
     if (end > offset) this.take(stream, state, data, offset, end);
     if (newline !== -1) this.finishMessage(stream, state, true);
     return end;
-  }
-
-  /**
-   * TTY: a run of short messages each behind the current stamp again, found in one loop and counted as one part, as
-   * message after message would be (a flood of tiny messages then costs no call per message). The run stops, leaving
-   * the rest to the general path, at a byte that may begin another stamp, a long message, the end of data[.., end), a
-   * replay to drop, or a line at its bound. Resolves the offset of the message in progress.
-   */
-  private readRepeats(state: StreamState, data: Buffer, offset: number, end: number): number {
-    if (state.skip > 0) return offset;
-    const stamp = state.stamp as string;
-    const ends = this.repeatEnds;
-    const found = this.stamps.repeats(stamp, data, offset, end, REPEAT_BYTES, ends);
-    if (found === 0) return offset;
-    const skipped = stamp.length + 1;
-    let start = offset;
-    let bytes = state.messageBytes;
-    let wholes = 0;
-    if (state.cutting) {
-      // A cut line's bytes are only counted: the run's content is its span less its stamps. The message in progress
-      // counts as whole with bytes before the run, or with a part counted with the cut line (spilled).
-      const last = ends[found - 1] as number;
-      const firstEmptyCounts = ends[0] === offset && (bytes > 0 || state.spilled);
-      wholes = found - this.stamps.emptyInRun + (firstEmptyCounts ? 1 : 0);
-      bytes += last - offset - (found - 1) * skipped;
-      start = last + skipped;
-    } else {
-      let spilled = state.spilled;
-      for (let index = 0; index < found; index++) {
-        const at = ends[index] as number;
-        const size = at - start;
-        // The line's bytes are copied while it stays within the bound; past it, the general path cuts the line.
-        if (state.kept + size > MAX_LINE_BYTES) break;
-        state.keep(data, start, at);
-        if (size > 0 || spilled || (index === 0 && bytes > 0)) wholes++;
-        bytes += size;
-        spilled = false;
-        start = at + skipped;
-      }
-    }
-    if (start === offset) return offset;
-    if (wholes > 0) state.addPending(stamp, bytes, wholes);
-    state.messageBytes = 0;
-    state.spilled = false;
-    state.lineBytes = state.kept;
-    return start;
   }
 
   private finishMessage(stream: Stream, state: StreamState, endsLine: boolean): void {
