@@ -150,7 +150,7 @@ export class StampFinder {
     this.wordAt[count++] = bytes.length - 8;
     // A shorter stamp compares its last word again: every compare reads WORDS words, in a loop without branches.
     for (; count < WORDS; count++) this.wordAt[count] = bytes.length - 8;
-    for (let word = 0; word < WORDS; word++) this.words[word] = bytes.readDoubleLE(this.wordAt[word] as number);
+    for (let word = 0; word < WORDS; word++) this.words[word] = bytes.readDoubleLE(this.wordAt[word]);
     if (!current.startsWith(this.yearOf)) {
       this.yearOf = current.slice(0, 5);
       this.year = Buffer.from(this.yearOf, 'latin1');
