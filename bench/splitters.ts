@@ -3,25 +3,27 @@
  * without a newline (the worst line a container can write), in messages of 16 KiB, 1 KiB and 1 byte, each behind the
  * engine's stamp (logs) or in its own JSON line (build output, stats, events). Each splitter is timed and its peak
  * memory (max RSS) read in a child process of its own, against a plain read of the same bytes in another: the same
- * chunks consumed (non-TTY logs: through the frame demuxer every log read needs). Goal: at most 2× the plain read's
- * time and 64 MiB more memory. Time is the process's CPU time (user + system): on a shared machine the wall clock
- * mostly measures the wait for a core. Each figure is the median of BERTH_BENCH_SPLITTER_RUNS runs (3).
+ * chunks read from a Node stream and discarded (the splitters read the same stream; non-TTY logs then go through the
+ * frame demuxer, whose cost alone is a row of its own). Goal: at most 2× the plain read's time and 64 MiB more
+ * memory. Time is the process's CPU time (user + system): on a shared machine the wall clock mostly measures the wait
+ * for a core. Each figure is the median of BERTH_BENCH_SPLITTER_RUNS runs (3).
  * BERTH_BENCH_SPLITTER_MIB sets the output size, BERTH_BENCH_SPLITTER_BYTE_MIB the size of the 1-byte runs (64 MiB in
  * 1-byte messages is 64 million messages); BERTH_BENCH_SPLITTER_ONLY (a word of the row names) keeps some rows;
- * BERTH_BENCH_SPLITTER_BEFORE (a git revision) adds the container log reader of that revision, measured in the same
- * run. Asserts nothing; writes bench/splitters-results.md.
+ * BERTH_BENCH_SPLITTER_BEFORE (a git revision) adds the container log reader and the JSON line decoder of that
+ * revision, measured in the same run. Asserts nothing; writes bench/splitters-results.md.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { FrameDemuxer, JsonLineDecoder, type OutputChunk } from '../src/engine';
 import { MessageSplitter } from '../src/engine/composeMessages';
 import { LogMessageReader } from '../src/logs/logMessages';
 
 type Mode = 'frames' | 'tty' | 'json';
-type Splitter = 'plain' | 'compose' | 'logs' | 'logs-before' | 'json';
+type Splitter = 'plain' | 'demuxer' | 'compose' | 'logs' | 'logs-before' | 'json' | 'json-before';
 
 const STAMP = '2026-11-23T10:38:35.913673355Z';
 const KIB = 1024;
@@ -53,48 +55,73 @@ function* wire(mode: Mode, size: number, total: number): Generator<Buffer> {
 }
 
 type Reader = typeof LogMessageReader;
+type Decoder = typeof JsonLineDecoder;
 
 /**
- * The container log reader of REVISION, taken from git into a directory of its own (its imports of the engine's
- * helpers pointed at this tree's): the "before" of a change, measured in the same run as the "after".
+ * FILE (under src/) of REVISION and the files beside it it needs, taken from git into a directory of its own (their
+ * imports of the rest pointed at this tree's): the "before" of a change, measured in the same run as the "after".
  */
-function readerOf(revision: string): Reader {
+function moduleOf(revision: string, folder: string, names: readonly string[], rewrite: RegExp, target: string): unknown {
   const root = join(__dirname, '..');
-  const directory = join(tmpdir(), `berth-splitters-before-${revision.replace(/[^\w.-]/g, '_')}`);
+  const directory = join(tmpdir(), `berth-splitters-before-${revision.replace(/[^\w.-]/g, '_')}`, folder);
   mkdirSync(directory, { recursive: true });
-  const files = execFileSync('git', ['-C', root, 'ls-tree', '--name-only', revision, 'src/logs/'], { encoding: 'utf8' }).split('\n');
-  for (const name of ['logMessages.ts', 'logStreamState.ts', 'logStamps.ts']) {
-    if (!files.includes(`src/logs/${name}`)) continue;
-    const source = execFileSync('git', ['-C', root, 'show', `${revision}:src/logs/${name}`], { encoding: 'utf8', maxBuffer: 16 * MIB });
-    writeFileSync(join(directory, name), source.replace(/from '\.\.\/engine/g, `from '${join(root, 'src', 'engine')}`));
+  const files = execFileSync('git', ['-C', root, 'ls-tree', '--name-only', revision, `src/${folder}/`], { encoding: 'utf8' }).split('\n');
+  for (const name of names) {
+    if (!files.includes(`src/${folder}/${name}`)) continue;
+    const source = execFileSync('git', ['-C', root, 'show', `${revision}:src/${folder}/${name}`], { encoding: 'utf8', maxBuffer: 16 * MIB });
+    writeFileSync(join(directory, name), source.replace(rewrite, `from '${join(root, 'src', target)}`));
   }
-  return (createRequire(__filename)(join(directory, 'logMessages.ts')) as { LogMessageReader: Reader }).LogMessageReader;
+  return createRequire(__filename)(join(directory, names[0] as string));
 }
 
-/** Runs one splitter over the wire; resolves how many lines it handed on. */
-function runOne(splitter: Splitter, mode: Mode, size: number, total: number, Reader: Reader): number {
+function readerOf(revision: string): Reader {
+  const logs = moduleOf(revision, 'logs', ['logMessages.ts', 'logStreamState.ts', 'logStamps.ts'], /from '\.\.\/engine/g, 'engine');
+  return (logs as { LogMessageReader: Reader }).LogMessageReader;
+}
+
+function decoderOf(revision: string): Decoder {
+  const decoders = moduleOf(revision, 'engine', ['decoders.ts'], /from '\.\//g, 'engine/');
+  return (decoders as { JsonLineDecoder: Decoder }).JsonLineDecoder;
+}
+
+/**
+ * Runs one splitter over the wire, read from a Node stream as a response body is; resolves how many lines it handed
+ * on. The plain read discards each chunk; the demuxer row only demultiplexes the frames.
+ */
+async function runOne(splitter: Splitter, mode: Mode, size: number, total: number): Promise<number> {
   let lines = 0;
   let bytes = 0;
-  if (splitter === 'json') {
-    const decoder = new JsonLineDecoder(() => lines++);
-    for (const chunk of wire(mode, size, total)) decoder.push(chunk);
+  const body = Readable.from(wire(mode, size, total));
+  if (splitter === 'plain') {
+    for await (const chunk of body) bytes += (chunk as Buffer).length;
+    return bytes > 0 ? 1 : 0;
+  }
+  if (splitter === 'json' || splitter === 'json-before') {
+    const Decoder = splitter === 'json' ? JsonLineDecoder : decoderOf(before());
+    const decoder = new Decoder(() => lines++);
+    for await (const chunk of body) decoder.push(chunk as Buffer);
     decoder.end();
     return lines;
   }
   const tty = mode === 'tty';
+  const Reader = splitter === 'logs-before' ? readerOf(before()) : LogMessageReader;
   const consume: (chunk: OutputChunk) => void =
-    splitter === 'plain'
+    splitter === 'demuxer'
       ? (chunk) => void (bytes += chunk.data.length)
       : splitter === 'compose'
         ? ((splitterOf) => (chunk: OutputChunk) => splitterOf.push(chunk))(new MessageSplitter(tty, () => lines++))
         : ((reader) => (chunk: OutputChunk) => reader.push(chunk, !tty))(new Reader(() => lines++));
   const demuxer = new FrameDemuxer(consume);
-  for (const data of wire(mode, size, total)) {
-    if (mode === 'frames') demuxer.push(data);
-    else consume({ stream: 'stdout', data });
+  for await (const data of body) {
+    if (mode === 'frames') demuxer.push(data as Buffer);
+    else consume({ stream: 'stdout', data: data as Buffer });
   }
   if (mode === 'frames') demuxer.end();
-  return splitter === 'plain' ? (bytes > 0 ? 1 : 0) : lines;
+  return splitter === 'demuxer' ? (bytes > 0 ? 1 : 0) : lines;
+}
+
+function before(): string {
+  return process.env['BERTH_BENCH_SPLITTER_BEFORE'] ?? 'HEAD';
 }
 
 interface Measure {
@@ -109,10 +136,12 @@ function cpuMs(): number {
   return (usage.user + usage.system) / 1000;
 }
 
-function child(splitter: Splitter, mode: Mode, size: number, total: number): void {
-  const Reader = splitter === 'logs-before' ? readerOf(process.env['BERTH_BENCH_SPLITTER_BEFORE'] ?? 'HEAD') : LogMessageReader;
+async function child(splitter: Splitter, mode: Mode, size: number, total: number): Promise<void> {
+  // The revision's modules are loaded before the clock starts, as this tree's are.
+  if (splitter === 'logs-before') readerOf(before());
+  if (splitter === 'json-before') decoderOf(before());
   const started = cpuMs();
-  const lines = runOne(splitter, mode, size, total, Reader);
+  const lines = await runOne(splitter, mode, size, total);
   const ms = cpuMs() - started;
   const measure: Measure = { ms, maxRssMiB: process.resourceUsage().maxRSS / KIB, lines };
   process.stdout.write(JSON.stringify(measure));
@@ -145,6 +174,7 @@ function main(): void {
   const only = process.env['BERTH_BENCH_SPLITTER_ONLY'];
   const before = process.env['BERTH_BENCH_SPLITTER_BEFORE'];
   const cases: Array<readonly [name: string, splitter: Splitter, mode: Mode]> = [
+    ['frame demuxer alone (every non-TTY read)', 'demuxer', 'frames'],
     ['compose logs, no TTY (frames)', 'compose', 'frames'],
     ['compose logs, TTY', 'compose', 'tty'],
     ['container logs (terminal + editor), no TTY (frames)', 'logs', 'frames'],
@@ -152,15 +182,15 @@ function main(): void {
     ['JSON lines (build output, stats, events, pull/push)', 'json', 'json'],
   ];
   if (before !== undefined) {
-    cases.splice(2, 0, [`container logs, no TTY (frames), before (${before})`, 'logs-before', 'frames']);
-    cases.splice(4, 0, [`container logs, TTY, before (${before})`, 'logs-before', 'tty']);
+    cases.splice(3, 0, [`container logs, no TTY (frames), before (${before})`, 'logs-before', 'frames']);
+    cases.splice(5, 0, [`container logs, TTY, before (${before})`, 'logs-before', 'tty']);
+    cases.splice(7, 0, [`JSON lines, before (${before})`, 'json-before', 'json']);
   }
   const rows: string[] = [];
   for (const [name, splitter, mode] of cases) {
     if (only !== undefined && !name.includes(only)) continue;
     for (const [label, size] of [['16 KiB', 16 * KIB], ['1 KiB', KIB], ['1 byte', 1]] as const) {
       const total = (size === 1 ? byteMib : mib) * MIB;
-      // JSON's plain read is the same bytes as a raw read: consume the JSON wire itself.
       const base = measure('plain', mode, size, total, runs);
       const run = measure(splitter, mode, size, total, runs);
       const row = `| ${name} | ${label} | ${total / MIB} MiB | ${base.ms.toFixed(0)} ms | ${run.ms.toFixed(0)} ms | ${(run.ms / base.ms).toFixed(2)}× | ${(run.maxRssMiB - base.maxRssMiB).toFixed(1)} MiB | ${run.lines} |`;
@@ -172,9 +202,10 @@ function main(): void {
     '# Line splitters: one line without a newline',
     '',
     'One line of the output size shown, cut by the engine into messages of the size shown (each behind its stamp, or in',
-    'its own JSON line), read in 64 KiB chunks. Plain read: the same chunks consumed (non-TTY: through the frame',
-    'demuxer). Times are CPU time (user + system), the median of the runs shown. Extra memory: the splitter\'s max RSS',
-    'less the plain read\'s (medians), each run in a process of its own.',
+    'its own JSON line), read in 64 KiB chunks from a Node stream. Plain read: the same chunks read from the same',
+    'stream and discarded; non-TTY splitters read them through the frame demuxer, measured alone in its own row.',
+    'Times are CPU time (user + system), the median of the runs shown. Extra memory: the splitter\'s max RSS less the',
+    'plain read\'s (medians), each run in a process of its own.',
     '',
     `Runs per figure: ${runs}. Node ${process.version}, ${cpus().length} cores, load average ${loadavg().map((each) => each.toFixed(1)).join(' ')} at the end.`,
     '',
@@ -188,5 +219,5 @@ function main(): void {
 }
 
 const [, , splitterArg, modeArg, sizeArg, totalArg] = process.argv;
-if (splitterArg !== undefined) child(splitterArg as Splitter, modeArg as Mode, Number(sizeArg), Number(totalArg));
+if (splitterArg !== undefined) void child(splitterArg as Splitter, modeArg as Mode, Number(sizeArg), Number(totalArg));
 else main();

@@ -223,23 +223,22 @@ export class JsonLineDecoder<T = unknown> {
 
   push(chunk: Buffer): void {
     let start = 0;
-    let newline = chunk.indexOf(NEWLINE, start);
-    while (newline !== -1) {
-      if (this.partialLength > 0) {
-        const line = chunk.subarray(start, newline);
-        this.refuseLongLine(this.partialLength + line.length);
-        this.partial.push(line);
-        const joined = Buffer.concat(this.partial, this.partialLength + line.length);
-        this.partial = [];
-        this.partialLength = 0;
-        this.parse(joined, 0, joined.length);
-      } else {
-        // Parsed where it lies: a stream of tiny values costs no Buffer per line.
-        this.parse(chunk, start, newline);
-      }
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last !== -1 && this.partialLength > 0) {
+      const newline = chunk.indexOf(NEWLINE);
+      const line = chunk.subarray(0, newline);
+      this.refuseLongLine(this.partialLength + line.length);
+      this.partial.push(line);
+      const joined = Buffer.concat(this.partial, this.partialLength + line.length);
+      this.partial = [];
+      this.partialLength = 0;
+      this.parseLines(joined.toString('utf8'));
       start = newline + 1;
-      newline = chunk.indexOf(NEWLINE, start);
     }
+    // The chunk's whole lines are decoded at once: a stream of tiny values costs no Buffer and no decoding call per
+    // line. A newline byte is never part of a UTF-8 character, so the text has a newline exactly where the bytes do.
+    if (last >= start) this.parseLines(chunk.toString('utf8', start, last));
+    start = Math.max(start, last + 1);
     if (start < chunk.length) {
       const rest = chunk.subarray(start);
       this.refuseLongLine(this.partialLength + rest.length);
@@ -264,15 +263,25 @@ export class JsonLineDecoder<T = unknown> {
     const line = Buffer.concat(this.partial, this.partialLength);
     this.partial = [];
     this.partialLength = 0;
-    this.parse(line, 0, line.length);
+    this.parseLines(line.toString('utf8'));
   }
 
-  private parse(bytes: Buffer, start: number, end: number): void {
+  /** Each line of TEXT (lines joined by `\n`, the last without one) as a value. */
+  private parseLines(text: string): void {
+    let start = 0;
+    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
+      this.parse(text, start, newline);
+      start = newline + 1;
+    }
+    this.parse(text, start, text.length);
+  }
+
+  private parse(lines: string, start: number, end: number): void {
     // JSON.parse skips the whitespace around a value itself; a line of whitespace only is no value.
     let first = start;
-    while (first < end && isJsonWhitespace(bytes[first] as number)) first++;
+    while (first < end && isJsonWhitespace(lines.charCodeAt(first))) first++;
     if (first === end) return;
-    const text = bytes.toString('utf8', first, end);
+    const text = lines.slice(first, end);
     let value: T;
     try {
       value = JSON.parse(text) as T;

@@ -19,7 +19,7 @@
 import type { OutputChunk } from '../engine';
 import { LINE_CUT_MARKER, MAX_LINE_BYTES, utf8Boundary } from '../engine/boundedLine';
 import { MAX_STAMP_LENGTH, STAMP, StampFinder, compareStamps, sameSecond, zoneOf } from './logStamps';
-import { NewlineScanner, StreamState, type PendingPart } from './logStreamState';
+import { NewlineScanner, REPEAT_RUN, StreamState, type PendingPart } from './logStreamState';
 
 export { compareStamps, stampSeconds } from './logStamps';
 
@@ -46,6 +46,8 @@ export class LogMessageReader {
   private readonly streams = new Map<Stream, StreamState>();
   private readonly newlines = new NewlineScanner();
   private readonly stamps = new StampFinder();
+  /** Where the content of each message of a run of repeated stamps ends (StreamState.readRepeats). */
+  private readonly repeatEnds = new Int32Array(REPEAT_RUN);
   /** The last stream's state: one map look-up per stream change, not per message. */
   private lastState: StreamState | undefined;
   /** Set by `deferFor`: each line waits this long before it is handed on; until then it is not counted as shown. */
@@ -306,6 +308,7 @@ export class LogMessageReader {
     const end = newline === -1 ? data.length : newline + 1;
     // TTY: each stamp found ends a message and starts the next, up to the line's end (a stamp never holds the newline).
     for (let stamp = state.stamp; !framed && stamp !== undefined; stamp = state.stamp) {
+      offset = state.readRepeats(this.stamps, this.repeatEnds, data, offset, end);
       const next = this.stamps.next(stamp, data, offset, end);
       if (next === -1) break;
       if (next > offset) this.take(stream, state, data, offset, next);

@@ -12,6 +12,8 @@ const DIGIT_0 = 0x30;
 const DIGIT_9 = 0x39;
 /** What each of a stamp's first 19 bytes must be: 0 a digit, else that very byte (`2006-01-02T15:04:05`). */
 const STAMP_HEAD = [0, 0, 0, 0, 0x2d, 0, 0, 0x2d, 0, 0, 0x54, 0, 0, 0x3a, 0, 0, 0x3a, 0, 0];
+/** 8-byte words compared per stamp: enough to cover the longest. */
+const WORDS = Math.ceil(MAX_STAMP_LENGTH / 8);
 /** A next stamp this close is found by reading the bytes; past it, a native search pays for its call. */
 const NEAR_BYTES = 16;
 
@@ -126,9 +128,15 @@ export class StampFinder {
   private searchedFor: string | undefined;
   private yearOf = '\0';
   private year = Buffer.alloc(0);
-  /** The stamp searched after as little-endian 4-byte words, and the chunk seen through a DataView to read them. */
-  private readonly words = new Uint32Array(Math.ceil(MAX_STAMP_LENGTH / 4));
-  private wordCount = 0;
+  /**
+   * The stamp searched after as 8-byte words read as doubles (at 0, 8, … and its last 8 bytes), and the chunk seen
+   * through a DataView to read them. A stamp's bytes are printable ASCII, so none of its words is a NaN, an infinity
+   * or a zero: such a double equals only the very same 8 bytes, and a compare of doubles is a compare of bytes.
+   */
+  private readonly words = new Float64Array(WORDS);
+  private readonly wordAt = new Uint8Array(WORDS);
+  /** Messages of no content in the last run `repeats` found. */
+  emptyInRun = 0;
   private viewOf: ArrayBufferLike | undefined;
   private viewData: Buffer | undefined;
   private viewBase = 0;
@@ -136,11 +144,13 @@ export class StampFinder {
 
   private searchAfter(current: string): void {
     this.searchedFor = current;
-    this.wordCount = current.length >> 2;
-    for (let word = 0; word < this.wordCount; word++) {
-      const at = word * 4;
-      this.words[word] = (current.charCodeAt(at) | (current.charCodeAt(at + 1) << 8) | (current.charCodeAt(at + 2) << 16) | (current.charCodeAt(at + 3) << 24)) >>> 0;
-    }
+    const bytes = Buffer.from(current, 'latin1');
+    let count = 0;
+    for (let at = 0; at + 8 < bytes.length; at += 8) this.wordAt[count++] = at;
+    this.wordAt[count++] = bytes.length - 8;
+    // A shorter stamp compares its last word again: every compare reads WORDS words, in a loop without branches.
+    for (; count < WORDS; count++) this.wordAt[count] = bytes.length - 8;
+    for (let word = 0; word < WORDS; word++) this.words[word] = bytes.readDoubleLE(this.wordAt[word]);
     if (!current.startsWith(this.yearOf)) {
       this.yearOf = current.slice(0, 5);
       this.year = Buffer.from(this.yearOf, 'latin1');
@@ -211,10 +221,47 @@ export class StampFinder {
   }
 
   /**
-   * Whether data[at] holds CURRENT, read four bytes at a time (the caller keeps it inside data). The view covers the
-   * memory the chunk lies in, so the messages of one network read, each a part of it, share one view.
+   * A run of short messages behind CURRENT repeated, from the content at data[from] on: each message's content ends
+   * within `near` bytes where CURRENT and a space follow, inside data[.., to). Writes where each content ends into
+   * ENDS (up to its length) and resolves how many it wrote. Stops at the first byte that may begin a stamp and is not
+   * CURRENT's repeat, so another stamp (or one cut by the chunk's end) is left to `next`.
    */
-  holds(current: string, data: Buffer, at: number): boolean {
+  repeats(current: string, data: Buffer, from: number, to: number, near: number, ends: Int32Array): number {
+    const view = this.viewFor(current, data);
+    const [w0, w1, w2, w3, w4] = this.words as unknown as [number, number, number, number, number];
+    const base = this.viewBase;
+    const at0 = base + (this.wordAt[0] as number);
+    const at1 = base + (this.wordAt[1] as number);
+    const at2 = base + (this.wordAt[2] as number);
+    const at3 = base + (this.wordAt[3] as number);
+    const at4 = base + (this.wordAt[4] as number);
+    const first = current.charCodeAt(0);
+    const length = current.length;
+    let count = 0;
+    let empty = 0;
+    let start = from;
+    while (count < ends.length) {
+      const limit = Math.min(to, start + near);
+      let at = start;
+      while (at < limit && data[at] !== first) at++;
+      if (at === limit || at + length >= to || data[at + length] !== SPACE) break;
+      const same =
+        view.getFloat64(at0 + at, true) === w0 &&
+        view.getFloat64(at1 + at, true) === w1 &&
+        view.getFloat64(at2 + at, true) === w2 &&
+        view.getFloat64(at3 + at, true) === w3 &&
+        view.getFloat64(at4 + at, true) === w4;
+      if (!same) break;
+      if (at === start) empty++;
+      ends[count++] = at;
+      start = at + length + 1;
+    }
+    this.emptyInRun = empty;
+    return count;
+  }
+
+  /** The view of data's memory, and CURRENT's words, ready for compares. */
+  private viewFor(current: string, data: Buffer): DataView {
     if (current !== this.searchedFor) this.searchAfter(current);
     if (data !== this.viewData) {
       this.viewData = data;
@@ -224,11 +271,19 @@ export class StampFinder {
         this.view = new DataView(data.buffer);
       }
     }
-    const view = this.view as DataView;
+    return this.view as DataView;
+  }
+
+  /**
+   * Whether data[at] holds CURRENT, read eight bytes at a time (the caller keeps it inside data). The view covers the
+   * memory the chunk lies in, so the messages of one network read, each a part of it, share one view.
+   */
+  holds(current: string, data: Buffer, at: number): boolean {
+    const view = this.viewFor(current, data);
     const words = this.words;
+    const wordAt = this.wordAt;
     const start = this.viewBase + at;
-    for (let word = 0; word < this.wordCount; word++) if (view.getUint32(start + word * 4, true) !== words[word]) return false;
-    for (let index = this.wordCount * 4; index < current.length; index++) if (data[at + index] !== current.charCodeAt(index)) return false;
+    for (let word = 0; word < WORDS; word++) if (view.getFloat64(start + (wordAt[word] as number), true) !== words[word]) return false;
     return true;
   }
 

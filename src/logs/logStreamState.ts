@@ -3,12 +3,16 @@
  */
 import type { OutputChunk } from '../engine';
 import { MAX_LINE_BYTES } from '../engine/boundedLine';
-import { sameSecond } from './logStamps';
+import { sameSecond, type StampFinder } from './logStamps';
 
 /** A line's buffer starts this small and doubles up to the line bound. */
 const FIRST_BUFFER_BYTES = 1024;
 /** Up to this many bytes, a copy or a search reads the bytes itself: cheaper than a native call for tiny messages. */
 const SMALL_BYTES = 32;
+/** A TTY message this short, behind a repeated stamp, is read in the loop of a run; a longer one by a native search. */
+const REPEAT_BYTES = 16;
+/** The most messages of such a run found at once. */
+export const REPEAT_RUN = 1024;
 
 type Stream = OutputChunk['stream'];
 
@@ -64,6 +68,52 @@ export class StreamState {
       data.copy(this.buffer, this.kept, start, end);
     }
     this.kept = needed;
+  }
+
+  /**
+   * TTY: a run of short messages each behind the current stamp again, found in one loop and counted as one part, as
+   * message after message would be (a flood of tiny messages then costs no call per message). The run stops, leaving
+   * the rest to the general path, at a byte that may begin another stamp, a long message, the end of data[.., end), a
+   * replay to drop, or a line at its bound. ENDS is room for the run's message ends. Resolves the offset of the
+   * message in progress.
+   */
+  readRepeats(stamps: StampFinder, ends: Int32Array, data: Buffer, offset: number, end: number): number {
+    if (this.skip > 0) return offset;
+    const stamp = this.stamp as string;
+    const found = stamps.repeats(stamp, data, offset, end, REPEAT_BYTES, ends);
+    if (found === 0) return offset;
+    const skipped = stamp.length + 1;
+    let start = offset;
+    let bytes = this.messageBytes;
+    let wholes = 0;
+    if (this.cutting) {
+      // A cut line's bytes are only counted: the run's content is its span less its stamps. The message in progress
+      // counts as whole with bytes before the run, or with a part counted with the cut line (spilled).
+      const last = ends[found - 1] as number;
+      const firstEmptyCounts = ends[0] === offset && (bytes > 0 || this.spilled);
+      wholes = found - stamps.emptyInRun + (firstEmptyCounts ? 1 : 0);
+      bytes += last - offset - (found - 1) * skipped;
+      start = last + skipped;
+    } else {
+      let spilled = this.spilled;
+      for (let index = 0; index < found; index++) {
+        const at = ends[index] as number;
+        const size = at - start;
+        // The line's bytes are copied while it stays within the bound; past it, the general path cuts the line.
+        if (this.kept + size > MAX_LINE_BYTES) break;
+        this.keep(data, start, at);
+        if (size > 0 || spilled || (index === 0 && bytes > 0)) wholes++;
+        bytes += size;
+        spilled = false;
+        start = at + skipped;
+      }
+    }
+    if (start === offset) return offset;
+    if (wholes > 0) this.addPending(stamp, bytes, wholes);
+    this.messageBytes = 0;
+    this.spilled = false;
+    this.lineBytes = this.kept;
+    return start;
   }
 
   /** Adds a message (or a part of one) to the line's parts, merged into the last part while the second stays. */

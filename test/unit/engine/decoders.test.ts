@@ -264,6 +264,14 @@ void describe('JsonLineDecoder', () => {
     assert.deepEqual(decodeAll([Buffer.from('\n\r\n{"a":1}\n\n')]), [{ a: 1 }]);
   });
 
+  void it('hands on each line\'s own text, leading blanks left out, whether its chunk holds many lines or a part of one', () => {
+    const texts: string[] = [];
+    const decoder = new JsonLineDecoder((_value, text) => texts.push(text));
+    for (const chunk of ['{"a":1}\n  {"é":"€"}\r\n \t\n{"timeNano":17', '95430315913673355}\n{"b":2}\n{"c":', '3}\n']) decoder.push(Buffer.from(chunk, 'utf8'));
+    decoder.end();
+    assert.deepEqual(texts, ['{"a":1}', '{"é":"€"}\r', '{"timeNano":1795430315913673355}', '{"b":2}', '{"c":3}']);
+  });
+
   void it('names a line that is not JSON', () => {
     assert.throws(() => decodeAll([Buffer.from('{"a":1}\nnot json at all\n')]), /The engine sent a line that is not JSON: not json at all/);
   });

@@ -2,6 +2,7 @@
 // ../shared/engine-api-notes.md): partial messages of long lines, frames split anywhere, TTY streams without frames.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import type { OutputChunk } from '../../../src/engine';
 import { LINE_CUT_MARKER, MAX_LINE_BYTES } from '../../../src/engine/boundedLine';
 import { compareStamps, LogMessageReader } from '../../../src/logs/logMessages';
@@ -218,4 +219,60 @@ void test('deferred lines: shown once they waited, or dropped uncounted at a res
   feedRaw(reader, `${S2} old\n${S3} first\n${S3} stray\n`, 100);
   reader.end(true);
   assert.deepEqual(lines, ['stdout: old\n', 'stdout: first\n', 'stdout: stray\n']);
+});
+
+/** What a TTY reader hands on and counts for BODY fed in CHUNK-byte pieces, then for the replay after a resume. */
+function readTty(body: Buffer, chunk: number, replay: (since: number) => Buffer): { lines: string[]; shown: number; since: number | undefined } {
+  const lines: string[] = [];
+  const reader = new LogMessageReader((stream, text, stamp) => lines.push(`${stream} ${stamp ?? '-'}: ${text}`));
+  const feed = (bytes: Buffer): void => {
+    for (let at = 0; at < bytes.length; at += chunk) reader.push({ stream: 'stdout', data: bytes.subarray(at, at + chunk) }, false);
+  };
+  feed(body);
+  reader.end(true);
+  const since = reader.resumeSince;
+  lines.push('-- resumed');
+  reader.beginResume();
+  feed(replay(since ?? 0));
+  reader.end(true);
+  return { lines, shown: reader.shownMessages, since };
+}
+
+void test('TTY runs of tiny messages read in one loop show and count what one byte at a time does, and drop the same replay', () => {
+  const stamps = [T1, T1, T1, T2, T3];
+  const message = fc.record({ stamp: fc.nat({ max: stamps.length - 1 }), text: fc.string({ unit: fc.constantFrom('x', '2', '0', ' ', 'é', '\n'), maxLength: 20 }) });
+  fc.assert(
+    fc.property(fc.array(message, { minLength: 1, maxLength: 120 }), fc.integer({ min: 2, max: 300 }), (messages, chunk) => {
+      // Stamps never go back in time, as the engine's do.
+      const sorted = messages.map((each) => each.stamp).sort((a, b) => a - b);
+      const wire = messages.map((each, index) => ({ stamp: stamps[sorted[index] as number] as string, text: each.text }));
+      const bytesOf = (list: typeof wire): Buffer => Buffer.from(list.map((each) => `${each.stamp} ${each.text}`).join(''), 'utf8');
+      const replay = (since: number): Buffer => bytesOf(wire.filter((each) => Math.floor(Date.parse(each.stamp) / 1000) >= since));
+      assert.deepEqual(readTty(bytesOf(wire), chunk, replay), readTty(bytesOf(wire), 1, replay));
+    }),
+    { numRuns: 150 },
+  );
+});
+
+void test('TTY: a line of 1-byte messages past 64 KiB is cut and counted as one byte at a time cuts and counts it', () => {
+  // All in one second: the replay from it is the whole wire again, dropped to its last byte.
+  const wire = (): Buffer => Buffer.from(`${`${T1} y`.repeat(MAX_LINE_BYTES + 5_000)}${T1} \n${T2} next\n`, 'latin1');
+  const fast = readTty(wire(), 64 * 1024, wire);
+  assert.deepEqual(fast, readTty(wire(), 1, wire));
+  assert.equal(fast.lines[0], `stdout ${T1}: ${'y'.repeat(MAX_LINE_BYTES)}${LINE_CUT_MARKER}`);
+  assert.deepEqual(fast.lines.slice(1), [`stdout ${T1}: \n`, `stdout ${T2}: next\n`, '-- resumed']);
+  assert.equal(fast.shown, MAX_LINE_BYTES + 5_000 + 2);
+});
+
+void test('TTY: a run behind one stamp counts only the messages with content, and its replay is dropped to the byte', () => {
+  const { reader, lines } = collector();
+  feedRaw(reader, `${T1} x${T1} ${T1} ${T1} y\n${T1} ${T1} a${T2} ${T2} b${T2} \n`, 1000);
+  reader.end(true);
+  assert.equal(reader.shownMessages, 5);
+  reader.beginResume();
+  // The same second again, split elsewhere, then one new message.
+  feedRaw(reader, `${T1} xy\n${T1} a${T2} b${T2} \n${T2} c\n`, 37);
+  reader.end(true);
+  assert.deepEqual(lines, ['stdout: xy\n', 'stdout: ab\n', 'stdout: c\n']);
+  assert.equal(reader.shownMessages, 6);
 });
