@@ -279,7 +279,15 @@ interface Sink extends EventEmitter {
 
 async function write(sink: Sink, chunk: Buffer): Promise<void> {
   if (sink.destroyed) throw new SavedImageFormatError('the layer tar could not be read');
-  if (!sink.write(chunk)) await once(sink, 'drain');
+  if (sink.write(chunk)) return;
+  // A sink the consumer destroyed (a file found, a failure) never drains: its close ends the wait too.
+  const waited = new AbortController();
+  try {
+    await Promise.race([once(sink, 'drain', { signal: waited.signal }), once(sink, 'close', { signal: waited.signal })]);
+  } finally {
+    waited.abort();
+  }
+  if (sink.destroyed) throw new SavedImageFormatError('the layer tar could not be read');
 }
 
 function layerTarEntry(header: tar.Header): LayerTarEntry | undefined {
