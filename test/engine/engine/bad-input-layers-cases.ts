@@ -82,9 +82,9 @@ export const LAYERS_BAD_INPUT_CASES: readonly BadInputCase[] = [
     id: 'layer-file-save',
     category: 'Image layers',
     action: 'open a file of a layer',
-    input: 'saving a file opened from a layer',
-    kind: 'error',
-    errorKind: 'NoPermissions',
-    message: 'Files in an image layer are read-only: an image never changes. Save a copy with Save As, or change the Dockerfile and build again',
+    input: 'typing into or saving a file opened from a layer',
+    kind: 'outcome',
+    message:
+      "The editor is read-only and says why: Files in an image layer are read-only: an image never changes. Save a copy with Save As, or change the Dockerfile and build again. A write through VS Code's file API is refused (Unable to modify read-only file)",
   },
 ];
