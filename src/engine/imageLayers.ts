@@ -7,7 +7,7 @@
 import type { EngineClient } from './client';
 import { EngineError, isEngineError } from './errors';
 import { analyzeLayers, type ImageLayerAnalysis } from './layerAnalysis';
-import { readLayerFile, readSavedImage, SavedImageFormatError } from './savedImage';
+import { readSavedImage, SavedImageFormatError } from './savedImage';
 import { errorMessage } from '../common/errors';
 
 export interface ReadImageLayersOptions {
@@ -49,53 +49,37 @@ export async function readImageLayers(client: EngineClient, image: string, optio
   }
 }
 
-function savedImageProblem(error: unknown): string {
+/** Why a saved-image stream could not be read, in a user's words. */
+export function savedImageProblem(error: unknown): string {
   if (error instanceof SavedImageFormatError) return error.message;
   if (isEngineError(error, 'unreachable')) return 'the stream ended early (the engine closed the connection)';
   const message = errorMessage(error);
   return /unexpected end|premature|aborted|terminated|closed/i.test(message) ? `the stream ended early (${message})` : message;
 }
 
+/** What a read was doing, for the message of an image removed during it. */
+export interface RemovedDuring {
+  /** `its layers were read` */
+  readonly during: string;
+  readonly hint: string;
+}
+
+const LAYERS_READ: RemovedDuring = { during: 'its layers were read', hint: 'Pull or build it again to see its layers' };
+
 /** An image that is gone by the end of a read was removed during it: the read's results would describe nothing. */
-async function assertStillThere(client: EngineClient, image: string, id: string, signal: AbortSignal | undefined): Promise<void> {
+export async function assertStillThere(client: EngineClient, image: string, id: string, signal: AbortSignal | undefined, removed = LAYERS_READ): Promise<void> {
   try {
     await client.inspectImage(id, { signal });
   } catch (error) {
     if (!isEngineError(error, 'not-found')) throw error;
-    throw new EngineError('not-found', `The image ${image} was removed while its layers were read`, {
+    throw new EngineError('not-found', `The image ${image} was removed while ${removed.during}`, {
       status: 404,
       engineMessage: error.engineMessage,
       endpoint: client.endpoint.display,
-      hint: 'Pull or build it again to see its layers',
+      hint: removed.hint,
       cause: error,
     });
   }
-}
-
-/**
- * Streams one file of one layer (`tarPath` from the analysis) to `onData`. Throws not-found when the image, the
- * layer or the file is not there.
- */
-export async function readImageLayerFile(
-  client: EngineClient,
-  imageId: string,
-  tarPath: string,
-  path: string,
-  onData: (chunk: Buffer) => void,
-  signal?: AbortSignal,
-): Promise<void> {
-  const stream = await client.saveImage(imageId, { signal });
-  let found: boolean;
-  try {
-    found = await readLayerFile(stream.body, tarPath, path, onData);
-  } catch (error) {
-    if (signal?.aborted === true) throw new EngineError('cancelled', `Reading ${path} from the image was cancelled`, { cause: error });
-    await assertStillThere(client, imageId, imageId, signal);
-    throw new EngineError('protocol', `${path} could not be read from the image: ${savedImageProblem(error)}`, { endpoint: client.endpoint.display, hint: 'Try again', cause: error });
-  } finally {
-    stream.cancel();
-  }
-  if (!found) throw new EngineError('not-found', `${path} is not in that layer of the image`, { status: 404, hint: 'Refresh the image\'s layers and open it again' });
 }
 
 /** Analyses kept per image id, the most recently used first; at most `capacity` images. */

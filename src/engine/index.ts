@@ -35,6 +35,7 @@ export * from './composeLogs';
 export * from './savedImage';
 export * from './layerAnalysis';
 export * from './imageLayers';
+export * from './layerFiles';
 export * from './mergedContainerLogs';
 export * from './eventFormat';
 export * from './portSpec';

@@ -84,31 +84,80 @@ export async function readSavedImage(body: AsyncIterable<Buffer> | Iterable<Buff
   return { layerTars, documents };
 }
 
+/** The entry that answers for a path in one layer: the path itself, or the whiteout that removes it. */
+export interface LayerFileHit {
+  readonly entry: LayerTarEntry;
+  /** The layer removes the path (`.wh.<name>`, or an opaque directory above it and no new version). */
+  readonly whiteout: boolean;
+}
+
+export interface LayerFileSearch {
+  /** The saved image holds the layer tar at `tarPath`. */
+  readonly layerFound: boolean;
+  readonly hit: LayerFileHit | undefined;
+}
+
+/** Thrown inside the inner extract to stop reading once the wanted entry is read: nothing after it is needed. */
+class StopReading extends Error {}
+
 /**
- * Streams the entry at `layerPath` of one layer tar (`tarPath` in the outer tar) to `onData`, then stops the read.
- * Resolves false when the saved image has no such layer or the layer no such file.
+ * Finds `layerPath` (as `layerPathOf` normalises it) in the layer tar at `tarPath` of the outer tar and stops the
+ * read there: the rest of the stream is never read. `take(hit)` returns where the entry's bytes go, or undefined to
+ * leave them unread (a whiteout, a folder, a file over the caller's size cap).
  */
-export async function readLayerFile(
+export async function findLayerFile(
   body: AsyncIterable<Buffer>,
   tarPath: string,
   layerPath: string,
-  onData: (chunk: Buffer) => void,
-): Promise<boolean> {
-  let found = false;
+  take: (hit: LayerFileHit) => ((chunk: Buffer) => void) | undefined,
+): Promise<LayerFileSearch> {
+  const slash = layerPath.lastIndexOf('/');
+  const directory = slash === -1 ? '' : layerPath.slice(0, slash + 1);
+  const whiteoutPath = `${directory}.wh.${layerPath.slice(slash + 1)}`;
+  const opaquePath = `${directory}.wh..wh..opq`;
+  let layerFound = false;
+  let hit: LayerFileHit | undefined;
+  let opaque: LayerTarEntry | undefined;
   await forEachOuterEntry(body, async (header, stream) => {
-    if (found || normalizePath(header.name) !== tarPath) {
+    if (normalizePath(header.name) !== tarPath) {
       await drain(stream);
       return;
     }
+    layerFound = true;
     const head = await readHead(stream, TAR_BLOCK);
-    await parseLayerTar(head, undefined, async (entry, data) => {
-      if (found || normalizePath(entry.name) !== layerPath) return drain(data);
-      found = true;
-      for await (const chunk of data) onData(chunk as Buffer);
-    });
+    try {
+      await parseLayerTar(head, undefined, async (header, data) => {
+        const entry = layerTarEntry(header);
+        const path = entry === undefined ? '' : layerPathOf(entry.path);
+        if (entry !== undefined && path === opaquePath) opaque = entry;
+        if (entry === undefined || (path !== layerPath && path !== whiteoutPath)) return drain(data);
+        hit = { entry: { ...entry, path: layerPath }, whiteout: path === whiteoutPath };
+        const sink = take(hit);
+        if (sink !== undefined) for await (const chunk of data) sink(chunk as Buffer);
+        throw new StopReading();
+      });
+    } catch (error) {
+      if (!(error instanceof StopReading)) throw error;
+    }
     return 'stop';
   });
-  return found;
+  // An opaque directory hides what lower layers held below it; a path it hides and the layer does not add is removed.
+  if (hit === undefined && opaque !== undefined) hit = { entry: { ...opaque, path: layerPath }, whiteout: true };
+  return { layerFound, hit };
+}
+
+/**
+ * A path inside a layer as Berth names it: no `.` or empty segments, and `..` resolved without ever climbing above
+ * the layer's root, so a hostile entry name stays inside the layer and `./a`, `/a/` and `b/../a` are the same path.
+ */
+export function layerPathOf(name: string): string {
+  const kept: string[] = [];
+  for (const segment of name.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') kept.pop();
+    else kept.push(segment);
+  }
+  return kept.join('/');
 }
 
 type OuterHandler = (header: tar.Header, stream: AsyncIterable<Buffer>) => Promise<void | 'stop'>;
@@ -230,7 +279,15 @@ interface Sink extends EventEmitter {
 
 async function write(sink: Sink, chunk: Buffer): Promise<void> {
   if (sink.destroyed) throw new SavedImageFormatError('the layer tar could not be read');
-  if (!sink.write(chunk)) await once(sink, 'drain');
+  if (sink.write(chunk)) return;
+  // A sink the consumer destroyed (a file found, a failure) never drains: its close ends the wait too.
+  const waited = new AbortController();
+  try {
+    await Promise.race([once(sink, 'drain', { signal: waited.signal }), once(sink, 'close', { signal: waited.signal })]);
+  } finally {
+    waited.abort();
+  }
+  if (sink.destroyed) throw new SavedImageFormatError('the layer tar could not be read');
 }
 
 function layerTarEntry(header: tar.Header): LayerTarEntry | undefined {

@@ -12,6 +12,7 @@ import { markdownTooltip } from '../views/treeItems';
 import type { SessionsDeps } from '../workbench/deps';
 import { withCancellableProgress } from '../workbench/feedback';
 import { layerDescription, layerFileMark, layersSummary, layersTooltip, layerTooltip, shortInstruction } from './layerPresentation';
+import type { LayerFileAddress } from './layerFileUri';
 import type { ImageNode } from './tree';
 
 /** An image's analysis as last read, shared by every row of that image (all its tags). */
@@ -48,6 +49,19 @@ export type ImageChildRow = LayersRow | LayerRow | LayerFileRow;
 
 export function isImageChildRow(value: { readonly kind: string }): value is ImageChildRow {
   return value.kind === 'layers' || value.kind === 'layer' || value.kind === 'layerFile';
+}
+
+export const OPEN_LAYER_FILE_COMMAND = 'berth.images.openLayerFile';
+
+/** Where a layer's file row points: its engine, image, layer and path. */
+export function layerFileAddress(row: LayerFileRow): LayerFileAddress | undefined {
+  const layersRow = row.parent.parent;
+  const analysis = layersRow.state.analysis;
+  const layerIndex = analysis?.layerOfHistory[row.parent.historyIndex];
+  const layer = layerIndex === undefined ? undefined : analysis?.layers[layerIndex];
+  const file = layer?.files[row.fileIndex];
+  if (analysis === undefined || layer === undefined || file === undefined) return undefined;
+  return { engine: row.engine, imageId: analysis.imageId, layerIndex: layer.index, tarPath: layer.tarPath, path: file.path, imageName: layersRow.parent.label };
 }
 
 export class ImageLayerRows {
@@ -112,6 +126,10 @@ export class ImageLayerRows {
     item.tooltip = `${mark} /${file.path}`;
     item.iconPath = new vscode.ThemeIcon(file.kind === 'directory' ? 'folder' : file.change === 'removed' ? 'trash' : 'file');
     item.contextValue = `berth:layerFile:${mark}`;
+    if (file.kind !== 'directory') {
+      // A removed file opens too: the refusal says which layer removed it and where to look instead.
+      item.command = { command: OPEN_LAYER_FILE_COMMAND, title: vscode.l10n.t('Open File'), arguments: [row] };
+    }
     return item;
   }
 

@@ -1,14 +1,17 @@
 // The Layers row under an image row in the real extension host: an image built here in three known steps (add two
 // files, overwrite one, remove the other, with an ENV step between that makes no layer) is expanded, and its rows
 // are read: one per history entry with the empty step marked, the wasted bytes and efficiency on the Layers row, and a
-// layer's files marked A/C/D.
+// layer's files marked A/C/D. A lower layer's file opens read-only through berth-image: (its OLD content, which a later
+// layer overwrote), saving it is refused, and a file the top layer removes opens to a refusal saying so.
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { readImageLayers } from '../../../src/engine';
 import { A_FIRST, C_SIZE, buildThreeSteps } from '../../support/layeredImage';
-import { useConnectedSuite, viewRows, viewShows } from '../support/fixtures';
+import { expectedMessage } from '../../engine/engine/bad-input-cases';
+import { eventually, useConnectedSuite, viewRows, viewShows } from '../support/fixtures';
 
 describe('layers under an image row', () => {
   const folder = mkdtempSync(join(tmpdir(), 'berth-it-layers-'));
@@ -63,5 +66,49 @@ describe('layers under an image row', () => {
     assert.deepEqual(await files(3), [['/data/a.bin', `A · ${A_FIRST / 1000}kB`], ['/data/c.bin', `A · ${C_SIZE}B`]]);
     assert.deepEqual(await files(1), [['/data/a.bin', 'C · 5kB']]);
     assert.deepEqual(await files(0), [['/data/c.bin', `D · ${C_SIZE}B`]]);
+  });
+
+  it('a file of a lower layer opens read-only with the content that layer holds; saving it is refused', async () => {
+    const rows = await viewRows('images', [imageLabel, 'Layers']);
+    const lowerLayer = rows[3]?.label ?? '';
+    const files = await vscode.commands.executeCommand<Array<{ label: string; node: unknown }>>('berth.internal.viewRowNodes', 'images', [imageLabel, 'Layers', lowerLayer]);
+    const fileRow = files.find((row) => row.label === '/data/a.bin');
+    assert.ok(fileRow, files.map((row) => row.label).join(', '));
+    // What a click on the row runs (TreeItem.command), with the row VS Code hands it.
+    const opened = await vscode.commands.executeCommand<string | undefined>('berth.images.openLayerFile', fileRow.node);
+    assert.ok(opened, 'the command opened a document');
+    const uri = vscode.Uri.parse(opened);
+    assert.equal(uri.scheme, 'berth-image');
+    const editor = await eventually('the editor of /data/a.bin', () => vscode.window.visibleTextEditors.find((each) => each.document.uri.toString() === uri.toString()));
+    assert.equal(editor.document.getText(), 'a'.repeat(A_FIRST), 'the lower layer\'s version, not the image\'s b.bin');
+
+    // The workbench refuses writes to a read-only file system before they reach it; its editor shows our reason.
+    assert.equal(vscode.workspace.fs.isWritableFileSystem('berth-image'), false);
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(uri, Buffer.from('changed'))), (error: Error) => {
+      assert.match(error.message, /^Unable to modify read-only file 'berth-image:/);
+      return true;
+    });
+    // Typing into the editor and saving changes nothing in the layer.
+    await Promise.resolve(editor.edit((builder) => builder.insert(new vscode.Position(0, 0), 'x'))).then(undefined, () => false);
+    assert.equal(editor.document.isDirty, false, 'the read-only editor took no edit');
+    assert.equal(editor.document.getText(), 'a'.repeat(A_FIRST));
+    const saved = await Promise.resolve(editor.document.save()).then((result) => result, () => false);
+    assert.equal(saved, false, 'the save was refused');
+    const after = Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('latin1');
+    assert.equal(after, 'a'.repeat(A_FIRST));
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('a file the top layer removes opens to the refusal that says so', async () => {
+    const engineId = (await vscode.commands.executeCommand<{ engine: string }>('berth.internal.modelSnapshot'))?.engine ?? 'local';
+    const analysis = await readImageLayers(client, tag);
+    const top = analysis.layers[3];
+    assert.ok(top);
+    const failure = await Promise.resolve(
+      vscode.commands.executeCommand('berth.images.openLayerFile', { engine: engineId, imageId: analysis.imageId, layerIndex: 3, tarPath: top.tarPath, path: 'data/c.bin', rejects: true }),
+    ).then(() => undefined, (error: Error) => error);
+    assert.ok(failure, 'the open was refused');
+    const image = analysis.imageId.replace(/^sha256:/, '').slice(0, 12);
+    assert.ok(failure.message.includes(expectedMessage('layer-file-whiteout', { path: '/data/c.bin', layer: '3', image })), failure.message);
   });
 });
