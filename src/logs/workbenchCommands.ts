@@ -7,7 +7,7 @@ import { binarySize } from '../engine';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import { isCancellation, withCancellableProgress } from '../workbench/feedback';
 import { resolveContainers } from '../workbench/targets';
-import type { LogCommandDeps } from './commands';
+import type { LogCommandDeps } from './deps';
 import type { LineFilter } from './lineFilter';
 import { LOGS_SCHEME, logsUri, logsUriParts, type LogDocument } from './logsDocumentProvider';
 import type { LogTerminalView } from './logTerminal';

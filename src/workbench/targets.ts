@@ -11,7 +11,7 @@ import type { SessionsDeps } from './deps';
 import { pickMany } from './multiPick';
 import { splitArgs, type ItemOptions } from './rowArgs';
 
-export { clickedWithSelection, splitArgs, type ItemOptions } from './rowArgs';
+export { clickedWithSelection, isAutomationCall, splitArgs, type ItemOptions } from './rowArgs';
 import { isObject } from '../common/objects';
 
 export interface ContainerRef {
