@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { EngineError, findNodeProcesses, signalInspector, signalledInspectorPort, waitForInspector, type EngineClient, type NodeProcess } from '../engine';
 import { confirm, withCancellableProgress } from '../workbench/feedback';
-import { isAutomationCall, resolveContainers, splitArgs } from '../workbench/targets';
+import { isAutomationCall, resolveRunningContainer, splitArgs } from '../workbench/targets';
 import type { AttachDeps } from './deps';
 import { FORWARD_TOKEN_FIELD } from './sessions';
 
@@ -82,12 +82,7 @@ async function signalAfterConsent(client: EngineClient, id: string, name: string
 
 export async function attachNodeDebugger(deps: AttachDeps, args: unknown[]): Promise<AttachSummary | undefined> {
   const automation = isAutomationCall(args[0]);
-  const resolved = await resolveContainers(deps, args, {
-    placeHolder: vscode.l10n.t('Running container with the Node.js app to debug'),
-    eligible: (record) => record.state === 'running',
-    many: false,
-  });
-  const ref = resolved?.refs[0];
+  const ref = await resolveRunningContainer(deps, args, vscode.l10n.t('Running container with the Node.js app to debug'));
   if (!ref) return undefined;
   const options = splitArgs(args).options as AttachOptions;
   const client = ref.session.client;

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { parsePortForwardSpec, portForwardSpecProblem, type PortForwardSpec } from '../engine';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import { withCancellableProgress } from '../workbench/feedback';
-import { isAutomationCall, resolveContainers, splitArgs } from '../workbench/targets';
+import { isAutomationCall, resolveRunningContainer, splitArgs } from '../workbench/targets';
 import { fieldsQuestion } from '../workbench/callOrigin';
 import { summaryOf, type ActiveForward, type ForwardSummary } from './active';
 import type { ForwardCommandDeps } from './deps';
@@ -43,12 +43,7 @@ async function askSpec(name: string, exposed: readonly number[]): Promise<PortFo
 }
 
 async function forwardPort(deps: ForwardCommandDeps, args: unknown[]): Promise<ForwardSummary | undefined> {
-  const resolved = await resolveContainers(deps, args, {
-    placeHolder: vscode.l10n.t('Running container whose port to forward'),
-    eligible: (record) => record.state === 'running',
-    many: false,
-  });
-  const ref = resolved?.refs[0];
+  const ref = await resolveRunningContainer(deps, args, vscode.l10n.t('Running container whose port to forward'));
   if (!ref) return undefined;
   const client = ref.session.client;
   let spec = givenSpec(args);

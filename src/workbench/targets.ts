@@ -103,6 +103,12 @@ export async function resolveContainers(
   return refs && refs.length > 0 ? { refs, options } : undefined;
 }
 
+/** The one running container a single-container command acts on: the clicked row, the given one, or a pick of those running. */
+export async function resolveRunningContainer(deps: SessionsDeps, args: unknown[], placeHolder: string): Promise<ContainerRef | undefined> {
+  const resolved = await resolveContainers(deps, args, { placeHolder, eligible: (record) => record.state === 'running', many: false });
+  return resolved?.refs[0];
+}
+
 /** An engine that is gone has no containers to offer: say so (with Retry, through the command's report) instead. */
 function assertReachable(session: EngineSession): void {
   if (session.state !== 'unreachable') return;
