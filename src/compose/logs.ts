@@ -6,7 +6,6 @@
 import * as vscode from 'vscode';
 import { CoalescedRun } from '../common/coalescedRun';
 import { errorMessage } from '../common/errors';
-import { Disposable } from '../common/lifecycle';
 import { LinePrefixer, ProjectLogs, type MergedLine } from '../engine';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
 import { ANSI } from '../terminals/terminalText';

@@ -12,7 +12,6 @@
 import * as vscode from 'vscode';
 import { CoalescedRun } from '../common/coalescedRun';
 import { errorMessage } from '../common/errors';
-import { Disposable } from '../common/lifecycle';
 import type { LogDeps, SessionsDeps, SettingsDeps } from '../workbench/deps';
 import { FollowingDocuments } from '../workbench/followingDocuments';
 import { FilteredSink, LineFilter } from './lineFilter';
