@@ -6,12 +6,12 @@
 import * as vscode from 'vscode';
 import { CoalescedRun } from '../common/coalescedRun';
 import { errorMessage } from '../common/errors';
-import { Disposable } from '../common/lifecycle';
 import { LinePrefixer, ProjectLogs, type MergedLine } from '../engine';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
 import { ANSI } from '../terminals/terminalText';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import type { CoreDeps } from '../workbench/deps';
+import { FollowingDocuments } from '../workbench/followingDocuments';
 import { resolveProject } from './projects';
 import { composeTerminalText } from './terminalLines';
 
@@ -81,38 +81,18 @@ class ProjectDocument {
   }
 }
 
-export class ProjectLogsDocuments extends Disposable implements vscode.TextDocumentContentProvider {
-  private readonly documents = new Map<string, ProjectDocument>();
-  private readonly _onDidChange = this._register(new vscode.EventEmitter<vscode.Uri>());
-  readonly onDidChange = this._onDidChange.event;
-
+export class ProjectLogsDocuments extends FollowingDocuments<ProjectDocument> {
   constructor(private readonly deps: CoreDeps) {
-    super();
-    this._register(vscode.workspace.registerTextDocumentContentProvider(COMPOSE_LOGS_SCHEME, this));
-    this._register(
-      vscode.workspace.onDidCloseTextDocument((document) => {
-        const key = document.uri.toString();
-        this.documents.get(key)?.dispose();
-        this.documents.delete(key);
-      }),
-    );
-    this._register({ dispose: () => this.documents.forEach((document) => document.dispose()) });
+    super(COMPOSE_LOGS_SCHEME);
+  }
+
+  protected open(uri: vscode.Uri, changed: (uri: vscode.Uri) => void): ProjectDocument {
+    return new ProjectDocument(this.deps, uri, () => changed(uri));
   }
 
   /** For tests and the bench: lines received by an open document. */
   received(uri: vscode.Uri): number | undefined {
     return this.documents.get(uri.toString())?.received;
-  }
-
-  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const key = uri.toString();
-    let document = this.documents.get(key);
-    if (!document) {
-      document = new ProjectDocument(this.deps, uri, () => this._onDidChange.fire(uri));
-      this.documents.set(key, document);
-    }
-    await document.backlog;
-    return document.text();
   }
 }
 

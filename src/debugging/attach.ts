@@ -5,16 +5,10 @@
  */
 import * as vscode from 'vscode';
 import { EngineError, findNodeProcesses, signalInspector, signalledInspectorPort, waitForInspector, type EngineClient, type NodeProcess } from '../engine';
-import type { ActiveForwards } from '../forwards';
-import type { CoreDeps } from '../workbench/deps';
 import { confirm, withCancellableProgress } from '../workbench/feedback';
-import { resolveContainers, splitArgs } from '../workbench/targets';
-import { FORWARD_TOKEN_FIELD, type DebugForwards } from './sessions';
-
-export interface AttachDeps extends CoreDeps {
-  readonly forwards: Pick<ActiveForwards, 'start' | 'stop'>;
-  readonly debugForwards: DebugForwards;
-}
+import { isAutomationCall, resolveRunningContainer, splitArgs } from '../workbench/targets';
+import type { AttachDeps } from './deps';
+import { FORWARD_TOKEN_FIELD } from './sessions';
 
 /** What automation may pass after the container. */
 interface AttachOptions {
@@ -37,9 +31,6 @@ export interface AttachSummary {
   /** The configuration's FORWARD_TOKEN_FIELD value. */
   readonly token: string;
 }
-
-/** Automation passes an id, a name or `{ id }`; rows pass nodes (they have a `kind`). */
-export const isAutomation = (first?: unknown): boolean => typeof first === 'string' || (typeof first === 'object' && first !== null && !('kind' in first));
 
 async function chooseProcess(found: readonly NodeProcess[], pid: number | undefined, name: string): Promise<NodeProcess | undefined> {
   if (pid !== undefined) {
@@ -90,13 +81,8 @@ async function signalAfterConsent(client: EngineClient, id: string, name: string
 }
 
 export async function attachNodeDebugger(deps: AttachDeps, args: unknown[]): Promise<AttachSummary | undefined> {
-  const automation = isAutomation(args[0]);
-  const resolved = await resolveContainers(deps, args, {
-    placeHolder: vscode.l10n.t('Running container with the Node.js app to debug'),
-    eligible: (record) => record.state === 'running',
-    many: false,
-  });
-  const ref = resolved?.refs[0];
+  const automation = isAutomationCall(args[0]);
+  const ref = await resolveRunningContainer(deps, args, vscode.l10n.t('Running container with the Node.js app to debug'));
   if (!ref) return undefined;
   const options = splitArgs(args).options as AttachOptions;
   const client = ref.session.client;

@@ -6,19 +6,12 @@
 import * as vscode from 'vscode';
 import { parsePortForwardSpec, portForwardSpecProblem, type PortForwardSpec } from '../engine';
 import { command, type CommandEntry } from '../workbench/commandTable';
-import type { CoreDeps } from '../workbench/deps';
 import { withCancellableProgress } from '../workbench/feedback';
-import { resolveContainers, splitArgs } from '../workbench/targets';
+import { isAutomationCall, resolveRunningContainer, splitArgs } from '../workbench/targets';
 import { fieldsQuestion } from '../workbench/callOrigin';
-import { summaryOf, type ActiveForward, type ActiveForwards, type ForwardSummary } from './active';
+import { summaryOf, type ActiveForward, type ForwardSummary } from './active';
+import type { ForwardCommandDeps } from './deps';
 import { isForwardRow } from './rows';
-
-export interface ForwardCommandDeps extends CoreDeps {
-  readonly forwards: ActiveForwards;
-}
-
-/** Automation passes an id, a name or `{ id }`; rows pass nodes (they have a `kind`). */
-const isAutomation = (first?: unknown): boolean => typeof first === 'string' || (typeof first === 'object' && first !== null && !('kind' in first));
 
 /** `{ port: '9000:80' | 80 }` from automation, read as the prompt reads it. */
 function givenSpec(args: unknown[]): PortForwardSpec | undefined {
@@ -50,12 +43,7 @@ async function askSpec(name: string, exposed: readonly number[]): Promise<PortFo
 }
 
 async function forwardPort(deps: ForwardCommandDeps, args: unknown[]): Promise<ForwardSummary | undefined> {
-  const resolved = await resolveContainers(deps, args, {
-    placeHolder: vscode.l10n.t('Running container whose port to forward'),
-    eligible: (record) => record.state === 'running',
-    many: false,
-  });
-  const ref = resolved?.refs[0];
+  const ref = await resolveRunningContainer(deps, args, vscode.l10n.t('Running container whose port to forward'));
   if (!ref) return undefined;
   const client = ref.session.client;
   let spec = givenSpec(args);
@@ -116,7 +104,7 @@ async function copyAddress(active: ActiveForward): Promise<ForwardSummary & { co
 
 export const forwardCommands: ReadonlyArray<CommandEntry<ForwardCommandDeps>> = [
   command('berth.forwardPort', 'Forwarding the port', (deps) => (...args: unknown[]) => forwardPort(deps, args), {
-    rejectsWhen: isAutomation,
+    rejectsWhen: isAutomationCall,
     // It listens on this machine's loopback: an outside caller's container and port are shown first.
     asksOutsideCallers: (target, options) =>
       target === undefined ? undefined : fieldsQuestion(vscode.l10n.t('Forward a port of this container to this machine?'), vscode.l10n.t('Forward'), { container: target, ...(typeof options === 'object' ? options : {}) }),

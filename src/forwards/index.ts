@@ -4,17 +4,14 @@
  * returns under the container rows (after Ports, before Files).
  */
 import type { DisposableStore } from '../common/lifecycle';
-import type { ContainersView } from '../containers';
 import { registerCommandTable } from '../workbench/commandTable';
-import { extendDeps, type CoreDeps } from '../workbench/deps';
+import { extendDeps } from '../workbench/deps';
 import { ActiveForwards } from './active';
 import { forwardCommands } from './commands';
+import type { ForwardsDeps } from './deps';
 import { ForwardRows } from './rows';
 
-export interface ForwardsDeps extends CoreDeps {
-  readonly containersView: Pick<ContainersView, 'redraw' | 'node'>;
-}
-
+export type { ForwardsDeps } from './deps';
 export type { ActiveForward, ActiveForwards } from './active';
 
 export interface ForwardsFeature {

@@ -2,24 +2,15 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import { BufferedPseudoterminal } from '../terminals/bufferedPseudoterminal';
-import type { OpenTerminals } from '../terminals/openTerminals';
 import { ANSI } from '../terminals/terminalText';
 import { command, type CommandEntry } from '../workbench/commandTable';
-import type { CoreDeps } from '../workbench/deps';
 import { isCancellation } from '../workbench/feedback';
 import { resolveContainers } from '../workbench/targets';
+import type { LogCommandDeps } from './deps';
 import { followContainerLogs } from './logFollower';
 import { showMergedLogs } from './mergedLogsTerminal';
-import { logsUri, type LogsDocumentProvider } from './logsDocumentProvider';
-import { LogTerminalView, type LogTerminalViews } from './logTerminal';
-
-export interface LogCommandDeps extends CoreDeps {
-  /** The Logs terminals still open, by engine and container: Show Logs reveals one instead of opening another. */
-  readonly logTerminals: OpenTerminals;
-  /** What each open logs terminal shows (its filter): Filter… and Save Logs… act on the active one. */
-  readonly logTerminalViews: LogTerminalViews;
-  readonly logDocuments: LogsDocumentProvider;
-}
+import { logsUri } from './logsDocumentProvider';
+import { LogTerminalView } from './logTerminal';
 
 export const logCommands: ReadonlyArray<CommandEntry<LogCommandDeps>> = [
   command('berth.showLogs', 'Showing logs', (deps) => async (...args: unknown[]) => {

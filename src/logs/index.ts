@@ -6,13 +6,14 @@
 import type { DisposableStore } from '../common/lifecycle';
 import { registerCommandTable } from '../workbench/commandTable';
 import { OpenTerminals } from '../terminals/openTerminals';
-import { extendDeps, type CoreDeps } from '../workbench/deps';
+import { extendDeps } from '../workbench/deps';
 import { logCommands } from './commands';
+import type { LogsDeps } from './deps';
 import { LogsDocumentProvider } from './logsDocumentProvider';
 import { LogTerminalViews } from './logTerminal';
 import { logWorkbenchCommands } from './workbenchCommands';
 
-export type LogsDeps = CoreDeps;
+export type { LogsDeps } from './deps';
 
 export function registerLogs(deps: LogsDeps, owner: DisposableStore): void {
   const logDocuments = owner.add(new LogsDocumentProvider(deps));

@@ -12,8 +12,8 @@
 import * as vscode from 'vscode';
 import { CoalescedRun } from '../common/coalescedRun';
 import { errorMessage } from '../common/errors';
-import { Disposable } from '../common/lifecycle';
 import type { LogDeps, SessionsDeps, SettingsDeps } from '../workbench/deps';
+import { FollowingDocuments } from '../workbench/followingDocuments';
 import { FilteredSink, LineFilter } from './lineFilter';
 import { LogBuffer } from './logBuffer';
 import { MatchDecorations } from './matchDecorations';
@@ -167,44 +167,18 @@ export class LogDocument {
   }
 }
 
-export class LogsDocumentProvider extends Disposable implements vscode.TextDocumentContentProvider {
-  private readonly documents = new Map<string, LogDocument>();
-  private readonly _onDidChange = this._register(new vscode.EventEmitter<vscode.Uri>());
-  readonly onDidChange = this._onDidChange.event;
-
+export class LogsDocumentProvider extends FollowingDocuments<LogDocument> {
   constructor(private readonly deps: LogsDocumentDeps) {
-    super();
-    this._register(vscode.workspace.registerTextDocumentContentProvider(LOGS_SCHEME, this));
+    super(LOGS_SCHEME);
     this._register(new MatchDecorations(LOGS_SCHEME, (uri) => this.documents.get(uri.toString())?.filter));
-    this._register(
-      vscode.workspace.onDidCloseTextDocument((document) => {
-        if (document.uri.scheme !== LOGS_SCHEME) return;
-        const key = document.uri.toString();
-        this.documents.get(key)?.dispose();
-        this.documents.delete(key);
-      }),
-    );
-    this._register({
-      dispose: () => {
-        for (const document of this.documents.values()) document.dispose();
-        this.documents.clear();
-      },
-    });
   }
 
-  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const key = uri.toString();
-    let document = this.documents.get(key);
-    if (!document) {
-      const parts = logsUriParts(uri);
-      // The engine by its id, its session asked again on each call: the document follows a session rebuilt after an outage.
-      const engine = parts.engine ?? this.deps.sessionFor(undefined).id;
-      const client = (): LogsClient => this.deps.sessionFor(engine).client;
-      document = new LogDocument(this.deps, uri, parts.id, engine, client, (changed) => this._onDidChange.fire(changed));
-      this.documents.set(key, document);
-    }
-    await document.backlog;
-    return document.text();
+  protected open(uri: vscode.Uri, changed: (uri: vscode.Uri) => void): LogDocument {
+    const parts = logsUriParts(uri);
+    // The engine by its id, its session asked again on each call: the document follows a session rebuilt after an outage.
+    const engine = parts.engine ?? this.deps.sessionFor(undefined).id;
+    const client = (): LogsClient => this.deps.sessionFor(engine).client;
+    return new LogDocument(this.deps, uri, parts.id, engine, client, changed);
   }
 
   /** The following document behind an open logs URI. */

@@ -8,7 +8,7 @@ import { command, type CommandEntry } from '../workbench/commandTable';
 import { confirmAutomatedWrite } from '../workbench/automation';
 import { isCancellation, withCancellableProgress } from '../workbench/feedback';
 import { resolveContainers } from '../workbench/targets';
-import type { LogCommandDeps } from './commands';
+import type { LogCommandDeps } from './deps';
 import { LineFilter } from './lineFilter';
 import { LOGS_SCHEME, logsUri, logsUriParts, type LogDocument } from './logsDocumentProvider';
 import type { LogTerminalView } from './logTerminal';

@@ -5,6 +5,7 @@
  */
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { Emitter } from '../common/emitter';
+import { sameFields } from '../common/objects';
 import { endpointKey, type EngineDescriptor } from './engineList';
 import type { LogLevel } from './engineModel';
 import { EngineSession } from './session';
@@ -153,10 +154,7 @@ export function isRemote(session: EngineSession): boolean {
 /** Whether a session made for `a` serves `b` as it is: same name, endpoint, TLS files, error and aliases. */
 export function sameEngine(a: EngineDescriptor, b: EngineDescriptor): boolean {
   return (
-    a.id === b.id &&
-    a.name === b.name &&
-    a.display === b.display &&
-    a.sourceText === b.sourceText &&
+    sameFields(a, b, ['id', 'name', 'display', 'sourceText']) &&
     (a.endpoint ? endpointKey(a.endpoint) : '') === (b.endpoint ? endpointKey(b.endpoint) : '') &&
     JSON.stringify(a.endpoint?.tls ?? null) === JSON.stringify(b.endpoint?.tls ?? null) &&
     a.configError?.message === b.configError?.message &&

@@ -1,5 +1,6 @@
 /** The model's own records: wire summaries plus the derived fields every view needs. No `vscode` here. */
 import { shortId } from '../common/format';
+import { sameFields } from '../common/objects';
 import type { ContainerSummary, ImageInspect, ImageSummary } from '../engine';
 import { clockOfSummary, type StatusClock } from './statusClock';
 
@@ -102,15 +103,12 @@ export function isSwarmManaged(summary: Pick<ContainerSummary, 'Labels'>): boole
   return Object.keys(summary.Labels ?? {}).some((label) => label.startsWith(SWARM_LABEL_PREFIX));
 }
 
+const CONTAINER_FIELDS_SHOWN = ['State', 'Status', 'Image', 'ImageID', 'Command', 'Created'] as const;
+
 /** Cheap equality of what the views show, so a refetch that changed nothing refreshes nothing. */
 export function sameContainer(a: ContainerSummary, b: ContainerSummary): boolean {
   return (
-    a.State === b.State &&
-    a.Status === b.Status &&
-    a.Image === b.Image &&
-    a.ImageID === b.ImageID &&
-    a.Command === b.Command &&
-    a.Created === b.Created &&
+    sameFields(a, b, CONTAINER_FIELDS_SHOWN) &&
     (a.Names ?? []).join() === (b.Names ?? []).join() &&
     JSON.stringify(a.Ports ?? []) === JSON.stringify(b.Ports ?? []) &&
     JSON.stringify(a.Labels ?? {}) === JSON.stringify(b.Labels ?? {})

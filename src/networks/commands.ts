@@ -6,14 +6,13 @@
  * `{ network, container }`).
  */
 import * as vscode from 'vscode';
-import { DEFAULT_CONCURRENCY, forEachBounded } from '../common/concurrency';
-import { errorMessage } from '../common/errors';
 import { plural } from '../common/format';
 import { isObject } from '../common/objects';
 import { removeNetworkNamingEndpoints, type CreateNetworkBody } from '../engine';
-import { fieldsQuestion, shownValue } from '../workbench/callOrigin';
+import { shownValue } from '../workbench/callOrigin';
+import { createCommand, removeEach } from '../workbench/resourceCommands';
 import { command, type CommandEntry } from '../workbench/commandTable';
-import { confirm, withCancellableProgress } from '../workbench/feedback';
+import { confirm } from '../workbench/feedback';
 import { pickMany } from '../workbench/multiPick';
 import { clickedWithSelection } from '../workbench/targets';
 import type { NetworksDeps } from './deps';
@@ -103,23 +102,16 @@ async function networkAndContainer(
 }
 
 export const networkCommands: ReadonlyArray<CommandEntry<NetworksDeps>> = [
-  command(
-    'berth.networks.create',
-    'Creating the network',
-    (deps) => async (spec?: unknown) => {
-      const body = isObject(spec) ? (spec as unknown as CreateNetworkBody) : await askCreateBody();
-      if (!body) return undefined;
+  createCommand<NetworksDeps, CreateNetworkBody>('berth.networks.create', 'Creating the network', {
+    ask: askCreateBody,
+    create: async (deps, body) => {
       const created = await deps.session.client.createNetwork(body);
       deps.log.info(`Created network ${body.Name} (${created.Id.slice(0, 12)})${created.Warning ? `: ${created.Warning}` : ''}`);
       await deps.refreshNetworks();
       return body.Name;
     },
-    {
-      rejectsWhen: isAutomation,
-      asksOutsideCallers: (spec) =>
-        isObject(spec) ? fieldsQuestion(vscode.l10n.t('Create the network {0}?', shownValue(spec['Name'] ?? '')), vscode.l10n.t('Create'), spec) : undefined,
-    },
-  ),
+    question: (body) => vscode.l10n.t('Create the network {0}?', shownValue(body['Name'] ?? '')),
+  }),
   command(
     'berth.networks.remove',
     'Removing the network',
@@ -131,10 +123,7 @@ export const networkCommands: ReadonlyArray<CommandEntry<NetworksDeps>> = [
         const what = names.length === 1 ? `network ${names[0] ?? ''}` : plural(names.length, 'network');
         if (!(await confirm(vscode.l10n.t('Remove {0}?', what), vscode.l10n.t('Remove'), options.confirmed, names.join('\n')))) return undefined;
         const client = deps.session.client;
-        const failures: string[] = [];
-        await withCancellableProgress(vscode.l10n.t('Removing {0}', what), (signal) =>
-          forEachBounded(names, DEFAULT_CONCURRENCY, (name) => removeNetworkNamingEndpoints(client, name, signal).catch((error: unknown) => void failures.push(errorMessage(error))), signal),
-        );
+        const failures = await removeEach(vscode.l10n.t('Removing {0}', what), names, (name, signal) => removeNetworkNamingEndpoints(client, name, signal));
         await deps.refreshNetworks();
         if (failures.length > 0) throw new Error(failures.join('; '));
         return names;

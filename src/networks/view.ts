@@ -87,13 +87,12 @@ export class NetworksView extends Disposable implements vscode.TreeDataProvider<
     const store = this.networks;
     if (!store) return [];
     if (node === undefined) {
-      const applies = filterApplies(this.filter);
-      const nodes = filteredTopRows(this.view, applies, store.networks(), (network) => networkMatches(network, this.filter), (network): [string, NetworkNode] => [
+      const { nodes, hiddenAll } = filteredTopRows(this.view, this.filter, store.networks(), networkMatches, (network): [string, NetworkNode] => [
         network.Id,
         { kind: 'network', id: network.Id, name: network.Name },
       ]);
       this.nodes = nodes;
-      return applies && nodes.size === 0 ? [this.notice] : [...nodes.values()];
+      return hiddenAll ? [this.notice] : [...nodes.values()];
     }
     if (node.kind !== 'network') return [];
     const network = store.network(node.id);

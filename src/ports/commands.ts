@@ -9,15 +9,11 @@ import { EngineError } from '../engine';
 import { openablePorts, portAddress, portLabel, portsOfInspect, type PublishedPort } from '../model/ports';
 import { isRunningState } from '../model/records';
 import { command, type CommandEntry } from '../workbench/commandTable';
-import type { CoreDeps } from '../workbench/deps';
-import { resolveContainers, splitArgs } from '../workbench/targets';
+import { isAutomationCall, resolveContainers, splitArgs } from '../workbench/targets';
+import type { PortCommandDeps } from './deps';
 import type { PortFacts } from './facts';
 import { portNote, portPickItems } from './portRows';
 import { isPortRow } from './rows';
-
-export interface PortCommandDeps extends CoreDeps {
-  readonly facts: PortFacts;
-}
 
 /** What both commands return (automation reads it): the container's address and the one handed to the browser or clipboard. */
 export interface PortAddress {
@@ -30,9 +26,6 @@ export interface PortAddress {
 }
 
 type Purpose = 'open' | 'copy';
-
-/** Automation passes an id, a name or `{ id }`; rows pass nodes (they have a `kind`). */
-const isAutomation = (first?: unknown): boolean => typeof first === 'string' || (typeof first === 'object' && first !== null && !('kind' in first));
 
 /** Why a container has nothing to open, in words that say what to do next (bad-input rows ports-none, ports-no-address). */
 function nothingToOpen(name: string, ports: readonly PublishedPort[]): Error {
@@ -135,7 +128,7 @@ function portCommand(
       const chosen = await addressOf(deps, args, purpose);
       return chosen ? act(chosen) : undefined;
     },
-    { rejectsWhen: isAutomation },
+    { rejectsWhen: isAutomationCall },
   );
 }
 

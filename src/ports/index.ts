@@ -4,18 +4,17 @@
  * this returns under the container rows (before Files).
  */
 import type { DisposableStore } from '../common/lifecycle';
-import type { ContainerNode, ContainersView } from '../containers';
+import type { ContainerNode } from '../containers';
 import { isRunningState } from '../model/records';
 import { registerCommandTable } from '../workbench/commandTable';
-import { extendDeps, type CoreDeps } from '../workbench/deps';
+import { extendDeps } from '../workbench/deps';
 import { portCommands } from './commands';
+import type { PortsDeps } from './deps';
 import { PortFacts } from './facts';
 import { containerPortDecoration } from './portRows';
 import { PortRows } from './rows';
 
-export interface PortsDeps extends CoreDeps {
-  readonly containersView: Pick<ContainersView, 'setDecorator' | 'redraw' | 'node'>;
-}
+export type { PortsDeps } from './deps';
 
 /** What extension.ts hangs under the container rows. */
 export interface PortsFeature {

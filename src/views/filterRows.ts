@@ -3,7 +3,7 @@
  * it), the view's `N of M` description, and what the Filter commands ask of a view.
  */
 import * as vscode from 'vscode';
-import { filterCountText, type FilterCounts, type RowFilter } from './rowFilter';
+import { filterApplies, filterCountText, type FilterCounts, type RowFilter } from './rowFilter';
 
 export type { FilterCounts, FilterNoticeRow } from './rowFilter';
 
@@ -58,25 +58,27 @@ export function filterDescription(applies: boolean, counts: FilterCounts): strin
 }
 
 /**
- * A filtered view's top rows: the ITEMS that pass MATCHES, each made a row keyed by ROW; the view's description
- * becomes the filter's `N of M` (set only when its text changes).
+ * A filtered view's top rows: the ITEMS that pass FILTER (by MATCHES), each made a row keyed by ROW; the view's
+ * description becomes the filter's `N of M` (set only when its text changes). `hiddenAll`: a filter applies and
+ * nothing passes it, so the view shows its notice row instead.
  */
 export function filteredTopRows<I, N>(
   view: { description?: string | undefined },
-  applies: boolean,
+  filter: RowFilter,
   items: Iterable<I>,
-  matches: (item: I) => boolean,
+  matches: (item: I, filter: RowFilter) => boolean,
   row: (item: I) => readonly [key: string, node: N],
-): Map<string, N> {
+): { nodes: Map<string, N>; hiddenAll: boolean } {
+  const applies = filterApplies(filter);
   const nodes = new Map<string, N>();
   let total = 0;
   for (const item of items) {
     total++;
-    if (!matches(item)) continue;
+    if (!matches(item, filter)) continue;
     const [key, node] = row(item);
     nodes.set(key, node);
   }
   const description = filterDescription(applies, { shown: nodes.size, total });
   if (view.description !== description) view.description = description;
-  return nodes;
+  return { nodes, hiddenAll: applies && nodes.size === 0 };
 }

@@ -4,13 +4,13 @@
  * container row reveals it, and Refresh Disk Usage. Automation passes names (strings) and `{ confirmed }`.
  */
 import * as vscode from 'vscode';
-import { DEFAULT_CONCURRENCY, forEachBounded } from '../common/concurrency';
-import { errorMessage, validatedBy } from '../common/errors';
+import { validatedBy } from '../common/errors';
 import { plural } from '../common/format';
 import { isObject } from '../common/objects';
 import { removeVolumeNamingUsers, validateVolumeName, type CreateVolumeBody } from '../engine';
-import { fieldsQuestion, shownValue } from '../workbench/callOrigin';
+import { shownValue } from '../workbench/callOrigin';
 import { command, type CommandEntry } from '../workbench/commandTable';
+import { createCommand, removeEach } from '../workbench/resourceCommands';
 import { confirm, withCancellableProgress } from '../workbench/feedback';
 import { pickMany } from '../workbench/multiPick';
 import { clickedWithSelection } from '../workbench/targets';
@@ -73,23 +73,16 @@ async function askCreateBody(): Promise<CreateVolumeBody | undefined> {
 const isAutomation = (first?: unknown): boolean => typeof first === 'string' || (isObject(first) && !('kind' in first));
 
 export const volumeCommands: ReadonlyArray<CommandEntry<VolumesDeps>> = [
-  command(
-    'berth.volumes.create',
-    'Creating the volume',
-    (deps) => async (spec?: unknown) => {
-      const body = isObject(spec) ? (spec as CreateVolumeBody) : await askCreateBody();
-      if (!body) return undefined;
+  createCommand<VolumesDeps, CreateVolumeBody>('berth.volumes.create', 'Creating the volume', {
+    ask: askCreateBody,
+    create: async (deps, body) => {
       const volume = await deps.session.client.createVolume(body);
       deps.log.info(`Created volume ${volume.Name}`);
       return volume.Name;
     },
-    {
-      rejectsWhen: isAutomation,
-      // Driver options can bind a host path into the volume: an outside caller's body is shown whole first.
-      asksOutsideCallers: (spec) =>
-        isObject(spec) ? fieldsQuestion(vscode.l10n.t('Create the volume {0}?', shownValue(spec['Name'] ?? '(named by the engine)')), vscode.l10n.t('Create'), spec) : undefined,
-    },
-  ),
+    // Driver options can bind a host path into the volume.
+    question: (body) => vscode.l10n.t('Create the volume {0}?', shownValue(body['Name'] ?? '(named by the engine)')),
+  }),
   command(
     'berth.volumes.remove',
     'Removing the volume',
@@ -102,14 +95,7 @@ export const volumeCommands: ReadonlyArray<CommandEntry<VolumesDeps>> = [
         const what = names.length === 1 ? `volume ${volumeLabel(names[0] ?? '')}` : plural(names.length, 'volume');
         if (!(await confirm(vscode.l10n.t('Remove {0}? Its data is deleted.', what), vscode.l10n.t('Remove'), confirmed, names.join('\n')))) return undefined;
         const client = deps.session.client;
-        const failures: string[] = [];
-        await withCancellableProgress(vscode.l10n.t('Removing {0}', what), (signal) =>
-          forEachBounded(names, DEFAULT_CONCURRENCY, (name) =>
-            removeVolumeNamingUsers(client, name, { signal }).catch((error: unknown) => {
-              failures.push(errorMessage(error));
-            }),
-          signal),
-        );
+        const failures = await removeEach(vscode.l10n.t('Removing {0}', what), names, (name, signal) => removeVolumeNamingUsers(client, name, { signal }));
         if (failures.length > 0) throw new Error(failures.join('; '));
         return names;
       },

@@ -150,13 +150,12 @@ export class VolumesView extends Disposable implements vscode.TreeDataProvider<V
     const store = this.volumes;
     if (!store) return [];
     if (node === undefined) {
-      const applies = filterApplies(this.filter);
-      const nodes = filteredTopRows(this.view, applies, store.volumes(), (volume) => volumeMatches(volume, this.filter), (volume): [string, VolumeNode] => [
+      const { nodes, hiddenAll } = filteredTopRows(this.view, this.filter, store.volumes(), volumeMatches, (volume): [string, VolumeNode] => [
         volume.Name,
         this.nodes.get(volume.Name) ?? { kind: 'volume', name: volume.Name },
       ]);
       this.nodes = nodes;
-      return applies && nodes.size === 0 ? [DISK_USAGE_NODE, this.notice] : [DISK_USAGE_NODE, ...nodes.values()];
+      return hiddenAll ? [DISK_USAGE_NODE, this.notice] : [DISK_USAGE_NODE, ...nodes.values()];
     }
     if (node.kind !== 'volume') return [];
     return store.usersOf(node.name).map((user) => ({ kind: 'volumeUser', volume: node.name, id: user.id, name: user.name }));

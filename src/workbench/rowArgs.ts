@@ -32,3 +32,8 @@ export function clickedWithSelection<K>(args: unknown[], keyOf: (value: unknown)
   if (clicked === undefined) return { keys: selected, options };
   return { keys: selected.length > 1 && selected.includes(clicked) ? selected : [clicked], options };
 }
+
+/** Automation passes an id, a name or `{ id }` first; rows pass nodes (they have a `kind`). */
+export function isAutomationCall(first?: unknown): boolean {
+  return typeof first === 'string' || (typeof first === 'object' && first !== null && !('kind' in first));
+}

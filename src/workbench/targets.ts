@@ -11,7 +11,7 @@ import type { SessionsDeps } from './deps';
 import { pickMany } from './multiPick';
 import { splitArgs, type ItemOptions } from './rowArgs';
 
-export { clickedWithSelection, splitArgs, type ItemOptions } from './rowArgs';
+export { clickedWithSelection, isAutomationCall, splitArgs, type ItemOptions } from './rowArgs';
 import { isObject } from '../common/objects';
 
 export interface ContainerRef {
@@ -101,6 +101,12 @@ export async function resolveContainers(
   if (selected.length > 0) return { refs: pick.many ? selected : selected.slice(0, 1), options };
   const refs = await pickContainers(deps, pick, deps.sessionFor(options.engine));
   return refs && refs.length > 0 ? { refs, options } : undefined;
+}
+
+/** The one running container a single-container command acts on: the clicked row, the given one, or a pick of those running. */
+export async function resolveRunningContainer(deps: SessionsDeps, args: unknown[], placeHolder: string): Promise<ContainerRef | undefined> {
+  const resolved = await resolveContainers(deps, args, { placeHolder, eligible: (record) => record.state === 'running', many: false });
+  return resolved?.refs[0];
 }
 
 /** An engine that is gone has no containers to offer: say so (with Retry, through the command's report) instead. */

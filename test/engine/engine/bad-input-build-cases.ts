@@ -1,6 +1,6 @@
 // The bad-input rows of builds and run options (issue 12): what berth says, word for word, on the private engines.
 // Asserted by test/engine/build/cli-build.test.ts, build-api.test.ts, test/engine/cli/run-options.test.ts and (the
-// questions the extension asks) test/integration/suite/11-build.test.ts and 12-run-options.test.ts; part of BAD_INPUT_CASES.
+// questions the extension asks) test/integration/suite/build.test.ts and run-options.test.ts; part of BAD_INPUT_CASES.
 import type { BadInputCase } from './bad-input-cases';
 
 const category = 'Builds and run options' as const;

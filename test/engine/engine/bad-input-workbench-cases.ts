@@ -1,8 +1,8 @@
 // The bad-input rows of the workbench's first hour (issue 20): what the extension says, word for word. Asserted by
-// test/e2e/firstHour.ts (the name prompt, the engine-down message) and test/integration/suite (06-second-engine:
-// the engine-down message in the log; 11-first-hour: Wait for Exit on a container that never started, a run
-// without stdin; 11-first-hour-rows: a remove refused because the container runs, and Remove with Force;
-// 11-first-hour-run: a run whose pull the registry refused, Sign In declined; 14-ports: Open in Browser without
+// test/e2e/firstHour.ts (the name prompt, the engine-down message) and test/integration/suite (second-engine:
+// the engine-down message in the log; first-hour: Wait for Exit on a container that never started, a run
+// without stdin; first-hour-rows: a remove refused because the container runs, and Remove with Force;
+// first-hour-run: a run whose pull the registry refused, Sign In declined; ports: Open in Browser without
 // ports, or with no TCP address). Part of BAD_INPUT_CASES.
 import type { BadInputCase } from './bad-input-cases';
 

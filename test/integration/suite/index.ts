@@ -22,6 +22,26 @@ function record(line: string): void {
   }
 }
 
+/**
+ * The files that run first, in this order. The host check and activation come before everything: later files assume an
+ * activated extension connected to its engine. The rest keep the order they ran in when their names carried
+ * numbers, so each still runs after what it ran after before. A new file needs no entry: it runs after these, by name.
+ */
+export const RUN_FIRST = [
+  'host', 'activation', 'events', 'container-commands', 'image-commands', 'logs-and-shell', 'second-engine', 'trees',
+  'multi-engine', 'run-terminal', 'volumes', 'build', 'compose', 'events-view', 'first-hour-rows', 'first-hour-run',
+  'first-hour', 'networks', 'run-options', 'tasks', 'ports', 'forwards', 'debug-node',
+] as const;
+
+/** RUN_FIRST's files, then every other test file by name; a RUN_FIRST name without its file is an error, not a skip. */
+export function suiteFiles(names: readonly string[]): string[] {
+  const tests = names.filter((name) => name.endsWith('.test.js'));
+  const first = RUN_FIRST.map((stem) => `${stem}.test.js`);
+  const missing = first.filter((name) => !tests.includes(name));
+  if (missing.length > 0) throw new Error(`The integration suite lists files it does not have: ${missing.join(', ')}`);
+  return [...first, ...tests.filter((name) => !first.includes(name)).sort()];
+}
+
 export function run(): Promise<void> {
   const mocha = new Mocha({
     ui: 'bdd',
@@ -30,13 +50,10 @@ export function run(): Promise<void> {
     timeout: Number(process.env.BERTH_IT_TEST_TIMEOUT_MS ?? 60_000),
     grep: process.env.BERTH_IT_GREP || undefined,
   });
-  const files = readdirSync(__dirname)
-    .filter((name) => name.endsWith('.test.js'))
-    .sort();
-  for (const name of files) mocha.addFile(join(__dirname, name));
 
   return new Promise((resolve, reject) => {
     try {
+      for (const name of suiteFiles(readdirSync(__dirname))) mocha.addFile(join(__dirname, name));
       const runner = mocha.run((failures) => {
         const stats = runner.stats;
         const counts = {

@@ -155,7 +155,7 @@ describe('the trees as rendered', () => {
     const { Id } = await client.commitContainer(source.id);
     const imageId = engine.canonicalImageId(Id);
     try {
-      // How a commit made outside reaches the model is the events path's test (02-events); this one is about the row.
+      // How a commit made outside reaches the model is the events path's test (events.test.ts); this one is about the row.
       await vscode.commands.executeCommand('berth.refresh');
       const hex = imageId.replace(/^sha256:/, '').slice(0, 12);
       const untagged = await viewShows('images', [], `the untagged row of ${hex}`, (rows) =>

@@ -1,0 +1,18 @@
+/** Attach Node.js Debugger: on a running container's row, or from the palette with a pick. */
+import * as vscode from 'vscode';
+import { fieldsQuestion } from '../workbench/callOrigin';
+import { command, type CommandEntry } from '../workbench/commandTable';
+import { isAutomationCall } from '../workbench/targets';
+import { attachNodeDebugger } from './attach';
+import type { AttachDeps } from './deps';
+
+export const debuggingCommands: ReadonlyArray<CommandEntry<AttachDeps>> = [
+  command('berth.attachNodeDebugger', 'Attaching the Node.js debugger', (deps) => (...args: unknown[]) => attachNodeDebugger(deps, args), {
+    rejectsWhen: isAutomationCall,
+    // It may signal a process and forwards a port to this machine: an outside caller's arguments are shown first.
+    asksOutsideCallers: (target, options) =>
+      target === undefined
+        ? undefined
+        : fieldsQuestion(vscode.l10n.t("Attach a debugger to this container's Node.js app?"), vscode.l10n.t('Attach'), { container: target, ...(typeof options === 'object' ? options : {}) }),
+  }),
+];

@@ -1,0 +1,52 @@
+/**
+ * Read-only documents that keep growing while they are open (a container's logs, a project's logs): one document per
+ * URI, made on the first read, shown once its backlog is in, and ended when its editor closes or the window goes.
+ */
+import * as vscode from 'vscode';
+import { Disposable } from '../common/lifecycle';
+
+export interface FollowingDocument {
+  /** Settles once the lines already there have been read: the first read waits for it. */
+  readonly backlog: Promise<void>;
+  text(): string;
+  dispose(): void;
+}
+
+export abstract class FollowingDocuments<D extends FollowingDocument> extends Disposable implements vscode.TextDocumentContentProvider {
+  protected readonly documents = new Map<string, D>();
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<vscode.Uri>());
+  readonly onDidChange = this._onDidChange.event;
+
+  constructor(scheme: string) {
+    super();
+    this._register(vscode.workspace.registerTextDocumentContentProvider(scheme, this));
+    this._register(
+      vscode.workspace.onDidCloseTextDocument((document) => {
+        if (document.uri.scheme !== scheme) return;
+        const key = document.uri.toString();
+        this.documents.get(key)?.dispose();
+        this.documents.delete(key);
+      }),
+    );
+    this._register({
+      dispose: () => {
+        for (const document of this.documents.values()) document.dispose();
+        this.documents.clear();
+      },
+    });
+  }
+
+  /** Starts following the document at `uri`; it calls `changed` with its URI whenever its text grows. */
+  protected abstract open(uri: vscode.Uri, changed: (uri: vscode.Uri) => void): D;
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const key = uri.toString();
+    let document = this.documents.get(key);
+    if (!document) {
+      document = this.open(uri, (changed) => this._onDidChange.fire(changed));
+      this.documents.set(key, document);
+    }
+    await document.backlog;
+    return document.text();
+  }
+}
