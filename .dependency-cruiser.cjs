@@ -3,7 +3,7 @@
  * still means one side cannot be built or tested without the other.
  */
 /** The feature folders: each registers itself from its index.ts; another feature reaches it only through that file. */
-const FEATURES = ['containers', 'images', 'logs', 'registries', 'language', 'engines', 'files', 'trust', 'volumes', 'prune', 'networks', 'build', 'ports', 'forwards', 'agents'];
+const FEATURES = ['containers', 'images', 'logs', 'registries', 'language', 'engineSwitcher', 'files', 'trust', 'volumes', 'prune', 'networks', 'build', 'ports', 'forwards', 'agents'];
 const FEATURE_GROUP = `^src/(${FEATURES.join('|')})/`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -36,6 +36,27 @@ module.exports = {
       comment: 'src/engine imports only src/engine, src/common and npm packages (undici, ssh2, …).',
       from: { path: '^src/engine/' },
       to: { path: '^src/', pathNot: ['^src/engine/', '^src/common/'] },
+    },
+    {
+      name: 'engine-folder-through-index',
+      severity: 'error',
+      comment: 'Outside src/engine, code reaches a subfolder of src/engine only through its index.ts (or src/engine/index.ts).',
+      from: { pathNot: '^src/engine/[^/]+/' },
+      to: { path: '^src/engine/[^/]+/', pathNot: '^src/engine/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'engine-folder-to-folder-through-index',
+      severity: 'error',
+      comment: 'A subfolder of src/engine reaches another one only through that one\'s index.ts.',
+      from: { path: '^src/engine/([^/]+)/' },
+      to: { path: '^src/engine/[^/]+/', pathNot: ['^src/engine/$1/', '^src/engine/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'engine-folders-below-the-barrel',
+      severity: 'error',
+      comment: 'Subfolders of src/engine never import src/engine/index.ts: the top barrel re-exports them.',
+      from: { path: '^src/engine/[^/]+/' },
+      to: { path: '^src/engine/index\\.ts$' },
     },
     {
       name: 'tools-are-plain-node',

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:build`: issue 12's build-context figure, measured in one run against the docker CLI on the same
  * private dockerd. A context of 20,000 files and 300 MB whose `.dockerignore` excludes half of it; from the start to
- * the engine's first step line (`Step 1/2`), Berth's build (engine/build.ts: the tar streamed while read) against
+ * the engine's first step line (`Step 1/2`), Berth's build (engine/build/build.ts: the tar streamed while read) against
  * `DOCKER_BUILDKIT=0 docker build` with the same context. Rounds interleaved; the ratio is of the medians. Berth's
  * peak heap is sampled during its builds (after a GC when --expose-gc is given) to show that the tar streams.
  * Writes bench/build-results.{md,json}.

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { EngineClient } from '../src/engine';
-import { execCapture } from '../src/engine/containerFiles';
+import { execCapture } from '../src/engine/files';
 import { containerSpec } from '../test/support/containerSpec';
 import { loadTestEngines } from '../test/support/engines';
 import { summarize, type Summary } from './stats';

@@ -3,7 +3,7 @@
  * (or BERTH_BENCH_HOST with BERTH_BENCH_IMAGE), calls interleaved. Writes bench/files-results.{json,md}.
  * - Listing a directory of 5,000 files: Berth's listing against `docker exec ID ls -la DIR` spawned once per listing
  *   (Microsoft's path). Goal <= 0.5x. The provider lists through a helper it keeps in the container while folders
- *   are opened (src/engine/listingSession.ts): measured kept (each folder after the first) and started (the first),
+ *   are opened (src/engine/files/listingSession.ts): measured kept (each folder after the first) and started (the first),
  *   beside the one-shot exec `find` and the archive's headers.
  * - Listing `/` while /usr holds 30 MB and then 300 MB more: the exec listing stays flat; the archive's does not
  *   (the engine still sends the bodies it walks), which is why the provider uses exec where it can.
@@ -13,9 +13,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineClient } from '../src/engine';
-import { ListingSession } from '../src/engine/listingSession';
+import { ListingSession, listByArchive, listByExec, readContainerFile } from '../src/engine/files';
 import { ListingSessions } from '../src/files/listingSessions';
-import { listByArchive, listByExec, readContainerFile } from '../src/engine/containerFiles';
 import { fillDirectory, ratioTable, recordCase, runBench, shell, withBenchContainer, writeResults, type Row } from './containerBench';
 import { measureInterleaved, type Contender } from './measure';
 

@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineClient, type OutputChunk } from '../src/engine';
-import { FrameDemuxer } from '../src/engine/decoders';
+import { FrameDemuxer } from '../src/engine/connection';
 import { LogMessageReader } from '../src/logs/logMessages';
 import { followContainerLogs } from '../src/logs/logFollower';
 import { loadTestEngines } from '../test/support/engines';

@@ -19,7 +19,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { FrameDemuxer, JsonLineDecoder, type OutputChunk } from '../src/engine';
-import { MessageSplitter } from '../src/engine/composeMessages';
+import { MessageSplitter } from '../src/engine/compose';
 import { LogMessageReader } from '../src/logs/logMessages';
 
 type Mode = 'frames' | 'tty' | 'json';

@@ -13,7 +13,7 @@ import { DisposableStore } from './common/lifecycle';
 import { registerCompose } from './compose';
 import { registerDebugging } from './debugging';
 import { registerContainers } from './containers';
-import { registerEngines } from './engines';
+import { registerEngines } from './engineSwitcher';
 import { registerFiles } from './files';
 import { registerFilters } from './filter';
 import { registerImages } from './images';

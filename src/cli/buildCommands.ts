@@ -2,7 +2,7 @@
  * `berth build`, and the run options `berth run` shares with docker run (ports, mounts, env files, …). `berth build` has docker build's syntax and exit statuses: one context folder, `-t` repeatable, `-f` relative to
  * the current folder, `--build-arg KEY` alone taking its value from berth's environment, `-q` printing only the id.
  */
-import { parseImageReference } from '../engine/reference';
+import { parseImageReference } from '../engine/registry';
 import { UsageError } from './args';
 import type { BuildCommandOptions, RunOptions } from './options';
 import { booleanFlag, declareCommand, listFlag, valueFlag, type FlagValues } from './spec';

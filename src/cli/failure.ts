@@ -4,7 +4,7 @@
  * 127; an interrupted command 130 (128 + SIGINT); other failures 1.
  */
 import { UsageError } from './args';
-import { isEngineError } from '../engine/errors';
+import { isEngineError } from '../engine/connection';
 
 export const EXIT_FAILURE = 1;
 export const EXIT_BERTH_ERROR = 125;

@@ -1,7 +1,7 @@
 /** Text formatting for the CLI's tables, shaped like the docker CLI's output. Pure functions of their inputs. */
 import { formatBytes, humanDuration, shortId } from '../common/format';
 import { splitRepoTag } from '../common/imageName';
-import type { ContainerSummary, ImageSummary } from '../engine/types';
+import type { ContainerSummary, ImageSummary } from '../engine/connection';
 
 export { humanDuration, shortId };
 

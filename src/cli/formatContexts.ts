@@ -4,8 +4,8 @@
  * `.CreatedAt` Go's time format); `--format json` marshals the fields a listing has, in docker's key order.
  */
 import { splitRepoTag } from '../common/imageName';
-import type { ContainerSummary, ImageHistoryEntry, ImageSummary } from '../engine/types';
-import type { Volume } from '../engine/storage-types';
+import type { ContainerSummary, ImageHistoryEntry, ImageSummary } from '../engine/connection';
+import type { Volume } from '../engine/api';
 import { createdAgo, ellipsis, familiarImage, goQuote, goSize, shortId } from './format';
 import type { FormatTarget, PreparedFormat } from './formatOption';
 import type { TemplateContext } from './template';

@@ -13,7 +13,7 @@ export interface RunOptions {
   network: string | undefined;
   env: string[];
   labels: Record<string, string>;
-  /** -p, -v, --env-file, -w, --entrypoint, -u, --restart (checked by engine/runOptions.ts when the run starts). */
+  /** -p, -v, --env-file, -w, --entrypoint, -u, --restart (checked by engine/workflows/runOptions.ts when the run starts). */
   ports: string[];
   volumes: string[];
   envFiles: string[];

@@ -4,7 +4,7 @@
  * counts (`Downloading [=>  ] 3MB/20MB`) are shown only on a terminal, rewritten in place, so a log file gets
  * a short, readable transcript.
  */
-import type { PullProgress } from '../engine/types';
+import type { PullProgress } from '../engine/connection';
 
 export interface ProgressWriter {
   write(text: string): unknown;

@@ -1,8 +1,8 @@
 /**
- * `--since` and `--until` as docker reads them (the shared reading is engine/timeArgument.ts), refused in docker's
+ * `--since` and `--until` as docker reads them (the shared reading is engine/api/timeArgument.ts), refused in docker's
  * words with its exit status 1: the value is read when the command runs, not by the flag parser.
  */
-import { engineTimestamp as sharedEngineTimestamp, TimeArgumentError } from '../engine/timeArgument';
+import { engineTimestamp as sharedEngineTimestamp, TimeArgumentError } from '../engine/api';
 import { UsageError } from './args';
 import { EXIT_FAILURE } from './failure';
 

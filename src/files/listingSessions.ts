@@ -1,12 +1,11 @@
 /**
- * The listing helpers (src/engine/listingSession.ts) the Files provider keeps, one per container whose folders are
+ * The listing helpers (src/engine/files/listingSession.ts) the Files provider keeps, one per container whose folders are
  * being opened, each ended after a few idle seconds: expanding folder after folder reuses one helper, and a container
  * nobody browses has none. No `vscode` here.
  */
 import { Disposable, toDisposable } from '../common/lifecycle';
 import type { EngineClient } from '../engine';
-import type { FileEntry } from '../engine/containerFiles';
-import { ListingSession } from '../engine/listingSession';
+import { type FileEntry, ListingSession } from '../engine/files';
 
 /** How long a helper waits for its next listing before it ends. */
 export const LISTING_IDLE_MS = 10_000;

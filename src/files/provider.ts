@@ -19,7 +19,7 @@ import {
   writeContainerFile,
   type EntryKind,
   type FileEntry,
-} from '../engine/containerFiles';
+} from '../engine/files';
 import type { LogDeps, SessionsDeps } from '../workbench/deps';
 import { LargeFileGate } from './largeFiles';
 import { ListingSessions } from './listingSessions';

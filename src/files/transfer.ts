@@ -1,6 +1,6 @@
 /**
  * Download and Upload: a file or folder between the host and a container, straight through the engine's archive API
- * (src/engine/containerCopy.ts, what `berth cp` uses): one tar stream each way, from the extension host.
+ * (src/engine/files/containerCopy.ts, what `berth cp` uses): one tar stream each way, from the extension host.
  *
  * Why not vscode.workspace.fs.copy: it runs in the workbench's file service, which reads and writes the host side
  * through the remote file channel one call at a time. In code-server that copy between the `berth-container` provider
@@ -11,8 +11,7 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
-import { copyFromContainer, copyToContainer } from '../engine/containerCopy';
-import { kindOfStat, statFollowing } from '../engine/containerFiles';
+import { copyFromContainer, copyToContainer, kindOfStat, statFollowing } from '../engine/files';
 import { confirmAutomatedWrite } from '../workbench/automation';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import type { LogDeps, SessionsDeps } from '../workbench/deps';

@@ -1,6 +1,6 @@
 /**
  * The `berth-image:` file system: any file of any layer of an image, read-only (an image never changes). A read
- * streams the image's saved form once and stops at the file (engine/layerFiles.ts); what was read is kept per image
+ * streams the image's saved form once and stops at the file (engine/files/layerFiles.ts); what was read is kept per image
  * id, so the editor's stat and read, and a second open, cost one read. Every refusal carries the engine reader's
  * words: a file the layer removes, a folder, a path the layer does not hold, a file over the size cap.
  */

@@ -17,7 +17,7 @@
  * other parts than it sent live. A message newer than any shown ends the dropping early.
  */
 import type { OutputChunk } from '../engine';
-import { LINE_CUT_MARKER, MAX_LINE_BYTES, utf8Boundary } from '../engine/boundedLine';
+import { LINE_CUT_MARKER, MAX_LINE_BYTES, utf8Boundary } from '../engine/connection';
 import { MAX_STAMP_LENGTH, STAMP, StampFinder, compareStamps, sameSecond, zoneOf } from './logStamps';
 import { NewlineScanner, REPEAT_RUN, StreamState, type PendingPart } from './logStreamState';
 

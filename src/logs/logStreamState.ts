@@ -2,7 +2,7 @@
  * The per-stream state of the log reader (logMessages.ts) and how it counts what it showed. No `vscode` here.
  */
 import type { OutputChunk } from '../engine';
-import { MAX_LINE_BYTES } from '../engine/boundedLine';
+import { MAX_LINE_BYTES } from '../engine/connection';
 import { sameSecond, type StampFinder } from './logStamps';
 
 /** A line's buffer starts this small and doubles up to the line bound. */

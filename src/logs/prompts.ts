@@ -3,7 +3,7 @@
  * (docker's since/until reading, an end before the start refused as typed).
  */
 import * as vscode from 'vscode';
-import { TimeArgumentError, timeArgumentSeconds } from '../engine/timeArgument';
+import { TimeArgumentError, timeArgumentSeconds } from '../engine/api';
 import { LineFilter, type LogFilterSpec } from './lineFilter';
 import { rangeError } from './logsView';
 

@@ -7,7 +7,7 @@
 import { errorMessage, toError } from '../common/errors';
 import { homedir } from 'node:os';
 import { DEFAULT_DOCKER_SOCKET, EngineError, knownSockets, parseHost, redactHost, resolveEndpoint, socketEndpoint, type Endpoint, type KnownSocket } from '../engine';
-import { listDockerContexts, nodeContextStoreFs, type ContextStoreFs } from '../engine/contexts';
+import { listDockerContexts, nodeContextStoreFs, type ContextStoreFs } from '../engine/connection';
 
 export type EngineOrigin = 'local' | 'context' | 'podman' | 'socket' | 'settings';
 

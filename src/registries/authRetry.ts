@@ -4,9 +4,8 @@
  * unit tests and the extension's commands share it.
  */
 import { errorMessage } from '../common/errors';
-import { isEngineError } from '../engine/errors';
-import { parseImageReference } from '../engine/reference';
-import type { RegistryCredential } from '../engine/types';
+import { isEngineError, type RegistryCredential } from '../engine/connection';
+import { parseImageReference } from '../engine/registry';
 import { isRegistryError } from '../engine/registry';
 import type { CredentialChain, CredentialSourceName } from './credentialChain';
 

@@ -2,7 +2,7 @@
  * The per-registry credential lookup chain: Berth's own sign-ins first, then the docker configuration
  * (auths, credHelpers, credsStore under DOCKER_CONFIG). Pure: no `vscode`, so the CLI and unit tests use it too.
  */
-import type { RegistryCredential } from '../engine/types';
+import type { RegistryCredential } from '../engine/connection';
 import { parseRegistryAddress, type RegistryAuth } from '../engine/registry';
 
 export type CredentialSourceName = 'berth' | 'docker-config';

@@ -4,7 +4,7 @@
  * listing the hosts, because SecretStorage cannot enumerate its keys.
  */
 import * as vscode from 'vscode';
-import type { RegistryCredential } from '../engine/types';
+import type { RegistryCredential } from '../engine/connection';
 import { registryKey, type CredentialSource } from './credentialChain';
 
 const SECRET_PREFIX = 'berth.registry/';

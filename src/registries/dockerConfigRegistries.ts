@@ -5,8 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { DockerConfigCredentials } from '../engine/auth';
-import { dockerConfigDir } from '../engine/endpoint';
+import { DockerConfigCredentials } from '../engine/registry';
+import { dockerConfigDir } from '../engine/connection';
 import { registryKey, type CredentialSource } from './credentialChain';
 
 export interface DockerConfigLocation {

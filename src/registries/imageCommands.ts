@@ -4,12 +4,12 @@
  * the registry refuses.
  */
 import * as vscode from 'vscode';
-import type { ImageInspect } from '../engine/types';
+import type { ImageInspect } from '../engine/connection';
 import { withRegistryAuthRetry, type AuthRetryOptions } from './authRetry';
 import { formatBytes } from '../common/format';
 import { splitRepoTag } from '../common/imageName';
 import { LayerProgress } from '../common/layerProgress';
-import { registryKeyFor } from '../engine/auth';
+import { registryKeyFor } from '../engine/registry';
 import { OUTSIDE_CALLER_LINE, shownValue } from '../workbench/callOrigin';
 import type { OutsideQuestion } from '../workbench/commandTable';
 import { withCancellableProgress } from '../workbench/feedback';

@@ -6,7 +6,7 @@
  */
 import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
-import { repositoryCatalogFor, type RepositoryCatalog } from '../engine/hostedCatalogs';
+import { repositoryCatalogFor, type RepositoryCatalog } from '../engine/registry';
 import { isRegistryError } from '../engine/registry';
 import { toRegistryAuth, type CredentialChain, type CredentialSourceName } from './credentialChain';
 

@@ -2,8 +2,8 @@
  * The part of the engine client the registry commands use, as a structural type: `EngineClient` fits it, and
  * the commands take a getter so a client replaced after a settings change is picked up.
  */
-import { parseImageReference, validateImageReference } from '../engine/reference';
-import type { ImageInspect, PullProgress, RegistryCredential } from '../engine/types';
+import { parseImageReference, validateImageReference } from '../engine/registry';
+import type { ImageInspect, PullProgress, RegistryCredential } from '../engine/connection';
 
 export interface RegistryEngine {
   pullImage(reference: string, options: { auth?: RegistryCredential; signal?: AbortSignal }): AsyncIterable<PullProgress>;

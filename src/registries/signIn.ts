@@ -4,7 +4,7 @@
  */
 import { errorMessage } from '../common/errors';
 import * as vscode from 'vscode';
-import { repositoryCatalogFor } from '../engine/hostedCatalogs';
+import { repositoryCatalogFor } from '../engine/registry';
 import { insecureCredentialTransport, parseRegistryAddress } from '../engine/registry';
 import { confirmAutomatedWrite } from '../workbench/automation';
 import { reportFailure, withCancellableProgress } from '../workbench/feedback';

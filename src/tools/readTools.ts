@@ -1,7 +1,7 @@
 /** The tools that only read: containers, images, a trimmed inspect, logs, a stats snapshot, processes, the engine. */
 import { shortId } from '../common/format';
 import { binarySize, statsFigures, type ContainerInspect, type ContainerSummary } from '../engine';
-import { TimeArgumentError, timeArgumentSeconds } from '../engine/timeArgument';
+import { TimeArgumentError, timeArgumentSeconds } from '../engine/api';
 import { cutText, NewestLines, untrusted } from './boundedText';
 import { CONTAINER_INPUT as CONTAINER, inputObject, RESULT_LIMITS, type AgentTool, type ToolContext, type ToolResult } from './toolTypes';
 

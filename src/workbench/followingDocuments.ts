@@ -14,7 +14,7 @@ export interface FollowingDocument {
 
 export abstract class FollowingDocuments<D extends FollowingDocument> extends Disposable implements vscode.TextDocumentContentProvider {
   protected readonly documents = new Map<string, D>();
-  private readonly _onDidChange = this._register(new vscode.EventEmitter<vscode.Uri>());
+  protected readonly _onDidChange = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this._onDidChange.event;
 
   constructor(scheme: string) {

@@ -2,7 +2,7 @@
 // A/C/D; a click on a changed file opens a diff editor in the real workbench, the image's version on the left and
 // the container's on the right.
 import type { EngineClient } from '../../src/engine';
-import { execCapture } from '../../src/engine/containerFiles';
+import { execCapture } from '../../src/engine/files';
 import { containerSpec } from '../support/containerSpec';
 import { uniqueName } from '../support/engines';
 import type { Workbench } from '../vscode/launch';

@@ -2,7 +2,7 @@
 // editor (the berth-container file system); an edit saved with Ctrl+S reaches the container, as the engine's own
 // archive then shows.
 import type { EngineClient } from '../../src/engine';
-import { execCapture, readContainerFile } from '../../src/engine/containerFiles';
+import { execCapture, readContainerFile } from '../../src/engine/files';
 import { containerSpec } from '../support/containerSpec';
 import { uniqueName } from '../support/engines';
 import type { Workbench } from '../vscode/launch';

@@ -5,7 +5,7 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseHost } from '../../src/engine/endpoint';
+import { parseHost } from '../../src/engine/connection';
 import { endpointKey } from '../../src/model/engineList';
 import { SavedListingFile } from '../../src/model/savedListing';
 import { quietEngineRoute, sendJson, startFakeEngine } from '../support/fakeEngine';

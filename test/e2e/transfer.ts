@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineClient } from '../../src/engine';
-import { execCapture, readContainerFile } from '../../src/engine/containerFiles';
+import { execCapture, readContainerFile } from '../../src/engine/files';
 import { containerSpec } from '../support/containerSpec';
 import { uniqueName } from '../support/engines';
 import type { Workbench } from '../vscode/launch';

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { EngineClient } from '../../src/engine';
-import { tarOf, type TarEntry } from '../../src/engine/containerFiles';
+import { tarOf, type TarEntry } from '../../src/engine/files';
 
 export const NODE_IMAGE_REPO = 'berth-test-node';
 const HASH_LABEL = 'berth.test.node-image-hash';

@@ -1,7 +1,7 @@
 // An image made FROM scratch for the file-system tests: busybox under another path (/tool/busybox, not on PATH),
 // a few files, and no /bin/sh, no find, no rm. Imported from a tar made here, so nothing is pulled.
 import type { EngineClient } from '../../src/engine';
-import { readContainerFile, tarOf } from '../../src/engine/containerFiles';
+import { readContainerFile, tarOf } from '../../src/engine/files';
 
 /** The command that keeps a container of the image running. */
 export const SCRATCH_SLEEP = ['/tool/busybox', 'sleep', '600'];

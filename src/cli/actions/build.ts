@@ -1,5 +1,5 @@
 /**
- * `berth build`: the shared build workflow (engine/build.ts) with docker build's output. The engine's step lines go
+ * `berth build`: the shared build workflow (engine/build/build.ts) with docker build's output. The engine's step lines go
  * to stdout as they arrive, pulled base-image layers as one line per change; `-q` keeps them back (and shows them on
  * stderr if the build fails) and prints only the image id. A failing RUN exits with its own status, as docker does.
  */

@@ -1,11 +1,10 @@
 /**
- * `berth cp`: one front over the archive API copies of src/engine/containerCopy.ts. With `-` as the host side, as
+ * `berth cp`: one front over the archive API copies of src/engine/files/containerCopy.ts. With `-` as the host side, as
  * docker does, the tar archive itself goes to stdout (`cp C:SRC -`) or comes from stdin (`cp - C:DIR`): berth passes
  * the bytes through and extracts nothing on the host.
  */
-import { copyFromContainer, copySource, copyToContainer } from '../../engine/containerCopy';
-import { kindOfStat } from '../../engine/containerFiles';
-import { EngineError } from '../../engine/errors';
+import { copyFromContainer, copySource, copyToContainer, kindOfStat } from '../../engine/files';
+import { EngineError } from '../../engine/connection';
 import type { CopyArguments } from '../values';
 import type { CommandDeps } from '../io';
 

@@ -1,5 +1,5 @@
 /** Writing container output and listings to the CLI's streams. */
-import type { OutputChunk } from '../../engine/types';
+import type { OutputChunk } from '../../engine/connection';
 import type { CliIo } from '../io';
 
 /**

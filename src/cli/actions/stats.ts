@@ -1,5 +1,5 @@
 /**
- * `berth stats` and `berth top`. Stats follows one stream per container (engine/statsStream.ts: stall timeout and a
+ * `berth stats` and `berth top`. Stats follows one stream per container (engine/stats/statsStream.ts: stall timeout and a
  * quiet reconnect) and redraws docker's table in place each second; without names it follows the container events,
  * as docker does, instead of listing again and again.
  */

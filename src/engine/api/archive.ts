@@ -3,10 +3,7 @@
  * extract a tar into a directory (`PUT`). They work on any container, running, stopped or only created, with or
  * without a shell, which is why Berth's file system is built on them rather than on `ls` through exec.
  */
-import { EngineError } from '../errors';
-import { buildQuery } from '../query';
-import type { CallOptions } from '../types';
-import { STREAM_HEADERS_TIMEOUT_MS, TAR_HEADERS } from './connection';
+import { EngineError, buildQuery, type CallOptions, STREAM_HEADERS_TIMEOUT_MS, TAR_HEADERS } from '../connection';
 import { ExecEndpoints } from './exec';
 
 /** The X-Docker-Container-Path-Stat header, decoded. `mode` is Go's os.FileMode (type bits high, permissions low). */

@@ -4,12 +4,19 @@
  * in-band with status 200. Closing the request cancels the build on the engine. Credentials for private base images
  * travel in `X-Registry-Config` (a map, unlike X-Registry-Auth), only to registries that are safe to send them to.
  */
-import { JsonLineDecoder, progressLineError, type ProgressLine } from '../decoders';
-import { EngineError, type EngineErrorKind, type EngineErrorOptions } from '../errors';
-import { buildQuery } from '../query';
-import type { RequestBody } from '../transport-types';
-import type { CallOptions, RegistryCredential } from '../types';
-import { TAR_HEADERS } from './connection';
+import {
+  JsonLineDecoder,
+  progressLineError,
+  type ProgressLine,
+  EngineError,
+  type EngineErrorKind,
+  type EngineErrorOptions,
+  buildQuery,
+  type RequestBody,
+  type CallOptions,
+  type RegistryCredential,
+  TAR_HEADERS,
+} from '../connection';
 import { StatsEndpoints } from './stats';
 
 export interface BuildImageOptions extends CallOptions {

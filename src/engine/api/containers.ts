@@ -1,31 +1,35 @@
 /** The Engine API's Container endpoints: list, inspect, create, the lifecycle, wait, logs and attach. */
 import type { Duplex } from 'node:stream';
-import { changeBatches, type ContainerChange } from '../containerChanges';
-import { demux, FrameJoiner } from '../decoders';
-import { EngineError, engineErrorFromResponse } from '../errors';
-import { assertValidContainerName } from '../reference';
-import { buildQuery } from '../query';
-import type {
-  AttachOptions,
-  CallOptions,
-  ContainerCreateBody,
-  ContainerCreateResult,
-  ContainerInspect,
-  ContainerLogsOptions,
-  ContainerSummary,
-  CreateContainerOptions,
-  KillOptions,
-  ListContainersOptions,
-  OutputChunk,
-  RemoveContainerOptions,
-  ResizeOptions,
-  StopOptions,
-  WaitHandle,
-  WaitOptions,
-  WaitResult,
-} from '../types';
-import { JSON_HEADERS, STREAM_HEADERS_TIMEOUT_MS, collect } from './connection';
-import type { StreamingBody } from '../transport';
+import { changeBatches, type ContainerChange } from './containerChanges';
+import {
+  demux,
+  FrameJoiner,
+  EngineError,
+  engineErrorFromResponse,
+  buildQuery,
+  type AttachOptions,
+  type CallOptions,
+  type ContainerCreateBody,
+  type ContainerCreateResult,
+  type ContainerInspect,
+  type ContainerLogsOptions,
+  type ContainerSummary,
+  type CreateContainerOptions,
+  type KillOptions,
+  type ListContainersOptions,
+  type OutputChunk,
+  type RemoveContainerOptions,
+  type ResizeOptions,
+  type StopOptions,
+  type WaitHandle,
+  type WaitOptions,
+  type WaitResult,
+  JSON_HEADERS,
+  STREAM_HEADERS_TIMEOUT_MS,
+  collect,
+  type StreamingBody,
+} from '../connection';
+import { assertValidContainerName } from '../registry';
 import { SystemEndpoints } from './system';
 
 export class ContainerEndpoints extends SystemEndpoints {

@@ -1,8 +1,14 @@
 /** The Engine API's Exec endpoints: create an exec, start it attached over a hijacked connection, resize, inspect. */
 import type { Duplex } from 'node:stream';
-import { buildQuery } from '../query';
-import type { CallOptions, CreateExecOptions, ExecInspect, ResizeOptions, StartExecOptions } from '../types';
-import { JSON_HEADERS } from './connection';
+import {
+  buildQuery,
+  type CallOptions,
+  type CreateExecOptions,
+  type ExecInspect,
+  type ResizeOptions,
+  type StartExecOptions,
+  JSON_HEADERS,
+} from '../connection';
 import { ImageEndpoints } from './images';
 
 export class ExecEndpoints extends ImageEndpoints {

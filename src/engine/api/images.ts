@@ -2,27 +2,31 @@
  * The Engine API's Image endpoints: list, inspect, remove, tag, pull, push, import and commit (which the API files
  * under images: it makes one). Registry credentials go out only to registries that are safe to send them to.
  */
-import { RegistrySecurity, assertEngineSafeForCredentials, assertSafeToSendCredentials, encodeRegistryAuth } from '../auth';
-import { EngineError } from '../errors';
-import { JsonLineDecoder, progressLineError, type ProgressLine } from '../decoders';
-import { familiarName, parseImageReference, pullParameters } from '../reference';
-import { buildQuery } from '../query';
-import type {
-  CallOptions,
-  CommitOptions,
-  ImageDeleteItem,
-  ImageHistoryEntry,
-  ImageInspect,
-  ImageSummary,
-  ImportImageOptions,
-  ListImagesOptions,
-  PullProgress,
-  RegistryCallOptions,
-  RegistryCredential,
-  RemoveImageOptions,
-  TagImageOptions,
-} from '../types';
-import { JSON_HEADERS, STREAM_HEADERS_TIMEOUT_MS, TAR_HEADERS } from './connection';
+import { RegistrySecurity, assertEngineSafeForCredentials, assertSafeToSendCredentials, encodeRegistryAuth } from '../registry';
+import {
+  EngineError,
+  JsonLineDecoder,
+  progressLineError,
+  type ProgressLine,
+  buildQuery,
+  type CallOptions,
+  type CommitOptions,
+  type ImageDeleteItem,
+  type ImageHistoryEntry,
+  type ImageInspect,
+  type ImageSummary,
+  type ImportImageOptions,
+  type ListImagesOptions,
+  type PullProgress,
+  type RegistryCallOptions,
+  type RegistryCredential,
+  type RemoveImageOptions,
+  type TagImageOptions,
+  JSON_HEADERS,
+  STREAM_HEADERS_TIMEOUT_MS,
+  TAR_HEADERS,
+} from '../connection';
+import { familiarName, parseImageReference, pullParameters } from '../registry';
 import { ContainerEndpoints } from './containers';
 
 export class ImageEndpoints extends ContainerEndpoints {

@@ -1,8 +1,6 @@
 /** The Engine API's Network endpoints: list, inspect, create, remove, connect and disconnect a container. */
-import { buildQuery } from '../query';
-import type { CallOptions } from '../types';
-import type { ConnectNetworkOptions, CreateNetworkBody, FilterOptions, Network } from '../storage-types';
-import { JSON_HEADERS } from './connection';
+import { buildQuery, type CallOptions, JSON_HEADERS } from '../connection';
+import type { ConnectNetworkOptions, CreateNetworkBody, FilterOptions, Network } from './storageTypes';
 import { VolumeEndpoints } from './volumes';
 
 export class NetworkEndpoints extends VolumeEndpoints {

@@ -1,11 +1,9 @@
 /**
  * The Engine API's stats and top endpoints. The stats stream is one JSON sample per second per container; it has no
- * body timeout (the engine paces it), so a stall is caught above this layer by `followStats` (engine/statsStream.ts).
+ * body timeout (the engine paces it), so a stall is caught above this layer by `followStats` (engine/stats/statsStream.ts).
  */
-import { jsonLines } from '../decoders';
-import { buildQuery } from '../query';
-import type { StatsOptions, StatsSample, TopOptions, TopResult } from '../stats-types';
-import { STREAM_HEADERS_TIMEOUT_MS } from './connection';
+import { jsonLines, buildQuery, STREAM_HEADERS_TIMEOUT_MS } from '../connection';
+import type { StatsOptions, StatsSample, TopOptions, TopResult } from './statsTypes';
 import { NetworkEndpoints } from './networks';
 
 export class StatsEndpoints extends NetworkEndpoints {

@@ -1,8 +1,15 @@
 /** The Engine API's System endpoints: ping, version, info and the event stream. */
-import { JsonLineDecoder } from '../decoders';
-import { buildQuery } from '../query';
-import type { CallOptions, EngineEvent, EventsOptions, PingInfo, VersionInfo } from '../types';
-import { EngineConnection, STREAM_HEADERS_TIMEOUT_MS } from './connection';
+import {
+  JsonLineDecoder,
+  buildQuery,
+  type CallOptions,
+  type EngineEvent,
+  type EventsOptions,
+  type PingInfo,
+  type VersionInfo,
+  EngineConnection,
+  STREAM_HEADERS_TIMEOUT_MS,
+} from '../connection';
 
 export class SystemEndpoints extends EngineConnection {
   /**

@@ -3,11 +3,8 @@
  * the route itself is missing (an older API version, or Podman's compat layer): that becomes an error naming the
  * engine and the endpoint, instead of "not found".
  */
-import { EngineError, isEngineError } from '../errors';
-import { buildQuery } from '../query';
-import type { CallOptions } from '../types';
-import type { CreateVolumeBody, DiskUsage, FilterOptions, PruneReport, RemoveVolumeOptions, Volume, VolumeList } from '../storage-types';
-import { JSON_HEADERS, type CallSpec } from './connection';
+import { EngineError, isEngineError, buildQuery, type CallOptions, JSON_HEADERS, type CallSpec } from '../connection';
+import type { CreateVolumeBody, DiskUsage, FilterOptions, PruneReport, RemoveVolumeOptions, Volume, VolumeList } from './storageTypes';
 import { ArchiveEndpoints } from './archive';
 
 /** dockerd's answer for an unknown route is `page not found`; Podman's is the bare text `Not Found`. */

@@ -1,5 +1,5 @@
 /**
- * The build workflow (engine/build.ts) on the real engines: a cancelled build leaves no request and no build step
+ * The build workflow (engine/build/build.ts) on the real engines: a cancelled build leaves no request and no build step
  * running on dockerd; BuildKit-only syntax gets a plain message from the classic builder and builds on Podman
  * (Buildah); a base image that cannot be pulled is named with the registry's words.
  */

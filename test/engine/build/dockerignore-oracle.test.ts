@@ -1,6 +1,6 @@
 /**
  * `.dockerignore` correctness with the docker CLI as the oracle: for each pattern set, the same context is built by
- * Berth (engine/build.ts) and by `DOCKER_BUILDKIT=0 docker build` on the private dockerd, both with `COPY . /ctx`,
+ * Berth (engine/build/build.ts) and by `DOCKER_BUILDKIT=0 docker build` on the private dockerd, both with `COPY . /ctx`,
  * and the files under /ctx of the two images (read through the archive endpoint of a created, never started
  * container) must be identical. The patterns cover `**`, `!` exceptions, leading and trailing `/`, `.` and `..`,
  * `?` and classes, and the Dockerfile and `.dockerignore` themselves excluded.

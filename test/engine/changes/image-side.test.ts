@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { IMAGE_SIDE_HELPER_LABEL, isEngineError, readImageFileOf, revertToImageFile, type ContainerChange, type EngineClient } from '../../../src/engine';
-import { readContainerFile, writeContainerFile } from '../../../src/engine/containerFiles';
+import { readContainerFile, writeContainerFile } from '../../../src/engine/files';
 import { useEngineSuite } from '../../support/engineSuite';
 import { engineTargets, loadTestEngines, uniqueName } from '../../support/engines';
 import { importScratchImage, SCRATCH_SLEEP } from '../../support/scratchImage';

@@ -9,7 +9,7 @@ import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { execCapture } from '../../../src/engine/containerFiles';
+import { execCapture } from '../../../src/engine/files';
 import { containerSpec } from '../../support/containerSpec';
 import { engineTargets, loadTestEngines } from '../../support/engines';
 import { startFakeEngine, type FakeEngine } from '../../support/fakeEngine';

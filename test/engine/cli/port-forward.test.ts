@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
-import { execCapture } from '../../../src/engine/containerFiles';
+import { execCapture } from '../../../src/engine/files';
 import { engineTargets, loadTestEngines } from '../../support/engines';
 import { expectedMessage } from '../engine/bad-input-cases';
 import { collect, createCliHarness, eventually, type CliHarness } from './support';

@@ -13,7 +13,7 @@ import {
   type ImageLayerAnalysis,
   type LayerFileLocation,
 } from '../../../src/engine';
-import { readContainerFile } from '../../../src/engine/containerFiles';
+import { readContainerFile } from '../../../src/engine/files';
 import { failureOf } from '../../support/assertions';
 import { engineTargets, loadTestEngines, uniqueName } from '../../support/engines';
 import { useEngineSuite } from '../../support/engineSuite';

@@ -2,7 +2,7 @@
 // each container is read on its own engine, and the lines come out in the engines' timestamp order.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mergeContainerLogs, mergedLogsSourcesAcross, type MergedLogLine } from '../../../src/engine/mergedContainerLogs';
+import { mergeContainerLogs, mergedLogsSourcesAcross, type MergedLogLine } from '../../../src/engine/compose';
 import type { EngineClient } from '../../../src/engine';
 import { useEngineSuite } from '../../support/engineSuite';
 import { engineTargets, loadTestEngines } from '../../support/engines';

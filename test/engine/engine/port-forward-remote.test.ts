@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { EngineClient, forwardPorts, parseHost, parsePortForwardSpec, sshConnector } from '../../../src/engine';
-import { execCapture } from '../../../src/engine/containerFiles';
+import { execCapture } from '../../../src/engine/files';
 import { containerSpec } from '../../support/containerSpec';
 import { loadRemoteEngines } from '../../support/remote';
 import { eventually } from '../cli/support';

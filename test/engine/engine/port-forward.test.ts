@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { connect, createServer, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
 import { ForwardRelay, parsePortForwardSpec, PortForward, forwardPorts, type EngineClient, type ForwardSession } from '../../../src/engine';
-import { execCapture } from '../../../src/engine/containerFiles';
+import { execCapture } from '../../../src/engine/files';
 import { importScratchImage, SCRATCH_SLEEP } from '../../support/scratchImage';
 import { engineTargets, loadTestEngines, uniqueName } from '../../support/engines';
 import { useEngineSuite } from '../../support/engineSuite';

@@ -3,9 +3,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from 'undici';
-import { EngineClient } from '../../../src/engine/client';
-import { isEngineError } from '../../../src/engine/errors';
-import type { RegistryCredential } from '../../../src/engine/types';
+import { EngineClient } from '../../../src/engine/api';
+import { isEngineError, type RegistryCredential } from '../../../src/engine/connection';
 import { RegistryClient, RegistryError } from '../../../src/engine/registry';
 import { loadTestEngines, type TestEngines } from '../../support/engines';
 import { drain } from '../../support/wait';

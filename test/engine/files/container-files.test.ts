@@ -1,4 +1,4 @@
-// Files inside containers over the archive API (src/engine/containerFiles.ts), against the private dockerd and
+// Files inside containers over the archive API (src/engine/files/containerFiles.ts), against the private dockerd and
 // Podman: both ways of listing agree, reads follow symlinks, writes keep mode and owner, and every refusal of the
 // bad-input table (category "Files in containers") is asserted word for word on dockerd.
 import assert from 'node:assert/strict';
@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import {
   listByArchive, listByExec, makeContainerDirectory, readContainerFile, runFileCommand, statFollowing, writeContainerFile,
   execCapture, kindOfStat, tarOf,
-} from '../../../src/engine/containerFiles';
+} from '../../../src/engine/files';
 import { useEngineSuite } from '../../support/engineSuite';
 import { engineTargets, loadTestEngines, uniqueName } from '../../support/engines';
 import { importScratchImage, SCRATCH_SLEEP } from '../../support/scratchImage';

@@ -1,11 +1,10 @@
-// The listing helper that stays in a container while its folders are opened (src/engine/listingSession.ts) and the
+// The listing helper that stays in a container while its folders are opened (src/engine/files/listingSession.ts) and the
 // provider's keeper of them (src/files/listingSessions.ts), against the private dockerd and Podman: it lists what the
 // one-shot exec lists, request after request and several at once, keeps its answers in order after a failure,
 // refuses paths it cannot pass as data, and leaves no process behind once closed or idle.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { execCapture, listByExec } from '../../../src/engine/containerFiles';
-import { ListingSession } from '../../../src/engine/listingSession';
+import { execCapture, listByExec, ListingSession } from '../../../src/engine/files';
 import { ListingSessions } from '../../../src/files/listingSessions';
 import { useEngineSuite } from '../../support/engineSuite';
 import { engineTargets, loadTestEngines, uniqueName } from '../../support/engines';

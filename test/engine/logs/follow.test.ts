@@ -4,7 +4,7 @@
 // 8 KiB, a TTY wherever a pty read ended). Then a container shown before its start, and a restart in the middle.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LINE_CUT_MARKER, MAX_LINE_BYTES, utf8Boundary } from '../../../src/engine/boundedLine';
+import { LINE_CUT_MARKER, MAX_LINE_BYTES, utf8Boundary } from '../../../src/engine/connection';
 import { followContainerLogs, type LogSink } from '../../../src/logs/logFollower';
 import { useEngineSuite } from '../../support/engineSuite';
 import { engineTargets, loadTestEngines, uniqueName } from '../../support/engines';

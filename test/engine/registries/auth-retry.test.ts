@@ -2,8 +2,8 @@
 // the engine's own refusal ("no basic auth credentials") triggers the sign-in offer, and the retry succeeds.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { EngineClient } from '../../../src/engine/client';
-import type { RegistryCredential } from '../../../src/engine/types';
+import { EngineClient } from '../../../src/engine/api';
+import type { RegistryCredential } from '../../../src/engine/connection';
 import { isRegistryAuthFailure, withRegistryAuthRetry } from '../../../src/registries/authRetry';
 import { CredentialChain, type CredentialSource } from '../../../src/registries/credentialChain';
 import { LayerProgress } from '../../../src/common/layerProgress';

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { readImageFileOf } from '../../../src/engine';
-import { readContainerFile } from '../../../src/engine/containerFiles';
+import { readContainerFile } from '../../../src/engine/files';
 import { eventually, execOutput, useConnectedSuite, viewRows, viewShows } from '../support/fixtures';
 
 describe('changes row in the containers view', () => {

@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { tarOf } from '../../../src/engine/containerFiles';
+import { tarOf } from '../../../src/engine/files';
 import { expectedMessage } from '../../engine/engine/bad-input-cases';
 import { ensureNodeImage } from '../../support/nodeImage';
 import { eventually, useConnectedSuite, viewShows } from '../support/fixtures';

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { readContainerFile } from '../../../src/engine/containerFiles';
+import { readContainerFile } from '../../../src/engine/files';
 import { containerSpec } from '../../support/containerSpec';
 import { eventually, execOutput, setBerthSetting, uniqueName, useConnectedSuite, viewRows, viewShows } from '../support/fixtures';
 

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { readContainerFile } from '../../../src/engine/containerFiles';
+import { readContainerFile } from '../../../src/engine/files';
 import { containerSpec } from '../../support/containerSpec';
 import { uniqueName } from '../../support/engines';
 import { importScratchImage, SCRATCH_SLEEP } from '../../support/scratchImage';

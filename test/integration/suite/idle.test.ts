@@ -14,7 +14,7 @@ import {
 
 /**
  * What one change leaves behind must have run out before the window: the engine client keeps an idle connection
- * for 30 s (keepAliveTimeoutMs in src/engine/transport.ts), and closing it is one last timer.
+ * for 30 s (keepAliveTimeoutMs in src/engine/connection/transport.ts), and closing it is one last timer.
  */
 const QUIET_BEFORE_MS = 32_000;
 const WINDOW_MS = 3000;

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { tarOf } from '../../../src/engine/containerFiles';
+import { tarOf } from '../../../src/engine/files';
 import { containerSpec } from '../../support/containerSpec';
 import { useConnectedSuite, eventually, execOutput, execRunning, modelShowsContainer, uniqueName } from '../support/fixtures';
 

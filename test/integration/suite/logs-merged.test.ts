@@ -1,7 +1,7 @@
 // Show Logs on a selection of containers: one terminal, their lines merged in timestamp order with name prefixes.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { MessageSplitter } from '../../../src/engine/composeMessages';
+import { MessageSplitter } from '../../../src/engine/compose';
 import type { EngineClient } from '../../../src/engine';
 import { eventually, modelShowsContainer, uniqueName, useConnectedSuite } from '../support/fixtures';
 

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { EngineClient } from '../../../src/engine/client';
+import { EngineClient } from '../../../src/engine/api';
 import { loadTestEngines, type TestEngines } from '../../support/engines';
 import { suiteEngine } from '../support/fixtures';
 import { failureOf, registryRows, type ChildSummary } from '../support/registriesView';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { containerTable, displayWidth, ellipsis, familiarImage, goQuote, humanDuration, humanSize, imageTable, renderTable } from '../../../src/cli/format';
-import type { ContainerSummary, ImageSummary } from '../../../src/engine/types';
+import type { ContainerSummary, ImageSummary } from '../../../src/engine/connection';
 
 const now = Date.UTC(2026, 0, 10, 12, 0, 0);
 const nowSeconds = now / 1000;

@@ -6,7 +6,7 @@ import { UsageError } from '../../../src/cli/args';
 import { describeFailure, outputFailureMessage, singleLine } from '../../../src/cli/failure';
 import { outputStream } from '../../../src/cli/streams';
 import { PullProgressPrinter } from '../../../src/cli/progress';
-import { EngineError } from '../../../src/engine/errors';
+import { EngineError } from '../../../src/engine/connection';
 
 void describe('failures', () => {
   void it('maps failures to docker\'s exit statuses', () => {

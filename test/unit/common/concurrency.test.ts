@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { forEachBounded, inOrderAhead } from '../../../src/common/concurrency';
-import { inChunksOf } from '../../../src/engine/buildContext';
+import { inChunksOf } from '../../../src/engine/build';
 import { nextTurn, sleep } from '../../support/wait';
 
 /** A gate per item: work on it waits until the test opens it, so the test decides when each item finishes. */

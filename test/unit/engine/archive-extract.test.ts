@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { EngineError } from '../../../src/engine';
-import { copyFromContainer } from '../../../src/engine/containerCopy';
+import { copyFromContainer } from '../../../src/engine/files';
 import { useFakeEngine } from '../../support/fakeEngineSuite';
 import { archiveRoute, reviewArchives, sentinelTree, snapshotOutside, tarOf, type ServedArchive, type TarEntrySpec } from '../../support/hostileArchive';
 

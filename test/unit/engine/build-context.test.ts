@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import * as tar from 'tar-stream';
-import { contextTar, prepareBuildContext } from '../../../src/engine/buildContext';
+import { contextTar, prepareBuildContext } from '../../../src/engine/build';
 
 /** Every entry of the context tar: name and bytes. */
 async function entriesOf(pack: tar.Pack): Promise<Map<string, string>> {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodePathStat } from '../../../src/engine';
-import { baseNameOf, execRefusal, kindOfStat, parentOf, resolveLink, tarOf } from '../../../src/engine/containerFiles';
+import { baseNameOf, execRefusal, kindOfStat, parentOf, resolveLink, tarOf } from '../../../src/engine/files';
 
 const stat = (mode: number) => ({ name: 'x', size: 0, mode, mtime: '', linkTarget: '' });
 

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { listDockerContexts } from '../../../src/engine/contexts';
+import { listDockerContexts } from '../../../src/engine/connection';
 
 const root = mkdtempSync(join(tmpdir(), 'berth-contexts-'));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -27,7 +27,7 @@ void describe('docker events line', () => {
 
   void it('writes UTC with Z and another zone with its offset, always nine fraction digits', () => {
     const render = (tz: string): string =>
-      execFileSync(process.execPath, ['--import', 'tsx', '-e', "console.log(require('./src/engine/eventFormat').rfc3339NanoFixed(1795854677000000500n))"], {
+      execFileSync(process.execPath, ['--import', 'tsx', '-e', "console.log(require('./src/engine/api').rfc3339NanoFixed(1795854677000000500n))"], {
         env: { ...process.env, TZ: tz },
         encoding: 'utf8',
       }).trim();

@@ -2,7 +2,7 @@
 // (test/fixtures/hosted-apis): paging, sign-in, and each refusal with the service's own words and what to do next.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { apiBaseFor, DockerHubCatalog, GhcrCatalog, hostedCatalogFor, retryWhen, DOCKER_HUB_API, GITHUB_API } from '../../../src/engine/hostedCatalogs';
+import { apiBaseFor, DockerHubCatalog, GhcrCatalog, hostedCatalogFor, retryWhen, DOCKER_HUB_API, GITHUB_API } from '../../../src/engine/registry';
 import { RegistryError } from '../../../src/engine/registry';
 import { repositoryNameProblem } from '../../../src/registries/typedRepositories';
 import { badInputCase, expectedMessage } from '../../engine/engine/bad-input-cases';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mergeContainerLogs, type MergedLogLine, type MergedLogsClient } from '../../../src/engine/mergedContainerLogs';
-import type { OutputChunk } from '../../../src/engine/types';
+import { mergeContainerLogs, type MergedLogLine, type MergedLogsClient } from '../../../src/engine/compose';
+import type { OutputChunk } from '../../../src/engine/connection';
 import { sleep } from '../../support/wait';
 
 /** One frame per line, stamped at `second` (UTC, 2026-01-01T00:00:SS). */

@@ -1,8 +1,8 @@
-// Reading Node.js inspector flags and `top` answers (engine/nodeInspector.ts): the ports --inspect, --inspect-brk and
+// Reading Node.js inspector flags and `top` answers (engine/workflows/nodeInspector.ts): the ports --inspect, --inspect-brk and
 // --inspect-port name, and the node processes in dockerd's, Podman's and a container's own ps columns.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { inspectorPortOf, nodeProcessesOf, signalledInspectorPort } from '../../../src/engine/nodeInspector';
+import { inspectorPortOf, nodeProcessesOf, signalledInspectorPort } from '../../../src/engine/workflows';
 
 void describe('inspector flags', () => {
   void it('reads the port of --inspect, --inspect-brk, HOST:PORT, --inspect-port and stops at the script', () => {

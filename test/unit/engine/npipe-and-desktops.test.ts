@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EngineClient, EngineError, knownSockets, parseHost, resolveEndpoint, type EndpointFs } from '../../../src/engine';
-import { connectorFor } from '../../../src/engine/connectors';
+import { connectorFor } from '../../../src/engine/connection';
 import { discoverEngines } from '../../../src/model/engineList';
 import { startFakeEngine } from '../../support/fakeEngine';
 

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { JsonLineDecoder, type OutputChunk } from '../../../src/engine';
-import { LINE_CUT_MARKER, MAX_LINE_BYTES } from '../../../src/engine/boundedLine';
-import { MessageSplitter } from '../../../src/engine/composeMessages';
+import { LINE_CUT_MARKER, MAX_LINE_BYTES } from '../../../src/engine/connection';
+import { MessageSplitter } from '../../../src/engine/compose';
 import { LogMessageReader } from '../../../src/logs/logMessages';
 import { assertLinear } from '../../support/operationCount';
 
@@ -51,7 +51,7 @@ const MESSAGE_SIZES: ReadonlyArray<readonly [string, number, number]> = [
   ['16 KiB', 16 * KIB, 256 * KIB],
 ];
 
-void describe('compose logs splitter (engine/composeMessages.ts)', () => {
+void describe('compose logs splitter (engine/compose/composeMessages.ts)', () => {
   for (const tty of [false, true]) {
     const mode = tty ? 'TTY' : 'no TTY';
     void it(`${mode}: a line past the bound is shown cut with the marker, and the next line comes whole`, () => {
@@ -144,7 +144,7 @@ void describe('engine log reader (logs/logMessages.ts)', () => {
   }
 });
 
-void describe('JSON streams (events, pull, push, build output, stats: engine/decoders.ts JsonLineDecoder)', () => {
+void describe('JSON streams (events, pull, push, build output, stats: engine/connection/decoders.ts JsonLineDecoder)', () => {
   for (const [name, size] of [['1-byte', 1], ['1 KiB', KIB], ['16 KiB', 16 * KIB]] as const) {
     void it(`one long JSON line in ${name} chunks: 4× the input costs at most 8× the operations`, () => {
       const line = (length: number): Buffer[] => {

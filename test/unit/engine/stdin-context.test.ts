@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { isArchive, MAX_STDIN_DOCKERFILE_BYTES, readStdinContext, singleDockerfileTar } from '../../../src/engine/stdinContext';
-import { EngineError } from '../../../src/engine/errors';
+import { isArchive, MAX_STDIN_DOCKERFILE_BYTES, readStdinContext, singleDockerfileTar } from '../../../src/engine/build';
+import { EngineError } from '../../../src/engine/connection';
 
 async function bytesOf(source: AsyncIterable<Buffer>): Promise<Buffer> {
   const parts: Buffer[] = [];

@@ -2,9 +2,7 @@
 // and takeQueued handing all of it over at once and letting undici go on.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseHost } from '../../../src/engine/endpoint';
-import { StreamingHandler } from '../../../src/engine/response-handlers';
-import type { StreamingResponse } from '../../../src/engine/transport-types';
+import { parseHost, StreamingHandler, type StreamingResponse } from '../../../src/engine/connection';
 
 const LINE = Buffer.alloc(100, 0x78);
 

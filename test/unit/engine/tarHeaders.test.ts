@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as tar from 'tar-stream';
-import { TarHeaderWalker, type TarHeader } from '../../../src/engine/tarHeaders';
+import { TarHeaderWalker, type TarHeader } from '../../../src/engine/files';
 
 async function packed(entries: ReadonlyArray<tar.Header | (Partial<tar.Header> & { name: string; body?: Buffer })>): Promise<Buffer> {
   const pack = tar.pack();

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { UsageError } from '../../../src/cli/args';
 import { describeFailure } from '../../../src/cli/failure';
 import { engineTimestamp } from '../../../src/cli/timestamps';
-import { engineTimestamp as sharedTimestamp, TimeArgumentError, timeArgumentSeconds } from '../../../src/engine/timeArgument';
+import { engineTimestamp as sharedTimestamp, TimeArgumentError, timeArgumentSeconds } from '../../../src/engine/api';
 
 const NOW_MS = Date.UTC(2024, 4, 1, 12, 0, 0, 750);
 const NOW_S = Math.floor(NOW_MS / 1000);

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { OutputChunk } from '../../../src/engine';
-import { LINE_CUT_MARKER, MAX_LINE_BYTES } from '../../../src/engine/boundedLine';
+import { LINE_CUT_MARKER, MAX_LINE_BYTES } from '../../../src/engine/connection';
 import { compareStamps, LogMessageReader } from '../../../src/logs/logMessages';
 
 const T1 = '2026-11-23T10:38:35.913673355Z';

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { nodeContextStoreFs, type ContextStoreFs } from '../../../src/engine/contexts';
+import { nodeContextStoreFs, type ContextStoreFs } from '../../../src/engine/connection';
 import {
   dedupeEngines,
   discoverEngines,

@@ -13,7 +13,7 @@ import { SAVE_AFTER_MS, SAVE_AT_LATEST_MS, SavedListingKeeper } from '../../../s
 import { refineClocksAfterListings } from '../../../src/model/clockRefiner';
 import { EngineSessions } from '../../../src/model/engineSessions';
 import type { EngineDescriptor } from '../../../src/model/engineList';
-import { parseHost } from '../../../src/engine/endpoint';
+import { parseHost } from '../../../src/engine/connection';
 import { renderClock } from '../../../src/model/statusClock';
 import { containerSummary, hex, MemoryEngine, until } from './support';
 import { WORKBENCH_BAD_INPUT_CASES } from '../../engine/engine/bad-input-workbench-cases';

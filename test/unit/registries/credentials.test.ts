@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CredentialChain, registryKey, toRegistryAuth, type CredentialSource } from '../../../src/registries/credentialChain';
 import { dockerConfigRegistries, dockerConfigSource } from '../../../src/registries/dockerConfigRegistries';
-import type { RegistryCredential } from '../../../src/engine/types';
+import type { RegistryCredential } from '../../../src/engine/connection';
 
 function basic(user: string, password: string): string {
   return Buffer.from(`${user}:${password}`).toString('base64');

@@ -2,7 +2,7 @@
 // auth refusal from other failures.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { EngineError } from '../../../src/engine/errors';
+import { EngineError } from '../../../src/engine/connection';
 import { RegistryError } from '../../../src/engine/registry';
 import { isRegistryAuthFailure } from '../../../src/registries/authRetry';
 import { splitRepoTag } from '../../../src/common/imageName';
