@@ -128,7 +128,9 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
     const live = target.refs.filter((ref) => ref.record && isRunningState(ref.record.state));
     if (live.length > 0) {
       const proceed = await confirm(
-        `${live.map((ref) => ref.name).join(', ')} ${live.length === 1 ? 'is' : 'are'} running. Remove anyway (forced)?`,
+        live.length === 1
+          ? vscode.l10n.t('{0} is running. Remove anyway (forced)?', live.map((ref) => ref.name).join(', '))
+          : vscode.l10n.t('{0} are running. Remove anyway (forced)?', live.map((ref) => ref.name).join(', ')),
         vscode.l10n.t('Remove'),
         target.options.confirmed,
       );

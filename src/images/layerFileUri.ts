@@ -1,5 +1,5 @@
 /**
- * `berth-image://<engine>/<image-id>/<layer-index>/<path>?tar=<layer tar>&image=<name>`: one file of one layer of an
+ * `berth-image://<engine>/<image-id>/<layer-index>/<path>?{"tar":…,"layer":…,"image":…,"file":…}`: one file of one layer of an
  * image. The engine id is the authority (as berth-container: URIs have it), the path is normalised with `layerPathOf`
  * so a hostile entry name never climbs out of its layer, and odd characters are left to the URI's own escaping.
  * `tar` names the layer in the saved image; `image` (the name the row showed) and `layer` only word the editor's
@@ -23,22 +23,48 @@ export interface UriParts {
   readonly query: string;
 }
 
+/** The query of a berth-image: URI: the layer tar it reads, and the words of the editor's title. */
+interface LayerFileQuery {
+  readonly tar: string;
+  readonly layer: string;
+  readonly image: string;
+  readonly file: string;
+}
+
+/** The query's fields that are strings; undefined when the query is no JSON object (a hand-made or foreign URI). */
+function queryOf(text: string): Partial<LayerFileQuery> | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  const fields: Record<string, string> = {};
+  for (const key of ['tar', 'layer', 'image', 'file'] as const) {
+    const value = (parsed as Record<string, unknown>)[key];
+    if (typeof value === 'string') fields[key] = value;
+  }
+  return fields;
+}
+
 export function layerFileUriParts(address: LayerFileAddress): UriParts {
-  const query = new URLSearchParams({ tar: address.tarPath, layer: String(address.layerIndex), image: address.imageName, file: `/${layerPathOf(address.path)}` });
+  // A JSON object, because VS Code's resource label formatter reads `${query.file}` and the like only from one.
+  const query: LayerFileQuery = { tar: address.tarPath, layer: String(address.layerIndex), image: address.imageName, file: `/${layerPathOf(address.path)}` };
   return {
     scheme: IMAGE_LAYER_SCHEME,
     authority: address.engine,
     path: `/${address.imageId}/${address.layerIndex}/${layerPathOf(address.path)}`,
-    query: query.toString(),
+    query: JSON.stringify(query),
   };
 }
 
 /** The address in a berth-image: URI's parts, or undefined when they do not name one file of one layer. */
 export function layerFileAddressOf(parts: UriParts): LayerFileAddress | undefined {
   const match = /^\/([^/]+)\/(\d{1,6})(?:\/([\s\S]*))?$/.exec(parts.path);
-  const query = new URLSearchParams(parts.query);
-  const tarPath = query.get('tar');
-  if (parts.scheme !== IMAGE_LAYER_SCHEME || match === null || parts.authority === '' || tarPath === null || tarPath === '') return undefined;
+  const query = queryOf(parts.query);
+  const tarPath = query?.tar;
+  if (parts.scheme !== IMAGE_LAYER_SCHEME || match === null || parts.authority === '' || tarPath === undefined || tarPath === '') return undefined;
   const imageId = match[1] as string;
   return {
     engine: parts.authority,
@@ -46,6 +72,6 @@ export function layerFileAddressOf(parts: UriParts): LayerFileAddress | undefine
     layerIndex: Number(match[2]),
     tarPath,
     path: layerPathOf(match[3] ?? ''),
-    imageName: query.get('image') ?? imageId.replace(/^sha256:/, '').slice(0, 12),
+    imageName: query?.image ?? imageId.replace(/^sha256:/, '').slice(0, 12),
   };
 }

@@ -81,6 +81,10 @@ describe('layers under an image row', () => {
     assert.equal(uri.scheme, 'berth-image');
     const editor = await eventually('the editor of /data/a.bin', () => vscode.window.visibleTextEditors.find((each) => each.document.uri.toString() === uri.toString()));
     assert.equal(editor.document.getText(), 'a'.repeat(A_FIRST), 'the lower layer\'s version, not the image\'s b.bin');
+    // The tab names the file; its full label ("layer N of IMAGE: /data/a.bin", from package.json's resource label
+    // formatter, which reads the URI's query) ends in the file, so the tab is its last part whatever the image's name.
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.equal(tab?.label, 'a.bin', `the tab reads ${JSON.stringify(tab?.label)}`);
 
     // The workbench refuses writes to a read-only file system before they reach it; its editor shows our reason.
     assert.equal(vscode.workspace.fs.isWritableFileSystem('berth-image'), false);

@@ -39,11 +39,19 @@ void describe('berth-image: URI parts', () => {
     assert.equal(typed?.path, 'x/y');
   });
 
+  void it('the query is a JSON object naming the file, layer and image, as VS Code\'s label formatter reads it', () => {
+    const query: unknown = JSON.parse(layerFileUriParts(BASE).query);
+    assert.deepEqual(query, { tar: BASE.tarPath, layer: '2', image: 'localhost/app:1', file: '/data/a.bin' });
+  });
+
   void it('parts that name no file of a layer are refused', () => {
     const parts = layerFileUriParts(BASE);
     assert.equal(layerFileAddressOf({ ...parts, scheme: 'file' }), undefined);
     assert.equal(layerFileAddressOf({ ...parts, authority: '' }), undefined);
     assert.equal(layerFileAddressOf({ ...parts, query: '' }), undefined, 'no layer tar');
+    assert.equal(layerFileAddressOf({ ...parts, query: `tar=${encodeURIComponent(BASE.tarPath)}` }), undefined, 'a query that is no JSON object');
+    assert.equal(layerFileAddressOf({ ...parts, query: '["tar"]' }), undefined, 'a JSON array');
+    assert.equal(layerFileAddressOf({ ...parts, query: '{"tar":7}' }), undefined, 'a layer tar that is no string');
     assert.equal(layerFileAddressOf({ ...parts, path: `/${BASE.imageId}/two/data/a.bin` }), undefined, 'a layer index that is no number');
     assert.equal(layerFileAddressOf({ ...parts, path: '/' }), undefined);
   });
