@@ -34,7 +34,8 @@ function nothingToOpen(name: string, ports: readonly PublishedPort[]): Error {
   }
   const notes = ports.map((port) => `${portLabel(port)}: ${portNote(port) ?? 'no address'}`).join('; ');
   if (ports.every((port) => port.dropped === true)) {
-    return new EngineError('bad-request', `${name} is on network none, which drops published ports (${notes})`, {
+    // The ports alone: each one's note would say "network none drops published ports" once more.
+    return new EngineError('bad-request', `${name} is on network none, which drops published ports (${ports.map(portLabel).join(', ')})`, {
       hint: 'Run the image again on another network (Run Container\'s --network option, or the berth.run.network setting)',
     });
   }

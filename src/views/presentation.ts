@@ -4,7 +4,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { formatBytes, momentWords, shortId } from '../common/format';
-import { portLabel, portsOfSummary } from '../model/ports';
+import { onNetworkNone, portLabel, portsOfSummary } from '../model/ports';
 import { containerHealth, isRunningState, type ContainerHealth, type ContainerRecord, type ImageRecord } from '../model/records';
 import { clockChangesAt, createdClock, renderClock, type StatusClock } from '../model/statusClock';
 
@@ -116,7 +116,8 @@ export function containerTooltip(record: ContainerRecord, nowMs: number): string
   ];
   // A running container's published ports (from the listing); those of one that is not running are only bindings,
   // which the Ports feature reads by inspect and adds as a decoration.
-  if (isRunningState(record.state)) {
+  // On network `none` the listing has no ports at all: the Ports feature's decoration says which bindings it drops.
+  if (isRunningState(record.state) && !onNetworkNone(summary)) {
     const ports = portsOfSummary(summary.Ports).map(portLabel);
     lines.push('', l10n.t('Ports: {0}', ports.length > 0 ? escapeMarkdown(ports.join(', ')) : l10n.t('none')));
   }

@@ -83,7 +83,7 @@ export const WORKBENCH_BAD_INPUT_CASES: readonly BadInputCase[] = [
     input: 'a created, running or stopped container on network none that was given published ports (Docker keeps the bindings and never opens them)',
     kind: 'error',
     errorKind: 'bad-request',
-    message: '<name> is on network none, which drops published ports (<port>: never published: network none drops published ports; run the container on another network to reach it). Run the image again on another network (Run Container\'s --network option, or the berth.run.network setting)',
+    message: '<name> is on network none, which drops published ports (<port>). Run the image again on another network (Run Container\'s --network option, or the berth.run.network setting)',
   },
   {
     id: 'ports-no-address',

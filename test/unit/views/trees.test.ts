@@ -191,3 +191,10 @@ void test('image ids keep one form: Podman\'s inspect (no sha256: prefix) and it
   assert.equal(inspected.key, listed.key);
   assert.equal(toImageRecord({ ...listed.summary, Id: 'not-a-digest' }).id, 'not-a-digest');
 });
+
+void test('a running container on network none has no "Ports: none" line: the Ports decoration says what it drops', () => {
+  const onNone = (networks: Record<string, object>): ContainerRecord =>
+    toContainerRecord(containerSummary('n1', 'isolated', { Ports: [], State: 'running', Status: 'Up 2 minutes', NetworkSettings: { Networks: networks } }));
+  assert.doesNotMatch(presentContainer(onNone({ none: {} }), Date.now()).tooltip, /Ports:/);
+  assert.match(presentContainer(onNone({ bridge: {} }), Date.now()).tooltip, /Ports: none/, 'on another network, no port is said as none');
+});
