@@ -1,5 +1,5 @@
 // The bad-input rows of Docker Hub's and GHCR's listings, the "Type a Repository…" prompt and the German
-// translation's fallback: what the user gets, word for word. Asserted by test/unit/engine/hosted-catalogs.test.ts
+// translation's fallback: what the user gets, word for word. Asserted by test/unit/engine/registry/hosted-catalogs.test.ts
 // (against the replayed APIs), test/integration/suite/registries-hosted.test.ts (the same messages in the
 // Registries view) and test/unit/package/l10n.test.ts (the fallback). Part of BAD_INPUT_CASES.
 import type { BadInputCase } from '../engine/bad-input-cases';

@@ -1,7 +1,7 @@
 // The bad-input rows of hostile archives (issue 32): what `berth cp CONTAINER:SRC DEST` and Download say when an engine
 // sends an archive that would write outside the destination, and what a build sends for a linked .dockerignore.
 // Asserted by test/engine/cli/cp-hostile.test.ts (a fake engine serving the archives) and
-// test/unit/engine/build-context.test.ts; part of BAD_INPUT_CASES.
+// test/unit/engine/build/build-context.test.ts; part of BAD_INPUT_CASES.
 import type { BadInputCase } from '../bad-input-cases';
 
 const action = 'cp CONTAINER:SRC DEST / Download';

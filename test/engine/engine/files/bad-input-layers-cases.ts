@@ -1,6 +1,6 @@
-// The bad-input rows of image layers and history (issue 36), asserted by test/engine/engine/image-layers.test.ts
-// (the real engines) and test/engine/engine/image-layers-fake.test.ts (a stream cut midway); the rows of one layer's
-// file by test/engine/engine/layer-files.test.ts and layer-files-fake.test.ts; part of BAD_INPUT_CASES.
+// The bad-input rows of image layers and history (issue 36), asserted by test/engine/engine/files/image-layers.test.ts
+// (the real engines) and test/engine/engine/files/image-layers-fake.test.ts (a stream cut midway); the rows of one layer's
+// file by test/engine/engine/files/layer-files.test.ts and layer-files-fake.test.ts; part of BAD_INPUT_CASES.
 import type { BadInputCase } from '../bad-input-cases';
 
 export const LAYERS_BAD_INPUT_CASES: readonly BadInputCase[] = [

@@ -1,4 +1,4 @@
-// The bad-input rows of Attach Node.js Debugger (issue 37), asserted by test/engine/engine/node-inspector.test.ts
+// The bad-input rows of Attach Node.js Debugger (issue 37), asserted by test/engine/engine/workflows/node-inspector.test.ts
 // (the engine client) and test/integration/suite/debug-node.test.ts (the command); part of BAD_INPUT_CASES.
 import type { BadInputCase } from '../bad-input-cases';
 

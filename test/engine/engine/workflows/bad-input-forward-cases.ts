@@ -1,4 +1,4 @@
-// The bad-input rows of port forwarding (issue 37), asserted by test/engine/engine/port-forward.test.ts (the
+// The bad-input rows of port forwarding (issue 37), asserted by test/engine/engine/workflows/port-forward.test.ts (the
 // engine client) and test/engine/cli/port-forward.test.ts (the CLI); part of BAD_INPUT_CASES.
 import type { BadInputCase } from '../bad-input-cases';
 

@@ -1,6 +1,6 @@
 // Finding a Node.js inspector in a container (issue 37, Attach Node.js Debugger), on the real private dockerd and
 // Podman with the Node.js test image: node processes read from `top` with the port their --inspect flags name (the
-// parsing itself: test/unit/engine/nodeInspector.test.ts), the
+// parsing itself: test/unit/engine/workflows/nodeInspector.test.ts), the
 // inspector answering through a forward, SIGUSR1 opening it in the main process and in another one, and the refusals
 // for a container that is not running or runs no node.
 import assert from 'node:assert/strict';
