@@ -41,3 +41,8 @@ export function dockerCliBytes(host: string, args: readonly string[]): DockerCli
   const result = spawnSync('docker', ['-H', host, ...args], { maxBuffer: 64 * 1024 * 1024, env: cliEnvironment() });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+/** The DOCKER_CONFIG that scripts/engines.sh writes beside the private engines (STATE_DIR is engines.json's stateDir). */
+export function enginesDockerConfig(stateDir: string): string {
+  return join(stateDir, 'docker-config');
+}
