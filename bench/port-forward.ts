@@ -21,6 +21,7 @@ import { EngineClient, forwardPorts, parsePortForwardSpec, type ForwardSession }
 import { execCapture } from '../src/engine/files';
 import { FrameDemuxer } from '../src/engine/connection';
 import { containerSpec } from '../test/support/containerSpec';
+import { enginesDockerConfig } from '../test/support/dockerHome';
 import { loadTestEngines } from '../test/support/engines';
 import { measureInterleaved, pairedRatio, type Contender, type Measurement } from './measure';
 import { percentile, summarize, type Summary } from './stats';
@@ -115,7 +116,7 @@ async function main(): Promise<void> {
   const image = process.env.BERTH_BENCH_IMAGE ?? loadTestEngines().image;
   let requests = 0;
   const client = EngineClient.fromEnvironment({ host, log: () => requests++ });
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', DOCKER_HOST: host, DOCKER_CONFIG: process.env.DOCKER_CONFIG ?? join(loadTestEngines().stateDir, 'docker-config') };
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', DOCKER_HOST: host, DOCKER_CONFIG: process.env.DOCKER_CONFIG ?? enginesDockerConfig(loadTestEngines().stateDir) };
   const { Id: id } = await client.createContainer(containerSpec(image, ['sh', '-c', SERVERS]));
   const direct = await directServer();
   let session: ForwardSession | undefined;

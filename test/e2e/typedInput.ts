@@ -2,7 +2,7 @@
 // docs/bad-input.md says, instead of after the last prompt: a reference typed into Run Container's image pick (no
 // longer offered as "pull if missing", and Enter keeps the pick open), `-e =x` in the options box, and a volume
 // name with a "/" in Create Volume's first prompt. Nothing is created: each prompt is left with Escape.
-import { buildRow } from '../engine/engine/bad-input-build-cases';
+import { buildRow } from '../engine/build/bad-input-build-cases';
 import { workbenchMessage } from '../engine/engine/bad-input-workbench-cases';
 import type { Workbench } from '../vscode/launch';
 import type { WorkbenchDriver } from './driver';

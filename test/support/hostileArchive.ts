@@ -113,7 +113,7 @@ export function snapshotOutside(base: string, skip: string): string[] {
 }
 
 export interface HostileArchive {
-  /** The row of the bad-input table (test/engine/engine/bad-input-archive-cases.ts) that says what berth answers. */
+  /** The row of the bad-input table (test/engine/engine/files/bad-input-archive-cases.ts) that says what berth answers. */
   readonly id: string;
   readonly title: string;
   readonly entries: readonly TarEntrySpec[];

@@ -4,8 +4,8 @@
  * anything is listed.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
+import { dockerCli, type DockerCliResult } from '../../support/dockerHome';
 import { createCliHarness, type CliHarness } from './support';
 
 const PS_TEMPLATES = [
@@ -62,10 +62,7 @@ void describe('--format next to docker', () => {
     await harness.dispose();
   });
 
-  const docker = (args: readonly string[]): { status: number | null; stdout: string; stderr: string } => {
-    const result = spawnSync('docker', ['-H', harness.engines.dockerHost, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent' } });
-    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-  };
+  const docker = (args: readonly string[]): DockerCliResult<string> => dockerCli(harness.engines.dockerHost, args);
 
   /**
    * The engine lists images created in the same second in any order, and in a new order at each call, so docker's

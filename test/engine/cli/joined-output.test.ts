@@ -4,9 +4,9 @@
  * for thousands of short lines of both streams interleaved; and the engine client hands out fewer chunks than frames.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { engineTargets, loadTestEngines } from '../../support/engines';
+import { dockerCliBytes, type DockerCliResult } from '../../support/dockerHome';
 import { createCliHarness, type CliHarness } from './support';
 
 const LINES = 20_000;
@@ -27,10 +27,7 @@ void describe('berth logs and run next to docker, with frames joined', () => {
   });
 
   /** The docker CLI on the private dockerd, its two streams as bytes. */
-  const docker = (args: readonly string[]): { status: number | null; stdout: Buffer; stderr: Buffer } => {
-    const result = spawnSync('docker', ['-H', harness.engines.dockerHost, ...args], { maxBuffer: 64 * 1024 * 1024, env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent' } });
-    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-  };
+  const docker = (args: readonly string[]): DockerCliResult<Buffer> => dockerCliBytes(harness.engines.dockerHost, args);
 
   void it('logs and logs --timestamps of interleaved short lines: both streams byte for byte as docker prints them', async () => {
     const started = await harness.berth(['run', '-d', '--network', 'none', ...harness.labelArgs, harness.engines.image, ...MIXED]);

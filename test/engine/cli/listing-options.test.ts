@@ -4,8 +4,8 @@
  * names and headers are compared).
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
+import { dockerCli, type DockerCliResult } from '../../support/dockerHome';
 import { createCliHarness, type CliHarness } from './support';
 
 void describe('listing options, next to docker', () => {
@@ -17,10 +17,7 @@ void describe('listing options, next to docker', () => {
     await harness.dispose();
   });
 
-  const docker = (args: readonly string[]): { status: number | null; stdout: string; stderr: string } => {
-    const result = spawnSync('docker', ['-H', harness.engines.dockerHost, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent' } });
-    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-  };
+  const docker = (args: readonly string[]): DockerCliResult<string> => dockerCli(harness.engines.dockerHost, args);
   /** The header, then the rows sorted: the engine lists images created in the same second in any order. */
   const rows = (text: string): string[] => {
     const [header = '', ...body] = text.split('\n');

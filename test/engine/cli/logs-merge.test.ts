@@ -4,8 +4,8 @@
  * timestamp order with name prefixes, as `docker compose logs` prints them.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
+import { dockerCli, type DockerCliResult } from '../../support/dockerHome';
 import { createCliHarness, eventually, type CliHarness } from './support';
 
 interface StampedLine {
@@ -22,10 +22,7 @@ void describe('berth logs next to docker logs', () => {
     await harness.dispose();
   });
 
-  const docker = (args: readonly string[]): { status: number | null; stdout: string; stderr: string } => {
-    const result = spawnSync('docker', ['-H', harness.engines.dockerHost, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent' } });
-    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-  };
+  const docker = (args: readonly string[]): DockerCliResult<string> => dockerCli(harness.engines.dockerHost, args);
   /** Runs a container that prints `NAME-1` … `NAME-count` on stdout (and `NAME-err-i` on stderr), waits until it exited. */
   const finishedContainer = async (name: string, count: number): Promise<string> => {
     const script = `for i in $(seq 1 ${count}); do echo ${name}-$i; echo ${name}-err-$i >&2; sleep 0.2; done`;

@@ -6,8 +6,8 @@ import { execFile, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { join } from 'node:path';
 import { execCapture } from '../../../src/engine/files';
+import { enginesDockerConfig } from '../../support/dockerHome';
 import { engineTargets, loadTestEngines } from '../../support/engines';
 import { expectedMessage } from '../engine/bad-input-cases';
 import { collect, createCliHarness, eventually, type CliHarness } from './support';
@@ -77,7 +77,7 @@ for (const target of engineTargets(loadTestEngines())) {
           const { stdout } = await execFileAsync('docker', ['exec', '-i', id, 'cat', '/www/blob'], {
             encoding: 'buffer',
             maxBuffer: 4 * 1048576,
-            env: { ...process.env, DOCKER_HOST: target.host, DOCKER_CONFIG: join(harness.engines.stateDir, 'docker-config') },
+            env: { ...process.env, DOCKER_HOST: target.host, DOCKER_CONFIG: enginesDockerConfig(harness.engines.stateDir) },
           });
           assert.ok(through.equals(stdout), 'the forward carries what docker exec carries');
         }

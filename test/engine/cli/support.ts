@@ -4,11 +4,12 @@
  * it printed on each stream.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { EngineClient } from '../../../src/engine';
+import { writeDockerConfig } from '../../support/dockerHome';
 import { cleanupLabel, loadTestEngines, uniqueName, type TestEngines } from '../../support/engines';
 import { until } from '../../support/wait';
 
@@ -66,7 +67,7 @@ export async function createCliHarness(suite: string): Promise<CliHarness> {
   // The CLI's own build step (esbuild.js), only the CLI and into the temporary directory.
   await execFileAsync(process.execPath, [join(repoRoot, 'esbuild.js'), `--cli-outdir=${workDir}`], { cwd: repoRoot });
   const emptyConfig = join(workDir, 'empty-docker-config');
-  writeConfig(emptyConfig, {});
+  writeDockerConfig(emptyConfig);
   const suiteLabel = uniqueName(`cli-${suite}`);
   const labels: Record<string, string> = { ...cleanupLabel, 'berth.cli.suite': suiteLabel };
   const client = EngineClient.fromEnvironment({ host: engines.dockerHost, env: {} });
@@ -123,7 +124,7 @@ export async function createCliHarness(suite: string): Promise<CliHarness> {
     berth: (args, options) => collect(start(args, options)),
     dockerConfig: (config) => {
       const directory = join(workDir, `docker-config-${++configCount}`);
-      writeConfig(directory, config);
+      writeDockerConfig(directory, config);
       return directory;
     },
     dispose: async () => {
@@ -144,11 +145,6 @@ export async function createCliHarness(suite: string): Promise<CliHarness> {
 
 function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-function writeConfig(directory: string, config: unknown): void {
-  mkdirSync(directory, { recursive: true });
-  writeFileSync(join(directory, 'config.json'), JSON.stringify(config));
 }
 
 /** Resolves once the process exited and both streams ended. */

@@ -1,4 +1,4 @@
-// Compose's bad-input rows, word for word (test/engine/engine/bad-input-compose-cases.ts): bad files on disk, the
+// Compose's bad-input rows, word for word (test/engine/compose/bad-input-compose-cases.ts): bad files on disk, the
 // real PATH without any compose, a project whose files were deleted after a real `docker-compose up`, an unknown
 // project and an unreachable engine through the built CLI.
 import assert from 'node:assert/strict';

@@ -5,12 +5,12 @@
 // `message` is EngineError.message exactly: what the CLI prints after `berth: ` and the extension shows. Values that
 // differ per run are written as <placeholders> and filled in by the tests. Rows of kind 'outcome' are inputs that
 // are not errors; `message` then says what happens instead.
-import { AGENT_BAD_INPUT_CASES } from './bad-input-agent-cases';
-import { COMPOSE_BAD_INPUT_CASES } from './bad-input-compose-cases';
-import { ARCHIVE_CASES } from './bad-input-archive-cases';
-import { FILE_CASES } from './bad-input-files-cases';
-import { LOGS_BAD_INPUT_CASES } from './bad-input-logs-cases';
-import { SECURITY_CASES } from './bad-input-security-cases';
+import { AGENT_BAD_INPUT_CASES } from '../tools/bad-input-agent-cases';
+import { COMPOSE_BAD_INPUT_CASES } from '../compose/bad-input-compose-cases';
+import { ARCHIVE_CASES } from './files/bad-input-archive-cases';
+import { FILE_CASES } from '../files/bad-input-files-cases';
+import { LOGS_BAD_INPUT_CASES } from '../logs/bad-input-logs-cases';
+import { SECURITY_CASES } from './connection/bad-input-security-cases';
 
 export type BadInputCategory =
   | 'Bad image references'
@@ -63,17 +63,17 @@ const WRONG_CREDENTIALS = 'The registry refused these credentials: check the use
 const sshHint = (login: string): string =>
   `Check that \`ssh ${login} docker version\` works in a terminal: it must log in without a password prompt and find docker on the far side`;
 
-import { CLI_BAD_INPUT_CASES } from './bad-input-cli-cases';
-import { STATS_BAD_INPUT_CASES } from './bad-input-stats-cases';
-import { STORAGE_BAD_INPUT_CASES } from './bad-input-storage-cases';
-import { BUILD_BAD_INPUT_CASES } from './bad-input-build-cases';
+import { CLI_BAD_INPUT_CASES } from '../cli/bad-input-cli-cases';
+import { STATS_BAD_INPUT_CASES } from '../stats/bad-input-stats-cases';
+import { STORAGE_BAD_INPUT_CASES } from '../volumes/bad-input-storage-cases';
+import { BUILD_BAD_INPUT_CASES } from '../build/bad-input-build-cases';
 import { WORKBENCH_BAD_INPUT_CASES } from './bad-input-workbench-cases';
-import { REGISTRIES_BAD_INPUT_CASES } from './bad-input-registries-cases';
-import { SCAFFOLD_BAD_INPUT_CASES } from './bad-input-scaffold-cases';
-import { LAYERS_BAD_INPUT_CASES } from './bad-input-layers-cases';
-import { FORWARD_BAD_INPUT_CASES } from './bad-input-forward-cases';
-import { DEBUG_BAD_INPUT_CASES } from './bad-input-debug-cases';
-import { CHANGES_BAD_INPUT_CASES } from './bad-input-changes-cases';
+import { REGISTRIES_BAD_INPUT_CASES } from '../registries/bad-input-registries-cases';
+import { SCAFFOLD_BAD_INPUT_CASES } from '../build/bad-input-scaffold-cases';
+import { LAYERS_BAD_INPUT_CASES } from './files/bad-input-layers-cases';
+import { FORWARD_BAD_INPUT_CASES } from './workflows/bad-input-forward-cases';
+import { DEBUG_BAD_INPUT_CASES } from './workflows/bad-input-debug-cases';
+import { CHANGES_BAD_INPUT_CASES } from '../changes/bad-input-changes-cases';
 
 const CORE_CASES: readonly BadInputCase[] = [
   {

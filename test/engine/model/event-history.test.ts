@@ -4,14 +4,14 @@
 // prints for the same window; the events made while the follower was away arrive only through the `since` resume.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { createReadStream, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { dockerEventLine, EngineClient, engineTimeOf, parseHost, type EngineEvent } from '../../../src/engine';
 import { EventFollower, EventHistory, type EventSource } from '../../../src/model/eventHistory';
 import { containerSpec } from '../../support/containerSpec';
+import { temporaryDockerConfig } from '../../support/dockerHome';
 import { engineTargets, loadTestEngines, type TestEngineTarget } from '../../support/engines';
 import { createScratchDockerd } from '../../support/scratchDockerd';
 import { createScratchPodman } from '../../support/scratchPodman';
@@ -19,7 +19,7 @@ import { until } from '../../support/wait';
 
 const execFileAsync = promisify(execFile);
 const engines = loadTestEngines();
-const dockerConfig = mkdtempSync(join(tmpdir(), 'berth-events-docker-config-'));
+const dockerConfig = temporaryDockerConfig('berth-events-docker-config');
 
 interface RestartableEngine {
   readonly host: string;

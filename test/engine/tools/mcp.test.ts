@@ -3,7 +3,7 @@
 // input answered as an error result (never a crash, never a hang).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { AGENT_TOOLS } from '../../../src/tools';
+import { writeDockerConfig } from '../../support/dockerHome';
 import { engineTargets, loadTestEngines, uniqueName } from '../../support/engines';
 import { useEngineSuite } from '../../support/engineSuite';
 import { expectedMessage } from '../engine/bad-input-cases';
@@ -25,8 +26,7 @@ let workDir = '';
 before(async () => {
   workDir = mkdtempSync(join(tmpdir(), 'berth-mcp-test-'));
   await promisify(execFile)(process.execPath, [join(repoRoot, 'esbuild.js'), `--cli-outdir=${workDir}`], { cwd: repoRoot });
-  mkdirSync(join(workDir, 'docker-config'));
-  writeFileSync(join(workDir, 'docker-config', 'config.json'), '{}');
+  writeDockerConfig(join(workDir, 'docker-config'));
 });
 after(() => rmSync(workDir, { recursive: true, force: true }));
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import * as vscode from 'vscode';
-import { scaffoldRowPattern } from '../../engine/engine/bad-input-scaffold-cases';
+import { scaffoldRowPattern } from '../../engine/build/bad-input-scaffold-cases';
 import { EXTENSION_ID, eventually } from '../support/fixtures';
 
 type Platform = 'node' | 'python' | 'go' | 'java' | 'dotnet' | 'generic';

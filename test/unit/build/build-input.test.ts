@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { BuildTranscript, formatBuildArgs, isDockerfileName, parseBuildArgs, suggestedTag } from '../../../src/build/buildInput';
 import { baseImages, buildKitOnlySyntax, dockerfileStages, failureLine, parseDockerignore, parsePortSpec, parseRestartPolicy, parseVolumeSpec } from '../../../src/engine';
 import { formatRunOptions, parseRunOptionsText, profilesFor, typedOptionsWarning } from '../../../src/images/runOptionsText';
-import { buildRow } from '../../engine/engine/bad-input-build-cases';
+import { buildRow } from '../../engine/build/bad-input-build-cases';
 
 void describe('Dockerfile reading', () => {
   const text = 'ARG BASE=alpine:3\n# comment\nFROM ${BASE} AS build\nRUN make \\\n  all\nFROM --platform=linux/amd64 build AS Final\nFROM scratch\n';

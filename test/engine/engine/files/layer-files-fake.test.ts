@@ -1,0 +1,113 @@
+// One file of one layer from saved-image streams a real engine does not send on demand: an in-process engine
+// (fakeEngine.ts) answers inspect as dockerd does and sends `docker save`'s tar (manifest.json, the config, layer tars)
+// chunked. A stream cut before the file stops the read with the row's message; a stream that stays open after the
+// file shows that the read stops once the file is read; hostile and odd entry names are read inside their layer.
+import assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
+import { describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import * as tar from 'tar-stream';
+import { layerPathOf, readImageLayerFile, readImageLayers, type LayerFileLocation } from '../../../../src/engine';
+import { failureOf } from '../../../support/assertions';
+import { writeEngineHead, sendJson, type FakeRoute } from '../../../support/fakeEngine';
+import { useFakeEngine } from '../../../support/fakeEngineSuite';
+import { badInputCase } from '../bad-input-cases';
+
+const IMAGE_ID = `sha256:${'cd'.repeat(32)}`;
+const FILLER_BYTES = 512 * 1024;
+const ODD_NAME = 'odd/we ird #1?%20&x=y\u00e9\u{1F600}\\back.txt';
+
+async function tarOf(entries: ReadonlyArray<readonly [string, Buffer]>): Promise<Buffer> {
+  const pack = tar.pack();
+  for (const [name, data] of entries) pack.entry({ name, size: data.length }, data);
+  pack.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of pack) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Two layers: the first (gzipped, as some engines send them) with hostile names, the second with a file and filler. */
+async function savedImage(): Promise<Buffer> {
+  const first = gzipSync(await tarOf([['../../../etc/escaped', Buffer.from('kept inside')], [ODD_NAME, Buffer.from('odd but fine')]]));
+  const second = await tarOf([['data/wanted.txt', Buffer.from('wanted')], ['data/filler.bin', Buffer.alloc(FILLER_BYTES, 1)]]);
+  const config = Buffer.from(JSON.stringify({ history: [{ created_by: 'ADD one' }, { created_by: 'ADD two' }], rootfs: { type: 'layers', diff_ids: [] } }));
+  const manifest = Buffer.from(JSON.stringify([{ Config: 'config.json', RepoTags: null, Layers: ['one/layer.tar', 'two/layer.tar'] }]));
+  return tarOf([
+    ['config.json', config],
+    ['one/layer.tar', first],
+    ['two/layer.tar', second],
+    ['manifest.json', manifest],
+  ]);
+}
+
+/** `cut` ends the response before the second layer's file; `open` sends everything up to past it and then hangs. */
+function imageRoutes(whole: () => Buffer, mode: 'whole' | 'cut' | 'open'): FakeRoute {
+  return (request, response: ServerResponse) => {
+    if (request.path === `/images/${IMAGE_ID}/json` || request.path === '/images/odd:1/json') {
+      sendJson(response, 200, { Id: IMAGE_ID, RepoTags: ['odd:1'], Created: '2026-01-01T00:00:00Z', Size: FILLER_BYTES });
+      return true;
+    }
+    if (request.path === `/images/${IMAGE_ID}/history`) {
+      sendJson(response, 200, [
+        { Id: IMAGE_ID, Created: 1767225600, CreatedBy: 'ADD two', Tags: ['odd:1'], Size: FILLER_BYTES, Comment: '' },
+        { Id: '<missing>', Created: 1767225600, CreatedBy: 'ADD one', Tags: null, Size: 30, Comment: '' },
+      ]);
+      return true;
+    }
+    if (request.path === `/images/${IMAGE_ID}/get`) {
+      writeEngineHead(response, 200, 'application/x-tar');
+      const bytes = whole();
+      if (mode === 'whole') {
+        response.end(bytes);
+        return true;
+      }
+      const wanted = bytes.indexOf('wanted', bytes.indexOf('data/wanted.txt') + 512);
+      // Cut: the second layer's header is sent but not the file. Open: the file and some filler, then nothing.
+      const sent = mode === 'cut' ? wanted - 16 : wanted + 64 * 1024;
+      response.write(bytes.subarray(0, sent), () => {
+        if (mode === 'cut') response.end();
+      });
+      return true;
+    }
+    return false;
+  };
+}
+
+let whole: Buffer = Buffer.alloc(0);
+const image = (): Buffer => whole;
+
+function at(layerIndex: number, path: string): LayerFileLocation {
+  return { imageId: IMAGE_ID, layerIndex, tarPath: layerIndex === 0 ? 'one/layer.tar' : 'two/layer.tar', path };
+}
+
+void describe('a file of one layer from a fake saved-image stream', () => {
+  const complete = useFakeEngine([imageRoutes(image, 'whole')]);
+  const cut = useFakeEngine([imageRoutes(image, 'cut')]);
+  const open = useFakeEngine([imageRoutes(image, 'open')]);
+
+  void it('hostile and odd entry names: listed by the analysis, read back by their normalised names, never outside the layer', async () => {
+    whole = await savedImage();
+    const analysis = await readImageLayers(complete.client, 'odd:1');
+    const listed = analysis.layers[0]?.files.filter((file) => file.kind === 'file').map((file) => layerPathOf(file.path));
+    assert.deepEqual(listed, ['etc/escaped', ODD_NAME]);
+    assert.equal((await readImageLayerFile(complete.client, at(0, 'etc/escaped'))).toString(), 'kept inside');
+    assert.equal((await readImageLayerFile(complete.client, at(0, '../../../etc/escaped'))).toString(), 'kept inside');
+    assert.equal((await readImageLayerFile(complete.client, at(0, ODD_NAME))).toString(), 'odd but fine');
+  });
+
+  void it('a stream cut before the file: the read stops with the row\'s message', async () => {
+    whole = await savedImage();
+    const failure = await failureOf(readImageLayerFile(cut.client, at(1, 'data/wanted.txt')));
+    assert.equal(failure.kind, badInputCase('layer-file-stream-cut').errorKind);
+    const template = badInputCase('layer-file-stream-cut').message;
+    const filled = template.replace('<path>', '/data/wanted.txt').replace('<layer>', '1').replace('<image>', 'cdcdcdcdcdcd');
+    const escaped = filled.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace('<reason>', '.+');
+    assert.match(failure.message, new RegExp(`^${escaped}$`));
+  });
+
+  void it('a stream that stays open after the file: the read ends once the file is read, without the rest', { timeout: 120_000 }, async () => {
+    whole = await savedImage();
+    const bytes = await readImageLayerFile(open.client, at(1, 'data/wanted.txt'));
+    assert.equal(bytes.toString(), 'wanted');
+  });
+});
