@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { version } from '../package.json';
 import { codeCacheFolder, loadWithCodeCache, type LoadedBundle } from './cli/codeCache';
-import { EXIT_INTERRUPTED } from './cli/failure';
+import { EXIT_INTERRUPTED } from './cli/exitCodes';
 import { errorMessage } from './common/errors';
 import type { ForwardedSignal, OutputStream, ProcessSignals } from './cli/io';
 import { outputStream } from './cli/streams';

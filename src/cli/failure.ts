@@ -6,11 +6,9 @@
 import { UsageError } from './args';
 import { isEngineError } from '../engine/connection';
 
-export const EXIT_FAILURE = 1;
-export const EXIT_BERTH_ERROR = 125;
-export const EXIT_CANNOT_INVOKE = 126;
-export const EXIT_NOT_FOUND = 127;
-export const EXIT_INTERRUPTED = 130;
+import { EXIT_BERTH_ERROR, EXIT_CANNOT_INVOKE, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_NOT_FOUND } from './exitCodes';
+
+export { EXIT_BERTH_ERROR, EXIT_CANNOT_INVOKE, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_NOT_FOUND };
 
 export interface Failure {
   /** Without the `berth: ` prefix, always a single line. */
