@@ -350,7 +350,7 @@ class Follower {
   ): Promise<void> {
     let clean = false;
     try {
-      for await (const chunk of this.client.containerLogs(this.id, { ...query, timestamps: true, tty: this.tty })) reader.push(chunk, !this.tty);
+      for await (const chunk of this.client.containerLogs(this.id, { ...query, timestamps: true, tty: this.tty, rawFrames: true })) reader.push(chunk, !this.tty);
       clean = true;
     } finally {
       reader.end(clean, holdUnfinished);

@@ -17,7 +17,7 @@
  * other parts than it sent live. A message newer than any shown ends the dropping early.
  */
 import type { OutputChunk } from '../engine';
-import { LINE_CUT_MARKER, MAX_LINE_BYTES, utf8Boundary } from '../engine/connection';
+import { FramePayloads, LINE_CUT_MARKER, MAX_LINE_BYTES, utf8Boundary, type FramePayloadSink } from '../engine/connection';
 import { MAX_STAMP_LENGTH, STAMP, StampFinder, compareStamps, sameSecond, zoneOf } from './logStamps';
 import { NewlineScanner, REPEAT_RUN, StreamState, type PendingPart } from './logStreamState';
 
@@ -63,6 +63,8 @@ export class LogMessageReader {
   /** The second of the last stamp parsed, by its text up to the seconds and its zone: most stamps share it. */
   private secondStamp: string | undefined;
   private secondValue = 0;
+  /** The frames of the stream being read, when its chunks come multiplexed (`rawFrames`). */
+  private frames: FramePayloads | undefined;
 
   constructor(public output: LineOutput) {}
 
@@ -79,7 +81,7 @@ export class LogMessageReader {
     this.deferred.length = 0;
     this.stopDeferTimer();
     for (const state of this.streams.values()) {
-      this.resetMessage(state);
+      state.resetMessage();
       // The unfinished line not handed on goes uncounted; a line being cut stays cut (its replayed rest is dropped).
       state.kept = 0;
       state.lineBytes = 0;
@@ -145,10 +147,24 @@ export class LogMessageReader {
     else this.armDeferTimer();
   }
 
-  /** `framed`: the chunks say where each frame ends (non-TTY output). */
+  /**
+   * `framed`: the chunks say where each frame ends (non-TTY output). Chunks marked `multiplexed` carry the frames
+   * themselves: each frame's payload is read where it lies in the chunk, a tiny one whole in one step.
+   */
   push(chunk: OutputChunk, framed: boolean): void {
-    const state = this.state(chunk.stream);
-    let data = chunk.data;
+    if (chunk.multiplexed === true) (this.frames ??= new FramePayloads(this.takePayload)).push(chunk.data);
+    else this.read(chunk.stream, chunk.data, chunk.frameEnd === true, framed);
+  }
+
+  private readonly takePayload: FramePayloadSink = (stream, source, start, end, frameEnd, wholeFrame) => {
+    const state = this.state(stream);
+    if (wholeFrame && state.takeWholeMessage(this.stamps, this.newlines, source, start, end)) return;
+    this.read(stream, start === 0 && end === source.length ? source : source.subarray(start, end), frameEnd, true);
+  };
+
+  private read(stream: Stream, chunkData: Buffer, frameEnd: boolean, framed: boolean): void {
+    const state = this.state(stream);
+    let data = chunkData;
     if (state.carry) {
       data = Buffer.concat([state.carry, data]);
       state.carry = undefined;
@@ -156,11 +172,11 @@ export class LogMessageReader {
     let offset = 0;
     while (offset < data.length) {
       if (state.atStart) offset = this.readStamp(state, data, offset);
-      else offset = this.readContent(chunk.stream, state, data, offset, framed);
+      else offset = this.readContent(stream, state, data, offset, framed);
     }
-    if (chunk.frameEnd === true) {
+    if (frameEnd) {
       if (state.atStart && state.head !== '') this.startUnstamped(state);
-      if (!state.atStart) this.finishMessage(chunk.stream, state, false);
+      if (!state.atStart) this.finishMessage(stream, state, false);
     }
   }
 
@@ -172,9 +188,17 @@ export class LogMessageReader {
    * dropped: the resumed stream brings it again, whole.
    */
   end(clean: boolean, holdUnfinished = false): void {
+    const frames = this.frames;
+    this.frames = undefined;
+    try {
+      if (clean) frames?.end();
+    } catch (error) {
+      this.end(false); // a frame cut short: the connection broke
+      throw error;
+    }
     for (const [stream, state] of this.streams) {
       if (!clean) {
-        this.resetMessage(state);
+        state.resetMessage();
         continue;
       }
       if (state.carry) {
@@ -198,15 +222,6 @@ export class LogMessageReader {
     }
     this.lastState = state;
     return state;
-  }
-
-  private resetMessage(state: StreamState): void {
-    state.atStart = true;
-    state.head = '';
-    state.carry = undefined;
-    state.kept = state.lineBytes;
-    state.messageBytes = 0;
-    state.spilled = false;
   }
 
   /** Reads the stamp at the start of a message; resolves the offset after it. */

@@ -11,6 +11,8 @@ const FIRST_BUFFER_BYTES = 1024;
 const SMALL_BYTES = 32;
 /** A TTY message this short, behind a repeated stamp, is read in the loop of a run; a longer one by a native search. */
 const REPEAT_BYTES = 16;
+const SPACE = 0x20;
+const NEWLINE = 0x0a;
 /** The most messages of such a run found at once. */
 export const REPEAT_RUN = 1024;
 
@@ -48,6 +50,50 @@ export class StreamState {
    * they count as shown once the line is handed on.
    */
   pending: PendingPart[] = [];
+
+  /** The message in progress is dropped: the next bytes are a stamp again, and the line keeps its finished messages. */
+  resetMessage(): void {
+    this.atStart = true;
+    this.head = '';
+    this.carry = undefined;
+    this.kept = this.lineBytes;
+    this.messageBytes = 0;
+    this.spilled = false;
+  }
+
+  /**
+   * A whole frame's payload data[start, end), one message, taken in one step when it is the common case: behind the
+   * stamp of the message before, no newline, no replay to drop, and the line within its bound or cut already (then
+   * its bytes are only counted). Resolves false (having changed nothing) for the general path otherwise.
+   */
+  takeWholeMessage(stamps: StampFinder, newlines: NewlineScanner, data: Buffer, start: number, end: number): boolean {
+    const stamp = this.stamp;
+    if (stamp === undefined || !this.atStart || this.head !== '' || this.skip > 0) return false;
+    const from = start + stamp.length + 1;
+    if (from > end || data[from - 1] !== SPACE || !stamps.holds(stamp, data, start)) return false;
+    if (end - from <= SMALL_BYTES) {
+      for (let at = from; at < end; at++) if (data[at] === NEWLINE) return false;
+    } else {
+      const newline = newlines.next(data, from);
+      if (newline !== -1 && newline < end) return false;
+    }
+    if (!this.cutting) {
+      if (this.kept + (end - from) > MAX_LINE_BYTES) return false;
+      this.keep(data, from, end);
+    }
+    // As the general path would: the message starts, its content is kept (or counted), and it ends with its frame.
+    if (end > from) {
+      const last = this.pending[this.pending.length - 1];
+      if (last !== undefined && last.stamp === stamp) {
+        last.bytes += end - from;
+        last.wholes++;
+      } else {
+        this.addPending(stamp, end - from, 1);
+      }
+    }
+    this.lineBytes = this.kept;
+    return true;
+  }
 
   /** Copies data[start, end) after the bytes kept (the caller keeps the line within MAX_LINE_BYTES). */
   keep(data: Buffer, start: number, end: number): void {

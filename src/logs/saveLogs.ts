@@ -128,7 +128,7 @@ export async function saveContainerLogs(client: SaveLogsClient, id: string, path
   const reader = new LogMessageReader((stream, text) => sink.output(stream, text));
   let clean = false;
   try {
-    const query = { timestamps: true, tty, until, signal, ...(options.since === undefined ? {} : { since: options.since }) };
+    const query = { timestamps: true, tty, rawFrames: true, until, signal, ...(options.since === undefined ? {} : { since: options.since }) };
     for await (const chunk of client.containerLogs(id, query)) {
       reader.push(chunk, !tty);
       if (writeError !== undefined) throw writeError;

@@ -1,7 +1,7 @@
 // Counts the work a stream splitter does, without a clock: while `run` runs, the primitives a splitter moves bytes
 // and elements with are wrapped and charged for the size they touch. Bytes copied (Buffer.concat, copy, from),
 // decoded (toString), scanned (indexOf: up to the match, or to the end), elements moved (shift, splice) and strings
-// re-read (endsWith over a joined string). A linear splitter charges a bounded amount per input byte; one that
+// re-read (endsWith over a joined string, split) and parsed (JSON.parse). A linear splitter charges a bounded amount per input byte; one that
 // re-joins or re-scans what it holds charges more for each byte as its input grows.
 
 type Wrapped = [target: object, key: string, original: unknown];
@@ -32,6 +32,8 @@ export function countOperations(run: () => void): number {
   wrap(Array.prototype, 'shift', (self) => length(self) + 1);
   wrap(Array.prototype, 'splice', (self) => length(self) + 1);
   wrap(String.prototype, 'endsWith', (self) => String(self).length);
+  wrap(String.prototype, 'split', (self) => String(self).length);
+  wrap(JSON, 'parse', (_self, args) => String(args[0]).length);
   try {
     run();
   } finally {

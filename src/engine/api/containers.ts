@@ -168,6 +168,10 @@ export class ContainerEndpoints extends SystemEndpoints {
         for await (const data of body) yield { stream: 'stdout', data: join ? withQueued(data, body) : data };
         return;
       }
+      if (options.rawFrames === true) {
+        for await (const data of body) yield { stream: 'stdout', data, multiplexed: true };
+        return;
+      }
       if (join) {
         const joiner = new FrameJoiner();
         for await (const data of body) {

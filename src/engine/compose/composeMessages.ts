@@ -41,6 +41,7 @@ class StreamSplit {
 
 export class MessageSplitter {
   private readonly streams = new Map<Stream, StreamSplit>();
+  private lastStamp: { readonly prefix: string; readonly seconds: number; readonly nanos: number } | undefined;
 
   constructor(
     private readonly tty: boolean,
@@ -73,6 +74,21 @@ export class MessageSplitter {
     }
   }
 
+  /**
+   * splitStamp, but a message behind the stamp of the message before (and its space) reuses that stamp's instant: a
+   * flood of tiny messages then costs no regular expression and no date parse per message.
+   */
+  private stampOf(message: string): { seconds: number; nanos: number; text: string } {
+    const last = this.lastStamp;
+    if (last !== undefined && message.startsWith(last.prefix)) return { seconds: last.seconds, nanos: last.nanos, text: message.slice(last.prefix.length) };
+    const stamped = splitStamp(message);
+    if (!stamped) return { seconds: 0, nanos: 0, text: message };
+    const prefix = message.slice(0, message.length - stamped.text.length);
+    // Only a stamp ended by its space: without one, a later message's space would be content here but not to the regex.
+    this.lastStamp = prefix.endsWith(' ') ? { prefix, seconds: stamped.seconds, nanos: stamped.nanos } : undefined;
+    return stamped;
+  }
+
   private split(stream: Stream): StreamSplit {
     let split = this.streams.get(stream);
     if (!split) {
@@ -93,7 +109,7 @@ export class MessageSplitter {
       return;
     }
     const { text, cut, endsLine } = split.message.take();
-    const stamped = splitStamp(text) ?? { seconds: 0, nanos: 0, text };
+    const stamped = this.stampOf(text);
     let body = stamped.text;
     if (endsLine && !cut) body = body.slice(0, body.endsWith('\r\n') ? -2 : -1);
     const joined = (split.joined ??= { seconds: stamped.seconds, nanos: stamped.nanos, texts: [], length: 0, cut: false });

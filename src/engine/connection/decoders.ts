@@ -1,214 +1,16 @@
 /**
- * Stream decoders for engine responses. Both are incremental and stay correct however the bytes are chunked:
- * frames and lines may be split across chunks, and one chunk may carry many of them.
+ * JSON line streams of engine responses (events, build output, pull and push progress, stats): incremental and
+ * correct however the bytes are chunked. The multiplexed frames of logs and attach streams: frames.ts.
  */
 import { EngineError, WRONG_CREDENTIALS_HINT, type EngineErrorKind } from './errors';
-import type { JoinFramesOption, OutputChunk } from './types';
 
-const HEADER_SIZE = 8;
-const STREAM_STDIN = 0;
-const STREAM_STDOUT = 1;
-const STREAM_STDERR = 2;
-const STREAM_SYSTEMERR = 3;
 const MIB = 1024 * 1024;
-/** A daemon error frame is one message: anything larger is not an error text, and is not collected. */
-export const MAX_ERROR_FRAME_BYTES = MIB;
 /** One JSON line (an event, a progress or build message) is at most a few KiB; a line growing past this is refused. */
 export const MAX_JSON_LINE_BYTES = 16 * MIB;
 
-/**
- * Decodes the 8-byte multiplexed framing of non-TTY logs and attach streams: `[type, 0, 0, 0, size:uint32be]` then
- * `size` bytes. Payload bytes are passed on as they arrive, as views into the incoming chunks (no copies), so a frame
- * split across chunks is delivered in pieces of the same stream. Only a type-3 frame (a daemon error that ends the
- * stream) is collected whole, and then thrown as an EngineError.
- */
-export class FrameDemuxer {
-  private readonly header = Buffer.allocUnsafe(HEADER_SIZE);
-  private headerFill = 0;
-  /** Payload bytes still to come for the current frame. */
-  protected remaining = 0;
-  protected stream: OutputChunk['stream'] | 'error' = 'stdout';
-  private errorParts: Buffer[] = [];
-  private failed = false;
-
-  constructor(private readonly onChunk: (chunk: OutputChunk) => void) {}
-
-  /** Feeds one network chunk. Throws EngineError once a type-3 frame is complete or a header is malformed. */
-  push(chunk: Buffer): void {
-    if (this.failed) throw new EngineError('protocol', 'The output stream was used after it failed');
-    const length = chunk.length;
-    let offset = 0;
-    while (offset < length) {
-      if (this.remaining > 0) {
-        const end = Math.min(length, offset + this.remaining);
-        this.remaining -= end - offset;
-        this.deliverRange(chunk, offset, end);
-        offset = end;
-        continue;
-      }
-      if (this.headerFill === 0 && length - offset >= HEADER_SIZE) {
-        // The common case: the whole header is inside this chunk.
-        this.startFrame(chunk[offset] as number, chunk.readUInt32BE(offset + 4), chunk, offset);
-        offset += HEADER_SIZE;
-      } else {
-        const take = Math.min(HEADER_SIZE - this.headerFill, length - offset);
-        chunk.copy(this.header, this.headerFill, offset, offset + take);
-        this.headerFill += take;
-        offset += take;
-        if (this.headerFill === HEADER_SIZE) {
-          this.headerFill = 0;
-          this.startFrame(this.header[0] as number, this.header.readUInt32BE(4), this.header, 0);
-        }
-      }
-    }
-  }
-
-  /** Call when the source ends. A frame cut short means the connection broke mid-frame. */
-  end(): void {
-    if (this.failed) return;
-    if (this.headerFill > 0 || this.remaining > 0) {
-      this.failed = true;
-      throw new EngineError('protocol', 'The engine closed the output stream in the middle of a frame', {
-        hint: 'The connection to the engine broke; try again',
-      });
-    }
-  }
-
-  private startFrame(type: number, size: number, source: Buffer, at: number): void {
-    if (type === STREAM_STDOUT || type === STREAM_STDIN) this.stream = 'stdout';
-    else if (type === STREAM_STDERR) this.stream = 'stderr';
-    else if (type === STREAM_SYSTEMERR) this.stream = 'error';
-    else {
-      this.failed = true;
-      const bytes = source.subarray(at, at + HEADER_SIZE).toString('hex');
-      throw new EngineError('protocol', `Unexpected frame header ${bytes} in the engine's output stream`, {
-        hint: 'If this container has a TTY, its output is raw and must not be demultiplexed',
-      });
-    }
-    if (this.stream === 'error' && size > MAX_ERROR_FRAME_BYTES) {
-      this.failed = true;
-      throw new EngineError('protocol', `The engine sent an error frame of ${size} bytes, more than the ${MAX_ERROR_FRAME_BYTES / MIB} MiB an error message may have; Berth refused it`, {
-        hint: 'The engine or something between it and Berth is misbehaving; check the engine host',
-      });
-    }
-    this.remaining = size;
-    if (size === 0 && this.stream === 'error') this.fail();
-  }
-
-  /** Payload bytes `start` to `end` of `source`, for the current frame's stream. */
-  protected deliverRange(source: Buffer, start: number, end: number): void {
-    this.deliver(start === 0 && end === source.length ? source : source.subarray(start, end));
-  }
-
-  private deliver(data: Buffer): void {
-    if (this.stream !== 'error') {
-      this.onChunk({ stream: this.stream, data, frameEnd: this.remaining === 0 });
-      return;
-    }
-    this.errorParts.push(Buffer.from(data));
-    if (this.remaining === 0) this.fail();
-  }
-
-  private fail(): never {
-    this.failed = true;
-    const message = Buffer.concat(this.errorParts).toString('utf8').trim() || 'unknown error';
-    this.errorParts = [];
-    throw new EngineError('server', message, {
-      engineMessage: message,
-      hint: 'The engine ended the output stream with this error',
-    });
-  }
-}
-
-/**
- * A FrameDemuxer for JoinFramesOption: runs of adjacent payloads of one stream, up to `take()`, become one chunk each.
- * The payloads are noted as ranges of the incoming chunks and copied once into a buffer of the run's size (a run of
- * one range is passed on as a view), so a stream of short frames costs no object per frame. Order within and across
- * the streams is kept; a joined chunk carries its last frame's `frameEnd`.
- */
-export class FrameJoiner extends FrameDemuxer {
-  private joined: OutputChunk[] = [];
-  private sources: Buffer[] = [];
-  /** Start and end of each range in `sources`, two numbers per range. */
-  private bounds: number[] = [];
-  private runLength = 0;
-  private runStream: OutputChunk['stream'] = 'stdout';
-  private runFrameEnd = false;
-
-  constructor() {
-    super(() => undefined);
-  }
-
-  /** The chunks joined since the last call, in order. */
-  take(): OutputChunk[] {
-    this.closeRun();
-    const joined = this.joined;
-    this.joined = [];
-    return joined;
-  }
-
-  protected override deliverRange(source: Buffer, start: number, end: number): void {
-    const stream = this.stream;
-    if (stream === 'error') {
-      super.deliverRange(source, start, end);
-      return;
-    }
-    if (stream !== this.runStream) this.closeRun();
-    this.runStream = stream;
-    this.sources.push(source);
-    this.bounds.push(start, end);
-    this.runLength += end - start;
-    this.runFrameEnd = this.remaining === 0;
-  }
-
-  private closeRun(): void {
-    const count = this.sources.length;
-    if (count === 0) return;
-    let data: Buffer;
-    if (count === 1) {
-      const source = this.sources[0] as Buffer;
-      const start = this.bounds[0] as number;
-      const end = this.bounds[1] as number;
-      data = start === 0 && end === source.length ? source : source.subarray(start, end);
-    } else {
-      data = Buffer.allocUnsafe(this.runLength);
-      let offset = 0;
-      for (let i = 0; i < count; i++) offset += (this.sources[i] as Buffer).copy(data, offset, this.bounds[2 * i], this.bounds[2 * i + 1]);
-    }
-    this.joined.push({ stream: this.runStream, data, frameEnd: this.runFrameEnd });
-    this.sources = [];
-    this.bounds = [];
-    this.runLength = 0;
-  }
-}
-
-/** Demultiplexes an async byte stream into stdout/stderr chunks. */
-export async function* demux(source: AsyncIterable<Buffer>, options: JoinFramesOption = {}): AsyncGenerator<OutputChunk, void, undefined> {
-  if (options.joinFrames === true) {
-    const joiner = new FrameJoiner();
-    for await (const chunk of source) {
-      joiner.push(chunk);
-      yield* joiner.take();
-    }
-    joiner.end();
-    return;
-  }
-  const pending: OutputChunk[] = [];
-  const demuxer = new FrameDemuxer((chunk) => pending.push(chunk));
-  for await (const chunk of source) {
-    demuxer.push(chunk);
-    for (let i = 0; i < pending.length; i++) yield pending[i] as OutputChunk;
-    pending.length = 0;
-  }
-  demuxer.end();
-}
-
-/** Raw (TTY) output: every byte is stdout. */
-export async function* rawOutput(source: AsyncIterable<Buffer>): AsyncGenerator<OutputChunk, void, undefined> {
-  for await (const data of source) yield { stream: 'stdout', data };
-}
-
 const NEWLINE = 0x0a;
+/** A chunk's lines are parsed in one call when its first line is shorter than this. */
+const BATCH_LINE_BYTES = 128;
 
 /**
  * Splits a byte stream into JSON values, one per line (`\n` or `\r\n`). Lines are split on bytes, and a line is decoded
@@ -266,10 +68,37 @@ export class JsonLineDecoder<T = unknown> {
     this.parseLines(line.toString('utf8'));
   }
 
-  /** Each line of TEXT (lines joined by `\n`, the last without one) as a value. */
+  /**
+   * Each line of TEXT (lines joined by `\n`, the last without one) as a value. Short lines are parsed in one call, as
+   * the elements of one array: a stream of tiny values then costs no parse call per value. The array has one element
+   * per line when every line is one value; when it fails or miscounts (a line that is no JSON, a blank line, a line of
+   * two values) the lines are parsed one by one, which hands on the same values and throws the same error as always.
+   * Among good lines, one line that is not one value always fails or miscounts: brackets, commas and strings are
+   * balanced everywhere else, and no string spans the newline after each comma (JSON forbids a raw newline in one).
+   * Only several broken lines crafted together could form values across their breaks, and those are values an engine
+   * could as well send as lines.
+   */
   private parseLines(text: string): void {
+    const first = text.indexOf('\n');
+    // Long lines gain nothing: their parse calls are few, and joining them copies them again.
+    if (first !== -1 && first < BATCH_LINE_BYTES) {
+      const lines = text.split('\n');
+      let values: unknown;
+      try {
+        values = JSON.parse(`[${lines.join(',\n')}]`);
+      } catch {
+        values = undefined;
+      }
+      if (Array.isArray(values) && values.length === lines.length) {
+        for (let index = 0; index < lines.length; index++) {
+          const line = lines[index] as string;
+          this.onValue(values[index] as T, isJsonWhitespace(line.charCodeAt(0)) ? line.trimStart() : line);
+        }
+        return;
+      }
+    }
     let start = 0;
-    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
+    for (let newline = first; newline !== -1; newline = text.indexOf('\n', start)) {
       this.parse(text, start, newline);
       start = newline + 1;
     }

@@ -7,6 +7,7 @@ export * from './decoders';
 export * from './endpoint';
 export * from './engineConnection';
 export * from './errors';
+export * from './frames';
 export * from './lazyModules';
 export * from './query';
 export * from './responseHandlers';

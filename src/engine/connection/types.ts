@@ -166,6 +166,11 @@ export interface OutputChunk {
    * write of the engine, e.g. one log message, so readers of timestamped logs learn where a message ends.
    */
   frameEnd?: boolean;
+  /**
+   * The data is the engine's multiplexed frames as they came, not decoded yet (`ContainerLogsOptions.rawFrames`):
+   * `stream` means nothing then, and frames may be split across chunks.
+   */
+  multiplexed?: boolean;
 }
 
 export interface PullProgress {
@@ -244,6 +249,11 @@ export interface ContainerLogsOptions extends LogsOptions, CallOptions {
   tty?: boolean;
   /** See `JoinFramesOption`. */
   joinFrames?: boolean | undefined;
+  /**
+   * Without a TTY: the response's bytes as they come, frames and all, in chunks marked `multiplexed`, for a reader
+   * that takes the frames itself (the log reader, with FramePayloads); then no chunk object is made per frame.
+   */
+  rawFrames?: boolean | undefined;
 }
 
 /** For a consumer that passes bytes on and needs no frame boundaries (a CLI writing to its stdout). */

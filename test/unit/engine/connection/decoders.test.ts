@@ -276,6 +276,55 @@ void describe('JsonLineDecoder', () => {
     assert.throws(() => decodeAll([Buffer.from('{"a":1}\nnot json at all\n')]), /The engine sent a line that is not JSON: not json at all/);
   });
 
+  void it('refuses a line of two values among good lines as the line it is, after the values before it', () => {
+    const out: unknown[] = [];
+    const decoder = new JsonLineDecoder((value) => out.push(value));
+    assert.throws(() => decoder.push(Buffer.from('{"a":1}\n{"b":2},{"c":3}\n{"d":4}\n')), /not JSON: \{"b":2\},\{"c":3\}/);
+    assert.deepEqual(out, [{ a: 1 }]);
+  });
+
+  void it('reads no string across a line break, even where another line would make up the count', () => {
+    // Joined with plain commas these three broken lines would parse as three values: "x,y", 1 and 2.
+    assert.throws(() => decodeAll([Buffer.from('"x\ny"\n1,2\n')]), /not JSON: "x$/);
+  });
+
+  void it('property: good lines and one bad line in one chunk give the values and the error of a line-by-line parse', () => {
+    const good = fc.oneof(
+      fc.record({ status: fc.string({ unit: 'grapheme', maxLength: 12 }), n: fc.integer() }).map((value) => JSON.stringify(value)),
+      fc.constantFrom('null', '1', '"s"', '[]', '{}', ' {"a":[1,{"b":2}]}', '\t[1, 2]\r'),
+    );
+    const bad = fc.constantFrom('', ' ', '1,2', '{"a":1},{"b":2}', '[1', '2]', '1],[2', '{"a":', '"x', 'y"', '}', 'nul', '{"a":1}}');
+    fc.assert(
+      fc.property(fc.array(good, { maxLength: 12 }), fc.option(bad), fc.nat(), (lines, badLine, at) => {
+        const all = [...lines];
+        if (badLine !== null) all.splice(at % (all.length + 1), 0, badLine);
+        const expected: unknown[] = [];
+        let expectedError: string | undefined;
+        for (const line of all) {
+          if (line.trim() === '') continue;
+          try {
+            expected.push(JSON.parse(line));
+          } catch {
+            expectedError = `The engine sent a line that is not JSON: ${line.trim()}`;
+            break;
+          }
+        }
+        const out: unknown[] = [];
+        const decoder = new JsonLineDecoder((value) => out.push(value));
+        let error: string | undefined;
+        try {
+          decoder.push(Buffer.from(all.map((line) => `${line}\n`).join(''), 'utf8'));
+          decoder.end();
+        } catch (caught) {
+          error = (caught as Error).message;
+        }
+        assert.equal(error, expectedError);
+        assert.deepEqual(out, expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   void it('jsonLines() decodes an async source', async () => {
     const wire = Buffer.from(values.map((value) => JSON.stringify(value) + '\r\n').join(''));
     const out: unknown[] = [];

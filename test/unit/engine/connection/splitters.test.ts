@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { JsonLineDecoder, type OutputChunk } from '../../../../src/engine';
 import { LINE_CUT_MARKER, MAX_LINE_BYTES } from '../../../../src/engine/connection';
-import { MessageSplitter } from '../../../../src/engine/compose';
+import { MessageSplitter, splitStamp } from '../../../../src/engine/compose';
 import { LogMessageReader } from '../../../../src/logs/logMessages';
 import { assertLinear } from '../../../support/operationCount';
 
@@ -73,6 +73,25 @@ void describe('compose logs splitter (engine/compose/composeMessages.ts)', () =>
       });
     }
   }
+});
+
+void it('compose logs: each line carries its own stamp\'s instant, whether the stamp repeats, changes or is missing', () => {
+  const stamps = [STAMP, STAMP, '2026-11-23T10:38:35.913673356Z', '2026-11-23T10:38:36Z', '2026-11-23T11:38:36.5+01:00', '2026-11-23T10:38:36.5Z', ''];
+  fc.assert(
+    fc.property(fc.array(fc.tuple(fc.nat({ max: stamps.length - 1 }), fc.constantFrom('a', ' b', '', 'x y')), { minLength: 1, maxLength: 30 }), fc.boolean(), (drawn, tty) => {
+      const messages = drawn.map(([index, text]) => `${stamps[index] as string}${index === stamps.length - 1 ? '' : ' '}${text}\n`);
+      const got: string[] = [];
+      const splitter = new MessageSplitter(tty, (_stream, seconds, nanos, text) => got.push(`${seconds}.${nanos} ${text}`));
+      for (const message of messages) splitter.push({ stream: 'stdout', data: Buffer.from(message, 'latin1'), frameEnd: true });
+      splitter.end();
+      const expected = messages.map((message) => {
+        const stamped = splitStamp(message) ?? { seconds: 0, nanos: 0, text: message };
+        return `${stamped.seconds}.${stamped.nanos} ${stamped.text.slice(0, -1)}`;
+      });
+      assert.deepEqual(got, expected);
+    }),
+    { numRuns: 200 },
+  );
 });
 
 void describe('engine log reader (logs/logMessages.ts)', () => {
@@ -144,6 +163,41 @@ void describe('engine log reader (logs/logMessages.ts)', () => {
   }
 });
 
+/** The same line as the engine's response bytes without a TTY: its frames, in 64 KiB chunks (`rawFrames`). */
+function lineFrames(total: number, size: number): Buffer[] {
+  const frames = lineMessages(total, size, false).map(({ data }) => {
+    const header = Buffer.alloc(8);
+    header[0] = 1;
+    header.writeUInt32BE(data.length, 4);
+    return Buffer.concat([header, data]);
+  });
+  const wire = Buffer.concat(frames);
+  const chunks: Buffer[] = [];
+  for (let at = 0; at < wire.length; at += 64 * KIB) chunks.push(wire.subarray(at, at + 64 * KIB));
+  return chunks;
+}
+
+void describe('engine log reader taking the frames itself (logs/logMessages.ts, multiplexed chunks)', () => {
+  for (const [name, size, total] of MESSAGE_SIZES) {
+    void it(`no TTY, ${name} frames: the line is cut with the marker, and 4× the input costs at most 8× the operations`, () => {
+      const read = (chunks: readonly Buffer[]): string[] => {
+        const lines: string[] = [];
+        const reader = new LogMessageReader((_stream, text) => lines.push(text));
+        for (const data of chunks) reader.push({ stream: 'stdout', data, multiplexed: true }, true);
+        reader.end(true);
+        return lines;
+      };
+      const feeds = new Map([total, total * 4].map((each) => [each, lineFrames(each, size)]));
+      assertLinear(`logs frames ${name}`, (scale) => {
+        // The content is the x's and the newline; lines are compared by size and end, so that a failure stays short.
+        const shape = (lines: readonly string[]): string[] => lines.map((line) => `${line.length} ${line.replace(/^x+/, 'x…')}`);
+        const expected = scale + 1 > MAX_LINE_BYTES ? ['x'.repeat(MAX_LINE_BYTES) + LINE_CUT_MARKER, '\n'] : ['x'.repeat(scale) + '\n'];
+        assert.deepEqual(shape(read(feeds.get(scale) as Buffer[])), shape(expected));
+      }, total);
+    });
+  }
+});
+
 void describe('JSON streams (events, pull, push, build output, stats: engine/connection/decoders.ts JsonLineDecoder)', () => {
   for (const [name, size] of [['1-byte', 1], ['1 KiB', KIB], ['16 KiB', 16 * KIB]] as const) {
     void it(`one long JSON line in ${name} chunks: 4× the input costs at most 8× the operations`, () => {
@@ -162,6 +216,26 @@ void describe('JSON streams (events, pull, push, build output, stats: engine/con
         decoder.end();
         assert.equal(values, 1);
       }, total);
+    });
+  }
+
+  for (const [name, size] of [['1-byte', 1], ['1 KiB', KIB]] as const) {
+    void it(`many JSON lines of ${name} values in 64 KiB chunks (parsed together): 4× the input costs at most 8× the operations`, () => {
+      const lines = (count: number): Buffer[] => {
+        const bytes = Buffer.from(`{"stream":"${'z'.repeat(size)}"}\n`.repeat(count), 'latin1');
+        const chunks: Buffer[] = [];
+        for (let at = 0; at < bytes.length; at += 64 * KIB) chunks.push(bytes.subarray(at, at + 64 * KIB));
+        return chunks;
+      };
+      const count = size === 1 ? 8 * KIB : KIB;
+      const feeds = new Map([count, count * 4].map((each) => [each, lines(each)]));
+      assertLinear(`json lines ${name}`, (scale) => {
+        let values = 0;
+        const decoder = new JsonLineDecoder(() => values++);
+        for (const chunk of feeds.get(scale) as Buffer[]) decoder.push(chunk);
+        decoder.end();
+        assert.equal(values, scale);
+      }, count);
     });
   }
 });
