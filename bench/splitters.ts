@@ -3,8 +3,9 @@
  * without a newline (the worst line a container can write), in messages of 16 KiB, 1 KiB and 1 byte, each behind the
  * engine's stamp (logs) or in its own JSON line (build output, stats, events). Each splitter is timed and its peak
  * memory (max RSS) read in a child process of its own, against a plain read of the same bytes in another: the same
- * chunks read from a Node stream and discarded (the splitters read the same stream; non-TTY logs then go through the
- * frame demuxer, whose cost alone is a row of its own). Goal: at most 2× the plain read's time and 64 MiB more
+ * chunks read from a Node stream and discarded (the splitters read the same stream; compose logs without a TTY go
+ * through the frame demuxer, whose cost alone is a row of its own, and the container log reader takes the frames
+ * itself). Goal: at most 2× the plain read's time and 64 MiB more
  * memory. Time is the process's CPU time (user + system): on a shared machine the wall clock mostly measures the wait
  * for a core. Each figure is the median of BERTH_BENCH_SPLITTER_RUNS runs (3).
  * BERTH_BENCH_SPLITTER_MIB sets the output size, BERTH_BENCH_SPLITTER_BYTE_MIB the size of the 1-byte runs (64 MiB in
@@ -80,7 +81,7 @@ function readerOf(revision: string): Reader {
 }
 
 function decoderOf(revision: string): Decoder {
-  const decoders = moduleOf(revision, 'engine', ['decoders.ts'], /from '\.\//g, 'engine/');
+  const decoders = moduleOf(revision, 'engine/connection', ['decoders.ts'], /from '\.\//g, 'engine/connection/');
   return (decoders as { JsonLineDecoder: Decoder }).JsonLineDecoder;
 }
 
@@ -104,6 +105,13 @@ async function runOne(splitter: Splitter, mode: Mode, size: number, total: numbe
     return lines;
   }
   const tty = mode === 'tty';
+  if (splitter === 'logs' && mode === 'frames') {
+    // The log reader takes the frames itself, as it reads the engine's response (`rawFrames`).
+    const reader = new LogMessageReader(() => lines++);
+    for await (const data of body) reader.push({ stream: 'stdout', data: data as Buffer, multiplexed: true }, true);
+    reader.end(true);
+    return lines;
+  }
   const Reader = splitter === 'logs-before' ? readerOf(before()) : LogMessageReader;
   const consume: (chunk: OutputChunk) => void =
     splitter === 'demuxer'
@@ -203,7 +211,9 @@ function main(): void {
     '',
     'One line of the output size shown, cut by the engine into messages of the size shown (each behind its stamp, or in',
     'its own JSON line), read in 64 KiB chunks from a Node stream. Plain read: the same chunks read from the same',
-    'stream and discarded; non-TTY splitters read them through the frame demuxer, measured alone in its own row.',
+    'stream and discarded. Compose logs read non-TTY frames through the frame demuxer (measured alone in its own row);',
+    'the container log reader takes the frames itself, from the same chunks (`rawFrames`), and its "before" rows use',
+    'the demuxer as that code did.',
     'Times are CPU time (user + system), the median of the runs shown. Extra memory: the splitter\'s max RSS less the',
     'plain read\'s (medians), each run in a process of its own.',
     '',
