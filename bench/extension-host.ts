@@ -4,14 +4,16 @@
  * prints one `BERTH_BENCH_RESULT <json>` line per phase; the launcher reads them from the host's console.
  *
  * Phases (BERTH_BENCH_PLAN): activation (and, against an engine that never answers, activation alone), idle
- * timers, and a 1,000,000-line logs document.
+ * timers, a 1,000,000-line logs document, and the same document followed (extension-host-follow.ts).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-// The one bench file that runs inside the extension host (built by extension-vscode.ts, never run by plain Node).
+// With extension-host-follow.ts, the bench code that runs inside the extension host (built by extension-vscode.ts,
+// never run by plain Node).
 import * as vscode from 'vscode';
 import { EngineClient } from '../src/engine';
+import { followedLogs } from './extension-host-follow';
 import { measureIdle, TimerProbe, type TimerActivity } from './extension-idle-probe';
 import { BENCH_RESULT_MARKER, BENCH_STEP_MARKER, type ActivationSample, type HostPlan, type IdleSample, type LogsSample } from './extension-protocol';
 import { summarize } from './stats';
@@ -240,7 +242,12 @@ export async function run(): Promise<void> {
     for (const phase of plan.phases) {
       if (phase === 'activation' || phase === 'blackhole') await activation(phase === 'blackhole');
       else if (phase === 'idle') await idle(plan);
-      else await logs(plan);
+      else if (phase === 'follow') {
+        report(await followedLogs(plan, BENCH_LABELS, async () => {
+          const api = await berth().activate();
+          await api.whenModelReady();
+        }));
+      } else await logs(plan);
     }
   } catch (error) {
     report({ kind: 'error', message: error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error) });

@@ -4,7 +4,7 @@ import type { Summary } from './stats';
 export const BENCH_RESULT_MARKER = 'BERTH_BENCH_RESULT';
 export const BENCH_STEP_MARKER = 'BERTH_BENCH_STEP';
 
-export type HostPhase = 'activation' | 'blackhole' | 'idle' | 'logs';
+export type HostPhase = 'activation' | 'blackhole' | 'idle' | 'logs' | 'follow';
 
 export interface HostPlan {
   readonly phases: readonly HostPhase[];
@@ -81,9 +81,46 @@ export interface LogsSample {
   readonly loopDelayMax: number;
 }
 
+/** perf_hooks' event-loop delay over a stretch, ms. */
+export interface LoopDelay {
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+  readonly samples: number;
+}
+
+/** A followed logs editor past 1,000,000 lines: a new line's way to the document, and the host's event loop. */
+export interface FollowSample {
+  readonly kind: 'follow';
+  readonly lines: number;
+  readonly maxLines: number;
+  readonly marks: number;
+  readonly markIntervalMs: number;
+  /** Marks stamped after the document loaded, which the figures are made of. */
+  readonly measured: number;
+  /** berth.openLogsInEditor → the document holds its capped window, ms. */
+  readonly loadMs: number;
+  readonly lineCount: number;
+  /** The engine's stamp on a line → the line's text in the document, ms. */
+  readonly stampToText: Summary;
+  readonly stampToTextP95: number;
+  /** The line on the bench's own follow stream (Berth's engine client alone) → its text in the document, ms. */
+  readonly floorToText: Summary;
+  readonly floorToTextP95: number;
+  /** The engine's stamp → the line on the bench's own follow stream, ms. */
+  readonly stampToFloor: Summary;
+  readonly loadingLoopDelay: LoopDelay;
+  readonly followingLoopDelay: LoopDelay;
+  /** Marks seen in the document, and on the bench's own stream, in all. */
+  readonly shownMarks: number;
+  readonly floorMarks: number;
+  readonly documentChanges: number;
+  readonly lastLines: readonly string[];
+}
+
 export interface HostError {
   readonly kind: 'error';
   readonly message: string;
 }
 
-export type HostResult = ActivationSample | IdleSample | LogsSample | HostError;
+export type HostResult = ActivationSample | IdleSample | LogsSample | FollowSample | HostError;

@@ -8,6 +8,7 @@
  *   6. Timers while idle, in the real extension host.
  *   7. The workbench as a user meets it: idle CPU against an extension host with no extension, and open/change
  *      latency against VS Code's own floor (bench/extension-ui-run.ts; `BERTH_BENCH_ONLY=ui` runs it alone).
+ * `BERTH_BENCH_ONLY=follow` runs only the followed logs editor at 1,000,000 lines (bench/extension-follow.ts).
  * `BERTH_BENCH_ONLY=activation` runs part 1 (without the black-hole launch) and prints the bundle sizes.
  * Prints markdown tables and writes bench/extension-results.md and .json. It asserts nothing about time.
  *
@@ -22,6 +23,7 @@ import { REPO_ROOT } from '../test/vscode/codeServer';
 import { germanDisplayLanguage } from '../test/vscode/germanLocale';
 import { stageProductionBuild, type StagedExtension } from './extension-bundle';
 import { startBenchEngine, type BenchEngine } from './extension-engine';
+import { measureFollowed } from './extension-follow';
 import type { HostPlan, IdleSample } from './extension-protocol';
 import { BERTH_REFRESH, CLI_REFRESH, measureRefresh, type RefreshResult } from './extension-refresh';
 import { activationTable, bundleTable, heapTable, idleTable, logsTable, peersTable, refreshTable, renderExtensionMarkdown, treeTable, type ActivationLaunch, type ExtensionBenchReport, type LogsReport, type PeerModel } from './extension-report';
@@ -285,6 +287,13 @@ async function main(): Promise<void> {
     log('scratch dockerd');
     engine = await startBenchEngine();
     const engineVersion = await engine.client.version();
+    if (process.env.BERTH_BENCH_ONLY === 'follow') {
+      const plan: HostPlan = { phases: [], engineHost: engine.host, image: engine.image, logLines: LOG_LINES, maxLines: DEFAULT_MAX_LINES, aftermathMs: AFTERMATH_MS, quietBeforeMs: QUIET_BEFORE_MS };
+      const settings = { 'berth.engine.host': engine.host, 'berth.run.network': 'none', 'berth.logs.tail': 0 };
+      writeFileSync(TRANSCRIPT, '');
+      process.stdout.write(await measureFollowed(staged, engine, plan, settings, (line) => appendFileSync(TRANSCRIPT, `${line}\n`), log, REPO_ROOT));
+      return;
+    }
     if (process.env.BERTH_BENCH_ONLY === 'ui') {
       process.stdout.write(`${uiMarkdown(await measureUi(engine, staged.dir, log))}\nWrote bench/extension-ui-results.md and .json\n`);
       return;

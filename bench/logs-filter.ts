@@ -3,16 +3,19 @@
  * The stream is the engine's wire form of `logs?timestamps=1` (multiplexed frames, one stamped message each), made
  * in memory so the engine's own speed is not measured. Each pass reads the whole stream through the log reader
  * (src/logs/logMessages.ts) into a sink that counts bytes: the raw read (no filter), then with a text filter and a
- * regular expression that keep one line in ten, and a filter that keeps nothing. Reported: throughput of each
- * against the raw read in the same run, and the peak RSS above the start of the pass. Asserts nothing; writes
+ * regular expression that keep one line in ten, and a filter that keeps nothing, in rotated rounds. Reported: each
+ * pass's throughput (per CPU second and per wall second, medians) against the raw read's in the same run, and the
+ * peak RSS above the start of the pass. Asserts nothing; writes
  * bench/logs-filter-results.md.
  */
 import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { OutputChunk } from '../src/engine';
 import { FilteredSink, LineFilter, type LogFilterSpec } from '../src/logs/lineFilter';
 import type { LogSink } from '../src/logs/logFollower';
 import { LogMessageReader } from '../src/logs/logMessages';
+import { rotated, summarize, type Summary } from './stats';
 
 const GiB = 1024 ** 3;
 const total = Number(process.argv[2] ?? '1') * GiB;
@@ -35,6 +38,8 @@ function makeChunks(): OutputChunk[] {
 interface Pass {
   readonly name: string;
   readonly seconds: number;
+  /** User + system CPU seconds of this process during the pass: on a shared machine, what the pass itself cost. */
+  readonly cpuSeconds: number;
   readonly bytesIn: number;
   readonly bytesOut: number;
   readonly peakRssMiB: number;
@@ -51,6 +56,7 @@ function run(name: string, chunks: readonly OutputChunk[], spec: LogFilterSpec |
   const sink = filter ? new FilteredSink(counting, filter) : counting;
   const reader = new LogMessageReader((stream, text) => sink.output(stream, text));
   let bytesIn = 0;
+  const cpuStart = process.cpuUsage();
   const started = process.hrtime.bigint();
   let round = 0;
   while (bytesIn < total) {
@@ -62,32 +68,50 @@ function run(name: string, chunks: readonly OutputChunk[], spec: LogFilterSpec |
   }
   reader.end(true);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpu = process.cpuUsage(cpuStart);
   peak = Math.max(peak, process.memoryUsage().rss);
-  return { name, seconds, bytesIn, bytesOut, peakRssMiB: (peak - startRss) / 1024 ** 2 };
+  return { name, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, bytesIn, bytesOut, peakRssMiB: (peak - startRss) / 1024 ** 2 };
 }
 
+const ROUNDS = Number(process.env.BERTH_BENCH_LOGS_FILTER_ROUNDS ?? 3);
 const chunks = makeChunks();
 const spec = (text: string, regex: boolean): LogFilterSpec => ({ text, regex, caseSensitive: true, invert: false });
-const passes: Pass[] = [];
-// Raw first and last: the ratio uses the better raw figure, so a slow first pass cannot flatter the filter.
-passes.push(run('raw read (no filter)', chunks, undefined));
-passes.push(run('text filter `ERROR` (1 line in 10)', chunks, spec('ERROR', false)));
-passes.push(run('regex `^ERROR .*items/\\d+ 200` (1 line in 10)', chunks, spec('^ERROR .*items/\\d+ 200', true)));
-passes.push(run('text filter matching nothing', chunks, spec('no such text', false)));
-passes.push(run('raw read again', chunks, undefined));
-const rawRate = Math.max(...passes.filter((pass) => pass.name.startsWith('raw')).map((pass) => pass.bytesIn / pass.seconds));
+const PASSES: ReadonlyArray<readonly [string, LogFilterSpec | undefined]> = [
+  ['raw read (no filter)', undefined],
+  ['text filter `ERROR` (1 line in 10)', spec('ERROR', false)],
+  ['regex `^ERROR .*items/\\d+ 200` (1 line in 10)', spec('^ERROR .*items/\\d+ 200', true)],
+  ['text filter matching nothing', spec('no such text', false)],
+];
+const loadBefore = loadavg()[0] ?? Number.NaN;
+const passes = new Map<string, Pass[]>(PASSES.map(([name]) => [name, []]));
+// Every round runs each pass once, the order rotated, so no pass always runs first or after the same neighbour.
+for (let round = 0; round < ROUNDS; round++) {
+  for (const [name, filterSpec] of rotated(PASSES, round)) {
+    const pass = run(name, chunks, filterSpec);
+    passes.get(name)?.push(pass);
+    console.log(`round ${round + 1}: ${name}: ${(pass.bytesIn / 1024 ** 2 / pass.cpuSeconds).toFixed(0)} MiB per CPU s, ${(pass.bytesIn / 1024 ** 2 / pass.seconds).toFixed(0)} MiB/s wall`);
+  }
+}
+const loadAfter = loadavg()[0] ?? Number.NaN;
+const rates = (name: string, by: 'cpuSeconds' | 'seconds'): Summary => summarize((passes.get(name) ?? []).map((pass) => pass.bytesIn / 1024 ** 2 / pass[by]));
+const rawName = PASSES[0]?.[0] ?? '';
+const rawCpu = rates(rawName, 'cpuSeconds').median;
+const rawWall = rates(rawName, 'seconds').median;
 
-const rows = passes.map((pass) => {
-  const rate = pass.bytesIn / pass.seconds;
-  return `| ${pass.name} | ${(pass.bytesIn / GiB).toFixed(2)} GiB | ${(rate / 1024 ** 2).toFixed(0)} MiB/s | ${(rate / rawRate).toFixed(2)}× | ${pass.peakRssMiB.toFixed(1)} MiB |`;
+const rows = PASSES.map(([name]) => {
+  const own = passes.get(name) ?? [];
+  const cpu = rates(name, 'cpuSeconds');
+  const wall = rates(name, 'seconds');
+  const peak = Math.max(...own.map((pass) => pass.peakRssMiB));
+  return `| ${name} | ${((own[0]?.bytesIn ?? 0) / GiB).toFixed(2)} GiB × ${own.length} | ${cpu.median.toFixed(0)} (${cpu.p10.toFixed(0)}–${cpu.p90.toFixed(0)}) | ${(cpu.median / rawCpu).toFixed(2)}× | ${wall.median.toFixed(0)} (${wall.p10.toFixed(0)}–${wall.p90.toFixed(0)}) | ${(wall.median / rawWall).toFixed(2)}× | ${peak.toFixed(1)} MiB |`;
 });
 const report = [
   '# Filtering a followed log: throughput against the raw read in the same run',
   '',
-  `The engine's timestamped wire form, made in memory; ${LINES_PER_CHUNK * 10} distinct messages of about 100 bytes repeated. Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
+  `The engine's timestamped wire form, made in memory; ${LINES_PER_CHUNK * 10} distinct messages of about 100 bytes repeated. ${ROUNDS} rounds, each pass once per round in a rotated order; medians (p10–p90). Node ${process.version}, ended ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, 1-minute load average ${loadBefore.toFixed(1)} at the start and ${loadAfter.toFixed(1)} at the end (${cpus().length} cores). Throughput per CPU second is what the pass itself cost on a shared machine; the wall figure includes waiting for a core.`,
   '',
-  '| Pass | Read | Throughput | Against the raw read | Peak RSS above the start |',
-  '| --- | --- | --- | --- | --- |',
+  '| Pass | Read | MiB per CPU second | Against the raw read | MiB/s wall | Against the raw read | Peak RSS above the start |',
+  '| --- | --- | --- | --- | --- | --- | --- |',
   ...rows,
   '',
 ].join('\n');

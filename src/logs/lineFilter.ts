@@ -26,12 +26,18 @@ function escapeRegex(text: string): string {
 export class LineFilter {
   private readonly pattern: RegExp;
   private readonly global: RegExp;
+  /** Text matched as it is, case and all: a substring search, cheaper per line than the same regular expression. */
+  private readonly exactText: string | undefined;
+  /** Whether a line's final newline can change the verdict (only a pattern that can see it), so it must be cut first. */
+  readonly seesNewline: boolean;
 
   private constructor(readonly spec: LogFilterSpec) {
     const source = spec.regex ? spec.text : escapeRegex(spec.text);
     const flags = spec.caseSensitive ? '' : 'i';
     this.pattern = new RegExp(source, flags);
     this.global = new RegExp(source, `${flags}g`);
+    this.exactText = !spec.regex && spec.caseSensitive ? spec.text : undefined;
+    this.seesNewline = spec.regex || spec.text.includes('\n');
   }
 
   /** The filter, or why the text is no regular expression (JavaScript's own reason, the same on every engine). */
@@ -47,7 +53,12 @@ export class LineFilter {
 
   /** Whether a line (without its newline) is shown. */
   keeps(line: string): boolean {
-    return this.pattern.test(line) !== this.spec.invert;
+    return (this.exactText === undefined ? this.pattern.test(line) : line.includes(this.exactText)) !== this.spec.invert;
+  }
+
+  /** The same for a line that still ends with its newline: a plain text is looked for without copying the line. */
+  keepsEnded(line: string): boolean {
+    return this.keeps(this.seesNewline ? line.slice(0, -1) : line);
   }
 
   /** Where the pattern matches in TEXT: [start, end) pairs, empty matches left out. Nothing for an inverted filter. */
@@ -165,7 +176,7 @@ export class FilteredSink implements LogSink {
     const firstStamp = open ? open.stamp : stamp;
     if (ends) {
       this.open.delete(stream);
-      const keep = filter.keeps(whole.slice(0, -1));
+      const keep = filter.keepsEnded(whole);
       this.countLine(keep);
       if (keep) this.target.output(stream, whole, firstStamp);
       return;

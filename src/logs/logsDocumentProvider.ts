@@ -201,7 +201,7 @@ export class LogsDocumentProvider extends FollowingDocuments<LogDocument> {
     this.documents.set(moved.toString(), document);
     // VS Code may still hold a document at that URI from before (the view had this filter once, or none): it must
     // read the text again now, not at the next line, which may never come.
-    this._onDidChange.fire(moved);
+    this.announce(moved);
     return moved;
   }
 }

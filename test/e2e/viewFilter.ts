@@ -50,3 +50,62 @@ export async function filterAsTyped(workbench: Workbench, driver: WorkbenchDrive
     for (const id of ids) await client.removeContainer(id, { force: true }).catch(() => undefined);
   }
 }
+
+export const VIEW_FILTER_RELOAD_CASE = 'a Containers filter and "this workspace only" are saved: after Reload Window the view shows the same rows and N of M';
+
+/**
+ * The filter is saved per workspace (issue 35 item 1): it is set from the palette, the window is really reloaded (a
+ * new extension host reads the saved state back), and the same row alone shows with the same `1 of M`. The "this
+ * workspace only" toggle is saved too: no container here belongs to a Compose project of the workbench's folder, so
+ * under the toggle the view shows its notice row, again after a second reload, and Show Containers of Every Workspace
+ * brings the filtered row back.
+ */
+export async function filterSurvivesReload(workbench: Workbench, driver: WorkbenchDriver, client: EngineClient, image: string): Promise<void> {
+  const page = workbench.page;
+  const stem = uniqueName('berth-e2e-saved');
+  const kept = `${stem}-kept`;
+  const other = `${stem}-other`;
+  const ids: string[] = [];
+  for (const name of [kept, other]) ids.push((await client.createContainer(containerSpec(image, ['sleep', '600']), { name })).Id);
+  const rowsOf = async (): Promise<string> => (await driver.rowTexts('Containers')).join('\n');
+  const onlyKept = async (): Promise<string> => {
+    const rows = await rowsOf();
+    return rows.includes(kept) && !rows.includes(other) ? rows : '';
+  };
+  const header = (): Promise<string> => driver.pane('Containers').locator('.pane-header').innerText();
+  // Reopening the view by its entry would toggle it closed if the reloaded window restored it first: the palette
+  // command only ever shows it.
+  const reload = async (): Promise<void> => {
+    await driver.runFromPalette('Developer: Reload Window');
+    await driver.activityEntry('Berth').waitFor({ state: 'visible', timeout: 90_000 });
+    await driver.runFromPalette('View: Show Berth');
+  };
+  try {
+    await driver.openViewContainer('Berth');
+    await driver.treeRow('Containers', other).waitFor({ timeout: 30_000 });
+    await driver.runFromPalette('Berth: Filter Containers…');
+    await driver.quickInputBox().waitFor({ state: 'visible', timeout: 15_000 });
+    await driver.quickInputBox().fill(kept);
+    await driver.waitForText(onlyKept, kept, 'only the matching row before the reload');
+    await page.keyboard.press('Enter');
+    const before = /\b1 of (\d+)\b/.exec(await driver.waitForText(header, /\b1 of \d+\b/, 'N of M before the reload'))?.[1];
+
+    await reload();
+    await driver.waitForText(onlyKept, kept, 'only the matching row after the reload', 90_000);
+    const after = /\b1 of (\d+)\b/.exec(await driver.waitForText(header, /\b1 of \d+\b/, 'N of M after the reload'))?.[1];
+    // M is every container the view would show: the engine's list, the same unless another case's container came or went.
+    if (before === undefined || after === undefined || Math.abs(Number(after) - Number(before)) > 2) throw new Error(`N of M: 1 of ${before} before the reload, 1 of ${after} after`);
+
+    await driver.runFromPalette('Berth: Show This Workspace\'s Containers Only');
+    await driver.waitForText(rowsOf, /No container matches/, 'no row of this folderless window under the toggle');
+    await reload();
+    await driver.waitForText(rowsOf, /No container matches/, 'the toggle still on after the reload', 90_000);
+    await driver.runFromPalette('Berth: Show Containers of Every Workspace');
+    await driver.waitForText(onlyKept, kept, 'the filtered row again, the text filter kept');
+  } finally {
+    await page.keyboard.press('Escape').catch(() => undefined);
+    await driver.runFromPalette('Berth: Show Containers of Every Workspace').catch(() => undefined);
+    await driver.runFromPalette('Berth: Clear Containers Filter').catch(() => undefined);
+    for (const id of ids) await client.removeContainer(id, { force: true }).catch(() => undefined);
+  }
+}

@@ -27,6 +27,26 @@ void describe('LineFilter', () => {
     assert.equal(filterOf({ text: 'Err', caseSensitive: true }).keeps('Error'), true);
   });
 
+  void it('judges a line that still ends with its newline as the same line without it', () => {
+    const cases: Array<[Partial<LogFilterSpec> & { text: string }, string]> = [
+      [{ text: 'a.b', caseSensitive: true }, 'xa.by'],
+      [{ text: 'a.b', caseSensitive: true }, 'axb'],
+      [{ text: 'ERR', caseSensitive: true, invert: true }, 'an ERR line'],
+      [{ text: 'end$', regex: true }, 'the end'],
+      [{ text: 'end$', regex: true, invert: true }, 'the end'],
+      [{ text: '^$', regex: true }, ''],
+      [{ text: 'a\nb', caseSensitive: true }, 'a'],
+    ];
+    for (const [spec, line] of cases) {
+      const filter = filterOf(spec);
+      assert.equal(filter.keepsEnded(`${line}\n`), filter.keeps(line), `${JSON.stringify(spec)} on ${JSON.stringify(line)}`);
+    }
+    const { sink, out } = collect(filterOf({ text: 'end$', regex: true }));
+    sink.output('stdout', 'the end\n');
+    sink.output('stdout', 'the end is near\n');
+    assert.deepEqual(out, ['stdout:the end\n'], 'a pattern anchored at the end sees the line without its newline');
+  });
+
   void it('takes a regular expression, and inverts', () => {
     const regex = filterOf({ text: '^GET /\\d+', regex: true });
     assert.equal(regex.keeps('GET /42 200'), true);
