@@ -4,6 +4,7 @@
  * extension.ts calls `registerImages` once. Tag and Push belong to the Registries feature.
  */
 import * as vscode from 'vscode';
+import { ImageLayersCache } from '../engine';
 import type { DisposableStore } from '../common/lifecycle';
 import { registerCommandTable } from '../workbench/commandTable';
 import { extendDeps } from '../workbench/deps';
@@ -23,9 +24,11 @@ export interface ImagesFeature {
 }
 
 export function registerImages(deps: ImagesDeps, owner: DisposableStore): ImagesFeature {
-  const view = owner.add(new ImagesView(deps));
+  // One cache of what was read of images' layers, for the Layers rows and the files opened from them.
+  const layerCache = new ImageLayersCache();
+  const view = owner.add(new ImagesView(deps, layerCache));
   // Any file of any layer, read-only: berth-image: URIs (layerFileUri.ts).
-  const layerFiles = owner.add(new LayerFileSystem((engine) => deps.sessionFor(engine).client));
+  const layerFiles = owner.add(new LayerFileSystem((engine) => deps.sessionFor(engine).client, layerCache));
   owner.add(vscode.workspace.registerFileSystemProvider(IMAGE_LAYER_SCHEME, layerFiles, { isCaseSensitive: true, isReadonly: new vscode.MarkdownString(readOnlyMessage()) }));
   registerCommandTable([...imageCommands, ...commitCommands, ...runCommands, ...layerFileCommands(layerFiles)], extendDeps(deps, { imagesView: view }), owner);
   return { view };

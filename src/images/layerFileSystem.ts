@@ -1,11 +1,11 @@
 /**
  * The `berth-image:` file system: any file of any layer of an image, read-only (an image never changes). A read
  * streams the image's saved form once and stops at the file (engine/files/layerFiles.ts); what was read is kept per image
- * id, so the editor's stat and read, and a second open, cost one read. Every refusal carries the engine reader's
+ * id (the Images feature's one ImageLayersCache), so the editor's stat and read, and a second open, cost one read. Every refusal carries the engine reader's
  * words: a file the layer removes, a folder, a path the layer does not hold, a file over the size cap.
  */
 import * as vscode from 'vscode';
-import { isEngineError, LayerFileCache, type EngineClient, type ReadLayerFileOptions } from '../engine';
+import { isEngineError, type EngineClient, type ImageLayersCache, type ReadLayerFileOptions } from '../engine';
 import { errorMessage } from '../common/errors';
 import { layerFileAddressOf, layerFileUriParts, type LayerFileAddress } from './layerFileUri';
 
@@ -20,13 +20,14 @@ export function readOnlyMessage(): string {
 export class LayerFileSystem implements vscode.FileSystemProvider {
   private readonly changes = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changes.event;
-  private readonly cache = new LayerFileCache();
-
-  constructor(private readonly clientFor: (engine: string) => EngineClient) {}
+  constructor(
+    private readonly clientFor: (engine: string) => EngineClient,
+    private readonly cache: ImageLayersCache,
+  ) {}
 
   /** The file's bytes, read once per image id (the open command reads through here with its progress's signal). */
   read(address: LayerFileAddress, options: ReadLayerFileOptions = {}): Promise<Buffer> {
-    return this.cache.read(this.clientFor(address.engine), address, options);
+    return this.cache.file(this.clientFor(address.engine), address, options);
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {

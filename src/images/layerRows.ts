@@ -1,13 +1,13 @@
 /**
  * The "Layers" row under each image row and the rows below it: one per history entry, then a layer's files marked
  * A/C/D. Nothing is read until the Layers row is expanded (so never while the view is hidden); the read shows its
- * progress, can be cancelled, and its result is kept per image id (LayerAnalysisCache): an id names the same content
+ * progress, can be cancelled, and its result is kept per image id (ImageLayersCache): an id names the same content
  * for ever. A failed or cancelled read is shown on the row and tried again when the row is expanded again.
  */
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import { formatBytes } from '../common/format';
-import { LayerAnalysisCache, type AnalyzedLayer, type ImageLayerAnalysis } from '../engine';
+import { laterChangeOf, layerNumberOf, type AnalyzedLayer, type ImageLayerAnalysis, type ImageLayersCache, type LayerFile } from '../engine';
 import { markdownTooltip } from '../views/treeItems';
 import type { SessionsDeps } from '../workbench/deps';
 import { withCancellableProgress } from '../workbench/feedback';
@@ -53,6 +53,13 @@ export function isImageChildRow(value: { readonly kind: string }): value is Imag
 
 export const OPEN_LAYER_FILE_COMMAND = 'berth.images.openLayerFile';
 
+/** The file a layer's file row shows. */
+export function layerFileOf(row: LayerFileRow): LayerFile | undefined {
+  const analysis = row.parent.parent.state.analysis;
+  const layerIndex = analysis?.layerOfHistory[row.parent.historyIndex];
+  return layerIndex === undefined ? undefined : analysis?.layers[layerIndex]?.files[row.fileIndex];
+}
+
 /** Where a layer's file row points: its engine, image, layer and path. */
 export function layerFileAddress(row: LayerFileRow): LayerFileAddress | undefined {
   const layersRow = row.parent.parent;
@@ -61,11 +68,20 @@ export function layerFileAddress(row: LayerFileRow): LayerFileAddress | undefine
   const layer = layerIndex === undefined ? undefined : analysis?.layers[layerIndex];
   const file = layer?.files[row.fileIndex];
   if (analysis === undefined || layer === undefined || file === undefined) return undefined;
-  return { engine: row.engine, imageId: analysis.imageId, layerIndex: layer.index, tarPath: layer.tarPath, path: file.path, imageName: layersRow.parent.label };
+  const later = laterChangeOf(analysis, layer.index, file.path);
+  return {
+    engine: row.engine,
+    imageId: analysis.imageId,
+    layerIndex: layer.index,
+    layerNumber: layerNumberOf(analysis, layer.index),
+    tarPath: layer.tarPath,
+    path: file.path,
+    imageName: layersRow.parent.label,
+    ...(later === undefined ? {} : { later }),
+  };
 }
 
 export class ImageLayerRows {
-  private readonly cache = new LayerAnalysisCache();
   private readonly states = new Map<string, LayersState>();
   /** One Layers row per image row, so that VS Code keeps it (and whether it is expanded) across refreshes. */
   private readonly rows = new WeakMap<ImageNode, LayersRow>();
@@ -73,6 +89,7 @@ export class ImageLayerRows {
   /** `changed` redraws a row and what is below it. */
   constructor(
     private readonly deps: SessionsDeps,
+    private readonly cache: ImageLayersCache,
     private readonly changed: (row: LayersRow) => void,
   ) {}
 
@@ -181,7 +198,7 @@ export class ImageLayerRows {
     try {
       const client = this.deps.sessionFor(state.engine).client;
       state.analysis = await withCancellableProgress(vscode.l10n.t('Reading the layers of {0}', name), (signal, progress) =>
-        this.cache.get(client, state.imageId, {
+        this.cache.analysis(client, state.imageId, {
           signal,
           onProgress: (bytes) => progress.report({ message: vscode.l10n.t('{0} read', formatBytes(bytes)) }),
         }),

@@ -10,6 +10,7 @@ import { filterApplies, imageMatches, NO_FILTER, type FilterNoticeRow, type RowF
 import { presentImage, type ImageUsage } from '../views/presentation';
 import { toTreeItem } from '../views/treeItems';
 import type { SessionsDeps } from '../workbench/deps';
+import type { ImageLayersCache } from '../engine';
 import { ImageLayerRows, isImageChildRow, type ImageChildRow } from './layerRows';
 import { ImageTree, type ImageNode } from './tree';
 
@@ -27,9 +28,9 @@ export class ImagesView extends EngineTreeView<ImageRowNode, ImageTree> implemen
   private readonly notices = new Map<string, FilterNoticeRow>();
   private readonly layers: ImageLayerRows;
 
-  constructor(deps: SessionsDeps) {
+  constructor(deps: SessionsDeps, layerCache: ImageLayersCache) {
     super(deps, 'berth.images', { canSelectMany: true, showCollapseAll: false });
-    this.layers = new ImageLayerRows(deps, (row) => this.fire(row));
+    this.layers = new ImageLayerRows(deps, layerCache, (row) => this.fire(row));
     this._register(this.view.onDidExpandElement(({ element }) => {
       if (!isEngineRoot(element) && isImageChildRow(element)) this.layers.expanded(element);
     }));

@@ -1,8 +1,7 @@
 /**
- * An image's layers, read from the engine: its history, then its saved-image stream in one pass
- * (`savedImage.ts`), analysed by `layerAnalysis.ts`. Results are kept per image id, a few images at a time: an id
- * names the same content for ever, so a kept result never goes stale. Every failure says what happened in the
- * engine's words and what to do next; an image removed while it is read says exactly that.
+ * An image's layers, read from the engine: its history, then its saved-image stream in one pass (`savedImage.ts`),
+ * analysed by `layerAnalysis.ts`; ImageLayersCache (`layerCache.ts`) keeps the results. Every failure says what
+ * happened in the engine's words and what to do next; an image removed while it is read says exactly that.
  */
 import type { EngineClient } from '../api';
 import { EngineError, isEngineError } from '../connection';
@@ -16,7 +15,7 @@ export interface ReadImageLayersOptions {
   readonly onProgress?: ((bytesRead: number, entryPath: string) => void) | undefined;
 }
 
-/** Reads and analyses an image's layers (no cache: see LayerAnalysisCache). */
+/** Reads and analyses an image's layers (no cache: see ImageLayersCache). */
 export async function readImageLayers(client: EngineClient, image: string, options: ReadImageLayersOptions = {}): Promise<ImageLayerAnalysis> {
   const { signal } = options;
   const inspect = await client.inspectImage(image, { signal });
@@ -79,34 +78,5 @@ export async function assertStillThere(client: EngineClient, image: string, id: 
       hint: removed.hint,
       cause: error,
     });
-  }
-}
-
-/** Analyses kept per image id, the most recently used first; at most `capacity` images. */
-export class LayerAnalysisCache {
-  private readonly kept = new Map<string, Promise<ImageLayerAnalysis>>();
-
-  constructor(private readonly capacity = 4) {}
-
-  /** The analysis of the image with this id, read once; a failed read is forgotten so the next call tries again. */
-  get(client: EngineClient, imageId: string, options: ReadImageLayersOptions = {}): Promise<ImageLayerAnalysis> {
-    const kept = this.kept.get(imageId);
-    if (kept !== undefined) {
-      this.kept.delete(imageId);
-      this.kept.set(imageId, kept);
-      return kept;
-    }
-    const reading = readImageLayers(client, imageId, options);
-    this.kept.set(imageId, reading);
-    reading.catch(() => {
-      if (this.kept.get(imageId) === reading) this.kept.delete(imageId);
-    });
-    while (this.kept.size > this.capacity) this.kept.delete(this.kept.keys().next().value as string);
-    return reading;
-  }
-
-  /** The analysis if it was read already, without reading. */
-  peek(imageId: string): Promise<ImageLayerAnalysis> | undefined {
-    return this.kept.get(imageId);
   }
 }

@@ -5,6 +5,8 @@ export * from './containerCopy';
 export * from './containerFiles';
 export * from './imageFiles';
 export * from './imageLayers';
+export * from './keptReads';
+export * from './layerCache';
 export * from './layerAnalysis';
 export * from './layerFiles';
 export * from './listingSession';

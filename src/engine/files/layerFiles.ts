@@ -2,22 +2,24 @@
  * One file of one layer of an image, as that layer holds it (not as the image shows it: a lower layer's version of a
  * path a later layer overwrites reads as the lower layer wrote it). Read from the saved-image stream
  * (`GET /images/{id}/get`) in one pass that stops as soon as the file is read; nothing is written to disk, and only the
- * file itself is held, up to a size cap. Reads are kept per image id, a few megabytes in all: an id names the same
- * content for ever, so a kept file never goes stale.
+ * file itself is held, up to a size cap. Reads are kept by ImageLayersCache (layerCache.ts).
  */
 import type { EngineClient } from '../api';
 import { EngineError, isEngineError } from '../connection';
 import { assertStillThere, savedImageProblem, type RemovedDuring } from './imageLayers';
 import { findLayerFile, layerPathOf, type LayerFileHit } from './savedImage';
 import { formatBytes } from '../../common/format';
+import type { ImageLayerAnalysis } from './layerAnalysis';
 
 /** Larger files are refused: an editor is no place for them, and the whole file is held in memory. */
 export const LAYER_FILE_MAX_BYTES = 50 * 1024 * 1024;
 
 export interface LayerFileLocation {
   readonly imageId: string;
-  /** Position in the image's layers, 0 = the base (for messages). */
+  /** Position in the image's layers, 0 = the base. */
   readonly layerIndex: number;
+  /** The layer as Berth's Layers row lists it, 1 = the top row (the newest): messages name the layer by it. */
+  readonly layerNumber: number;
   /** The layer tar's path in the saved image (`AnalyzedLayer.tarPath`). */
   readonly tarPath: string;
   /** The path inside the layer, without a leading slash; normalised with `layerPathOf`. */
@@ -37,13 +39,36 @@ function shortImage(imageId: string): string {
   return imageId.replace(/^sha256:/, '').slice(0, 12);
 }
 
+/** The layer removes the file (a whiteout): a plain fact about the image, not a failure of the read. */
+export class LayerFileRemovedError extends EngineError {
+  constructor(message: string) {
+    super('not-found', message, { status: 404, hint: 'Open it from a lower layer to see what it held' });
+  }
+}
+
+export function isLayerFileRemoved(error: unknown): error is LayerFileRemovedError {
+  return error instanceof LayerFileRemovedError;
+}
+
+/** How messages name the layer of a location: as the Layers row lists it, counted from the top. */
+export function layerFileWhere(location: Pick<LayerFileLocation, 'layerNumber' | 'imageId'>): string {
+  return `layer ${location.layerNumber} from the top of the image ${shortImage(location.imageId)}`;
+}
+
+/** The layer's number as Berth's Layers row lists it: its history row counted from the top, 1 = the newest. */
+export function layerNumberOf(analysis: Pick<ImageLayerAnalysis, 'layers'>, layerIndex: number): number {
+  const historyIndex = analysis.layers[layerIndex]?.historyIndex;
+  // A layer the history could not be matched to is counted among the layers alone.
+  return historyIndex === undefined ? analysis.layers.length - layerIndex : historyIndex + 1;
+}
+
 /** The bytes of one file of one layer. Every refusal says what is at that path instead and what to do next. */
 export async function readImageLayerFile(client: EngineClient, location: LayerFileLocation, options: ReadLayerFileOptions = {}): Promise<Buffer> {
   const { signal } = options;
   const maxBytes = options.maxBytes ?? LAYER_FILE_MAX_BYTES;
   const path = layerPathOf(location.path);
   const shown = `/${path}`;
-  const where = `layer ${location.layerIndex} of the image ${shortImage(location.imageId)}`;
+  const where = layerFileWhere(location);
   const chunks: Buffer[] = [];
   let hit: LayerFileHit | undefined;
   let layerFound = false;
@@ -67,8 +92,9 @@ export async function readImageLayerFile(client: EngineClient, location: LayerFi
       cause: error,
     });
   }
-  // Whatever the stream held, an image gone by now was removed during the read: say that, as the layers read does.
-  await assertStillThere(client, shortImage(location.imageId), location.imageId, signal, REMOVED_DURING(shown));
+  // A read that failed is explained by an image removed meanwhile (the catch above, and a refusal below); bytes that
+  // were read are that layer's whatever happened to the image since, so a success costs no second request.
+  if (hit === undefined || !layerFound) await assertStillThere(client, shortImage(location.imageId), location.imageId, signal, REMOVED_DURING(shown));
   return checkedBytes(hit, chunks, { shown, where, maxBytes, layerFound, path: location.tarPath });
 }
 
@@ -80,9 +106,7 @@ function checkedBytes(hit: LayerFileHit | undefined, chunks: Buffer[], at: { sho
   if (hit === undefined) {
     throw new EngineError('not-found', `${shown} is not in ${where}`, { status: 404, hint: 'Open it from the layer that lists it under the image\'s Layers row' });
   }
-  if (hit.whiteout) {
-    throw new EngineError('not-found', `${shown} was removed in ${where}: this layer holds no content for it`, { status: 404, hint: 'Open it from a lower layer to see what it held' });
-  }
+  if (hit.whiteout) throw new LayerFileRemovedError(`${shown} was removed by ${where}: that layer holds no content for it`);
   const { entry } = hit;
   if (entry.kind === 'directory') throw new EngineError('bad-request', `${shown} is a folder in ${where}`, { hint: 'Expand the layer to see its files' });
   if (entry.kind === 'symlink') throw new EngineError('bad-request', `${shown} is a symbolic link to ${entry.linkTarget} in ${where}`, { hint: 'Open the file it points to' });
@@ -96,67 +120,26 @@ function checkedBytes(hit: LayerFileHit | undefined, chunks: Buffer[], at: { sho
   return Buffer.concat(chunks);
 }
 
-/** Files read from layers, kept per image id: at most `maxImages` images and `maxBytes` in all, least recently used go first. */
-export class LayerFileCache {
-  private readonly images = new Map<string, Map<string, Promise<Buffer>>>();
-  private readonly sizes = new Map<Promise<Buffer>, number>();
-  private keptBytes = 0;
+/** What the first later layer that touches a layer's file does to it: the file the image shows is not this one. */
+export interface LaterChange {
+  readonly change: 'overwritten' | 'removed';
+  /** That later layer, numbered as layerNumberOf numbers it. */
+  readonly layerNumber: number;
+}
 
-  constructor(
-    private readonly maxImages = 4,
-    private readonly maxBytes = 64 * 1024 * 1024,
-  ) {}
-
-  /** The file, read once per image id, layer and path; a failed read is forgotten so the next call tries again. */
-  read(client: EngineClient, location: LayerFileLocation, options: ReadLayerFileOptions = {}): Promise<Buffer> {
-    const key = `${location.tarPath}\n${layerPathOf(location.path)}`;
-    let files = this.images.get(location.imageId);
-    if (files !== undefined) this.images.delete(location.imageId);
-    files ??= new Map();
-    this.images.set(location.imageId, files);
-    const kept = files.get(key);
-    if (kept !== undefined) return kept;
-    const reading = readImageLayerFile(client, location, options);
-    const keptFiles = files;
-    keptFiles.set(key, reading);
-    reading.then(
-      (bytes) => {
-        if (keptFiles.get(key) !== reading) return;
-        this.sizes.set(reading, bytes.length);
-        this.keptBytes += bytes.length;
-        this.trim();
-      },
-      () => {
-        if (keptFiles.get(key) === reading) keptFiles.delete(key);
-      },
-    );
-    this.trim();
-    return reading;
-  }
-
-  /** Bytes of the files kept now (reads under way count once they end). */
-  get bytes(): number {
-    return this.keptBytes;
-  }
-
-  private trim(): void {
-    while (this.images.size > this.maxImages || (this.keptBytes > this.maxBytes && this.images.size > 0)) {
-      const [oldest, files] = this.images.entries().next().value as [string, Map<string, Promise<Buffer>>];
-      if (this.images.size === 1 && this.images.size <= this.maxImages) {
-        // One image over the byte bound: its oldest files go first.
-        const [firstKey, first] = files.entries().next().value as [string, Promise<Buffer>];
-        files.delete(firstKey);
-        this.forget(first);
-        if (files.size === 0) this.images.delete(oldest);
-        continue;
-      }
-      this.images.delete(oldest);
-      for (const file of files.values()) this.forget(file);
+/**
+ * Whether a layer above `layerIndex` overwrites `path` or removes it (or a folder above it): what the image shows at
+ * that path is then not what this layer holds. Undefined when the file is the image's own version.
+ */
+export function laterChangeOf(analysis: Pick<ImageLayerAnalysis, 'layers'>, layerIndex: number, path: string): LaterChange | undefined {
+  const wanted = layerPathOf(path);
+  for (let index = layerIndex + 1; index < analysis.layers.length; index++) {
+    const layer = analysis.layers[index] as ImageLayerAnalysis['layers'][number];
+    for (const file of layer.files) {
+      const filePath = layerPathOf(file.path);
+      if (filePath === wanted) return { change: file.change === 'removed' ? 'removed' : 'overwritten', layerNumber: layerNumberOf(analysis, index) };
+      if (file.change === 'removed' && wanted.startsWith(`${filePath}/`)) return { change: 'removed', layerNumber: layerNumberOf(analysis, index) };
     }
   }
-
-  private forget(file: Promise<Buffer>): void {
-    this.keptBytes -= this.sizes.get(file) ?? 0;
-    this.sizes.delete(file);
-  }
+  return undefined;
 }

@@ -5,9 +5,7 @@
  * streams: only its entries' headers are kept, its bytes are never written to disk or held whole in memory. Small
  * JSON documents are kept, since manifest.json may come after the layers it names.
  */
-import { once } from 'node:events';
 import type { EventEmitter } from 'node:events';
-import { Readable } from 'node:stream';
 import type * as tar from 'tar-stream';
 import { tarStream, zlib } from '../connection';
 import { TarHeaderError, TarHeaderWalker, type LayerEntryKind } from './tarHeaders';
@@ -51,13 +49,10 @@ export async function readSavedImage(body: AsyncIterable<Buffer> | Iterable<Buff
   const documents = new Map<string, unknown>();
   let bytesRead = 0;
   let entryCount = 0;
-  const counted = async function* (): AsyncGenerator<Buffer> {
-    for await (const chunk of body) {
-      bytesRead += chunk.length;
-      yield chunk;
-    }
+  const counted = (chunk: Buffer): void => {
+    bytesRead += chunk.length;
   };
-  await forEachOuterEntry(counted(), async (header, stream) => {
+  await forEachOuterEntry(body, async (header, stream) => {
     const path = normalizePath(header.name);
     if (header.type !== 'file' && header.type !== 'contiguous-file') {
       await drain(stream);
@@ -80,7 +75,7 @@ export async function readSavedImage(body: AsyncIterable<Buffer> | Iterable<Buff
       await drain(head.rest);
     }
     options.onProgress?.(bytesRead, path);
-  });
+  }, counted);
   return { layerTars, documents };
 }
 
@@ -162,17 +157,31 @@ export function layerPathOf(name: string): string {
 
 type OuterHandler = (header: tar.Header, stream: AsyncIterable<Buffer>) => Promise<void | 'stop'>;
 
-async function forEachOuterEntry(body: AsyncIterable<Buffer>, handle: OuterHandler): Promise<void> {
+/**
+ * Feeds the body straight into tar-stream's extract, waiting on its backpressure, and hands each entry to `handle`.
+ * No stream adapter sits between: every chunk of a saved image (thousands, many of them a few bytes where the
+ * response's chunking splits them) would otherwise cross an extra async generator and a Readable on its way.
+ */
+async function forEachOuterEntry(body: AsyncIterable<Buffer> | Iterable<Buffer>, handle: OuterHandler, onChunk?: (chunk: Buffer) => void): Promise<void> {
   const outer = tarStream().extract();
-  const source = Readable.from(body);
-  source.on('error', (error) => outer.destroy(error));
-  source.pipe(outer);
+  let stopped = false;
+  const feeding = (async () => {
+    for await (const chunk of body) {
+      if (stopped) return;
+      onChunk?.(chunk);
+      await write(outer, chunk);
+    }
+    outer.end(undefined);
+  })();
+  // A failed feed ends the entries' loop with its error; a feed stopped by the reader is no failure.
+  feeding.catch((error: unknown) => outer.destroy(error instanceof Error ? error : new Error(String(error))));
   try {
     for await (const entry of outer) {
       if ((await handle(entry.header, entry as AsyncIterable<Buffer>)) === 'stop') return;
     }
+    await feeding;
   } finally {
-    source.destroy();
+    stopped = true;
     outer.destroy();
   }
 }
@@ -280,13 +289,17 @@ interface Sink extends EventEmitter {
 async function write(sink: Sink, chunk: Buffer): Promise<void> {
   if (sink.destroyed) throw new SavedImageFormatError('the layer tar could not be read');
   if (sink.write(chunk)) return;
-  // A sink the consumer destroyed (a file found, a failure) never drains: its close ends the wait too.
-  const waited = new AbortController();
-  try {
-    await Promise.race([once(sink, 'drain', { signal: waited.signal }), once(sink, 'close', { signal: waited.signal })]);
-  } finally {
-    waited.abort();
-  }
+  // A sink the consumer destroyed (a file found, a failure) never drains: its close ends the wait too. Plain
+  // listeners, removed by hand: an AbortSignal per wait would build an AbortError (a stack trace) each time.
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      sink.off('drain', done);
+      sink.off('close', done);
+      resolve();
+    };
+    sink.on('drain', done);
+    sink.on('close', done);
+  });
   if (sink.destroyed) throw new SavedImageFormatError('the layer tar could not be read');
 }
 

@@ -2,13 +2,14 @@
 // files, overwrite one, remove the other, with an ENV step between that makes no layer) is expanded, and its rows
 // are read: one per history entry with the empty step marked, the wasted bytes and efficiency on the Layers row, and a
 // layer's files marked A/C/D. A lower layer's file opens read-only through berth-image: (its OLD content, which a later
-// layer overwrote), saving it is refused, and a file the top layer removes opens to a refusal saying so.
+// layer overwrote; its tab says so and names the layer from the top, as the rows list them), saving it is refused, and
+// a file the top layer removes says so plainly instead of opening.
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { readImageLayers } from '../../../src/engine';
+import { layerNumberOf, readImageLayers } from '../../../src/engine';
 import { A_FIRST, C_SIZE, buildThreeSteps } from '../../support/layeredImage';
 import { expectedMessage } from '../../engine/engine/bad-input-cases';
 import { eventually, useConnectedSuite, viewRows, viewShows } from '../support/fixtures';
@@ -85,6 +86,11 @@ describe('layers under an image row', () => {
     // formatter, which reads the URI's query) ends in the file, so the tab is its last part whatever the image's name.
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
     assert.equal(tab?.label, 'a.bin', `the tab reads ${JSON.stringify(tab?.label)}`);
+    // The layer is numbered as its row stands under Layers (the fourth row from the top), and the next layer's
+    // overwrite is named in the label's note.
+    const query = JSON.parse(uri.query) as { layer: string; note: string };
+    assert.equal(query.layer, '4');
+    assert.equal(query.note, ' (overwritten by layer 2)');
 
     // The workbench refuses writes to a read-only file system before they reach it; its editor shows our reason.
     assert.equal(vscode.workspace.fs.isWritableFileSystem('berth-image'), false);
@@ -103,16 +109,29 @@ describe('layers under an image row', () => {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
-  it('a file the top layer removes opens to the refusal that says so', async () => {
+  it('a file the top layer removes opens to the refusal that says so, naming the layer from the top', async () => {
     const engineId = (await vscode.commands.executeCommand<{ engine: string }>('berth.internal.modelSnapshot'))?.engine ?? 'local';
     const analysis = await readImageLayers(client, tag);
     const top = analysis.layers[3];
     assert.ok(top);
+    const layerNumber = layerNumberOf(analysis, 3);
+    assert.equal(layerNumber, 1, 'the top row');
     const failure = await Promise.resolve(
-      vscode.commands.executeCommand('berth.images.openLayerFile', { engine: engineId, imageId: analysis.imageId, layerIndex: 3, tarPath: top.tarPath, path: 'data/c.bin', rejects: true }),
+      vscode.commands.executeCommand('berth.images.openLayerFile', { engine: engineId, imageId: analysis.imageId, layerIndex: 3, layerNumber, tarPath: top.tarPath, path: 'data/c.bin', rejects: true }),
     ).then(() => undefined, (error: Error) => error);
     assert.ok(failure, 'the open was refused');
     const image = analysis.imageId.replace(/^sha256:/, '').slice(0, 12);
-    assert.ok(failure.message.includes(expectedMessage('layer-file-whiteout', { path: '/data/c.bin', layer: '3', image })), failure.message);
+    assert.ok(failure.message.includes(expectedMessage('layer-file-whiteout', { path: '/data/c.bin', layer: '1', image })), failure.message);
+  });
+
+  it('a click on the row of a file the layer removes opens nothing and reports no failed open', async () => {
+    const rows = await viewRows('images', [imageLabel, 'Layers']);
+    const files = await vscode.commands.executeCommand<Array<{ label: string; node: unknown }>>('berth.internal.viewRowNodes', 'images', [imageLabel, 'Layers', rows[0]?.label ?? '']);
+    const removedRow = files.find((row) => row.label === '/data/c.bin');
+    assert.ok(removedRow, files.map((row) => row.label).join(', '));
+    const editors = vscode.window.visibleTextEditors.length;
+    const opened = await vscode.commands.executeCommand<string | undefined>('berth.images.openLayerFile', removedRow.node);
+    assert.equal(opened, undefined, 'no editor for a file the layer holds no content for');
+    assert.equal(vscode.window.visibleTextEditors.length, editors);
   });
 });

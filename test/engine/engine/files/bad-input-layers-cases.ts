@@ -40,7 +40,7 @@ export const LAYERS_BAD_INPUT_CASES: readonly BadInputCase[] = [
     kind: 'error',
     errorKind: 'protocol',
     message:
-      '<path> could not be read from layer <layer> of the image <image>: the stream ended early (<reason>). The engine stopped sending the saved image or sent something else; try again',
+      '<path> could not be read from layer <layer> from the top of the image <image>: the stream ended early (<reason>). The engine stopped sending the saved image or sent something else; try again',
   },
   {
     id: 'layer-file-whiteout',
@@ -49,7 +49,16 @@ export const LAYERS_BAD_INPUT_CASES: readonly BadInputCase[] = [
     input: 'a file the layer removes (a whiteout)',
     kind: 'error',
     errorKind: 'not-found',
-    message: '<path> was removed in layer <layer> of the image <image>: this layer holds no content for it. Open it from a lower layer to see what it held',
+    message: '<path> was removed by layer <layer> from the top of the image <image>: that layer holds no content for it. Open it from a lower layer to see what it held',
+  },
+  {
+    id: 'layer-file-removed-row',
+    category: 'Image layers',
+    action: 'open a file of a layer',
+    input: 'a click on the row of a file the layer removes (marked D)',
+    kind: 'outcome',
+    message:
+      'Nothing opens and no failure is reported; a notification says: <path> was removed by layer <layer> from the top of <image>: that layer holds no content for it. Open it from a lower layer to see what it held',
   },
   {
     id: 'layer-file-missing',
@@ -58,7 +67,7 @@ export const LAYERS_BAD_INPUT_CASES: readonly BadInputCase[] = [
     input: 'a path the layer does not hold',
     kind: 'error',
     errorKind: 'not-found',
-    message: "<path> is not in layer <layer> of the image <image>. Open it from the layer that lists it under the image's Layers row",
+    message: "<path> is not in layer <layer> from the top of the image <image>. Open it from the layer that lists it under the image's Layers row",
   },
   {
     id: 'layer-file-folder',
@@ -67,7 +76,7 @@ export const LAYERS_BAD_INPUT_CASES: readonly BadInputCase[] = [
     input: 'a folder of the layer',
     kind: 'error',
     errorKind: 'bad-request',
-    message: '<path> is a folder in layer <layer> of the image <image>. Expand the layer to see its files',
+    message: '<path> is a folder in layer <layer> from the top of the image <image>. Expand the layer to see its files',
   },
   {
     id: 'layer-file-too-large',

@@ -77,7 +77,8 @@ let whole: Buffer = Buffer.alloc(0);
 const image = (): Buffer => whole;
 
 function at(layerIndex: number, path: string): LayerFileLocation {
-  return { imageId: IMAGE_ID, layerIndex, tarPath: layerIndex === 0 ? 'one/layer.tar' : 'two/layer.tar', path };
+  // Two layers: the newest (index 1) is the top row of the tree, number 1.
+  return { imageId: IMAGE_ID, layerIndex, layerNumber: 2 - layerIndex, tarPath: layerIndex === 0 ? 'one/layer.tar' : 'two/layer.tar', path };
 }
 
 void describe('a file of one layer from a fake saved-image stream', () => {

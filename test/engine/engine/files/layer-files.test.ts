@@ -1,11 +1,15 @@
 // One file of one layer read from the real private dockerd and Podman: an image built here in three known steps (add
 // a.bin and c.bin, overwrite a.bin, remove c.bin). A lower layer's a.bin reads its OLD content, the base layer's file
 // reads as the image has it, the removal reads as a whiteout, and each refusal (missing path, folder, size cap, an
-// image removed midway) is the bad-input row's message.
+// image removed midway) is the bad-input row's message. Layers are named as the tree lists them, from the top; a
+// successful read asks the engine nothing after the stream; the cache shares a read between callers.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  LayerFileCache,
+  ImageLayersCache,
+  isLayerFileRemoved,
+  laterChangeOf,
+  layerNumberOf,
   readImageLayerFile,
   readImageLayers,
   withImageSide,
@@ -26,11 +30,28 @@ const engines = loadTestEngines();
 function at(analysis: ImageLayerAnalysis, layerIndex: number, path: string): LayerFileLocation {
   const layer = analysis.layers[layerIndex];
   assert.ok(layer, `layer ${layerIndex}`);
-  return { imageId: analysis.imageId, layerIndex, tarPath: layer.tarPath, path };
+  return { imageId: analysis.imageId, layerIndex, layerNumber: layerNumberOf(analysis, layerIndex), tarPath: layer.tarPath, path };
 }
 
-function values(analysis: ImageLayerAnalysis, layer: number, path: string): Record<string, string> {
-  return { path, layer: String(layer), image: analysis.imageId.replace(/^sha256:/, '').slice(0, 12) };
+/** The message values of a layer, counted from the base here: messages name it from the top, as the tree lists it. */
+function values(analysis: ImageLayerAnalysis, layerIndex: number, path: string): Record<string, string> {
+  return { path, layer: String(layerNumberOf(analysis, layerIndex)), image: analysis.imageId.replace(/^sha256:/, '').slice(0, 12) };
+}
+
+/** A client whose inspects and saves are counted. */
+function counting(client: EngineClient): { client: EngineClient; inspects: () => number; saves: () => number } {
+  let inspects = 0;
+  let saves = 0;
+  const counted = Object.create(client) as EngineClient;
+  counted.inspectImage = (name, options) => {
+    inspects++;
+    return client.inspectImage(name, options);
+  };
+  counted.saveImage = (name, options) => {
+    saves++;
+    return client.saveImage(name, options);
+  };
+  return { client: counted, inspects: () => inspects, saves: () => saves };
 }
 
 for (const target of engineTargets(engines)) {
@@ -82,7 +103,9 @@ for (const target of engineTargets(engines)) {
 
     void it('the layer that removes a file: a whiteout, refused with what to open instead', async () => {
       const image = await built();
-      const failure = await failureOf(readImageLayerFile(suite.client, at(image, 3, 'data/c.bin')));
+      const read = readImageLayerFile(suite.client, at(image, 3, 'data/c.bin'));
+      await assert.rejects(read, (error) => isLayerFileRemoved(error), 'told apart from a failed read');
+      const failure = await failureOf(read);
       assert.equal(failure.kind, 'not-found');
       assert.equal(failure.message, expectedMessage('layer-file-whiteout', values(image, 3, '/data/c.bin')));
     });
@@ -104,26 +127,70 @@ for (const target of engineTargets(engines)) {
       assert.equal(failure.message, expectedMessage('layer-file-too-large', { path: '/data/a.bin', size: '5kB', cap: '1kB' }));
     });
 
-    void it('the cache reads a file once per image id and tries a failed read again', async () => {
+    void it('layers are numbered as the tree lists them: the top (newest) layer is 1, the base the highest', async () => {
       const image = await built();
-      let saves = 0;
-      const counting = Object.create(suite.client) as EngineClient;
-      counting.saveImage = (name, options) => {
-        saves++;
-        return suite.client.saveImage(name, options);
-      };
-      const cache = new LayerFileCache();
-      const first = await cache.read(counting, at(image, 1, 'data/a.bin'));
-      const again = await cache.read(counting, at(image, 1, '/data/a.bin'));
-      assert.equal(first, again);
-      assert.equal(saves, 1);
-      assert.equal(cache.bytes, A_FIRST);
-      await failureOf(cache.read(counting, at(image, 3, 'data/c.bin')));
-      await failureOf(cache.read(counting, at(image, 3, 'data/c.bin')));
-      assert.equal(saves, 3, 'a refusal is not kept');
+      const numbers = image.layers.map((layer) => layerNumberOf(image, layer.index));
+      const top = numbers[numbers.length - 1];
+      assert.equal(Math.min(...numbers), top, 'the newest layer has the smallest number');
+      assert.ok(numbers.every((number, index) => index === 0 || number < (numbers[index - 1] as number)), numbers.join(', '));
+      for (const layer of image.layers) {
+        if (layer.historyIndex !== undefined) assert.equal(layerNumberOf(image, layer.index), layer.historyIndex + 1, 'its row under Layers');
+      }
     });
 
-    void it('an image removed while one of its files is read: the read stops with a clear message', async () => {
+    void it('a file a later layer overwrites or removes says which layer does; the image\'s own version says nothing', async () => {
+      const image = await built();
+      assert.deepEqual(laterChangeOf(image, 1, 'data/a.bin'), { change: 'overwritten', layerNumber: layerNumberOf(image, 2) });
+      assert.deepEqual(laterChangeOf(image, 1, '/data/c.bin'), { change: 'removed', layerNumber: layerNumberOf(image, 3) });
+      assert.equal(laterChangeOf(image, 2, 'data/a.bin'), undefined);
+    });
+
+    void it('a successful read asks the engine nothing after the stream: no second inspect', async () => {
+      const image = await built();
+      const counted = counting(suite.client);
+      const bytes = await readImageLayerFile(counted.client, at(image, 2, 'data/a.bin'));
+      assert.equal(bytes.length, A_SECOND);
+      assert.equal(counted.saves(), 1);
+      assert.equal(counted.inspects(), 0, 'the bytes are the layer\'s whatever happened to the image since');
+    });
+
+    void it('the cache reads a file once per image id and tries a failed read again', async () => {
+      const image = await built();
+      const counted = counting(suite.client);
+      const cache = new ImageLayersCache();
+      const first = await cache.file(counted.client, at(image, 1, 'data/a.bin'));
+      const again = await cache.file(counted.client, at(image, 1, '/data/a.bin'));
+      assert.equal(first, again);
+      assert.equal(counted.saves(), 1);
+      assert.equal(cache.fileBytes, A_FIRST);
+      await failureOf(cache.file(counted.client, at(image, 3, 'data/c.bin')));
+      await failureOf(cache.file(counted.client, at(image, 3, 'data/c.bin')));
+      assert.equal(counted.saves(), 3, 'a refusal is not kept');
+    });
+
+    void it('a shared read survives its first caller cancelling: the other caller gets the file, read once', async () => {
+      const image = await built();
+      const counted = counting(suite.client);
+      const cache = new ImageLayersCache();
+      const first = new AbortController();
+      const leaving = cache.file(counted.client, at(image, 2, 'data/a.bin'), { signal: first.signal });
+      const staying = cache.file(counted.client, at(image, 2, 'data/a.bin'), { signal: new AbortController().signal });
+      first.abort();
+      const left = await failureOf(leaving);
+      assert.equal(left.kind, 'cancelled');
+      assert.equal((await staying).toString('latin1'), 'b'.repeat(A_SECOND));
+      assert.equal(counted.saves(), 1);
+      // The analysis goes through the same shape: every caller gone, the read stops and is not kept.
+      const alone = new AbortController();
+      const analysis = cache.analysis(counted.client, image.imageId, { signal: alone.signal });
+      alone.abort();
+      assert.equal((await failureOf(analysis)).kind, 'cancelled');
+      assert.equal(cache.reading, 0);
+      const read = await cache.analysis(counted.client, image.imageId);
+      assert.equal(read.layers.length, image.layers.length);
+    });
+
+    void it('an image removed while one of its files is read, the stream then cut: the read stops with a clear message', async () => {
       const image = await readImageLayers(suite.client, await buildThreeSteps(suite.client, `${folder.path}/removed`, newTag()));
       const client = suite.client;
       const saveImage = client.saveImage.bind(client);
@@ -131,15 +198,12 @@ for (const target of engineTargets(engines)) {
       hooked.saveImage = async (name, options) => {
         const stream = await saveImage(name, options);
         const body = (async function* () {
-          let first = true;
-          // The file may sit in the first chunk, after which the read stops: the image goes before that chunk is used.
-          for await (const chunk of stream.body) {
-            if (first) {
-              first = false;
-              await client.removeImage(image.imageId, { force: true });
-            }
-            yield chunk;
+          // The image goes before the first chunk is used, and the stream ends there, before the file.
+          for await (const _chunk of stream.body) {
+            await client.removeImage(image.imageId, { force: true });
+            throw new Error('other side closed');
           }
+          yield Buffer.alloc(0);
         })();
         return { body, cancel: () => stream.cancel() };
       };
