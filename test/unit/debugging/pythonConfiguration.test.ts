@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { launchOf } from '../../../src/debugging/pythonConfiguration';
+import { EngineError } from '../../../src/engine';
+import { badInputCase, expectedMessage } from '../../engine/engine/bad-input-cases';
 
 void describe('berth-python configuration', () => {
   void it('fills in app.py, python3, port 5678, /app, and mounts the workspace folder', () => {
@@ -23,8 +25,14 @@ void describe('berth-python configuration', () => {
     assert.equal(launchOf({ name: 'py', image: 'a', mountWorkspace: false }, '/home/me/app').mount, undefined);
   });
 
-  void it('refuses a missing image and a port that is not one, naming the field', () => {
-    assert.throws(() => launchOf({ name: 'py' }, undefined), { message: 'The berth-python configuration "py" has no image. Set "image" in launch.json, then start debugging again' });
-    assert.throws(() => launchOf({ name: 'py', image: 'a', port: 70000 }, undefined), { message: "The berth-python configuration's port 70000 is not a port. Give a whole number from 1 to 65535 as \"port\"" });
+  void it('refuses a missing image and a port that is not one, naming the field (the bad-input rows)', () => {
+    const refusal = (id: string, values: Record<string, string> = {}) => (error: unknown) => {
+      assert.ok(error instanceof EngineError);
+      assert.equal(error.message, expectedMessage(id, values));
+      assert.equal(error.kind, badInputCase(id).errorKind);
+      return true;
+    };
+    assert.throws(() => launchOf({ name: 'py' }, undefined), refusal('debug-python-no-image', { config: 'py' }));
+    assert.throws(() => launchOf({ name: 'py', image: 'a', port: 70000 }, undefined), refusal('debug-python-bad-port'));
   });
 });
