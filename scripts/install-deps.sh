@@ -14,6 +14,7 @@ DEBIAN_PACKAGES=(
   chromium libkrb5-dev pkg-config ripgrep openssh-server curl openssl
   fonts-wqy-microhei  # CJK glyphs, so non-ASCII output is legible in the screenshots
   bash-static  # a bash for a test image built on busybox: Attach Shell's bash branch
+  python3 python3-debugpy  # the Python test image: Debian's python3 and debugpy (with pydevd and bytecode)
 )
 
 log() { printf '[deps] %s\n' "$*" >&2; }

@@ -52,7 +52,7 @@ async function chooseProcess(found: readonly NodeProcess[], pid: number | undefi
   return picked?.each;
 }
 
-async function askRemoteRoot(given: string | undefined, workingDir: string, automation: boolean): Promise<string | undefined> {
+export async function askRemoteRoot(given: string | undefined, workingDir: string, automation: boolean): Promise<string | undefined> {
   if (given !== undefined) return given;
   if (automation) return workingDir;
   return vscode.window.showInputBox({

@@ -1,10 +1,11 @@
-/** Attach Node.js Debugger: on a running container's row, or from the palette with a pick. */
+/** Attach Node.js Debugger and Attach Python Debugger: on a running container's row, or from the palette with a pick. */
 import * as vscode from 'vscode';
 import { fieldsQuestion } from '../workbench/callOrigin';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import { isAutomationCall } from '../workbench/targets';
 import { attachNodeDebugger } from './attach';
 import type { AttachDeps } from './deps';
+import { attachPythonDebugger } from './pythonAttach';
 
 export const debuggingCommands: ReadonlyArray<CommandEntry<AttachDeps>> = [
   command('berth.attachNodeDebugger', 'Attaching the Node.js debugger', (deps) => (...args: unknown[]) => attachNodeDebugger(deps, args), {
@@ -14,5 +15,13 @@ export const debuggingCommands: ReadonlyArray<CommandEntry<AttachDeps>> = [
       target === undefined
         ? undefined
         : fieldsQuestion(vscode.l10n.t("Attach a debugger to this container's Node.js app?"), vscode.l10n.t('Attach'), { container: target, ...(typeof options === 'object' ? options : {}) }),
+  }),
+  command('berth.attachPythonDebugger', 'Attaching the Python debugger', (deps) => (...args: unknown[]) => attachPythonDebugger(deps, args), {
+    rejectsWhen: isAutomationCall,
+    // It forwards a port to this machine: an outside caller's arguments are shown first.
+    asksOutsideCallers: (target, options) =>
+      target === undefined
+        ? undefined
+        : fieldsQuestion(vscode.l10n.t("Attach a debugger to this container's Python app?"), vscode.l10n.t('Attach'), { container: target, ...(typeof options === 'object' ? options : {}) }),
   }),
 ];

@@ -57,7 +57,7 @@ export function signalledInspectorPort(process: NodeProcess): number {
   return process.inspectorPort ?? inspectorPortOf(['--inspect', ...process.command.split(/\s+/).slice(1)]) ?? DEFAULT_INSPECTOR_PORT;
 }
 
-function columnOf(titles: readonly string[], names: readonly string[]): number {
+export function columnOf(titles: readonly string[], names: readonly string[]): number {
   return titles.findIndex((title) => names.includes(title.trim().toUpperCase()));
 }
 
@@ -65,7 +65,7 @@ function columnOf(titles: readonly string[], names: readonly string[]): number {
  * Podman answers with the container's own `ps` output when it cannot read the processes itself: one title
  * `PID   USER     COMMAND` and one string per process. Those are split into columns, the last keeping its spaces.
  */
-function columnsOf(top: TopResult): { titles: string[]; rows: string[][] } {
+export function columnsOf(top: TopResult): { titles: string[]; rows: string[][] } {
   const titles = top.Titles.flatMap((title) => title.trim().split(/\s+/));
   const rows = top.Processes ?? [];
   if (titles.length === top.Titles.length) return { titles, rows };

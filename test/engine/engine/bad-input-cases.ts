@@ -73,6 +73,7 @@ import { SCAFFOLD_BAD_INPUT_CASES } from '../build/bad-input-scaffold-cases';
 import { LAYERS_BAD_INPUT_CASES } from './files/bad-input-layers-cases';
 import { FORWARD_BAD_INPUT_CASES } from './workflows/bad-input-forward-cases';
 import { DEBUG_BAD_INPUT_CASES } from './workflows/bad-input-debug-cases';
+import { PYTHON_DEBUG_BAD_INPUT_CASES } from './workflows/bad-input-python-debug-cases';
 import { CHANGES_BAD_INPUT_CASES } from '../changes/bad-input-changes-cases';
 
 const CORE_CASES: readonly BadInputCase[] = [
@@ -508,7 +509,7 @@ const CORE_CASES: readonly BadInputCase[] = [
   ...CHANGES_BAD_INPUT_CASES,
 ];
 
-export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...ARCHIVE_CASES, ...SECURITY_CASES, ...COMPOSE_BAD_INPUT_CASES, ...AGENT_BAD_INPUT_CASES, ...LAYERS_BAD_INPUT_CASES, ...LOGS_BAD_INPUT_CASES, ...FORWARD_BAD_INPUT_CASES, ...DEBUG_BAD_INPUT_CASES];
+export const BAD_INPUT_CASES: readonly BadInputCase[] = [...CORE_CASES, ...FILE_CASES, ...ARCHIVE_CASES, ...SECURITY_CASES, ...COMPOSE_BAD_INPUT_CASES, ...AGENT_BAD_INPUT_CASES, ...LAYERS_BAD_INPUT_CASES, ...LOGS_BAD_INPUT_CASES, ...FORWARD_BAD_INPUT_CASES, ...DEBUG_BAD_INPUT_CASES, ...PYTHON_DEBUG_BAD_INPUT_CASES];
 
 export function badInputCase(id: string): BadInputCase {
   const found = BAD_INPUT_CASES.find((candidate) => candidate.id === id);
