@@ -120,6 +120,11 @@ async function main(): Promise<number> {
   process.on('SIGINT', onInterrupt);
   const signals = processSignals();
   let bundle: LoadedBundle<typeof import('./cli/main')> | undefined;
+  // The code cache is kept only from a run that asked for the engine client and succeeded: V8 writes what the run
+  // compiled, and a cache made by `berth --help` or a failed call would leave the engine client out of every later
+  // start (an empty `berth ps` from such a cache costs ≈ 15 % more instructions).
+  let reachedEngine = false;
+  let exitCode: number | undefined;
   try {
     const argv = process.argv.slice(2);
     if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
@@ -136,7 +141,7 @@ async function main(): Promise<number> {
     bundle = loadWithCodeCache<typeof import('./cli/main')>(join(__dirname, 'cli-main.js'), codeCacheFolder(process.env));
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { runCli } = bundle?.exports ?? (require('./cli/main') as typeof import('./cli/main'));
-    return await runCli(argv, {
+    exitCode = await runCli(argv, {
       io: {
         stdout,
         stderr,
@@ -157,11 +162,15 @@ async function main(): Promise<number> {
       signal: controller.signal,
       signals,
       version,
+      onEngineClient: () => {
+        reachedEngine = true;
+      },
     });
+    return exitCode;
   } finally {
     process.off('SIGINT', onInterrupt);
     signals.dispose();
-    bundle?.saveCache();
+    if (reachedEngine && exitCode === 0) bundle?.saveCache();
   }
 }
 

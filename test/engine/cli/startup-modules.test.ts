@@ -5,10 +5,11 @@
  * timers/promises (file copies, build contexts, compose logs), nor what undici requires at load but the CLI's
  * bundle replaces (http, assert: esbuild.js); `berth --version` not even v8 (its flags matter only to the main
  * bundle). Nor may they load a built-in after the launcher changes V8's flags (V8 then refuses Node's code cache for it).
- * Counted from process.moduleLoadList at exit in the real bundle, against the real engines: no timing.
+ * Counted from process.moduleLoadList at exit in the real bundle, against the real engines: no timing. Also which runs
+ * keep the bundle's code cache.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { engineTargets, loadTestEngines } from '../../support/engines';
@@ -68,6 +69,40 @@ void describe('berth --version built-ins', () => {
     // The hook saw the run: the launcher's own modules are listed.
     assert.ok(loaded.includes('vm'), `vm missing from ${loaded.join(', ')}`);
     assert.deepEqual(['v8', ...RARE_BUILT_INS].filter((name) => loaded.includes(name)), []);
+  });
+});
+
+void describe('berth code cache', () => {
+  let harness: CliHarness;
+  before(async () => {
+    harness = await createCliHarness('startup-cache');
+  });
+  after(async () => {
+    await harness.dispose();
+  });
+
+  // V8 writes what the run compiled: a cache from a run that never reached the engine would leave the engine client
+  // out of every later start.
+  void it('is kept from a successful engine call, not from --help or a failed call', async () => {
+    const directory = join(harness.bundle, '..');
+    const cacheHome = join(directory, 'cache-home');
+    mkdirSync(cacheHome);
+    const env = { DOCKER_CONFIG: join(directory, 'empty-docker-config'), XDG_CACHE_HOME: cacheHome };
+    const cacheFiles = (): string[] => (existsSync(join(cacheHome, 'berth')) ? readdirSync(join(cacheHome, 'berth')).filter((name) => name.endsWith('.v8cache')) : []);
+
+    const help = await harness.berth(['--help'], { noHost: true, env });
+    assert.deepEqual({ code: help.code, stderr: help.stderr }, { code: 0, stderr: '' });
+    assert.match(help.stdout, /Usage/i);
+    assert.deepEqual(cacheFiles(), [], 'no cache from --help');
+
+    const refused = await harness.berth(['--host', `unix://${join(directory, 'no-engine.sock')}`, 'ps'], { noHost: true, env });
+    assert.equal(refused.code, 1, refused.stderr);
+    assert.match(refused.stderr, /^berth: /);
+    assert.deepEqual(cacheFiles(), [], 'no cache from a failed call');
+
+    const listed = await harness.berth(['ps', '--filter', `label=${harness.labelFilter}`], { env });
+    assert.deepEqual({ code: listed.code, stderr: listed.stderr }, { code: 0, stderr: '' });
+    assert.equal(cacheFiles().length, 1, 'one cache from the successful ps');
   });
 });
 
