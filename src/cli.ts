@@ -16,9 +16,21 @@ import { outputStream } from './cli/streams';
 import { versionLine } from './cli/versionLine';
 
 /**
+ * Node compiles a built-in outside its start-up snapshot from a code cache made for V8's default flags. Once
+ * setEngineFlags has changed them, V8 refuses every such cache and compiles each built-in required later from its
+ * source, inner functions included (≈ 4 % of `berth ps`'s instructions). So what every engine command needs is
+ * loaded before: the output streams (a terminal, pipe or file, opened by the caller) and node:net, which undici
+ * requires when the main bundle loads.
+ */
+function loadEngineBuiltIns(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only by commands that run the main bundle
+  require('node:net');
+}
+
+/**
  * Set before anything is compiled or allocated in bulk: called once `berth --version` is answered, before the main
- * bundle loads. node:v8 is required here, not at the top: it loads modules of its own (heap snapshots, serialisation)
- * that `berth --version` has no use for.
+ * bundle loads (and after loadEngineBuiltIns). node:v8 is required here, not at the top: it loads modules of its own
+ * (heap snapshots, serialisation) that `berth --version` has no use for.
  */
 function setEngineFlags(): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only by commands that run the main bundle
@@ -108,12 +120,20 @@ async function main(): Promise<number> {
   process.on('SIGINT', onInterrupt);
   const signals = processSignals();
   let bundle: LoadedBundle<typeof import('./cli/main')> | undefined;
+  // The code cache is kept only from a run that asked for the engine client and succeeded: V8 writes what the run
+  // compiled, and a cache made by `berth --help` or a failed call would leave the engine client out of every later
+  // start (an empty `berth ps` from such a cache costs ≈ 15 % more instructions).
+  let reachedEngine = false;
+  let exitCode: number | undefined;
   try {
     const argv = process.argv.slice(2);
     if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
       process.stdout.write(versionLine(version));
       return 0;
     }
+    const stdout = collectingAsItDelivers(outputStream(process.stdout));
+    const stderr = collectingAsItDelivers(outputStream(process.stderr));
+    loadEngineBuiltIns();
     setEngineFlags();
     // Loaded only now (a bundle of its own, esbuild.js): `berth --version` above compiles none of it. Not import():
     // Node would hand an import() of the bundle to its ES module loader, which scans all of it for exports. Run from
@@ -121,10 +141,10 @@ async function main(): Promise<number> {
     bundle = loadWithCodeCache<typeof import('./cli/main')>(join(__dirname, 'cli-main.js'), codeCacheFolder(process.env));
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { runCli } = bundle?.exports ?? (require('./cli/main') as typeof import('./cli/main'));
-    return await runCli(argv, {
+    exitCode = await runCli(argv, {
       io: {
-        stdout: collectingAsItDelivers(outputStream(process.stdout)),
-        stderr: collectingAsItDelivers(outputStream(process.stderr)),
+        stdout,
+        stderr,
         // Read only by a command that takes input: opening stdin loads stream and readline modules.
         get stdin() {
           return process.stdin;
@@ -142,11 +162,15 @@ async function main(): Promise<number> {
       signal: controller.signal,
       signals,
       version,
+      onEngineClient: () => {
+        reachedEngine = true;
+      },
     });
+    return exitCode;
   } finally {
     process.off('SIGINT', onInterrupt);
     signals.dispose();
-    bundle?.saveCache();
+    if (reachedEngine && exitCode === 0) bundle?.saveCache();
   }
 }
 

@@ -19,6 +19,8 @@ export interface CliOptions {
   readonly signals: ProcessSignals;
   /** Berth's own version, shown by `berth version` and `berth --version`. */
   readonly version: string;
+  /** Called when the command first asks for its engine client. */
+  readonly onEngineClient?: () => void;
 }
 
 export async function runCli(argv: readonly string[], options: CliOptions): Promise<number> {
@@ -48,7 +50,10 @@ export async function runCli(argv: readonly string[], options: CliOptions): Prom
       signal,
       signals: options.signals,
       version: options.version,
-      client: () => (client ??= engine.EngineClient.fromEnvironment({ host: invocation.global.host, env: io.env })),
+      client: () => {
+        if (client === undefined) options.onEngineClient?.();
+        return (client ??= engine.EngineClient.fromEnvironment({ host: invocation.global.host, env: io.env }));
+      },
       endpoint: () => client?.endpoint ?? engine.resolveEndpoint({ host: invocation.global.host, env: io.env }),
       credentials: () =>
         new engine.DockerConfigCredentials({
