@@ -1,9 +1,10 @@
-/** Attach Node.js Debugger: on a running container's row, or from the palette with a pick. */
+/** Attach Node.js Debugger on a running container's row, and Debug Service… on a Compose project's row (or the palette with picks). */
 import * as vscode from 'vscode';
 import { fieldsQuestion } from '../workbench/callOrigin';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import { isAutomationCall } from '../workbench/targets';
 import { attachNodeDebugger } from './attach';
+import { debugComposeService } from './composeService';
 import type { AttachDeps } from './deps';
 
 export const debuggingCommands: ReadonlyArray<CommandEntry<AttachDeps>> = [
@@ -14,5 +15,12 @@ export const debuggingCommands: ReadonlyArray<CommandEntry<AttachDeps>> = [
       target === undefined
         ? undefined
         : fieldsQuestion(vscode.l10n.t("Attach a debugger to this container's Node.js app?"), vscode.l10n.t('Attach'), { container: target, ...(typeof options === 'object' ? options : {}) }),
+  }),
+  command('berth.compose.debugService', 'Debugging a Compose service', (deps) => (...args: unknown[]) => debugComposeService(deps, args), {
+    rejectsWhen: isAutomationCall,
+    asksOutsideCallers: (target, options) =>
+      target === undefined
+        ? undefined
+        : fieldsQuestion(vscode.l10n.t("Attach a debugger to this Compose service's Node.js app?"), vscode.l10n.t('Attach'), { project: target, ...(typeof options === 'object' ? options : {}) }),
   }),
 ];

@@ -51,4 +51,13 @@ export const DEBUG_BAD_INPUT_CASES: readonly BadInputCase[] = [
     message:
       "The app exited with status <status> before its inspector answered. Check the program and its arguments in the berth-node configuration (the container's logs say more), then start debugging again",
   },
+  {
+    id: 'debug-service-not-running',
+    category: 'Debugging',
+    action: 'Debug Service… (Compose)',
+    input: 'a service of the project that has no running container',
+    kind: 'error',
+    errorKind: 'not-found',
+    message: 'Service <service> of Compose project <project> is not running. Choose one of: <services>',
+  },
 ];
