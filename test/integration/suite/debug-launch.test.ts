@@ -2,7 +2,7 @@
 // private dockerd and on Podman: vscode.debug.startDebugging with a berth-node configuration runs a small app of a
 // temporary folder in a `none` network container of the Node.js test image, the breakpoint set through vscode.debug
 // stops it, a variable is read, it continues; ending the session removes the container and stops the forward, and
-// says so. A configuration naming a missing Dockerfile is refused with its row and starts nothing.
+// says so. A named Dockerfile is built first; a missing one is refused with its row and starts nothing.
 import * as assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -89,6 +89,25 @@ describe('berth-node debug configuration', function () {
     } finally {
       vscode.debug.removeBreakpoints([breakpoint]);
       stopped.dispose();
+    }
+  });
+
+  it('builds the Dockerfile the configuration names first, and runs the app in that image', async () => {
+    const tag = `berth-it-debug-${Date.now().toString(36)}:latest`;
+    await writeFile(join(appFolder, 'Dockerfile.debug'), `FROM ${image}\nLABEL berth.it.built=yes\n`);
+    try {
+      const started = await vscode.debug.startDebugging(undefined, configuration({ dockerfile: 'Dockerfile.debug', image: tag, name: 'Berth IT build' }));
+      assert.equal(started, true, 'VS Code started the debug session');
+      const root = await eventually('the launched session', () => attached.roots.find((session) => session.name === 'Berth IT build'), 30_000);
+      const [container] = await client.listContainers({ filters: { label: ['berth.debug=berth-node', 'berth.test=1'] } });
+      assert.ok(container, 'the app runs in a container');
+      const inspect = await client.inspectContainer(container.Id);
+      assert.equal(inspect.Config.Labels?.['berth.it.built'], 'yes', 'the container runs the image just built');
+      await detach(root);
+      await eventually('the container to be removed', async () => ((await inspectOrUndefined(client, container.Id)) === undefined ? true : undefined), 60_000);
+    } finally {
+      await rm(join(appFolder, 'Dockerfile.debug'), { force: true });
+      await client.removeImage(tag, { force: true }).catch(() => undefined);
     }
   });
 
