@@ -77,7 +77,7 @@ export function activate(context: vscode.ExtensionContext): BerthApi {
   owner.add(containers.view.setChildRows(ports.rows));
   const forwards = registerForwards(extendDeps(core, { containersView: containers.view }), owner);
   owner.add(containers.view.setChildRows(forwards.rows));
-  registerDebugging(extendDeps(core, { forwards: forwards.forwards }), owner);
+  registerDebugging(extendDeps(core, { forwards: forwards.forwards, registries }), owner);
   owner.add(containers.view.setChildRows(files.rows));
   const changes = registerChanges(extendDeps(core, { containersView: containers.view }), owner);
   owner.add(containers.view.setChildRows(changes.rows));

@@ -104,6 +104,20 @@ export function localisableTexts(manifest: Json): LocalisableText[] {
     });
   });
 
+  asArray(contributes['debuggers']).forEach((debuggerEntry, index) => {
+    if (!isObject(debuggerEntry)) return;
+    const type = String(debuggerEntry['type']);
+    const at = `contributes.debuggers[${index}]`;
+    add(debuggerEntry, 'label', `${at}.label`, `debugger.${type}.label`);
+    asArray(debuggerEntry['configurationSnippets']).forEach((snippet, snippetIndex) => {
+      if (!isObject(snippet)) return;
+      add(snippet, 'label', `${at}.configurationSnippets[${snippetIndex}].label`, `debugger.${type}.snippet.${snippetIndex}.label`);
+      add(snippet, 'description', `${at}.configurationSnippets[${snippetIndex}].description`, `debugger.${type}.snippet.${snippetIndex}.description`);
+    });
+    const requests = isObject(debuggerEntry['configurationAttributes']) ? debuggerEntry['configurationAttributes'] : {};
+    for (const [request, schema] of Object.entries(requests)) settingTexts(schema, `debugger.${type}.${request}`, `${at}.configurationAttributes.${request}`, add);
+  });
+
   const configurations = Array.isArray(contributes['configuration']) ? contributes['configuration'] : [contributes['configuration']];
   configurations.forEach((configuration, index) => {
     if (!isObject(configuration)) return;

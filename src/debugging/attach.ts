@@ -4,14 +4,14 @@
  * through the engine, and VS Code's JavaScript debugger attached to 127.0.0.1 with localRoot/remoteRoot mapping.
  */
 import * as vscode from 'vscode';
-import { EngineError, findNodeProcesses, signalInspector, signalledInspectorPort, waitForInspector, type EngineClient, type NodeProcess } from '../engine';
+import { EngineError, findNodeProcesses, signalInspector, signalledInspectorPort, type EngineClient, type NodeProcess } from '../engine';
 import { confirm, withCancellableProgress } from '../workbench/feedback';
-import { isAutomationCall, resolveRunningContainer, splitArgs } from '../workbench/targets';
+import { isAutomationCall, resolveRunningContainer, splitArgs, type ContainerRef } from '../workbench/targets';
 import type { AttachDeps } from './deps';
-import { FORWARD_TOKEN_FIELD } from './sessions';
+import { forwardInspector, inspectorAttachConfiguration } from './inspectorForward';
 
 /** What automation may pass after the container. */
-interface AttachOptions {
+export interface AttachOptions {
   /** The node process (a PID as `top` shows it); without it, the one with the inspector, or a pick. */
   readonly pid?: number;
   readonly remoteRoot?: string;
@@ -81,10 +81,13 @@ async function signalAfterConsent(client: EngineClient, id: string, name: string
 }
 
 export async function attachNodeDebugger(deps: AttachDeps, args: unknown[]): Promise<AttachSummary | undefined> {
-  const automation = isAutomationCall(args[0]);
   const ref = await resolveRunningContainer(deps, args, vscode.l10n.t('Running container with the Node.js app to debug'));
   if (!ref) return undefined;
-  const options = splitArgs(args).options as AttachOptions;
+  return attachToContainer(deps, ref, splitArgs(args).options, isAutomationCall(args[0]));
+}
+
+/** Attach on one running container: its node process, SIGUSR1 once agreed, the forward, and the debugger. */
+export async function attachToContainer(deps: AttachDeps, ref: ContainerRef, options: AttachOptions, automation: boolean): Promise<AttachSummary | undefined> {
   const client = ref.session.client;
   const found = await withCancellableProgress(vscode.l10n.t('Looking for Node.js processes in {0}', ref.name), (signal) => findNodeProcesses(client, ref.id, signal));
   const chosen = await chooseProcess(found, options.pid, ref.name);
@@ -101,26 +104,11 @@ export async function attachNodeDebugger(deps: AttachDeps, args: unknown[]): Pro
   if (localRoot !== undefined && remoteRoot === undefined) return undefined;
   const containerPort = chosen.inspectorPort ?? signalledInspectorPort(chosen);
 
-  const active = await withCancellableProgress(vscode.l10n.t('Forwarding the inspector port {0} of {1}', containerPort, ref.name), async (signal) => {
-    const started = await deps.forwards.start(ref.session.id, client, ref.id, { localPort: 0, containerPort }, signal);
-    try {
-      await waitForInspector(started.forward.localPort, { signal });
-    } catch (error) {
-      await deps.forwards.stop(started);
-      throw error;
-    }
-    return started;
-  });
+  const active = await withCancellableProgress(vscode.l10n.t('Forwarding the inspector port {0} of {1}', containerPort, ref.name), (signal) =>
+    forwardInspector(deps, ref.session.id, client, ref.id, containerPort, signal),
+  );
   const token = deps.debugForwards.own(active);
-  const configuration: vscode.DebugConfiguration = {
-    type: 'node',
-    request: 'attach',
-    name: vscode.l10n.t('Berth: {0}', ref.name),
-    address: '127.0.0.1',
-    port: active.forward.localPort,
-    ...(localRoot !== undefined && remoteRoot !== undefined ? { localRoot, remoteRoot } : {}),
-    [FORWARD_TOKEN_FIELD]: token,
-  };
+  const configuration = inspectorAttachConfiguration(vscode.l10n.t('Berth: {0}', ref.name), active, token, { localRoot, remoteRoot });
   const started = await vscode.debug.startDebugging(folder, configuration);
   if (!started) {
     await deps.debugForwards.abandon(token);

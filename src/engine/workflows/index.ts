@@ -4,6 +4,7 @@ export * from './diskUsage';
 export * from './exitStatus';
 export * from './forwardRelay';
 export * from './nodeInspector';
+export * from './nodeLaunch';
 export * from './portForward';
 export * from './portSpec';
 export * from './prune';

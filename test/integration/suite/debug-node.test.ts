@@ -7,13 +7,13 @@
 // termination guard fail, the JavaScript debugger would kill the host's process tree of the app's container PID.
 import * as assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { tarOf } from '../../../src/engine/files';
 import { expectedMessage } from '../../engine/engine/bad-input-cases';
 import { ensureNodeImage } from '../../support/nodeImage';
+import { AttachedSessions, detach, listening, StoppedEvents } from '../support/debugSessions';
 import { eventually, useConnectedSuite, viewShows } from '../support/fixtures';
 
 interface AttachSummary {
@@ -30,60 +30,6 @@ interface AttachSummary {
 const APP = ['let counter = 0;', 'setInterval(() => {', '  counter += 1;', '  const message = `tick ${counter}`;', '  if (message === "") console.log(message);', '}, 100);', ''].join('\n');
 /** The line (0-based) of `const message`: the breakpoint's, where `counter` is at least 1. */
 const BREAK_LINE = 3;
-
-/** Whether something accepts connections on 127.0.0.1:PORT. */
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port }, () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
-  });
-}
-
-/** The top sessions Berth's Attach started (their configuration carries its forward token). */
-class AttachedSessions implements vscode.Disposable {
-  readonly roots: vscode.DebugSession[] = [];
-  private readonly registration = vscode.debug.onDidStartDebugSession((session) => {
-    if (session.parentSession === undefined && typeof (session.configuration as { berthForward?: unknown }).berthForward === 'string') this.roots.push(session);
-  });
-
-  of(token: string): vscode.DebugSession | undefined {
-    return this.roots.find((session) => (session.configuration as { berthForward?: unknown }).berthForward === token);
-  }
-
-  /** Detaches every session (the app keeps running). */
-  async detachAll(): Promise<void> {
-    for (const session of this.roots.splice(0)) await detach(session);
-  }
-
-  dispose(): void {
-    this.registration.dispose();
-  }
-}
-
-async function detach(session: vscode.DebugSession): Promise<void> {
-  await Promise.resolve(session.customRequest('disconnect', { terminateDebuggee: false })).catch(() => undefined);
-}
-
-/** The 'stopped' events of every debug adapter in this window, with the session they came from. */
-class StoppedEvents implements vscode.Disposable {
-  readonly seen: Array<{ session: vscode.DebugSession; threadId: number }> = [];
-  private readonly registration = vscode.debug.registerDebugAdapterTrackerFactory('*', {
-    createDebugAdapterTracker: (session) => ({
-      onDidSendMessage: (message: { type?: string; event?: string; body?: { threadId?: number } }) => {
-        if (message.type === 'event' && message.event === 'stopped' && typeof message.body?.threadId === 'number') {
-          this.seen.push({ session, threadId: message.body.threadId });
-        }
-      },
-    }),
-  });
-
-  dispose(): void {
-    this.registration.dispose();
-  }
-}
 
 describe('Attach Node.js Debugger', function () {
   this.timeout(180_000);
