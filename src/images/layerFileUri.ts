@@ -7,6 +7,7 @@
  */
 import { layerPathOf } from '../engine';
 import type { LayerFileLocation } from '../engine';
+import { shortId } from '../common/format';
 
 export const IMAGE_LAYER_SCHEME = 'berth-image';
 
@@ -72,6 +73,6 @@ export function layerFileAddressOf(parts: UriParts): LayerFileAddress | undefine
     layerIndex: Number(match[2]),
     tarPath,
     path: layerPathOf(match[3] ?? ''),
-    imageName: query?.image ?? imageId.replace(/^sha256:/, '').slice(0, 12),
+    imageName: query?.image ?? shortId(imageId),
   };
 }

@@ -6,7 +6,7 @@
  * `{ network, container }`).
  */
 import * as vscode from 'vscode';
-import { plural } from '../common/format';
+import { plural, shortId } from '../common/format';
 import { isObject } from '../common/objects';
 import { removeNetworkNamingEndpoints, type CreateNetworkBody } from '../engine';
 import { shownValue } from '../workbench/callOrigin';
@@ -72,7 +72,7 @@ async function containerToConnect(deps: NetworksDeps, network: string, given: un
   const attached = new Set(attachmentsOf(await deps.session.client.inspectNetwork(network)).map((attachment) => attachment.id));
   const items = [...deps.session.model.containers()]
     .filter((record) => !attached.has(record.id))
-    .map((record) => ({ label: record.summary.Names[0]?.replace(/^\//, '') ?? record.id.slice(0, 12), description: record.summary.State, id: record.id }));
+    .map((record) => ({ label: record.summary.Names[0]?.replace(/^\//, '') ?? shortId(record.id), description: record.summary.State, id: record.id }));
   if (items.length === 0) throw new Error(`Every container on this engine is already attached to ${network}`);
   return (await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Container to connect to {0}', network) }))?.id;
 }
@@ -106,7 +106,7 @@ export const networkCommands: ReadonlyArray<CommandEntry<NetworksDeps>> = [
     ask: askCreateBody,
     create: async (deps, body) => {
       const created = await deps.session.client.createNetwork(body);
-      deps.log.info(`Created network ${body.Name} (${created.Id.slice(0, 12)})${created.Warning ? `: ${created.Warning}` : ''}`);
+      deps.log.info(`Created network ${body.Name} (${shortId(created.Id)})${created.Warning ? `: ${created.Warning}` : ''}`);
       await deps.refreshNetworks();
       return body.Name;
     },

@@ -9,7 +9,7 @@ import type { EngineClient } from '../api';
 import { EngineError, isEngineError } from '../connection';
 import { assertStillThere, savedImageProblem, type RemovedDuring } from './imageLayers';
 import { findLayerFile, layerPathOf, type LayerFileHit } from './savedImage';
-import { formatBytes } from '../../common/format';
+import { formatBytes, shortId } from '../../common/format';
 
 /** Larger files are refused: an editor is no place for them, and the whole file is held in memory. */
 export const LAYER_FILE_MAX_BYTES = 50 * 1024 * 1024;
@@ -32,18 +32,13 @@ export interface ReadLayerFileOptions {
 
 const REMOVED_DURING = (shown: string): RemovedDuring => ({ during: `${shown} was read from it`, hint: 'Pull or build it again to open its files' });
 
-/** A short, readable name for an image id in messages. */
-function shortImage(imageId: string): string {
-  return imageId.replace(/^sha256:/, '').slice(0, 12);
-}
-
 /** The bytes of one file of one layer. Every refusal says what is at that path instead and what to do next. */
 export async function readImageLayerFile(client: EngineClient, location: LayerFileLocation, options: ReadLayerFileOptions = {}): Promise<Buffer> {
   const { signal } = options;
   const maxBytes = options.maxBytes ?? LAYER_FILE_MAX_BYTES;
   const path = layerPathOf(location.path);
   const shown = `/${path}`;
-  const where = `layer ${location.layerIndex} of the image ${shortImage(location.imageId)}`;
+  const where = `layer ${location.layerIndex} of the image ${shortId(location.imageId)}`;
   const chunks: Buffer[] = [];
   let hit: LayerFileHit | undefined;
   let layerFound = false;
@@ -60,7 +55,7 @@ export async function readImageLayerFile(client: EngineClient, location: LayerFi
   } catch (error) {
     if (signal?.aborted === true) throw new EngineError('cancelled', `Reading ${shown} from ${where} was cancelled`, { cause: error });
     if (isEngineError(error) && error.kind !== 'unreachable') throw error;
-    await assertStillThere(client, shortImage(location.imageId), location.imageId, signal, REMOVED_DURING(shown));
+    await assertStillThere(client, shortId(location.imageId), location.imageId, signal, REMOVED_DURING(shown));
     throw new EngineError('protocol', `${shown} could not be read from ${where}: ${savedImageProblem(error)}`, {
       endpoint: client.endpoint.display,
       hint: 'The engine stopped sending the saved image or sent something else; try again',
@@ -68,7 +63,7 @@ export async function readImageLayerFile(client: EngineClient, location: LayerFi
     });
   }
   // Whatever the stream held, an image gone by now was removed during the read: say that, as the layers read does.
-  await assertStillThere(client, shortImage(location.imageId), location.imageId, signal, REMOVED_DURING(shown));
+  await assertStillThere(client, shortId(location.imageId), location.imageId, signal, REMOVED_DURING(shown));
   return checkedBytes(hit, chunks, { shown, where, maxBytes, layerFound, path: location.tarPath });
 }
 

@@ -9,6 +9,7 @@
  */
 import { type EngineClient, type DiskUsage, isBerthHelper, isVolumeHelper, VOLUME_HELPER_LABEL } from '../api';
 import type { ContainerSummary, ListFilters } from '../connection';
+import { shortId } from '../../common/format';
 import { containerName, volumesUsedBy, networksUsedBy, PREDEFINED_NETWORKS } from './usage';
 import { matchesPruneLabels, olderThanUntil, validatePruneFilters, type PruneKind } from './pruneFilters';
 import type { PruneItem, PrunePlan, PrunePlanPart } from './pruneTypes';
@@ -126,7 +127,7 @@ async function planImages(
   for (const image of images) {
     if (!matchesPruneLabels(filters, image.Labels)) continue;
     const tags = (image.RepoTags ?? []).filter((tag) => tag !== '<none>:<none>');
-    const item = { name: tags[0] ?? image.Id.replace(/^sha256:/, '').slice(0, 12), id: image.Id, size: Math.max(0, image.Size - (shared.get(image.Id) ?? 0)), tags };
+    const item = { name: tags[0] ?? shortId(image.Id), id: image.Id, size: Math.max(0, image.Size - (shared.get(image.Id) ?? 0)), tags };
     if (usedIds.has(image.Id)) kept.push(item);
     else if (olderThanUntil(filters, image.Created)) candidates.push(item);
   }
