@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { EngineClient } from '../src/engine';
 import { composeFixture, type ServiceSpec } from '../test/support/composeProject';
 import { loadTestEngines, uniqueName } from '../test/support/engines';
+import { publishResultPage } from './report';
 import { elapsedMs, summarize } from './stats';
 
 const SERVICES = 20;
@@ -103,19 +104,15 @@ async function main(): Promise<void> {
     const peerCpu = summarize(cpu['docker-compose']);
     const results = { date: new Date().toISOString().slice(0, 10), services: SERVICES, lines: LINES, rounds: ROUNDS, berth, peer, berthCpu, peerCpu, berthRate, peerRate, ratio: berthRate / peerRate, cpuRatio: peerCpu.median / berthCpu.median };
     writeFileSync(join(repoRoot, 'bench', 'cli-logs-results.json'), `${JSON.stringify(results, null, 2)}\n`);
-    const md = [
-      '# `berth logs A B …` against `docker-compose logs` (`npm run bench:cli-logs`)',
-      '',
-      `${results.date}, private dockerd, Debian's docker-compose 1.29, ${SERVICES} exited containers of one project, ${LINES} lines in all, ${ROUNDS} alternating rounds, output to a file.`,
-      '',
-      '| Side | wall median ms (p10–p90) | lines/s | rate ratio (goal ≥ 1.0×) | CPU ms (user + sys, median) | lines per CPU s, ratio |',
-      '| --- | --- | --- | --- | --- | --- |',
-      `| berth logs --no-color (20 names, merged by stamp) | ${berth.median.toFixed(0)} (${berth.p10.toFixed(0)}–${berth.p90.toFixed(0)}) | ${Math.round(berthRate)} | ${results.ratio.toFixed(2)}× | ${berthCpu.median.toFixed(0)} | ${results.cpuRatio.toFixed(2)}× |`,
-      `| docker-compose logs --no-color | ${peer.median.toFixed(0)} (${peer.p10.toFixed(0)}–${peer.p90.toFixed(0)}) | ${Math.round(peerRate)} | 1.00× | ${peerCpu.median.toFixed(0)} | 1.00× |`,
-      '',
-    ].join('\n');
-    writeFileSync(join(repoRoot, 'bench', 'cli-logs-results.md'), md);
-    process.stdout.write(md);
+    publishResultPage(join(repoRoot, 'bench', 'cli-logs-results.md'), {
+      title: '`berth logs A B …` against `docker-compose logs` (`npm run bench:cli-logs`)',
+      intro: [`${results.date}, private dockerd, Debian's docker-compose 1.29, ${SERVICES} exited containers of one project, ${LINES} lines in all, ${ROUNDS} alternating rounds, output to a file.`],
+      columns: ['Side', 'wall median ms (p10–p90)', 'lines/s', 'rate ratio (goal ≥ 1.0×)', 'CPU ms (user + sys, median)', 'lines per CPU s, ratio'],
+      rows: [
+        `| berth logs --no-color (20 names, merged by stamp) | ${berth.median.toFixed(0)} (${berth.p10.toFixed(0)}–${berth.p90.toFixed(0)}) | ${Math.round(berthRate)} | ${results.ratio.toFixed(2)}× | ${berthCpu.median.toFixed(0)} | ${results.cpuRatio.toFixed(2)}× |`,
+        `| docker-compose logs --no-color | ${peer.median.toFixed(0)} (${peer.p10.toFixed(0)}–${peer.p90.toFixed(0)}) | ${Math.round(peerRate)} | 1.00× | ${peerCpu.median.toFixed(0)} | 1.00× |`,
+      ],
+    });
   } finally {
     await fixture.dispose();
     await client.close();

@@ -7,12 +7,12 @@
  * against the raw read in the same run, and the peak RSS above the start of the pass. Asserts nothing; writes
  * bench/logs-filter-results.md.
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OutputChunk } from '../src/engine';
 import { FilteredSink, LineFilter, type LogFilterSpec } from '../src/logs/lineFilter';
 import type { LogSink } from '../src/logs/logFollower';
 import { LogMessageReader } from '../src/logs/logMessages';
+import { publishResultPage } from './report';
 
 const GiB = 1024 ** 3;
 const total = Number(process.argv[2] ?? '1') * GiB;
@@ -81,15 +81,9 @@ const rows = passes.map((pass) => {
   const rate = pass.bytesIn / pass.seconds;
   return `| ${pass.name} | ${(pass.bytesIn / GiB).toFixed(2)} GiB | ${(rate / 1024 ** 2).toFixed(0)} MiB/s | ${(rate / rawRate).toFixed(2)}× | ${pass.peakRssMiB.toFixed(1)} MiB |`;
 });
-const report = [
-  '# Filtering a followed log: throughput against the raw read in the same run',
-  '',
-  `The engine's timestamped wire form, made in memory; ${LINES_PER_CHUNK * 10} distinct messages of about 100 bytes repeated. Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
-  '',
-  '| Pass | Read | Throughput | Against the raw read | Peak RSS above the start |',
-  '| --- | --- | --- | --- | --- |',
-  ...rows,
-  '',
-].join('\n');
-writeFileSync(join(__dirname, 'logs-filter-results.md'), report);
-process.stdout.write(report);
+publishResultPage(join(__dirname, 'logs-filter-results.md'), {
+  title: 'Filtering a followed log: throughput against the raw read in the same run',
+  intro: [`The engine's timestamped wire form, made in memory; ${LINES_PER_CHUNK * 10} distinct messages of about 100 bytes repeated. Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`],
+  columns: ['Pass', 'Read', 'Throughput', 'Against the raw read', 'Peak RSS above the start'],
+  rows,
+});

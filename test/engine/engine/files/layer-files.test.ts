@@ -14,11 +14,11 @@ import {
   type LayerFileLocation,
 } from '../../../../src/engine';
 import { readContainerFile } from '../../../../src/engine/files';
+import { shortId } from '../../../../src/common/format';
 import { failureOf } from '../../../support/assertions';
-import { engineTargets, loadTestEngines, uniqueName } from '../../../support/engines';
+import { engineTargets, loadTestEngines } from '../../../support/engines';
 import { useEngineSuite } from '../../../support/engineSuite';
-import { A_FIRST, A_SECOND, C_SIZE, buildThreeSteps } from '../../../support/layeredImage';
-import { scratchFolder } from '../../build/support';
+import { A_FIRST, A_SECOND, C_SIZE, removingAtFirstChunk, useThreeStepImages } from '../../../support/layeredImage';
 import { expectedMessage } from '../bad-input-cases';
 
 const engines = loadTestEngines();
@@ -30,26 +30,16 @@ function at(analysis: ImageLayerAnalysis, layerIndex: number, path: string): Lay
 }
 
 function values(analysis: ImageLayerAnalysis, layer: number, path: string): Record<string, string> {
-  return { path, layer: String(layer), image: analysis.imageId.replace(/^sha256:/, '').slice(0, 12) };
+  return { path, layer: String(layer), image: shortId(analysis.imageId) };
 }
 
 for (const target of engineTargets(engines)) {
   void describe(`a file of one layer on ${target.name}`, { skip: target.skip }, () => {
     const suite = useEngineSuite({ host: target.host, name: `layer-files-${target.name}`, skip: target.skip });
-    const folder = scratchFolder('layer-files');
-    const tags: string[] = [];
+    const buildThreeSteps = useThreeStepImages(suite, 'layer-files');
     let analysis: ImageLayerAnalysis | undefined;
-    suite.cleanup(async () => {
-      folder.dispose();
-      for (const tag of tags) await suite.client.removeImage(tag, { force: true }).catch(() => undefined);
-    });
-    const newTag = (): string => {
-      const tag = `localhost/${uniqueName('berth-layer-files').toLowerCase()}:1`;
-      tags.push(tag);
-      return tag;
-    };
     const built = async (): Promise<ImageLayerAnalysis> => {
-      analysis ??= await readImageLayers(suite.client, await buildThreeSteps(suite.client, `${folder.path}/three`, newTag()));
+      analysis ??= await readImageLayers(suite.client, await buildThreeSteps('three'));
       return analysis;
     };
 
@@ -124,25 +114,9 @@ for (const target of engineTargets(engines)) {
     });
 
     void it('an image removed while one of its files is read: the read stops with a clear message', async () => {
-      const image = await readImageLayers(suite.client, await buildThreeSteps(suite.client, `${folder.path}/removed`, newTag()));
-      const client = suite.client;
-      const saveImage = client.saveImage.bind(client);
-      const hooked = Object.create(client) as EngineClient;
-      hooked.saveImage = async (name, options) => {
-        const stream = await saveImage(name, options);
-        const body = (async function* () {
-          let first = true;
-          // The file may sit in the first chunk, after which the read stops: the image goes before that chunk is used.
-          for await (const chunk of stream.body) {
-            if (first) {
-              first = false;
-              await client.removeImage(image.imageId, { force: true });
-            }
-            yield chunk;
-          }
-        })();
-        return { body, cancel: () => stream.cancel() };
-      };
+      const image = await readImageLayers(suite.client, await buildThreeSteps('removed'));
+      // The file may sit in the first chunk, after which the read stops: the image goes before that chunk is used.
+      const hooked = removingAtFirstChunk(suite.client, image.imageId, 'before-handing-on');
       const failure = await failureOf(readImageLayerFile(hooked, at(image, 1, 'data/a.bin')));
       assert.equal(failure.kind, 'not-found');
       assert.equal(failure.message, expectedMessage('layer-file-image-removed', values(image, 1, '/data/a.bin')));
