@@ -45,10 +45,26 @@ export async function planPrune(client: EngineClient, kinds: readonly PruneKind[
     else if (kind === 'build-cache') parts.push(planBuildCache(usage, filters));
     else parts.push(await planImages(client, kind, filters, listed, usage, signal));
   }
-  return { parts, filters };
+  return { parts: parts.map(eachObjectOnce), filters };
 }
 
-function planContainers(containers: ContainerSummary[], filters: ListFilters, usage: DiskUsage): PrunePlanPart {
+/**
+ * Each object in exactly one list, once: a listing read while objects change can name one object twice (a container
+ * once exited, once running). Whatever keeps an object wins, so the confirmation never lists it under both and the
+ * removal never takes what one reading saw in use.
+ */
+export function eachObjectOnce(part: PrunePlanPart): PrunePlanPart {
+  const keptIds = new Set<string>();
+  const kept = part.kept.filter((item) => !keptIds.has(item.id) && Boolean(keptIds.add(item.id)));
+  const removedIds = new Set<string>();
+  const remove = part.remove.filter((item) => !keptIds.has(item.id) && !removedIds.has(item.id) && Boolean(removedIds.add(item.id)));
+  // An image waits only for planned images: one dropped here is no longer removed, so it is not waited for.
+  const planned = remove.map((item) => (item.removeAfter === undefined ? item : { ...item, removeAfter: item.removeAfter.filter((id) => removedIds.has(id)) }));
+  return { ...part, remove: planned, kept };
+}
+
+/** The containers part from one listing; exported for its tests. */
+export function planContainers(containers: ContainerSummary[], filters: ListFilters, usage: DiskUsage): PrunePlanPart {
   const sizes = new Map((usage.Containers ?? []).map((container) => [container.Id, container.SizeRw]));
   const remove: PruneItem[] = [];
   const kept: PruneItem[] = [];
