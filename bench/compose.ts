@@ -16,6 +16,7 @@ import { writeFileSync } from 'node:fs';
 import { EngineClient, LinePrefixer, ProjectLogs, actOnProject } from '../src/engine';
 import { composeFixture, type ServiceSpec } from '../test/support/composeProject';
 import { loadTestEngines, uniqueName } from '../test/support/engines';
+import { publishResultPage } from './report';
 import { elapsedMs, summarize, type Summary } from './stats';
 
 const SERVICES = Number(process.env.BERTH_BENCH_COMPOSE_SERVICES ?? 20);
@@ -127,19 +128,15 @@ async function main(): Promise<void> {
     const results = { services: SERVICES, rounds: ROUNDS, stop, logs };
     writeFileSync(join(repoRoot, 'bench', 'compose-results.json'), `${JSON.stringify(results, null, 2)}\n`);
     const ms = (value: number): string => `${value.toFixed(0)} ms`;
-    const md = [
-      '# Compose benchmarks (`npm run bench:compose`)',
-      '',
-      `Private dockerd, Debian's docker-compose 1.29 as the peer, measured in the same run.`,
-      '',
-      '| Measure | Berth | docker-compose | Ratio (goal) |',
-      '| --- | --- | --- | --- |',
-      `| Group stop, ${SERVICES} running services (median of ${ROUNDS}, p10–p90) | ${ms(stop.berth.median)} (${ms(stop.berth.p10)}–${ms(stop.berth.p90)}) | ${ms(stop.peer.median)} (${ms(stop.peer.p10)}–${ms(stop.peer.p90)}) | ${stop.ratio.toFixed(2)}× time (≤ 1.0×) |`,
-      `| Merged logs, ${LOG_SERVICES} services, ${LOG_LINES} lines (lines/s; lines counted) | ${Math.round(logs.berthRate ?? 0)} lines/s (${logs.berthLines}) | ${Math.round(logs.peerRate ?? 0)} lines/s (${logs.peerLines}) | ${(logs.ratio ?? 0).toFixed(2)}× rate (≥ 1.0×) |`,
-      '',
-    ].join('\n');
-    writeFileSync(join(repoRoot, 'bench', 'compose-results.md'), md);
-    process.stdout.write(md);
+    publishResultPage(join(repoRoot, 'bench', 'compose-results.md'), {
+      title: 'Compose benchmarks (`npm run bench:compose`)',
+      intro: [`Private dockerd, Debian's docker-compose 1.29 as the peer, measured in the same run.`],
+      columns: ['Measure', 'Berth', 'docker-compose', 'Ratio (goal)'],
+      rows: [
+        `| Group stop, ${SERVICES} running services (median of ${ROUNDS}, p10–p90) | ${ms(stop.berth.median)} (${ms(stop.berth.p10)}–${ms(stop.berth.p90)}) | ${ms(stop.peer.median)} (${ms(stop.peer.p10)}–${ms(stop.peer.p90)}) | ${stop.ratio.toFixed(2)}× time (≤ 1.0×) |`,
+        `| Merged logs, ${LOG_SERVICES} services, ${LOG_LINES} lines (lines/s; lines counted) | ${Math.round(logs.berthRate ?? 0)} lines/s (${logs.berthLines}) | ${Math.round(logs.peerRate ?? 0)} lines/s (${logs.peerLines}) | ${(logs.ratio ?? 0).toFixed(2)}× rate (≥ 1.0×) |`,
+      ],
+    });
   } finally {
     await client.close();
   }

@@ -1,4 +1,5 @@
 /** The benchmark report: markdown tables of medians, p10–p90 spreads and ratios, and the targets met or missed. */
+import { writeFileSync } from 'node:fs';
 import type { Summary } from './stats';
 
 export interface LatencyResult {
@@ -100,4 +101,26 @@ export function renderMarkdown(report: BenchReport): string {
     ...report.notes.map((note) => `- ${note}`),
     '',
   ].join('\n');
+}
+
+export interface ResultPage {
+  readonly title: string;
+  /** Paragraphs before the table: what was measured, where, against what. */
+  readonly intro: readonly string[];
+  /** The table's header cells. */
+  readonly columns: readonly string[];
+  /** The table's rows, each already a `| … |` line. */
+  readonly rows: readonly string[];
+}
+
+/** A benchmark's result page as markdown: the title, the paragraphs, then the table. */
+export function resultPage(page: ResultPage): string {
+  return [`# ${page.title}`, '', ...page.intro.flatMap((paragraph) => [paragraph, '']), `| ${page.columns.join(' | ')} |`, `|${' --- |'.repeat(page.columns.length)}`, ...page.rows, ''].join('\n');
+}
+
+/** Writes the page to FILE and prints it, as every benchmark reports its figures. */
+export function publishResultPage(file: string, page: ResultPage): void {
+  const markdown = resultPage(page);
+  writeFileSync(file, markdown);
+  process.stdout.write(markdown);
 }

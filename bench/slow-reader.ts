@@ -14,6 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadTestEngines, uniqueName } from '../test/support/engines';
+import { publishResultPage } from './report';
 import { elapsedMs, rotated, summarize, type Summary } from './stats';
 
 const ROUNDS = Number(process.env.BERTH_BENCH_SLOW_READER_ROUNDS ?? 3);
@@ -154,20 +155,15 @@ async function main(): Promise<void> {
           `| ${result.name} | ${side.name} | ${side.wall.median.toFixed(0)} (${side.wall.p10.toFixed(0)}–${side.wall.p90.toFixed(0)}) | ${side.ratio.toFixed(2)}× | ${side.cpuMs.median.toFixed(0)} | ${side.peakRssMb.median.toFixed(1)} (${side.peakRssMb.p90.toFixed(1)}) |`,
       ),
     );
-    const markdown = [
-      '# A slow reader: berth next to the docker CLI (`npm run bench:slow-reader`)',
-      '',
-      `${date}, node ${process.version}, the private dockerd, ${ROUNDS} rotated rounds. Each side's stdout goes to the same reader, which reads 64 KiB and sleeps 1 ms, until the end; it must get every byte. The log is ${LOG_BYTES / 1e6} MB in lines of ${LINE_BYTES} bytes.`,
-      '',
-      'Goal (issue 33): berth within 1.1× docker, memory bounded.',
-      '',
-      '| case | side | wall median ms (p10–p90) | × docker | CPU ms (user + sys, median) | peak RSS MB, median (p90) |',
-      '| --- | --- | --- | --- | --- | --- |',
-      ...rows,
-      '',
-    ].join('\n');
-    writeFileSync(join(__dirname, 'slow-reader-results.md'), markdown);
-    process.stdout.write(markdown);
+    publishResultPage(join(__dirname, 'slow-reader-results.md'), {
+      title: 'A slow reader: berth next to the docker CLI (`npm run bench:slow-reader`)',
+      intro: [
+        `${date}, node ${process.version}, the private dockerd, ${ROUNDS} rotated rounds. Each side's stdout goes to the same reader, which reads 64 KiB and sleeps 1 ms, until the end; it must get every byte. The log is ${LOG_BYTES / 1e6} MB in lines of ${LINE_BYTES} bytes.`,
+        'Goal (issue 33): berth within 1.1× docker, memory bounded.',
+      ],
+      columns: ['case', 'side', 'wall median ms (p10–p90)', '× docker', 'CPU ms (user + sys, median)', 'peak RSS MB, median (p90)'],
+      rows,
+    });
   } finally {
     try {
       docker(['rm', '-f', logName]);

@@ -4,6 +4,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { dockerEventLine, type EngineEvent } from '../engine';
+import { shortId } from '../common/format';
 import type { HistoryEntry } from '../model/eventHistory';
 import { escapeMarkdown, type ItemPresentation } from '../views/presentation';
 
@@ -16,7 +17,7 @@ const ICONS: Readonly<Record<string, string>> = { container: 'vm', image: 'file-
 export function objectName(event: EngineEvent): string {
   const attributes = event.Actor?.Attributes ?? {};
   const id = event.Actor?.ID ?? '';
-  return attributes['name'] ?? (/^(sha256:)?[0-9a-f]{64}$/.test(id) ? id.replace(/^sha256:/, '').slice(0, 12) : id);
+  return attributes['name'] ?? (/^(sha256:)?[0-9a-f]{64}$/.test(id) ? shortId(id) : id);
 }
 
 /** `14:03:07.123`: the local time of day, to the millisecond. */

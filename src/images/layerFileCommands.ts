@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { isLayerFileRemoved, layerPathOf } from '../engine';
+import { shortId } from '../common/format';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import { withCancellableProgress } from '../workbench/feedback';
 import type { ImagesCommandDeps } from './deps';
@@ -28,7 +29,7 @@ function addressOf(arg: unknown): LayerFileAddress {
   if (typeof engine !== 'string' || typeof imageId !== 'string' || typeof layerIndex !== 'number' || typeof layerNumber !== 'number' || typeof tarPath !== 'string' || typeof path !== 'string') {
     throw new Error(vscode.l10n.t('Choose a file under a layer of an image\'s Layers row'));
   }
-  return { engine, imageId, layerIndex, layerNumber, tarPath, path, imageName: typeof imageName === 'string' ? imageName : imageId.replace(/^sha256:/, '').slice(0, 12) };
+  return { engine, imageId, layerIndex, layerNumber, tarPath, path, imageName: typeof imageName === 'string' ? imageName : shortId(imageId) };
 }
 
 function rejects(arg: unknown): boolean {

@@ -7,6 +7,7 @@
  * title, through package.json's resource label formatter. Worded without `vscode` so it is unit-testable: the parts go into and come out of `vscode.Uri`.
  */
 import { layerPathOf } from '../engine';
+import { shortId } from '../common/format';
 import type { LaterChange, LayerFileLocation } from '../engine';
 
 export const IMAGE_LAYER_SCHEME = 'berth-image';
@@ -86,7 +87,7 @@ export function layerFileAddressOf(parts: UriParts): LayerFileAddress | undefine
     layerNumber,
     tarPath,
     path: layerPathOf(match[3] ?? ''),
-    imageName: query?.image ?? imageId.replace(/^sha256:/, '').slice(0, 12),
+    imageName: query?.image ?? shortId(imageId),
     ...(later === undefined ? {} : { later }),
   };
 }

@@ -18,7 +18,7 @@ import { FilteredSink, LineFilter } from './lineFilter';
 import { LogBuffer } from './logBuffer';
 import { MatchDecorations } from './matchDecorations';
 import { followContainerLogs, type LogsClient, type LogsClientSource } from './logFollower';
-import { noMatchNotice, viewOfQuery, viewQuery, viewTitleSuffix, type LogsViewSpec } from './logsView';
+import { noMatchNotice, titleSegment, viewOfQuery, viewQuery, viewTitleSuffix, type LogsViewSpec } from './logsView';
 
 /** What logs documents need: the log, the logs settings, and the engine a URI names. */
 export type LogsDocumentDeps = LogDeps & Pick<SettingsDeps, 'settings'> & Pick<SessionsDeps, 'sessionFor'>;
@@ -28,11 +28,9 @@ const UPDATE_INTERVAL_MS = 100;
 
 /** `engine` (a session id) is added when the container is not necessarily on the current engine. */
 export function logsUri(name: string, id: string, engine?: string, view: LogsViewSpec = {}): vscode.Uri {
-  const unsafe = /[/\\:?#]/g;
-  const safeName = name.replace(unsafe, '_');
   const params = new URLSearchParams({ id, ...(engine === undefined ? {} : { engine }), ...viewQuery(view) });
   const query = params.toString();
-  return vscode.Uri.from({ scheme: LOGS_SCHEME, path: `/${safeName}${viewTitleSuffix(view).replace(unsafe, '_')}.log`, query });
+  return vscode.Uri.from({ scheme: LOGS_SCHEME, path: `/${titleSegment(`${name}${viewTitleSuffix(view)}`)}.log`, query });
 }
 
 /** The container a logs URI shows: its id, engine, name and view. */

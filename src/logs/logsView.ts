@@ -17,6 +17,14 @@ function shortTime(seconds: number): string {
   return `${new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ')}Z`;
 }
 
+/** Look-alikes for the characters a URI path cannot hold in one segment: the editor's tab shows the title as typed. */
+const PATH_LOOK_ALIKES: Readonly<Record<string, string>> = { '/': '\u2215', '\\': '\u29f5', ':': '\u2236', '?': '\uff1f', '#': '\uff03' };
+
+/** TEXT as one segment of a logs document's path: a regular-expression filter's slashes still read as slashes. */
+export function titleSegment(text: string): string {
+  return text.replace(/[/\\:?#]/g, (character) => PATH_LOOK_ALIKES[character] ?? '_');
+}
+
 /** The part of a title after the container's name: ` · "err" · 2026-11-28 06:00:00Z – …`. */
 export function viewTitleSuffix(view: LogsViewSpec): string {
   let suffix = '';

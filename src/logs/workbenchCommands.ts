@@ -3,7 +3,7 @@
  * editor, Open Logs in a Time Range…, and Save Logs… (streamed to a file, with the view's filter and range).
  */
 import * as vscode from 'vscode';
-import { binarySize } from '../engine';
+import { formatBytes } from '../common/format';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import { confirmAutomatedWrite } from '../workbench/automation';
 import { isCancellation, withCancellableProgress } from '../workbench/feedback';
@@ -166,12 +166,12 @@ export const logWorkbenchCommands: ReadonlyArray<CommandEntry<LogCommandDeps>> =
           filter: source.filter,
           since: source.since,
           until: source.until,
-          onProgress: (bytes) => progress.report({ message: binarySize(bytes) }),
+          onProgress: (bytes) => progress.report({ message: formatBytes(bytes) }),
         }),
       );
       const message = source.filter
-        ? vscode.l10n.t('Saved {0} of {1} lines ({2}, filter {3}) of {4} to {5}.', saved.linesWritten, saved.linesRead, binarySize(saved.bytes), source.filter.describe(), source.name, chosen.fsPath)
-        : vscode.l10n.t('Saved {0} lines ({1}) of {2} to {3}.', saved.linesWritten, binarySize(saved.bytes), source.name, chosen.fsPath);
+        ? vscode.l10n.t('Saved {0} of {1} lines ({2}, filter {3}) of {4} to {5}.', saved.linesWritten, saved.linesRead, formatBytes(saved.bytes), source.filter.describe(), source.name, chosen.fsPath)
+        : vscode.l10n.t('Saved {0} lines ({1}) of {2} to {3}.', saved.linesWritten, formatBytes(saved.bytes), source.name, chosen.fsPath);
       void vscode.window.showInformationMessage(message);
       return { path: chosen.fsPath, ...saved };
     } catch (error) {

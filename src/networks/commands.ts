@@ -6,13 +6,12 @@
  * `{ network, container }`).
  */
 import * as vscode from 'vscode';
-import { plural } from '../common/format';
+import { plural, shortId } from '../common/format';
 import { isObject } from '../common/objects';
 import { removeNetworkNamingEndpoints, type CreateNetworkBody } from '../engine';
 import { shownValue } from '../workbench/callOrigin';
-import { createCommand, removeEach } from '../workbench/resourceCommands';
+import { createCommand, isAutomation, removeCommand, showInspected } from '../workbench/resourceCommands';
 import { command, type CommandEntry } from '../workbench/commandTable';
-import { confirm } from '../workbench/feedback';
 import { pickMany } from '../workbench/multiPick';
 import { clickedWithSelection } from '../workbench/targets';
 import type { NetworksDeps } from './deps';
@@ -72,7 +71,7 @@ async function containerToConnect(deps: NetworksDeps, network: string, given: un
   const attached = new Set(attachmentsOf(await deps.session.client.inspectNetwork(network)).map((attachment) => attachment.id));
   const items = [...deps.session.model.containers()]
     .filter((record) => !attached.has(record.id))
-    .map((record) => ({ label: record.summary.Names[0]?.replace(/^\//, '') ?? record.id.slice(0, 12), description: record.summary.State, id: record.id }));
+    .map((record) => ({ label: record.summary.Names[0]?.replace(/^\//, '') ?? shortId(record.id), description: record.summary.State, id: record.id }));
   if (items.length === 0) throw new Error(`Every container on this engine is already attached to ${network}`);
   return (await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Container to connect to {0}', network) }))?.id;
 }
@@ -85,9 +84,6 @@ async function containerToDisconnect(deps: NetworksDeps, network: string, target
   if (items.length === 0) throw new Error(`No container is attached to ${network}`);
   return (await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Container to disconnect from {0}', network) }))?.id;
 }
-
-/** Automation passes a name or an options object; rows pass nodes (they have a `kind`). */
-const isAutomation = (first?: unknown): boolean => typeof first === 'string' || (isObject(first) && !('kind' in first));
 
 /** `(row or { network, container })`: the network and the container, asking for what is missing. */
 async function networkAndContainer(
@@ -106,36 +102,27 @@ export const networkCommands: ReadonlyArray<CommandEntry<NetworksDeps>> = [
     ask: askCreateBody,
     create: async (deps, body) => {
       const created = await deps.session.client.createNetwork(body);
-      deps.log.info(`Created network ${body.Name} (${created.Id.slice(0, 12)})${created.Warning ? `: ${created.Warning}` : ''}`);
+      deps.log.info(`Created network ${body.Name} (${shortId(created.Id)})${created.Warning ? `: ${created.Warning}` : ''}`);
       await deps.refreshNetworks();
       return body.Name;
     },
     question: (body) => vscode.l10n.t('Create the network {0}?', shownValue(body['Name'] ?? '')),
   }),
-  command(
-    'berth.networks.remove',
-    'Removing the network',
-    (deps) =>
-      async (...args: unknown[]) => {
-        const { keys: given, options } = clickedWithSelection(args, networkOf);
-        const names = given.length > 0 ? given : await pickNetwork(deps, true);
-        if (names.length === 0) return undefined;
-        const what = names.length === 1 ? `network ${names[0] ?? ''}` : plural(names.length, 'network');
-        if (!(await confirm(vscode.l10n.t('Remove {0}?', what), vscode.l10n.t('Remove'), options.confirmed, names.join('\n')))) return undefined;
-        const client = deps.session.client;
-        const failures = await removeEach(vscode.l10n.t('Removing {0}', what), names, (name, signal) => removeNetworkNamingEndpoints(client, name, signal));
-        await deps.refreshNetworks();
-        if (failures.length > 0) throw new Error(failures.join('; '));
-        return names;
-      },
-    { rejectsWhen: isAutomation },
-  ),
+  removeCommand<NetworksDeps>('berth.networks.remove', 'Removing the network', {
+    given: (args) => {
+      const { keys, options } = clickedWithSelection(args, networkOf);
+      return { names: keys, confirmed: options.confirmed };
+    },
+    pick: (deps) => pickNetwork(deps, true),
+    what: (names) => (names.length === 1 ? `network ${names[0] ?? ''}` : plural(names.length, 'network')),
+    question: (what) => vscode.l10n.t('Remove {0}?', what),
+    remove: (deps, name, signal) => removeNetworkNamingEndpoints(deps.session.client, name, signal),
+    after: (deps) => deps.refreshNetworks(),
+  }),
   command('berth.networks.inspect', 'Inspecting the network', (deps) => async (target?: unknown) => {
     const name = networkOf(target) ?? (await pickNetwork(deps, false))[0];
     if (name === undefined) return;
-    const inspected = await deps.session.client.inspectNetwork(name);
-    const document = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(inspected, null, 2) });
-    await vscode.window.showTextDocument(document, { preview: true });
+    await showInspected(await deps.session.client.inspectNetwork(name));
   }),
   command(
     'berth.networks.connect',

@@ -4,17 +4,12 @@
  */
 import type { DisposableStore } from '../common/lifecycle';
 import { registerCommandTable } from '../workbench/commandTable';
-import { extendDeps, type LogDeps, type SessionsDeps } from '../workbench/deps';
+import { extendDeps } from '../workbench/deps';
 import { networkCommands } from './commands';
+import type { NetworksFeature, NetworksRegistrationDeps } from './deps';
 import { NetworksView } from './view';
 
-export interface NetworksRegistrationDeps extends SessionsDeps, LogDeps {
-  readonly revealContainer: (id: string, engine: string) => Promise<void>;
-}
-
-export interface NetworksFeature {
-  readonly view: NetworksView;
-}
+export type { NetworksDeps, NetworksFeature, NetworksRegistrationDeps } from './deps';
 
 export function registerNetworks(deps: NetworksRegistrationDeps, owner: DisposableStore): NetworksFeature {
   const view = owner.add(new NetworksView(deps));

@@ -1,4 +1,5 @@
 /** What a network row and a row of a container attached to it show. No `vscode` here. */
+import { shortId } from '../common/format';
 import * as l10n from '@vscode/l10n';
 import type { Network } from '../engine';
 import { escapeMarkdown, type ItemPresentation } from '../views/presentation';
@@ -22,7 +23,7 @@ export interface NetworkAttachment {
 /** The containers attached to a network, from its inspect (`Containers`), by name. */
 export function attachmentsOf(network: Network): NetworkAttachment[] {
   return Object.entries(network.Containers ?? {})
-    .map(([id, endpoint]) => ({ id, name: endpoint.Name || id.slice(0, 12), address: endpoint.IPv4Address || endpoint.IPv6Address || '' }))
+    .map(([id, endpoint]) => ({ id, name: endpoint.Name || shortId(id), address: endpoint.IPv4Address || endpoint.IPv6Address || '' }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -41,7 +42,7 @@ export function presentNetwork(network: Network): ItemPresentation {
   const lines = [
     `**${escapeMarkdown(network.Name)}**${predefined ? ' (predefined: the engine will not remove it)' : ''}`,
     '',
-    `ID: ${network.Id.slice(0, 12)}`,
+    `ID: ${shortId(network.Id)}`,
     '',
     `Driver: ${escapeMarkdown(network.Driver)} · Scope: ${escapeMarkdown(network.Scope)} · Internal: ${network.Internal ? 'yes' : 'no'}`,
     '',
@@ -61,8 +62,8 @@ export function presentNetwork(network: Network): ItemPresentation {
 export function presentAttachment(network: string, attachment: NetworkAttachment): ItemPresentation {
   return {
     label: attachment.name,
-    description: attachment.address || attachment.id.slice(0, 12),
-    tooltip: l10n.t('Container **{0}** ({1}) is attached to {2}.', escapeMarkdown(attachment.name), attachment.id.slice(0, 12), escapeMarkdown(network)),
+    description: attachment.address || shortId(attachment.id),
+    tooltip: l10n.t('Container **{0}** ({1}) is attached to {2}.', escapeMarkdown(attachment.name), shortId(attachment.id), escapeMarkdown(network)),
     icon: { id: 'vm' },
     contextValue: 'berth:network:container',
   };

@@ -6,21 +6,12 @@ import * as vscode from 'vscode';
 import { RegistryError } from '../engine/registry';
 import { command, type CommandEntry } from '../workbench/commandTable';
 import { labelOf, rowsUnder } from '../views/treeItems';
-import type { CredentialChain } from './credentialChain';
-import type { RegistriesDeps } from './deps';
+import type { RegistriesDeps, RegistriesParts } from './deps';
 import { pushImage, pushQuestion, tagImage, tagQuestion, type ImageTarget } from './imageCommands';
 import type { RegistriesTreeProvider, RegistryTreeNode } from './registriesTree';
 import { authRetryOptions, copyReference, isAutomatedPull, pullTag, type PullOptions } from './registryCommands';
 import type { RegistrySignIn, SignInRequest } from './signIn';
-import { repositoryNameProblem, type TypedRepositories } from './typedRepositories';
-
-/** The parts of the feature its commands act through, made once by registerRegistries. */
-export interface RegistriesParts {
-  readonly chain: CredentialChain;
-  readonly signIn: RegistrySignIn;
-  readonly tree: RegistriesTreeProvider;
-  readonly typed: TypedRepositories;
-}
+import { repositoryNameProblem } from './typedRepositories';
 
 /** A tree node's label, for `berth.internal.registriesChildren` (tests read the view through it). */
 interface ChildSummary {

@@ -5,7 +5,10 @@ import type { AuthRetryOptions } from './authRetry';
 import type { CredentialChain } from './credentialChain';
 import type { RegistryCredentialStore } from './credentialStore';
 import type { DockerConfigLocation } from './dockerConfigRegistries';
+import type { RegistriesTreeProvider } from './registriesTree';
 import type { EngineGetter } from './registryEngine';
+import type { RegistrySignIn } from './signIn';
+import type { TypedRepositories } from './typedRepositories';
 
 export interface RegistriesDeps extends ReportDeps {
   readonly secrets: vscode.SecretStorage;
@@ -32,4 +35,13 @@ export interface RegistriesFeature {
    */
   authRetry(automatic?: { readonly username: string; readonly password: string }): AuthRetryOptions;
   refresh(): void;
+}
+
+/** The parts of the feature its commands act through, made once by registerRegistries. */
+export interface RegistriesParts {
+  readonly store: RegistryCredentialStore;
+  readonly chain: CredentialChain;
+  readonly signIn: RegistrySignIn;
+  readonly tree: RegistriesTreeProvider;
+  readonly typed: TypedRepositories;
 }

@@ -10,8 +10,8 @@ import { isObject } from '../common/objects';
 import { removeVolumeNamingUsers, validateVolumeName, type CreateVolumeBody } from '../engine';
 import { shownValue } from '../workbench/callOrigin';
 import { command, type CommandEntry } from '../workbench/commandTable';
-import { createCommand, removeEach } from '../workbench/resourceCommands';
-import { confirm, withCancellableProgress } from '../workbench/feedback';
+import { createCommand, removeCommand, showInspected } from '../workbench/resourceCommands';
+import { withCancellableProgress } from '../workbench/feedback';
 import { pickMany } from '../workbench/multiPick';
 import { clickedWithSelection } from '../workbench/targets';
 import type { VolumesDeps } from './deps';
@@ -69,9 +69,6 @@ async function askCreateBody(): Promise<CreateVolumeBody | undefined> {
   return { ...(name.trim() !== '' ? { Name: name.trim() } : {}), Driver: driver.trim() || 'local', Labels: parseLabels(labelText) };
 }
 
-/** Automation passes a name or an options object; rows pass nodes (they have a `kind`). */
-const isAutomation = (first?: unknown): boolean => typeof first === 'string' || (isObject(first) && !('kind' in first));
-
 export const volumeCommands: ReadonlyArray<CommandEntry<VolumesDeps>> = [
   createCommand<VolumesDeps, CreateVolumeBody>('berth.volumes.create', 'Creating the volume', {
     ask: askCreateBody,
@@ -83,32 +80,19 @@ export const volumeCommands: ReadonlyArray<CommandEntry<VolumesDeps>> = [
     // Driver options can bind a host path into the volume.
     question: (body) => vscode.l10n.t('Create the volume {0}?', shownValue(body['Name'] ?? '(named by the engine)')),
   }),
-  command(
-    'berth.volumes.remove',
-    'Removing the volume',
-    (deps) =>
-      async (...args: unknown[]) => {
-        const given = volumeNames(args);
-        const confirmed = given.confirmed;
-        const names = given.names.length > 0 ? given.names : await pickVolumes(deps, true);
-        if (names.length === 0) return undefined;
-        const what = names.length === 1 ? `volume ${volumeLabel(names[0] ?? '')}` : plural(names.length, 'volume');
-        if (!(await confirm(vscode.l10n.t('Remove {0}? Its data is deleted.', what), vscode.l10n.t('Remove'), confirmed, names.join('\n')))) return undefined;
-        const client = deps.session.client;
-        const failures = await removeEach(vscode.l10n.t('Removing {0}', what), names, (name, signal) => removeVolumeNamingUsers(client, name, { signal }));
-        if (failures.length > 0) throw new Error(failures.join('; '));
-        return names;
-      },
-    { rejectsWhen: isAutomation },
-  ),
+  removeCommand<VolumesDeps>('berth.volumes.remove', 'Removing the volume', {
+    given: volumeNames,
+    pick: (deps) => pickVolumes(deps, true),
+    what: (names) => (names.length === 1 ? `volume ${volumeLabel(names[0] ?? '')}` : plural(names.length, 'volume')),
+    question: (what) => vscode.l10n.t('Remove {0}? Its data is deleted.', what),
+    remove: (deps, name, signal) => removeVolumeNamingUsers(deps.session.client, name, { signal }),
+  }),
   command('berth.volumes.inspect', 'Inspecting the volume', (deps) => async (...args: unknown[]) => {
     let { names } = volumeNames(args);
     if (names.length === 0) names = await pickVolumes(deps, false);
     const name = names[0];
     if (name === undefined) return;
-    const inspected = await deps.session.client.inspectVolume(name);
-    const document = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(inspected, null, 2) });
-    await vscode.window.showTextDocument(document, { preview: true });
+    await showInspected(await deps.session.client.inspectVolume(name));
   }),
   command('berth.volumes.copyName', 'Copying the volume name', (deps) => async (...args: unknown[]) => {
     let { names } = volumeNames(args);

@@ -5,18 +5,11 @@
 import type { DisposableStore } from '../common/lifecycle';
 import { extendDeps } from '../workbench/deps';
 import { registerCommandTable } from '../workbench/commandTable';
-import type { LogDeps, SessionsDeps } from '../workbench/deps';
 import { volumeCommands } from './commands';
+import type { VolumesFeature, VolumesRegistrationDeps } from './deps';
 import { VolumesView } from './view';
 
-export interface VolumesRegistrationDeps extends SessionsDeps, LogDeps {
-  readonly revealContainer: (id: string, engine: string) => Promise<void>;
-  readonly engines: SessionsDeps['engines'];
-}
-
-export interface VolumesFeature {
-  readonly view: VolumesView;
-}
+export type { VolumesDeps, VolumesFeature, VolumesRegistrationDeps } from './deps';
 
 export function registerVolumes(deps: VolumesRegistrationDeps, owner: DisposableStore): VolumesFeature {
   const view = owner.add(new VolumesView(deps));

@@ -1,6 +1,6 @@
 /** What a volume row, a row of a container using it, and the Disk Usage row show. No `vscode` here. */
 import * as l10n from '@vscode/l10n';
-import { formatBytes, humanDuration } from '../common/format';
+import { formatBytes, humanDuration, shortId } from '../common/format';
 
 /** docker's wording of an age: `5 minutes ago`. */
 function formatAge(createdSeconds: number, nowMs: number): string {
@@ -56,8 +56,8 @@ export function presentVolume(volume: Volume, users: readonly VolumeUser[], usag
 export function presentVolumeUser(user: VolumeUser): ItemPresentation {
   return {
     label: user.name,
-    description: user.id.slice(0, 12),
-    tooltip: l10n.t('Container **{0}** ({1}) mounts this volume. Click to show it.', escapeMarkdown(user.name), user.id.slice(0, 12)),
+    description: shortId(user.id),
+    tooltip: l10n.t('Container **{0}** ({1}) mounts this volume. Click to show it.', escapeMarkdown(user.name), shortId(user.id)),
     icon: { id: 'vm' },
     contextValue: 'berth:volume:user',
   };

@@ -4,6 +4,7 @@
  * the engine model already follows (their mounts); sizes only from `/system/df`, which is fetched on demand or when
  * the view is shown and the figures are older than a minute, never on the idle path. No `vscode` here.
  */
+import { shortId } from '../common/format';
 import { Emitter } from '../common/emitter';
 import { isBerthHelper, isEngineError, type ContainerSummary, type DiskUsage, type EngineEvent, type ListFilters, type Volume } from '../engine';
 import { FollowedStore, type StoreLog } from '../model/followedStore';
@@ -122,7 +123,7 @@ export class VolumeStore extends FollowedStore {
       for (const mount of (container.Mounts ?? []) as Array<{ Type?: unknown; Name?: unknown }>) {
         if (mount.Type !== 'volume' || typeof mount.Name !== 'string') continue;
         const list = users.get(mount.Name) ?? [];
-        list.push({ id: container.Id, name: container.Names[0]?.replace(/^\//, '') ?? container.Id.slice(0, 12) });
+        list.push({ id: container.Id, name: container.Names[0]?.replace(/^\//, '') ?? shortId(container.Id) });
         users.set(mount.Name, list);
       }
     }

@@ -3,10 +3,12 @@
  * overwrite one, remove the other, with an ENV step between that makes no layer. Its layers and wasted bytes are known
  * by hand, so the layer tests and `berth history`'s comparison with docker share it.
  */
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildImage, type EngineClient } from '../../src/engine';
-import { loadTestEngines } from './engines';
+import { loadTestEngines, uniqueName } from './engines';
+import type { EngineSuite } from './engineSuite';
 
 export const A_FIRST = 3000;
 export const C_SIZE = 700;
@@ -22,4 +24,47 @@ export async function buildThreeSteps(client: EngineClient, folder: string, tag:
   writeFileSync(join(folder, 'Dockerfile'), dockerfile.join('\n'));
   await buildImage(client, { contextDir: folder, networkMode: 'none', tags: [tag], noCache: true });
   return tag;
+}
+
+/**
+ * A suite's three-step images: each call builds one from its own context folder (`name`) into a fresh tag and
+ * resolves the tag; the folders and the images go when the suite ends.
+ */
+export function useThreeStepImages(suite: EngineSuite, prefix: string): (name: string) => Promise<string> {
+  const folder = mkdtempSync(join(tmpdir(), `berth-${prefix}-`));
+  const tags: string[] = [];
+  suite.cleanup(async () => {
+    rmSync(folder, { recursive: true, force: true });
+    for (const tag of tags) await suite.client.removeImage(tag, { force: true }).catch(() => undefined);
+  });
+  return (name) => {
+    const tag = `localhost/${uniqueName(`berth-${prefix}`).toLowerCase()}:1`;
+    tags.push(tag);
+    return buildThreeSteps(suite.client, join(folder, name), tag);
+  };
+}
+
+/**
+ * CLIENT with one hook: its saved-image stream removes the image IMAGE_ID at its first chunk, before that chunk is
+ * handed on (a read that may end within the first chunk) or after it (a read that goes on).
+ */
+export function removingAtFirstChunk(client: EngineClient, imageId: string, when: 'before-handing-on' | 'after-handing-on'): EngineClient {
+  const saveImage = client.saveImage.bind(client);
+  const hooked = Object.create(client) as EngineClient;
+  hooked.saveImage = async (name, options) => {
+    const stream = await saveImage(name, options);
+    const body = (async function* () {
+      let first = true;
+      for await (const chunk of stream.body) {
+        if (when === 'after-handing-on') yield chunk;
+        if (first) {
+          first = false;
+          await client.removeImage(imageId, { force: true });
+        }
+        if (when === 'before-handing-on') yield chunk;
+      }
+    })();
+    return { body, cancel: () => stream.cancel() };
+  };
+  return hooked;
 }

@@ -8,7 +8,7 @@ import type { EngineClient } from '../api';
 import { EngineError, isEngineError } from '../connection';
 import { assertStillThere, savedImageProblem, type RemovedDuring } from './imageLayers';
 import { findLayerFile, layerPathOf, type LayerFileHit } from './savedImage';
-import { formatBytes } from '../../common/format';
+import { formatBytes, shortId } from '../../common/format';
 import type { ImageLayerAnalysis } from './layerAnalysis';
 
 /** Larger files are refused: an editor is no place for them, and the whole file is held in memory. */
@@ -34,11 +34,6 @@ export interface ReadLayerFileOptions {
 
 const REMOVED_DURING = (shown: string): RemovedDuring => ({ during: `${shown} was read from it`, hint: 'Pull or build it again to open its files' });
 
-/** A short, readable name for an image id in messages. */
-function shortImage(imageId: string): string {
-  return imageId.replace(/^sha256:/, '').slice(0, 12);
-}
-
 /** The layer removes the file (a whiteout): a plain fact about the image, not a failure of the read. */
 export class LayerFileRemovedError extends EngineError {
   constructor(message: string) {
@@ -52,7 +47,7 @@ export function isLayerFileRemoved(error: unknown): error is LayerFileRemovedErr
 
 /** How messages name the layer of a location: as the Layers row lists it, counted from the top. */
 export function layerFileWhere(location: Pick<LayerFileLocation, 'layerNumber' | 'imageId'>): string {
-  return `layer ${location.layerNumber} from the top of the image ${shortImage(location.imageId)}`;
+  return `layer ${location.layerNumber} from the top of the image ${shortId(location.imageId)}`;
 }
 
 /** The layer's number as Berth's Layers row lists it: its history row counted from the top, 1 = the newest. */
@@ -85,7 +80,7 @@ export async function readImageLayerFile(client: EngineClient, location: LayerFi
   } catch (error) {
     if (signal?.aborted === true) throw new EngineError('cancelled', `Reading ${shown} from ${where} was cancelled`, { cause: error });
     if (isEngineError(error) && error.kind !== 'unreachable') throw error;
-    await assertStillThere(client, shortImage(location.imageId), location.imageId, signal, REMOVED_DURING(shown));
+    await assertStillThere(client, shortId(location.imageId), location.imageId, signal, REMOVED_DURING(shown));
     throw new EngineError('protocol', `${shown} could not be read from ${where}: ${savedImageProblem(error)}`, {
       endpoint: client.endpoint.display,
       hint: 'The engine stopped sending the saved image or sent something else; try again',
@@ -94,7 +89,7 @@ export async function readImageLayerFile(client: EngineClient, location: LayerFi
   }
   // A read that failed is explained by an image removed meanwhile (the catch above, and a refusal below); bytes that
   // were read are that layer's whatever happened to the image since, so a success costs no second request.
-  if (hit === undefined || !layerFound) await assertStillThere(client, shortImage(location.imageId), location.imageId, signal, REMOVED_DURING(shown));
+  if (hit === undefined || !layerFound) await assertStillThere(client, shortId(location.imageId), location.imageId, signal, REMOVED_DURING(shown));
   return checkedBytes(hit, chunks, { shown, where, maxBytes, layerFound, path: location.tarPath });
 }
 

@@ -9,6 +9,7 @@
  */
 import { type EngineClient, type DiskUsage, isBerthHelper, isVolumeHelper, VOLUME_HELPER_LABEL } from '../api';
 import type { ContainerSummary, ListFilters } from '../connection';
+import { shortId } from '../../common/format';
 import { containerName, volumesUsedBy, networksUsedBy, PREDEFINED_NETWORKS } from './usage';
 import { matchesPruneLabels, olderThanUntil, validatePruneFilters, type PruneKind } from './pruneFilters';
 import type { PruneItem, PrunePlan, PrunePlanPart } from './pruneTypes';
@@ -44,10 +45,26 @@ export async function planPrune(client: EngineClient, kinds: readonly PruneKind[
     else if (kind === 'build-cache') parts.push(planBuildCache(usage, filters));
     else parts.push(await planImages(client, kind, filters, listed, usage, signal));
   }
-  return { parts, filters };
+  return { parts: parts.map(eachObjectOnce), filters };
 }
 
-function planContainers(containers: ContainerSummary[], filters: ListFilters, usage: DiskUsage): PrunePlanPart {
+/**
+ * Each object in exactly one list, once: a listing read while objects change can name one object twice (a container
+ * once exited, once running). Whatever keeps an object wins, so the confirmation never lists it under both and the
+ * removal never takes what one reading saw in use.
+ */
+export function eachObjectOnce(part: PrunePlanPart): PrunePlanPart {
+  const keptIds = new Set<string>();
+  const kept = part.kept.filter((item) => !keptIds.has(item.id) && Boolean(keptIds.add(item.id)));
+  const removedIds = new Set<string>();
+  const remove = part.remove.filter((item) => !keptIds.has(item.id) && !removedIds.has(item.id) && Boolean(removedIds.add(item.id)));
+  // An image waits only for planned images: one dropped here is no longer removed, so it is not waited for.
+  const planned = remove.map((item) => (item.removeAfter === undefined ? item : { ...item, removeAfter: item.removeAfter.filter((id) => removedIds.has(id)) }));
+  return { ...part, remove: planned, kept };
+}
+
+/** The containers part from one listing; exported for its tests. */
+export function planContainers(containers: ContainerSummary[], filters: ListFilters, usage: DiskUsage): PrunePlanPart {
   const sizes = new Map((usage.Containers ?? []).map((container) => [container.Id, container.SizeRw]));
   const remove: PruneItem[] = [];
   const kept: PruneItem[] = [];
@@ -126,7 +143,7 @@ async function planImages(
   for (const image of images) {
     if (!matchesPruneLabels(filters, image.Labels)) continue;
     const tags = (image.RepoTags ?? []).filter((tag) => tag !== '<none>:<none>');
-    const item = { name: tags[0] ?? image.Id.replace(/^sha256:/, '').slice(0, 12), id: image.Id, size: Math.max(0, image.Size - (shared.get(image.Id) ?? 0)), tags };
+    const item = { name: tags[0] ?? shortId(image.Id), id: image.Id, size: Math.max(0, image.Size - (shared.get(image.Id) ?? 0)), tags };
     if (usedIds.has(image.Id)) kept.push(item);
     else if (olderThanUntil(filters, image.Created)) candidates.push(item);
   }

@@ -5,9 +5,15 @@ import { describe, it } from 'node:test';
 import { expectedMessage } from '../../engine/engine/bad-input-cases';
 import { LineFilter } from '../../../src/logs/lineFilter';
 import { LogBuffer } from '../../../src/logs/logBuffer';
-import { noMatchNotice, rangeError, viewOfQuery, viewQuery, viewTitleSuffix } from '../../../src/logs/logsView';
+import { noMatchNotice, rangeError, titleSegment, viewOfQuery, viewQuery, viewTitleSuffix } from '../../../src/logs/logsView';
 
 void describe('logs view spec', () => {
+  void it("a regular-expression filter's slashes read as slashes in the tab's name, and the name stays one path segment", () => {
+    const title = titleSegment(`web/1${viewTitleSuffix({ filter: { text: 'GET /api/\\d+', regex: true, caseSensitive: false, invert: false } })}`);
+    assert.doesNotMatch(title, /[/\\:?#_]/);
+    assert.equal(title, 'web\u22151 · \u2215GET \u2215api\u2215\u29f5d+\u2215');
+  });
+
   void it('goes through a URI query and back, and a damaged filter counts as none', () => {
     const view = { filter: { text: 'a|b', regex: true, caseSensitive: false, invert: true }, since: 1764309600, until: 1764313200.5 };
     assert.deepEqual(viewOfQuery(new URLSearchParams(viewQuery(view))), view);

@@ -3,64 +3,42 @@
 // tar) chunked, then stops halfway through the layer, once by ending the response and once by dropping the
 // connection. The read must stop with the row's message, not hang, crash or report a partial image.
 import assert from 'node:assert/strict';
-import type { ServerResponse } from 'node:http';
 import { describe, it } from 'node:test';
-import * as tar from 'tar-stream';
 import { readImageLayers, readSavedImage } from '../../../../src/engine';
 import { failureOf } from '../../../support/assertions';
-import { sendJson, writeEngineHead, type FakeRoute } from '../../../support/fakeEngine';
+import type { FakeRoute } from '../../../support/fakeEngine';
 import { useFakeEngine } from '../../../support/fakeEngineSuite';
+import { savedImageRoute, savedImageTar, tarOf, type FakeImage } from '../../../support/fakeSavedImage';
 import { badInputCase } from '../bad-input-cases';
 
 const IMAGE_ID = `sha256:${'ab'.repeat(32)}`;
 const LAYER_FILE_BYTES = 256 * 1024;
 
-async function tarOf(entries: ReadonlyArray<readonly [string, Buffer]>): Promise<Buffer> {
-  const pack = tar.pack();
-  for (const [name, data] of entries) pack.entry({ name, size: data.length }, data);
-  pack.finalize();
-  const chunks: Buffer[] = [];
-  for await (const chunk of pack) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 async function savedImage(): Promise<Buffer> {
   const layer = await tarOf([['data/big.bin', Buffer.alloc(LAYER_FILE_BYTES, 7)]]);
-  const config = Buffer.from(JSON.stringify({ history: [{ created_by: 'COPY big.bin /data/' }], rootfs: { type: 'layers', diff_ids: [] } }));
-  const manifest = Buffer.from(JSON.stringify([{ Config: 'config.json', RepoTags: null, Layers: ['one/layer.tar'] }]));
-  return tarOf([
-    ['config.json', config],
-    ['one/layer.tar', layer],
-    ['manifest.json', manifest],
-  ]);
+  return savedImageTar([{ tarPath: 'one/layer.tar', createdBy: 'COPY big.bin /data/', tar: layer }]);
 }
+
+const IMAGE: FakeImage = {
+  id: IMAGE_ID,
+  tag: 'cut:1',
+  size: LAYER_FILE_BYTES,
+  history: [{ Id: IMAGE_ID, Created: 1767225600, CreatedBy: 'COPY big.bin /data/', Tags: ['cut:1'], Size: LAYER_FILE_BYTES, Comment: '' }],
+};
 
 /** The saved image, cut after half its bytes: the response ends cleanly, or the connection is dropped. */
 function imageRoutes(whole: () => Buffer, cut: 'end' | 'drop' | 'none'): FakeRoute {
-  return (request, response: ServerResponse) => {
-    if (request.path === `/images/${IMAGE_ID}/json` || request.path === '/images/cut:1/json') {
-      sendJson(response, 200, { Id: IMAGE_ID, RepoTags: ['cut:1'], Created: '2026-01-01T00:00:00Z', Size: LAYER_FILE_BYTES });
-      return true;
+  return savedImageRoute(IMAGE, (response) => {
+    const bytes = whole();
+    if (cut === 'none') {
+      response.end(bytes);
+      return;
     }
-    if (request.path === `/images/${IMAGE_ID}/history`) {
-      sendJson(response, 200, [{ Id: IMAGE_ID, Created: 1767225600, CreatedBy: 'COPY big.bin /data/', Tags: ['cut:1'], Size: LAYER_FILE_BYTES, Comment: '' }]);
-      return true;
-    }
-    if (request.path === `/images/${IMAGE_ID}/get`) {
-      writeEngineHead(response, 200, 'application/x-tar');
-      const bytes = whole();
-      if (cut === 'none') {
-        response.end(bytes);
-        return true;
-      }
-      response.write(bytes.subarray(0, bytes.length >> 1), () => {
-        if (cut === 'end') response.end();
-        else response.socket?.destroy();
-      });
-      return true;
-    }
-    return false;
-  };
+    response.write(bytes.subarray(0, bytes.length >> 1), () => {
+      if (cut === 'end') response.end();
+      else response.socket?.destroy();
+    });
+  });
 }
 
 /** The row's message as a pattern: <image> filled in, the byte count and the reason as they came. */

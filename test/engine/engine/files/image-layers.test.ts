@@ -3,12 +3,11 @@
 // layer), whose files, whiteouts and wasted bytes are known by hand; and an image removed while its layers are read.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readImageLayers, type EngineClient, type ImageLayerAnalysis } from '../../../../src/engine';
+import { readImageLayers, type ImageLayerAnalysis } from '../../../../src/engine';
 import { failureOf } from '../../../support/assertions';
-import { engineTargets, loadTestEngines, uniqueName } from '../../../support/engines';
+import { engineTargets, loadTestEngines } from '../../../support/engines';
 import { useEngineSuite } from '../../../support/engineSuite';
-import { A_FIRST, A_SECOND, C_SIZE, buildThreeSteps } from '../../../support/layeredImage';
-import { scratchFolder } from '../../build/support';
+import { A_FIRST, A_SECOND, C_SIZE, removingAtFirstChunk, useThreeStepImages } from '../../../support/layeredImage';
 import { expectedMessage } from '../bad-input-cases';
 
 const engines = loadTestEngines();
@@ -22,20 +21,10 @@ function dataChanges(analysis: ImageLayerAnalysis, layer: number): string[] {
 for (const target of engineTargets(engines)) {
   void describe(`image layers on ${target.name}`, { skip: target.skip }, () => {
     const suite = useEngineSuite({ host: target.host, name: `layers-${target.name}`, skip: target.skip });
-    const folder = scratchFolder('layers');
-    const tags: string[] = [];
-    suite.cleanup(async () => {
-      folder.dispose();
-      for (const tag of tags) await suite.client.removeImage(tag, { force: true }).catch(() => undefined);
-    });
-    const newTag = (): string => {
-      const tag = `localhost/${uniqueName('berth-layers').toLowerCase()}:1`;
-      tags.push(tag);
-      return tag;
-    };
+    const buildThreeSteps = useThreeStepImages(suite, 'layers');
 
     void it('lists what each of three steps added, overwrote and removed, and the wasted bytes computed by hand', async () => {
-      const tag = await buildThreeSteps(suite.client, `${folder.path}/three`, newTag());
+      const tag = await buildThreeSteps('three');
       const analysis = await readImageLayers(suite.client, tag);
 
       assert.equal(analysis.layers.length, 4, 'the base and the three steps that change files');
@@ -58,26 +47,9 @@ for (const target of engineTargets(engines)) {
     });
 
     void it('an image removed while its layers are read: the read stops with a clear message', async () => {
-      const tag = await buildThreeSteps(suite.client, `${folder.path}/removed`, newTag());
+      const tag = await buildThreeSteps('removed');
       const { Id } = await suite.client.inspectImage(tag);
-      // The real client, with one hook: the saved-image stream waits after its first chunk until the image is gone.
-      const client = suite.client;
-      const saveImage = client.saveImage.bind(client);
-      const hooked = Object.create(client) as EngineClient;
-      hooked.saveImage = async (name, options) => {
-        const stream = await saveImage(name, options);
-        const body = (async function* () {
-          let first = true;
-          for await (const chunk of stream.body) {
-            yield chunk;
-            if (first) {
-              first = false;
-              await client.removeImage(Id, { force: true });
-            }
-          }
-        })();
-        return { body, cancel: () => stream.cancel() };
-      };
+      const hooked = removingAtFirstChunk(suite.client, Id, 'after-handing-on');
       const failure = await failureOf(readImageLayers(hooked, tag));
       assert.equal(failure.kind, 'not-found');
       assert.equal(failure.message, expectedMessage('layers-image-removed', { image: tag }));

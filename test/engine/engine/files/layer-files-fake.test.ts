@@ -3,74 +3,54 @@
 // chunked. A stream cut before the file stops the read with the row's message; a stream that stays open after the
 // file shows that the read stops once the file is read; hostile and odd entry names are read inside their layer.
 import assert from 'node:assert/strict';
-import type { ServerResponse } from 'node:http';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import * as tar from 'tar-stream';
 import { layerPathOf, readImageLayerFile, readImageLayers, type LayerFileLocation } from '../../../../src/engine';
 import { failureOf } from '../../../support/assertions';
-import { writeEngineHead, sendJson, type FakeRoute } from '../../../support/fakeEngine';
+import type { FakeRoute } from '../../../support/fakeEngine';
 import { useFakeEngine } from '../../../support/fakeEngineSuite';
+import { savedImageRoute, savedImageTar, tarOf, type FakeImage } from '../../../support/fakeSavedImage';
 import { badInputCase } from '../bad-input-cases';
 
 const IMAGE_ID = `sha256:${'cd'.repeat(32)}`;
 const FILLER_BYTES = 512 * 1024;
 const ODD_NAME = 'odd/we ird #1?%20&x=y\u00e9\u{1F600}\\back.txt';
 
-async function tarOf(entries: ReadonlyArray<readonly [string, Buffer]>): Promise<Buffer> {
-  const pack = tar.pack();
-  for (const [name, data] of entries) pack.entry({ name, size: data.length }, data);
-  pack.finalize();
-  const chunks: Buffer[] = [];
-  for await (const chunk of pack) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 /** Two layers: the first (gzipped, as some engines send them) with hostile names, the second with a file and filler. */
 async function savedImage(): Promise<Buffer> {
   const first = gzipSync(await tarOf([['../../../etc/escaped', Buffer.from('kept inside')], [ODD_NAME, Buffer.from('odd but fine')]]));
   const second = await tarOf([['data/wanted.txt', Buffer.from('wanted')], ['data/filler.bin', Buffer.alloc(FILLER_BYTES, 1)]]);
-  const config = Buffer.from(JSON.stringify({ history: [{ created_by: 'ADD one' }, { created_by: 'ADD two' }], rootfs: { type: 'layers', diff_ids: [] } }));
-  const manifest = Buffer.from(JSON.stringify([{ Config: 'config.json', RepoTags: null, Layers: ['one/layer.tar', 'two/layer.tar'] }]));
-  return tarOf([
-    ['config.json', config],
-    ['one/layer.tar', first],
-    ['two/layer.tar', second],
-    ['manifest.json', manifest],
+  return savedImageTar([
+    { tarPath: 'one/layer.tar', createdBy: 'ADD one', tar: first },
+    { tarPath: 'two/layer.tar', createdBy: 'ADD two', tar: second },
   ]);
 }
 
+const IMAGE: FakeImage = {
+  id: IMAGE_ID,
+  tag: 'odd:1',
+  size: FILLER_BYTES,
+  history: [
+    { Id: IMAGE_ID, Created: 1767225600, CreatedBy: 'ADD two', Tags: ['odd:1'], Size: FILLER_BYTES, Comment: '' },
+    { Id: '<missing>', Created: 1767225600, CreatedBy: 'ADD one', Tags: null, Size: 30, Comment: '' },
+  ],
+};
+
 /** `cut` ends the response before the second layer's file; `open` sends everything up to past it and then hangs. */
 function imageRoutes(whole: () => Buffer, mode: 'whole' | 'cut' | 'open'): FakeRoute {
-  return (request, response: ServerResponse) => {
-    if (request.path === `/images/${IMAGE_ID}/json` || request.path === '/images/odd:1/json') {
-      sendJson(response, 200, { Id: IMAGE_ID, RepoTags: ['odd:1'], Created: '2026-01-01T00:00:00Z', Size: FILLER_BYTES });
-      return true;
+  return savedImageRoute(IMAGE, (response) => {
+    const bytes = whole();
+    if (mode === 'whole') {
+      response.end(bytes);
+      return;
     }
-    if (request.path === `/images/${IMAGE_ID}/history`) {
-      sendJson(response, 200, [
-        { Id: IMAGE_ID, Created: 1767225600, CreatedBy: 'ADD two', Tags: ['odd:1'], Size: FILLER_BYTES, Comment: '' },
-        { Id: '<missing>', Created: 1767225600, CreatedBy: 'ADD one', Tags: null, Size: 30, Comment: '' },
-      ]);
-      return true;
-    }
-    if (request.path === `/images/${IMAGE_ID}/get`) {
-      writeEngineHead(response, 200, 'application/x-tar');
-      const bytes = whole();
-      if (mode === 'whole') {
-        response.end(bytes);
-        return true;
-      }
-      const wanted = bytes.indexOf('wanted', bytes.indexOf('data/wanted.txt') + 512);
-      // Cut: the second layer's header is sent but not the file. Open: the file and some filler, then nothing.
-      const sent = mode === 'cut' ? wanted - 16 : wanted + 64 * 1024;
-      response.write(bytes.subarray(0, sent), () => {
-        if (mode === 'cut') response.end();
-      });
-      return true;
-    }
-    return false;
-  };
+    const wanted = bytes.indexOf('wanted', bytes.indexOf('data/wanted.txt') + 512);
+    // Cut: the second layer's header is sent but not the file. Open: the file and some filler, then nothing.
+    const sent = mode === 'cut' ? wanted - 16 : wanted + 64 * 1024;
+    response.write(bytes.subarray(0, sent), () => {
+      if (mode === 'cut') response.end();
+    });
+  });
 }
 
 let whole: Buffer = Buffer.alloc(0);
