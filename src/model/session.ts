@@ -11,7 +11,7 @@ import { Emitter } from '../common/emitter';
 import { EngineModel, type EngineModelOptions, type EngineState, type LogLevel } from './engineModel';
 import { refineClocksAfterListings } from './clockRefiner';
 import { LOCAL_ENGINE_ID, type EngineDescriptor } from './engineList';
-import type { ModelSource } from './source';
+import { modelSourceOf, type ModelSource } from './source';
 import type { SavedListingStore } from './savedListing';
 import { SavedListingKeeper } from './savedListingKeeper';
 
@@ -67,7 +67,7 @@ export class EngineSession extends Disposable {
     this._client = client;
     this.configError = configError;
     this.endpointDisplay = descriptor.display;
-    const source: ModelSource = options.source ?? client ?? failingSource(configError);
+    const source: ModelSource = options.source ?? (client ? modelSourceOf(client) : failingSource(configError));
     this.model = this._register(new EngineModel(source, { ...options.model, log }));
     this._register(this.model.onDidChangeState((state) => this.onState(state)));
     this._register(refineClocksAfterListings(this.model, log));

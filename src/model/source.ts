@@ -1,8 +1,8 @@
 /**
- * The slice of the engine client the model needs. `EngineClient` satisfies it; unit tests use a small
- * in-memory object with the same methods.
+ * The slice of the engine client the model needs, flat, so that unit tests can stand in for the engine with a small
+ * in-memory object; `modelSourceOf` gives an `EngineClient` this shape.
  */
-import type { ContainerInspect, ContainerSummary, EngineEvent, ImageInspect, ImageSummary, ListFilters } from '../engine';
+import type { ContainerInspect, ContainerSummary, EngineClient, EngineEvent, ImageInspect, ImageSummary, ListFilters } from '../engine';
 
 export interface ModelSource {
   listContainers(options: { all?: boolean; filters?: ListFilters; signal?: AbortSignal }): Promise<ContainerSummary[]>;
@@ -15,4 +15,15 @@ export interface ModelSource {
   inspectContainer(id: string, options: { signal?: AbortSignal }): Promise<ContainerInspect>;
   /** `since` is `SEC.NANOS`. The iterable ends when the engine closes the stream, and throws when it breaks. */
   events(options: { since?: string; filters?: ListFilters; signal?: AbortSignal }): AsyncIterable<EngineEvent>;
+}
+
+/** The model's slice of a client: each method answered by the client's group. */
+export function modelSourceOf(client: EngineClient): ModelSource {
+  return {
+    listContainers: (options) => client.containers.list(options),
+    listImages: (options) => client.images.list(options),
+    inspectImage: (name, options) => client.images.inspect(name, options),
+    inspectContainer: (id, options) => client.containers.inspect(id, options),
+    events: (options) => client.system.events(options),
+  };
 }

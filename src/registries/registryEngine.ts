@@ -6,10 +6,12 @@ import { parseImageReference, validateImageReference } from '../engine/registry'
 import type { ImageInspect, PullProgress, RegistryCredential } from '../engine/connection';
 
 export interface RegistryEngine {
-  pullImage(reference: string, options: { auth?: RegistryCredential; signal?: AbortSignal }): AsyncIterable<PullProgress>;
-  pushImage(reference: string, options: { auth?: RegistryCredential; signal?: AbortSignal }): AsyncIterable<PullProgress>;
-  tagImage(name: string, options: { repo: string; tag?: string; signal?: AbortSignal }): Promise<unknown>;
-  inspectImage(name: string, options: { signal?: AbortSignal }): Promise<ImageInspect>;
+  readonly images: {
+    pull(reference: string, options: { auth?: RegistryCredential; signal?: AbortSignal }): AsyncIterable<PullProgress>;
+    push(reference: string, options: { auth?: RegistryCredential; signal?: AbortSignal }): AsyncIterable<PullProgress>;
+    tag(name: string, options: { repo: string; tag?: string; signal?: AbortSignal }): Promise<unknown>;
+    inspect(name: string, options: { signal?: AbortSignal }): Promise<ImageInspect>;
+  };
 }
 
 /** The engine a command target belongs to (an Images row carries its engine); the current engine without one. */

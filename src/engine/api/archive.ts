@@ -1,10 +1,9 @@
 /**
  * The Engine API's archive endpoints: stat a path (`HEAD .../archive`), read a path as a tar stream (`GET`), and
- * extract a tar into a directory (`PUT`). They work on any container, running, stopped or only created, with or
+ * extract a tar into a directory (`PUT`), offered as `client.containers.statPath`, `getArchive` and `putArchive`. They work on any container, running, stopped or only created, with or
  * without a shell, which is why Berth's file system is built on them rather than on `ls` through exec.
  */
-import { EngineError, buildQuery, type CallOptions, STREAM_HEADERS_TIMEOUT_MS, TAR_HEADERS } from '../connection';
-import { ExecEndpoints } from './exec';
+import { EngineError, buildQuery, type CallOptions, type EngineConnection, STREAM_HEADERS_TIMEOUT_MS, TAR_HEADERS } from '../connection';
 
 /** The X-Docker-Container-Path-Stat header, decoded. `mode` is Go's os.FileMode (type bits high, permissions low). */
 export interface ContainerPathStat {
@@ -28,78 +27,76 @@ export interface ArchiveStream {
   cancel(): void;
 }
 
-export class ArchiveEndpoints extends ExecEndpoints {
-  /** `HEAD /containers/{id}/archive?path=`: the path's stat (not following a final symlink), or a `not-found` EngineError. */
-  async statContainerPath(id: string, path: string, options: CallOptions = {}): Promise<ContainerPathStat> {
-    const response = await this.send404Aware('HEAD', id, path, options);
-    const stat = decodePathStat(response.header('x-docker-container-path-stat'));
-    if (stat === undefined) {
-      throw new EngineError('protocol', `The engine sent no X-Docker-Container-Path-Stat header for ${path}`, {
-        endpoint: this.endpoint.display,
-        hint: 'This engine does not support the archive API; update it',
-      });
-    }
-    return stat;
-  }
-
-  /** `GET /containers/{id}/archive?path=`: the path (a file, or a directory and everything under it) as a tar stream. */
-  async getArchive(id: string, path: string, options: CallOptions = {}): Promise<ArchiveStream> {
-    const response = await this.openStream({
-      method: 'GET',
-      path: archivePath(id, path),
-      subject: 'container',
-      signal: options.signal,
-      headersTimeout: STREAM_HEADERS_TIMEOUT_MS,
-      bodyTimeout: 0,
-    });
-    return { body: response.body, cancel: () => response.cancel() };
-  }
-
-  /** `PUT /containers/{id}/archive?path=`: extracts a tar into the directory `path` (which must exist). */
-  async putArchive(id: string, path: string, tar: Buffer | NodeJS.ReadableStream, options: PutArchiveOptions = {}): Promise<void> {
-    const query = buildQuery({ path, noOverwriteDirNonDir: options.noOverwriteDirNonDir });
-    await this.call({
-      method: 'PUT',
-      path: `/containers/${encodeURIComponent(id)}/archive${query}`,
-      subject: 'container',
-      headers: TAR_HEADERS,
-      body: tar,
-      signal: options.signal,
-      long: true,
+/** `HEAD /containers/{id}/archive?path=`: the path's stat (not following a final symlink), or a `not-found` EngineError. */
+export async function statContainerPath(connection: EngineConnection, id: string, path: string, options: CallOptions = {}): Promise<ContainerPathStat> {
+  const response = await send404Aware(connection, 'HEAD', id, path, options);
+  const stat = decodePathStat(response.header('x-docker-container-path-stat'));
+  if (stat === undefined) {
+    throw new EngineError('protocol', `The engine sent no X-Docker-Container-Path-Stat header for ${path}`, {
+      endpoint: connection.endpoint.display,
+      hint: 'This engine does not support the archive API; update it',
     });
   }
+  return stat;
+}
 
-  /**
-   * HEAD answers 404 with an empty body, for a missing path and a missing container alike: inspect tells them
-   * apart, so the message says which one is gone.
-   */
-  /**
-   * A HEAD answer has no body, so a failed stat carries no message of the engine's ("not a directory"): the same path
-   * is asked with GET, whose error answer holds it. Should the GET succeed meanwhile, the HEAD's error stands.
-   */
-  private async withEngineMessage(headError: EngineError, id: string, path: string, options: CallOptions): Promise<EngineError> {
-    try {
-      const response = await this.openStream({ method: 'GET', path: archivePath(id, path), subject: 'container', signal: options.signal, headersTimeout: STREAM_HEADERS_TIMEOUT_MS, bodyTimeout: 0 });
-      response.cancel();
-      return headError;
-    } catch (error) {
-      return error instanceof EngineError && error.status !== undefined ? error : headError;
-    }
+/** `GET /containers/{id}/archive?path=`: the path (a file, or a directory and everything under it) as a tar stream. */
+export async function getArchive(connection: EngineConnection, id: string, path: string, options: CallOptions = {}): Promise<ArchiveStream> {
+  const response = await connection.openStream({
+    method: 'GET',
+    path: archivePath(id, path),
+    subject: 'container',
+    signal: options.signal,
+    headersTimeout: STREAM_HEADERS_TIMEOUT_MS,
+    bodyTimeout: 0,
+  });
+  return { body: response.body, cancel: () => response.cancel() };
+}
+
+/** `PUT /containers/{id}/archive?path=`: extracts a tar into the directory `path` (which must exist). */
+export async function putArchive(connection: EngineConnection, id: string, path: string, tar: Buffer | NodeJS.ReadableStream, options: PutArchiveOptions = {}): Promise<void> {
+  const query = buildQuery({ path, noOverwriteDirNonDir: options.noOverwriteDirNonDir });
+  await connection.call({
+    method: 'PUT',
+    path: `/containers/${encodeURIComponent(id)}/archive${query}`,
+    subject: 'container',
+    headers: TAR_HEADERS,
+    body: tar,
+    signal: options.signal,
+    long: true,
+  });
+}
+
+/**
+ * A HEAD answer has no body, so a failed stat carries no message of the engine's ("not a directory"): the same path
+ * is asked with GET, whose error answer holds it. Should the GET succeed meanwhile, the HEAD's error stands.
+ */
+async function withEngineMessage(connection: EngineConnection, headError: EngineError, id: string, path: string, options: CallOptions): Promise<EngineError> {
+  try {
+    const response = await connection.openStream({ method: 'GET', path: archivePath(id, path), subject: 'container', signal: options.signal, headersTimeout: STREAM_HEADERS_TIMEOUT_MS, bodyTimeout: 0 });
+    response.cancel();
+    return headError;
+  } catch (error) {
+    return error instanceof EngineError && error.status !== undefined ? error : headError;
   }
+}
 
-  private async send404Aware(method: 'HEAD', id: string, path: string, options: CallOptions) {
-    try {
-      return await this.call({ method, path: archivePath(id, path), subject: 'container', signal: options.signal });
-    } catch (error) {
-      if (error instanceof EngineError && error.status !== undefined && error.status !== 404) throw await this.withEngineMessage(error, id, path, options);
-      if (!(error instanceof EngineError && error.status === 404)) throw error;
-      await this.inspectContainer(id, options);
-      throw new EngineError('not-found', `No such file or directory in the container: ${path}`, {
-        status: 404,
-        endpoint: this.endpoint.display,
-        hint: 'Check the path; the file may have been removed or renamed in the container',
-      });
-    }
+/**
+ * HEAD answers 404 with an empty body, for a missing path and a missing container alike: inspect tells them
+ * apart, so the message says which one is gone.
+ */
+async function send404Aware(connection: EngineConnection, method: 'HEAD', id: string, path: string, options: CallOptions) {
+  try {
+    return await connection.call({ method, path: archivePath(id, path), subject: 'container', signal: options.signal });
+  } catch (error) {
+    if (error instanceof EngineError && error.status !== undefined && error.status !== 404) throw await withEngineMessage(connection, error, id, path, options);
+    if (!(error instanceof EngineError && error.status === 404)) throw error;
+    await connection.json({ method: 'GET', path: `/containers/${encodeURIComponent(id)}/json`, subject: 'container', signal: options.signal });
+    throw new EngineError('not-found', `No such file or directory in the container: ${path}`, {
+      status: 404,
+      endpoint: connection.endpoint.display,
+      hint: 'Check the path; the file may have been removed or renamed in the container',
+    });
   }
 }
 

@@ -15,9 +15,10 @@ import {
   type RequestBody,
   type CallOptions,
   type RegistryCredential,
+  type EngineConnection,
   TAR_HEADERS,
 } from '../connection';
-import { StatsEndpoints } from './stats';
+import type { RegistryCredentialGate } from './registryCredentials';
 
 export interface BuildImageOptions extends CallOptions {
   /** `name:tag` for the new image (repeatable, as `docker build -t`). */
@@ -55,59 +56,59 @@ export class BuildError extends EngineError {
   }
 }
 
-export class BuildEndpoints extends StatsEndpoints {
-  /**
-   * Builds an image from a context tar, yielding the engine's lines as they arrive; an in-band failure throws a
-   * BuildError. Breaking out of the iteration or aborting the signal closes the request, which stops the build.
-   */
-  async *buildImage(context: RequestBody, options: BuildImageOptions = {}): AsyncGenerator<BuildMessage, void, undefined> {
-    const query = buildQuery({
-      t: options.tags,
-      dockerfile: options.dockerfile,
-      buildargs: options.buildArgs && Object.keys(options.buildArgs).length > 0 ? JSON.stringify(options.buildArgs) : undefined,
-      target: options.target || undefined,
-      nocache: options.noCache ? true : undefined,
-      networkmode: options.networkMode || undefined,
-      q: options.quiet ? true : undefined,
-      labels: options.labels && Object.keys(options.labels).length > 0 ? JSON.stringify(options.labels) : undefined,
-      rm: true,
-      // A failed step's container goes too (docker build keeps it unless --force-rm): nothing is left behind in the engine.
-      forcerm: true,
-    });
-    const headers = [...TAR_HEADERS, ...(await this.registryConfigHeader(options.registryConfig, options.signal))];
-    const credentialsSent = options.registryConfig !== undefined && Object.keys(options.registryConfig).length > 0;
-    const response = await this.openStream({
-      method: 'POST',
-      path: `/build${query}`,
-      subject: 'image',
-      headers,
-      body: context,
-      signal: options.signal,
-      headersTimeout: 0,
-      bodyTimeout: 0,
-      credentialsSent,
-    });
-    const pending: BuildMessage[] = [];
-    const decoder = new JsonLineDecoder<BuildMessage>((line) => pending.push(line));
-    try {
-      for await (const chunk of response.body) {
-        decoder.push(chunk);
-        for (let i = 0; i < pending.length; i++) yield checkBuildLine(pending[i] as BuildMessage, credentialsSent);
-        pending.length = 0;
-      }
-      decoder.end();
-      for (const line of pending) yield checkBuildLine(line, credentialsSent);
-    } finally {
-      response.cancel();
+/** `client.images.build`: POST /build, the context streamed up, the engine's lines yielded as they arrive. */
+export async function* postBuild(
+  connection: EngineConnection,
+  credentials: RegistryCredentialGate,
+  context: RequestBody,
+  options: BuildImageOptions = {},
+): AsyncGenerator<BuildMessage, void, undefined> {
+  const query = buildQuery({
+    t: options.tags,
+    dockerfile: options.dockerfile,
+    buildargs: options.buildArgs && Object.keys(options.buildArgs).length > 0 ? JSON.stringify(options.buildArgs) : undefined,
+    target: options.target || undefined,
+    nocache: options.noCache ? true : undefined,
+    networkmode: options.networkMode || undefined,
+    q: options.quiet ? true : undefined,
+    labels: options.labels && Object.keys(options.labels).length > 0 ? JSON.stringify(options.labels) : undefined,
+    rm: true,
+    // A failed step's container goes too (docker build keeps it unless --force-rm): nothing is left behind in the engine.
+    forcerm: true,
+  });
+  const headers = [...TAR_HEADERS, ...(await registryConfigHeader(credentials, options.registryConfig, options.signal))];
+  const credentialsSent = options.registryConfig !== undefined && Object.keys(options.registryConfig).length > 0;
+  const response = await connection.openStream({
+    method: 'POST',
+    path: `/build${query}`,
+    subject: 'image',
+    headers,
+    body: context,
+    signal: options.signal,
+    headersTimeout: 0,
+    bodyTimeout: 0,
+    credentialsSent,
+  });
+  const pending: BuildMessage[] = [];
+  const decoder = new JsonLineDecoder<BuildMessage>((line) => pending.push(line));
+  try {
+    for await (const chunk of response.body) {
+      decoder.push(chunk);
+      for (let i = 0; i < pending.length; i++) yield checkBuildLine(pending[i] as BuildMessage, credentialsSent);
+      pending.length = 0;
     }
+    decoder.end();
+    for (const line of pending) yield checkBuildLine(line, credentialsSent);
+  } finally {
+    response.cancel();
   }
+}
 
-  private async registryConfigHeader(config: BuildImageOptions['registryConfig'], signal: AbortSignal | undefined): Promise<string[]> {
-    if (config === undefined || Object.keys(config).length === 0) return [];
-    await this.assertCredentialsMayTravel(Object.entries(config), signal);
-    const json = JSON.stringify(config);
-    return ['x-registry-config', Buffer.from(json, 'utf8').toString('base64').replace(/\+/g, '-').replace(/\//g, '_')];
-  }
+async function registryConfigHeader(credentials: RegistryCredentialGate, config: BuildImageOptions['registryConfig'], signal: AbortSignal | undefined): Promise<string[]> {
+  if (config === undefined || Object.keys(config).length === 0) return [];
+  await credentials.assertMayTravel(Object.entries(config), signal);
+  const json = JSON.stringify(config);
+  return ['x-registry-config', Buffer.from(json, 'utf8').toString('base64').replace(/\+/g, '-').replace(/\//g, '_')];
 }
 
 function checkBuildLine(line: BuildMessage, credentialsSent: boolean): BuildMessage {

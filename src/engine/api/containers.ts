@@ -1,6 +1,12 @@
-/** The Engine API's Container endpoints: list, inspect, create, the lifecycle, wait, logs and attach. */
+/**
+ * The Engine API's Container endpoints (`client.containers`): list, inspect, create, the lifecycle, wait, logs,
+ * attach, changes, commit, and (in stats.ts and archive.ts) stats, top and the archive endpoints.
+ */
 import type { Duplex } from 'node:stream';
 import { changeBatches, type ContainerChange } from './containerChanges';
+import { getArchive, putArchive, statContainerPath, type ArchiveStream, type ContainerPathStat, type PutArchiveOptions } from './archive';
+import { containerStats, containerStatsOnce, topContainer } from './stats';
+import type { StatsOptions, StatsSample, TopOptions, TopResult } from './statsTypes';
 import {
   demux,
   FrameJoiner,
@@ -9,6 +15,8 @@ import {
   buildQuery,
   type AttachOptions,
   type CallOptions,
+  type CommitOptions,
+  type EngineConnection,
   type ContainerCreateBody,
   type ContainerCreateResult,
   type ContainerInspect,
@@ -30,23 +38,24 @@ import {
   type StreamingBody,
 } from '../connection';
 import { assertValidContainerName } from '../registry';
-import { SystemEndpoints } from './system';
 
-export class ContainerEndpoints extends SystemEndpoints {
-  listContainers(options: ListContainersOptions = {}): Promise<ContainerSummary[]> {
+export class ContainerEndpoints {
+  constructor(private readonly connection: EngineConnection) {}
+
+  list(options: ListContainersOptions = {}): Promise<ContainerSummary[]> {
     const query = buildQuery({ all: options.all, filters: options.filters, limit: options.limit, size: options.size });
-    return this.json({ method: 'GET', path: `/containers/json${query}`, subject: 'container', signal: options.signal });
+    return this.connection.json({ method: 'GET', path: `/containers/json${query}`, subject: 'container', signal: options.signal });
   }
 
-  inspectContainer(id: string, options: CallOptions = {}): Promise<ContainerInspect> {
-    return this.json({ method: 'GET', path: `/containers/${encodeURIComponent(id)}/json`, subject: 'container', signal: options.signal });
+  inspect(id: string, options: CallOptions = {}): Promise<ContainerInspect> {
+    return this.connection.json({ method: 'GET', path: `/containers/${encodeURIComponent(id)}/json`, subject: 'container', signal: options.signal });
   }
 
   /** Creates a container; a name the engine would refuse is refused here first, with a specific message. */
-  async createContainer(body: ContainerCreateBody, options: CreateContainerOptions = {}): Promise<ContainerCreateResult> {
+  async create(body: ContainerCreateBody, options: CreateContainerOptions = {}): Promise<ContainerCreateResult> {
     if (options.name !== undefined) assertValidContainerName(options.name);
     const query = buildQuery({ name: options.name });
-    return this.json({
+    return this.connection.json({
       method: 'POST',
       path: `/containers/create${query}`,
       subject: 'container',
@@ -56,13 +65,13 @@ export class ContainerEndpoints extends SystemEndpoints {
     });
   }
 
-  async startContainer(id: string, options: CallOptions = {}): Promise<void> {
-    await this.call({ method: 'POST', path: `/containers/${encodeURIComponent(id)}/start`, subject: 'container', ok304: true, signal: options.signal });
+  async start(id: string, options: CallOptions = {}): Promise<void> {
+    await this.connection.call({ method: 'POST', path: `/containers/${encodeURIComponent(id)}/start`, subject: 'container', ok304: true, signal: options.signal });
   }
 
-  async stopContainer(id: string, options: StopOptions = {}): Promise<void> {
+  async stop(id: string, options: StopOptions = {}): Promise<void> {
     const query = buildQuery({ t: options.timeoutSeconds, signal: options.stopSignal });
-    await this.call({
+    await this.connection.call({
       method: 'POST',
       path: `/containers/${encodeURIComponent(id)}/stop${query}`,
       subject: 'container',
@@ -73,9 +82,9 @@ export class ContainerEndpoints extends SystemEndpoints {
     });
   }
 
-  async restartContainer(id: string, options: StopOptions = {}): Promise<void> {
+  async restart(id: string, options: StopOptions = {}): Promise<void> {
     const query = buildQuery({ t: options.timeoutSeconds });
-    await this.call({
+    await this.connection.call({
       method: 'POST',
       path: `/containers/${encodeURIComponent(id)}/restart${query}`,
       subject: 'container',
@@ -85,23 +94,23 @@ export class ContainerEndpoints extends SystemEndpoints {
     });
   }
 
-  async killContainer(id: string, options: KillOptions = {}): Promise<void> {
+  async kill(id: string, options: KillOptions = {}): Promise<void> {
     const query = buildQuery({ signal: options.killSignal });
-    await this.call({ method: 'POST', path: `/containers/${encodeURIComponent(id)}/kill${query}`, subject: 'container', signal: options.signal });
+    await this.connection.call({ method: 'POST', path: `/containers/${encodeURIComponent(id)}/kill${query}`, subject: 'container', signal: options.signal });
   }
 
-  async removeContainer(id: string, options: RemoveContainerOptions = {}): Promise<void> {
+  async remove(id: string, options: RemoveContainerOptions = {}): Promise<void> {
     const query = buildQuery({ force: options.force, v: options.volumes });
-    await this.call({ method: 'DELETE', path: `/containers/${encodeURIComponent(id)}${query}`, subject: 'container', signal: options.signal });
+    await this.connection.call({ method: 'DELETE', path: `/containers/${encodeURIComponent(id)}${query}`, subject: 'container', signal: options.signal });
   }
 
   /**
    * Opens `POST /containers/{id}/wait` and resolves as soon as the engine has registered the wait (its headers are
    * in), so a container started afterwards cannot exit unseen. `result` settles when the condition is met.
    */
-  async waitContainer(id: string, options: WaitOptions = {}): Promise<WaitHandle> {
+  async wait(id: string, options: WaitOptions = {}): Promise<WaitHandle> {
     const query = buildQuery({ condition: options.condition });
-    const response = await this.openStream({
+    const response = await this.connection.openStream({
       method: 'POST',
       path: `/containers/${encodeURIComponent(id)}/wait${query}`,
       subject: 'container',
@@ -118,12 +127,12 @@ export class ContainerEndpoints extends SystemEndpoints {
         parsed = JSON.parse(text) as WaitResult & { message?: string };
       } catch {
         throw new EngineError('protocol', text === '' ? 'The engine ended the wait without a result' : `Unexpected wait result: ${text.slice(0, 200)}`, {
-          endpoint: this.endpoint.display,
+          endpoint: this.connection.endpoint.display,
           hint: 'Check that the container still exists and wait again',
         });
       }
       if (typeof parsed.StatusCode !== 'number') {
-        throw engineErrorFromResponse(500, text, { subject: 'container', endpoint: this.endpoint.display });
+        throw engineErrorFromResponse(500, text, { subject: 'container', endpoint: this.connection.endpoint.display });
       }
       return parsed;
     })();
@@ -136,13 +145,13 @@ export class ContainerEndpoints extends SystemEndpoints {
    * The container's output. Framing follows the container's TTY setting (raw with a TTY, multiplexed without),
    * read from inspect when `tty` is not given. A type-3 frame (daemon error) throws EngineError.
    */
-  async *containerLogs(id: string, options: ContainerLogsOptions = {}): AsyncGenerator<OutputChunk, void, undefined> {
+  async *logs(id: string, options: ContainerLogsOptions = {}): AsyncGenerator<OutputChunk, void, undefined> {
     const stdout = options.stdout ?? true;
     const stderr = options.stderr ?? true;
     if (!stdout && !stderr) {
       throw new EngineError('bad-request', 'Logs need stdout, stderr or both', { hint: 'Ask for at least one of the two streams' });
     }
-    const tty = options.tty ?? (await this.inspectContainer(id, { signal: options.signal })).Config.Tty;
+    const tty = options.tty ?? (await this.inspect(id, { signal: options.signal })).Config.Tty;
     const query = buildQuery({
       stdout,
       stderr,
@@ -153,7 +162,7 @@ export class ContainerEndpoints extends SystemEndpoints {
       timestamps: options.timestamps,
       details: options.details,
     });
-    const response = await this.openStream({
+    const response = await this.connection.openStream({
       method: 'GET',
       path: `/containers/${encodeURIComponent(id)}/logs${query}`,
       subject: 'container',
@@ -195,7 +204,7 @@ export class ContainerEndpoints extends SystemEndpoints {
    * container instead of loss. The Duplex ends when the container's output ends. Without a TTY it carries
    * multiplexed frames (use demux()), with one raw bytes.
    */
-  attachContainer(id: string, options: AttachOptions = {}): Promise<Duplex> {
+  attach(id: string, options: AttachOptions = {}): Promise<Duplex> {
     const query = buildQuery({
       stream: true,
       stdin: options.stdin ?? false,
@@ -203,23 +212,23 @@ export class ContainerEndpoints extends SystemEndpoints {
       stderr: options.stderr ?? true,
       logs: options.logs,
     });
-    return this.upgraded({ method: 'POST', path: `/containers/${encodeURIComponent(id)}/attach${query}`, subject: 'container', signal: options.signal });
+    return this.connection.upgraded({ method: 'POST', path: `/containers/${encodeURIComponent(id)}/attach${query}`, subject: 'container', signal: options.signal });
   }
 
   /** Sizes a running container's TTY (`POST /containers/{id}/resize`), as docker run -t does at start and on SIGWINCH. */
-  async resizeContainer(id: string, options: ResizeOptions): Promise<void> {
+  async resize(id: string, options: ResizeOptions): Promise<void> {
     const query = buildQuery({ h: options.rows, w: options.cols });
-    await this.call({ method: 'POST', path: `/containers/${encodeURIComponent(id)}/resize${query}`, subject: 'container', signal: options.signal });
+    await this.connection.call({ method: 'POST', path: `/containers/${encodeURIComponent(id)}/resize${query}`, subject: 'container', signal: options.signal });
   }
 
   /**
    * What the container changed against its image (`docker diff`), in the engine's order, a batch at a time as the
    * answer arrives. Works on stopped containers too; the engine computes the whole list before its headers.
    */
-  async *containerChanges(id: string, options: CallOptions = {}): AsyncGenerator<ContainerChange[], void, undefined> {
+  async *changes(id: string, options: CallOptions = {}): AsyncGenerator<ContainerChange[], void, undefined> {
     let response;
     try {
-      response = await this.openStream({
+      response = await this.connection.openStream({
         method: 'GET',
         path: `/containers/${encodeURIComponent(id)}/changes`,
         subject: 'container',
@@ -229,7 +238,7 @@ export class ContainerEndpoints extends SystemEndpoints {
       });
     } catch (error) {
       // Podman answers a missing container with a 500 about a layer; its inspect says plainly that it is gone.
-      if (error instanceof EngineError && error.kind === 'server') await this.inspectContainer(id, options);
+      if (error instanceof EngineError && error.kind === 'server') await this.inspect(id, options);
       throw error;
     }
     try {
@@ -237,6 +246,59 @@ export class ContainerEndpoints extends SystemEndpoints {
     } finally {
       response.cancel();
     }
+  }
+
+  /** `stream=true`: a sample a second until the signal aborts or the engine ends the stream. */
+  stats(id: string, options: StatsOptions = {}): AsyncGenerator<StatsSample, void, undefined> {
+    return containerStats(this.connection, id, options);
+  }
+
+  /** `stream=false`: one sample with its precpu (dockerd waits about a second for it; Podman leaves precpu empty). */
+  statsOnce(id: string, options: StatsOptions = {}): Promise<StatsSample> {
+    return containerStatsOnce(this.connection, id, options);
+  }
+
+  /** The container's processes, as `ps` inside its PID namespace sees them. A stopped container is a 409. */
+  top(id: string, options: TopOptions = {}): Promise<TopResult> {
+    return topContainer(this.connection, id, options);
+  }
+
+  /** `HEAD /containers/{id}/archive?path=`: the path's stat (not following a final symlink), or a `not-found` EngineError. */
+  statPath(id: string, path: string, options: CallOptions = {}): Promise<ContainerPathStat> {
+    return statContainerPath(this.connection, id, path, options);
+  }
+
+  /** `GET /containers/{id}/archive?path=`: the path (a file, or a directory and everything under it) as a tar stream. */
+  getArchive(id: string, path: string, options: CallOptions = {}): Promise<ArchiveStream> {
+    return getArchive(this.connection, id, path, options);
+  }
+
+  /** `PUT /containers/{id}/archive?path=`: extracts a tar into the directory `path` (which must exist). */
+  putArchive(id: string, path: string, tar: Buffer | NodeJS.ReadableStream, options: PutArchiveOptions = {}): Promise<void> {
+    return putArchive(this.connection, id, path, tar, options);
+  }
+
+  /** Creates an image from a container's changes (`POST /commit`). */
+  commit(id: string, options: CommitOptions & CallOptions = {}): Promise<{ Id: string }> {
+    const query = buildQuery({
+      container: id,
+      repo: options.repo,
+      tag: options.tag,
+      comment: options.comment,
+      author: options.author,
+      pause: options.pause,
+      changes: options.changes,
+    });
+    return this.connection.json({
+      method: 'POST',
+      path: `/commit${query}`,
+      subject: 'container',
+      headers: JSON_HEADERS,
+      body: '{}',
+      signal: options.signal,
+      headersTimeout: 0,
+      long: true,
+    });
   }
 }
 

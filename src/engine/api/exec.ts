@@ -1,18 +1,20 @@
-/** The Engine API's Exec endpoints: create an exec, start it attached over a hijacked connection, resize, inspect. */
+/** The Engine API's Exec endpoints (`client.exec`): create an exec, start it attached over a hijacked connection, resize, inspect. */
 import type { Duplex } from 'node:stream';
 import {
   buildQuery,
   type CallOptions,
+  type EngineConnection,
   type CreateExecOptions,
   type ExecInspect,
   type ResizeOptions,
   type StartExecOptions,
   JSON_HEADERS,
 } from '../connection';
-import { ImageEndpoints } from './images';
 
-export class ExecEndpoints extends ImageEndpoints {
-  createExec(id: string, options: CreateExecOptions): Promise<{ Id: string }> {
+export class ExecEndpoints {
+  constructor(private readonly connection: EngineConnection) {}
+
+  create(id: string, options: CreateExecOptions): Promise<{ Id: string }> {
     const body = {
       Cmd: options.cmd,
       Tty: options.tty ?? false,
@@ -23,7 +25,7 @@ export class ExecEndpoints extends ImageEndpoints {
       ...(options.workingDir !== undefined ? { WorkingDir: options.workingDir } : {}),
       ...(options.user !== undefined ? { User: options.user } : {}),
     };
-    return this.json({
+    return this.connection.json({
       method: 'POST',
       path: `/containers/${encodeURIComponent(id)}/exec`,
       subject: 'container',
@@ -37,8 +39,8 @@ export class ExecEndpoints extends ImageEndpoints {
    * Starts an exec attached, over the connection the engine hijacks (`Connection: Upgrade`, `Upgrade: tcp`). The Duplex
    * is the raw stream: with a TTY, the terminal's bytes both ways; without, multiplexed frames out (use demux()).
    */
-  startExecAttached(execId: string, options: StartExecOptions): Promise<Duplex> {
-    return this.upgraded({
+  startAttached(execId: string, options: StartExecOptions): Promise<Duplex> {
+    return this.connection.upgraded({
       method: 'POST',
       path: `/exec/${encodeURIComponent(execId)}/start`,
       subject: 'exec',
@@ -48,12 +50,12 @@ export class ExecEndpoints extends ImageEndpoints {
     });
   }
 
-  async resizeExec(execId: string, options: ResizeOptions): Promise<void> {
+  async resize(execId: string, options: ResizeOptions): Promise<void> {
     const query = buildQuery({ h: options.rows, w: options.cols });
-    await this.call({ method: 'POST', path: `/exec/${encodeURIComponent(execId)}/resize${query}`, subject: 'exec', signal: options.signal });
+    await this.connection.call({ method: 'POST', path: `/exec/${encodeURIComponent(execId)}/resize${query}`, subject: 'exec', signal: options.signal });
   }
 
-  inspectExec(execId: string, options: CallOptions = {}): Promise<ExecInspect> {
-    return this.json({ method: 'GET', path: `/exec/${encodeURIComponent(execId)}/json`, subject: 'exec', signal: options.signal });
+  inspect(execId: string, options: CallOptions = {}): Promise<ExecInspect> {
+    return this.connection.json({ method: 'GET', path: `/exec/${encodeURIComponent(execId)}/json`, subject: 'exec', signal: options.signal });
   }
 }

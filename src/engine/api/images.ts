@@ -1,8 +1,8 @@
 /**
- * The Engine API's Image endpoints: list, inspect, remove, tag, pull, push, import and commit (which the API files
- * under images: it makes one). Registry credentials go out only to registries that are safe to send them to.
+ * The Engine API's Image endpoints (`client.images`): list, inspect, history, save, remove, tag, pull, push, import
+ * and build (build.ts). Registry credentials go out only to registries that are safe to send them to.
  */
-import { RegistrySecurity, assertEngineSafeForCredentials, assertSafeToSendCredentials, encodeRegistryAuth } from '../registry';
+import { encodeRegistryAuth } from '../registry';
 import {
   EngineError,
   JsonLineDecoder,
@@ -10,7 +10,8 @@ import {
   type ProgressLine,
   buildQuery,
   type CallOptions,
-  type CommitOptions,
+  type EngineConnection,
+  type RequestBody,
   type ImageDeleteItem,
   type ImageHistoryEntry,
   type ImageInspect,
@@ -22,36 +23,39 @@ import {
   type RegistryCredential,
   type RemoveImageOptions,
   type TagImageOptions,
-  JSON_HEADERS,
   STREAM_HEADERS_TIMEOUT_MS,
   TAR_HEADERS,
 } from '../connection';
 import { familiarName, parseImageReference, pullParameters } from '../registry';
-import { ContainerEndpoints } from './containers';
+import { postBuild, type BuildImageOptions, type BuildMessage } from './build';
+import type { RegistryCredentialGate } from './registryCredentials';
 
-export class ImageEndpoints extends ContainerEndpoints {
-  private insecureRegistries: Promise<RegistrySecurity> | undefined;
+export class ImageEndpoints {
+  constructor(
+    private readonly connection: EngineConnection,
+    private readonly credentials: RegistryCredentialGate,
+  ) {}
 
-  listImages(options: ListImagesOptions = {}): Promise<ImageSummary[]> {
+  list(options: ListImagesOptions = {}): Promise<ImageSummary[]> {
     const query = buildQuery({ all: options.all, filters: options.filters });
-    return this.json({ method: 'GET', path: `/images/json${query}`, subject: 'image', signal: options.signal });
+    return this.connection.json({ method: 'GET', path: `/images/json${query}`, subject: 'image', signal: options.signal });
   }
 
-  inspectImage(name: string, options: CallOptions = {}): Promise<ImageInspect> {
-    return this.json({ method: 'GET', path: `/images/${encodeImageName(name)}/json`, subject: 'image', signal: options.signal });
+  inspect(name: string, options: CallOptions = {}): Promise<ImageInspect> {
+    return this.connection.json({ method: 'GET', path: `/images/${encodeImageName(name)}/json`, subject: 'image', signal: options.signal });
   }
 
   /** `GET /images/{name}/history`: one entry per step that made the image, newest first. */
-  imageHistory(name: string, options: CallOptions = {}): Promise<ImageHistoryEntry[]> {
-    return this.json({ method: 'GET', path: `/images/${encodeImageName(name)}/history`, subject: 'image', signal: options.signal });
+  history(name: string, options: CallOptions = {}): Promise<ImageHistoryEntry[]> {
+    return this.connection.json({ method: 'GET', path: `/images/${encodeImageName(name)}/history`, subject: 'image', signal: options.signal });
   }
 
   /**
    * `GET /images/{name}/get`: the image as `docker save` writes it (a tar of manifest.json, the config and the layer
    * tars), streamed; `cancel` ends the request once the reader has what it needs.
    */
-  async saveImage(name: string, options: CallOptions = {}): Promise<{ body: AsyncIterableIterator<Buffer>; cancel(): void }> {
-    return this.openStream({
+  async save(name: string, options: CallOptions = {}): Promise<{ body: AsyncIterableIterator<Buffer>; cancel(): void }> {
+    return this.connection.openStream({
       method: 'GET',
       path: `/images/${encodeImageName(name)}/get`,
       subject: 'image',
@@ -61,21 +65,21 @@ export class ImageEndpoints extends ContainerEndpoints {
     });
   }
 
-  removeImage(name: string, options: RemoveImageOptions = {}): Promise<ImageDeleteItem[]> {
+  remove(name: string, options: RemoveImageOptions = {}): Promise<ImageDeleteItem[]> {
     const query = buildQuery({ force: options.force, noprune: options.noPrune });
-    return this.json({ method: 'DELETE', path: `/images/${encodeImageName(name)}${query}`, subject: 'image', signal: options.signal });
+    return this.connection.json({ method: 'DELETE', path: `/images/${encodeImageName(name)}${query}`, subject: 'image', signal: options.signal });
   }
 
-  async tagImage(name: string, options: TagImageOptions): Promise<void> {
+  async tag(name: string, options: TagImageOptions): Promise<void> {
     const query = buildQuery({ repo: options.repo, tag: options.tag });
-    await this.call({ method: 'POST', path: `/images/${encodeImageName(name)}/tag${query}`, subject: 'image', signal: options.signal });
+    await this.connection.call({ method: 'POST', path: `/images/${encodeImageName(name)}/tag${query}`, subject: 'image', signal: options.signal });
   }
 
   /**
    * Pulls an image, yielding progress lines. An `errorDetail` line throws EngineError although the status was 200.
    * The pull is complete only when the iteration ends; breaking out of it cancels the pull on the engine.
    */
-  async *pullImage(reference: string, options: RegistryCallOptions = {}): AsyncGenerator<PullProgress, void, undefined> {
+  async *pull(reference: string, options: RegistryCallOptions = {}): AsyncGenerator<PullProgress, void, undefined> {
     const parsed = parseImageReference(reference);
     const { fromImage, tag } = pullParameters(parsed);
     const headers = await this.registryAuthHeaders(parsed.registry, options.auth, false, options.signal);
@@ -84,7 +88,7 @@ export class ImageEndpoints extends ContainerEndpoints {
   }
 
   /** Pushes a local image (a tag of it) to its registry, yielding progress; in-band failures throw. */
-  async *pushImage(reference: string, options: RegistryCallOptions = {}): AsyncGenerator<PullProgress, void, undefined> {
+  async *push(reference: string, options: RegistryCallOptions = {}): AsyncGenerator<PullProgress, void, undefined> {
     const parsed = parseImageReference(reference);
     // Push always sends X-Registry-Auth: an empty credential means anonymous.
     const headers = await this.registryAuthHeaders(parsed.registry, options.auth, true, options.signal);
@@ -94,9 +98,9 @@ export class ImageEndpoints extends ContainerEndpoints {
   }
 
   /** Imports a root file system tarball as an image (`POST /images/create?fromSrc=-`). Resolves the new image's id. */
-  async importImage(tar: Buffer | NodeJS.ReadableStream, options: ImportImageOptions): Promise<{ Id: string | undefined }> {
+  async import(tar: Buffer | NodeJS.ReadableStream, options: ImportImageOptions): Promise<{ Id: string | undefined }> {
     const query = buildQuery({ fromSrc: '-', repo: options.repo, tag: options.tag, changes: options.changes, message: options.message });
-    const response = await this.call({
+    const response = await this.connection.call({
       method: 'POST',
       path: `/images/create${query}`,
       subject: 'image',
@@ -118,27 +122,12 @@ export class ImageEndpoints extends ContainerEndpoints {
     return { Id: id };
   }
 
-  /** Creates an image from a container's changes (`POST /commit`). */
-  commitContainer(id: string, options: CommitOptions & CallOptions = {}): Promise<{ Id: string }> {
-    const query = buildQuery({
-      container: id,
-      repo: options.repo,
-      tag: options.tag,
-      comment: options.comment,
-      author: options.author,
-      pause: options.pause,
-      changes: options.changes,
-    });
-    return this.json({
-      method: 'POST',
-      path: `/commit${query}`,
-      subject: 'container',
-      headers: JSON_HEADERS,
-      body: '{}',
-      signal: options.signal,
-      headersTimeout: 0,
-      long: true,
-    });
+  /**
+   * Builds an image from a context tar, yielding the engine's lines as they arrive; an in-band failure throws a
+   * BuildError. Breaking out of the iteration or aborting the signal closes the request, which stops the build.
+   */
+  build(context: RequestBody, options: BuildImageOptions = {}): AsyncGenerator<BuildMessage, void, undefined> {
+    return postBuild(this.connection, this.credentials, context, options);
   }
 
   private async *progressStream(
@@ -148,7 +137,7 @@ export class ImageEndpoints extends ContainerEndpoints {
     credentialsSent: boolean,
     signal: AbortSignal | undefined,
   ): AsyncGenerator<PullProgress, void, undefined> {
-    const response = await this.openStream({ method: 'POST', path, subject: operation, headers, signal, headersTimeout: 0, bodyTimeout: 0, credentialsSent });
+    const response = await this.connection.openStream({ method: 'POST', path, subject: operation, headers, signal, headersTimeout: 0, bodyTimeout: 0, credentialsSent });
     const pending: ProgressLine[] = [];
     const decoder = new JsonLineDecoder<ProgressLine>((line) => pending.push(line));
     try {
@@ -171,39 +160,8 @@ export class ImageEndpoints extends ContainerEndpoints {
     signal: AbortSignal | undefined,
   ): Promise<readonly string[] | undefined> {
     if (auth === undefined) return always ? ['x-registry-auth', encodeRegistryAuth(undefined)] : undefined;
-    await this.assertCredentialsMayTravel([[registry, auth]], signal);
+    await this.credentials.assertMayTravel([[registry, auth]], signal);
     return ['x-registry-auth', encodeRegistryAuth(auth)];
-  }
-
-  /**
-   * The one rule for every request that carries registry credentials (X-Registry-Auth, X-Registry-Config): the link
-   * to the engine must not expose them (checked before any connection), and the engine must reach each registry over
-   * HTTPS or on loopback, as must an explicit http:// server address in a credential.
-   */
-  protected async assertCredentialsMayTravel(
-    credentials: readonly (readonly [registry: string, credential: RegistryCredential])[],
-    signal: AbortSignal | undefined,
-  ): Promise<void> {
-    if (credentials.length === 0) return;
-    assertEngineSafeForCredentials(this.endpoint);
-    const security = await this.registrySecurity(signal);
-    for (const [registry, credential] of credentials) {
-      assertSafeToSendCredentials(registry, { secure: security.isSecure(registry) });
-      const serverAddress = credential.serveraddress;
-      if (serverAddress !== undefined && /^http:\/\//i.test(serverAddress)) assertSafeToSendCredentials(serverAddress);
-    }
-  }
-
-  /** Which registries the engine reaches over plain HTTP (its insecure-registries), from /info; asked once. */
-  protected registrySecurity(signal: AbortSignal | undefined): Promise<RegistrySecurity> {
-    this.insecureRegistries ??= this.info({ signal }).then(
-      (info) => new RegistrySecurity(info['RegistryConfig']),
-      (error: unknown) => {
-        this.insecureRegistries = undefined;
-        throw error;
-      },
-    );
-    return this.insecureRegistries;
   }
 }
 

@@ -9,6 +9,7 @@ export * from './exec';
 export * from './helperLabels';
 export * from './images';
 export * from './networks';
+export * from './registryCredentials';
 export * from './stats';
 export * from './statsTypes';
 export * from './storageTypes';

@@ -1,21 +1,22 @@
-/** The Engine API's Network endpoints: list, inspect, create, remove, connect and disconnect a container. */
-import { buildQuery, type CallOptions, JSON_HEADERS } from '../connection';
+/** The Engine API's Network endpoints (`client.networks`): list, inspect, create, remove, connect and disconnect a container. */
+import { buildQuery, type CallOptions, type EngineConnection, JSON_HEADERS } from '../connection';
 import type { ConnectNetworkOptions, CreateNetworkBody, FilterOptions, Network } from './storageTypes';
-import { VolumeEndpoints } from './volumes';
 
-export class NetworkEndpoints extends VolumeEndpoints {
-  listNetworks(options: FilterOptions = {}): Promise<Network[]> {
+export class NetworkEndpoints {
+  constructor(private readonly connection: EngineConnection) {}
+
+  list(options: FilterOptions = {}): Promise<Network[]> {
     const query = buildQuery({ filters: options.filters });
-    return this.endpointJson({ method: 'GET', path: `/networks${query}`, subject: 'network', signal: options.signal });
+    return this.connection.endpointJson({ method: 'GET', path: `/networks${query}`, subject: 'network', signal: options.signal });
   }
 
-  inspectNetwork(idOrName: string, options: CallOptions = {}): Promise<Network> {
-    return this.endpointJson({ method: 'GET', path: `/networks/${encodeURIComponent(idOrName)}`, subject: 'network', signal: options.signal });
+  inspect(idOrName: string, options: CallOptions = {}): Promise<Network> {
+    return this.connection.endpointJson({ method: 'GET', path: `/networks/${encodeURIComponent(idOrName)}`, subject: 'network', signal: options.signal });
   }
 
   /** Creates a network; the caller must never do this on a dockerd whose bridge it may not touch (tests: Podman only). */
-  createNetwork(body: CreateNetworkBody, options: CallOptions = {}): Promise<{ Id: string; Warning?: string }> {
-    return this.endpointJson({
+  create(body: CreateNetworkBody, options: CallOptions = {}): Promise<{ Id: string; Warning?: string }> {
+    return this.connection.endpointJson({
       method: 'POST',
       path: '/networks/create',
       subject: 'network',
@@ -25,12 +26,12 @@ export class NetworkEndpoints extends VolumeEndpoints {
     });
   }
 
-  async removeNetwork(idOrName: string, options: CallOptions = {}): Promise<void> {
-    await this.endpointCall({ method: 'DELETE', path: `/networks/${encodeURIComponent(idOrName)}`, subject: 'network', signal: options.signal });
+  async remove(idOrName: string, options: CallOptions = {}): Promise<void> {
+    await this.connection.endpointCall({ method: 'DELETE', path: `/networks/${encodeURIComponent(idOrName)}`, subject: 'network', signal: options.signal });
   }
 
-  async connectNetwork(network: string, container: string, options: CallOptions = {}): Promise<void> {
-    await this.endpointCall({
+  async connect(network: string, container: string, options: CallOptions = {}): Promise<void> {
+    await this.connection.endpointCall({
       method: 'POST',
       path: `/networks/${encodeURIComponent(network)}/connect`,
       subject: 'network',
@@ -40,8 +41,8 @@ export class NetworkEndpoints extends VolumeEndpoints {
     });
   }
 
-  async disconnectNetwork(network: string, container: string, options: ConnectNetworkOptions = {}): Promise<void> {
-    await this.endpointCall({
+  async disconnect(network: string, container: string, options: ConnectNetworkOptions = {}): Promise<void> {
+    await this.connection.endpointCall({
       method: 'POST',
       path: `/networks/${encodeURIComponent(network)}/disconnect`,
       subject: 'network',

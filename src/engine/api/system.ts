@@ -1,4 +1,4 @@
-/** The Engine API's System endpoints: ping, version, info and the event stream. */
+/** The Engine API's System endpoints (`client.system`): ping, version, info, the event stream, disk usage and prune. */
 import {
   JsonLineDecoder,
   buildQuery,
@@ -7,31 +7,44 @@ import {
   type EventsOptions,
   type PingInfo,
   type VersionInfo,
-  EngineConnection,
+  type EngineConnection,
   STREAM_HEADERS_TIMEOUT_MS,
 } from '../connection';
+import type { DiskUsage, FilterOptions, PruneReport } from './storageTypes';
 
-export class SystemEndpoints extends EngineConnection {
+/** Which prune endpoint lists its removed objects under which key. */
+const PRUNED_KEYS = {
+  containers: 'ContainersDeleted',
+  images: 'ImagesDeleted',
+  volumes: 'VolumesDeleted',
+  networks: 'NetworksDeleted',
+  build: 'CachesDeleted',
+} as const;
+export type PruneTarget = keyof typeof PRUNED_KEYS;
+
+export class SystemEndpoints {
+  constructor(private readonly connection: EngineConnection) {}
+
   /**
    * GET /_ping: the engine's highest API version (Api-Version), OS type, Server and Libpod-Api-Version headers.
    * (Negotiation uses HEAD like the Go client; undici cannot keep a connection alive after a HEAD, so ping uses GET.)
    */
   ping(options: CallOptions = {}): Promise<PingInfo> {
-    return this.pingFor(options.signal, 'GET');
+    return this.connection.pingFor(options.signal, 'GET');
   }
 
   async version(options: CallOptions = {}): Promise<VersionInfo> {
-    return this.json<VersionInfo>({ method: 'GET', path: '/version', subject: 'engine', signal: options.signal });
+    return this.connection.json<VersionInfo>({ method: 'GET', path: '/version', subject: 'engine', signal: options.signal });
   }
 
   async info(options: CallOptions = {}): Promise<Record<string, unknown>> {
-    return this.json<Record<string, unknown>>({ method: 'GET', path: '/info', subject: 'engine', signal: options.signal });
+    return this.connection.json<Record<string, unknown>>({ method: 'GET', path: '/info', subject: 'engine', signal: options.signal });
   }
 
   /** The engine's event stream, one event at a time, until the signal aborts or the engine goes away. */
   async *events(options: EventsOptions = {}): AsyncGenerator<EngineEvent, void, undefined> {
     const query = buildQuery({ since: options.since, until: options.until, filters: options.filters });
-    const response = await this.openStream({
+    const response = await this.connection.openStream({
       method: 'GET',
       path: `/events${query}`,
       subject: 'engine',
@@ -54,6 +67,33 @@ export class SystemEndpoints extends EngineConnection {
       response.cancel();
     }
   }
+
+  /** `GET /system/df`: costly on a busy engine, so only ever called on demand. */
+  df(options: CallOptions = {}): Promise<DiskUsage> {
+    return this.connection.endpointJson({ method: 'GET', path: '/system/df', subject: 'engine', signal: options.signal, long: true });
+  }
+
+  /** One prune call; `filters` as the engine reads them (`label`, `label!`, `until`, `dangling`). */
+  async prune(target: PruneTarget, options: FilterOptions = {}): Promise<PruneReport> {
+    const query = buildQuery({ filters: options.filters });
+    const path = target === 'build' ? `/build/prune${query}` : `/${target}/prune${query}`;
+    const answer = await this.connection.endpointJson<Record<string, unknown>>({ method: 'POST', path, subject: 'engine', signal: options.signal, long: true });
+    return { removed: removedNames(answer[PRUNED_KEYS[target]]), spaceReclaimed: Number(answer['SpaceReclaimed'] ?? 0) || 0 };
+  }
+}
+
+/** Prune answers list objects as names (volumes, networks), ids (containers, caches) or `{Untagged|Deleted}` (images). */
+function removedNames(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item: unknown): string[] => {
+    if (typeof item === 'string') return [item];
+    if (typeof item === 'object' && item !== null) {
+      const entry = item as { Deleted?: unknown; Untagged?: unknown };
+      const name = entry.Deleted ?? entry.Untagged;
+      return typeof name === 'string' ? [name] : [];
+    }
+    return [];
+  });
 }
 
 /**

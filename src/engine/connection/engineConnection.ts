@@ -1,8 +1,8 @@
 /**
- * The bottom layer of the engine client: one transport, lazy API version negotiation, and the plumbing every
- * endpoint uses (versioned calls, JSON, streams, upgraded connections, request logging). The layers above it add the
- * Engine API's endpoint groups one file each (system, containers, images, exec); `EngineClient` is the top one.
- * Failures are EngineErrors that show the engine's own message and what to do next.
+ * The connection the engine client's groups share: one transport, lazy API version negotiation, and the plumbing
+ * every endpoint uses (versioned calls, JSON, streams, upgraded connections, request logging). Each group of the
+ * Engine API (api/system.ts, api/containers.ts, api/images.ts, …) holds this one object; `EngineClient` composes the
+ * groups. Failures are EngineErrors that show the engine's own message and what to do next.
  */
 import type { Duplex } from 'node:stream';
 import type { Endpoint } from './endpoint';
@@ -104,7 +104,7 @@ export class EngineConnection {
     });
   }
 
-  protected async pingFor(signal: AbortSignal | undefined, method: 'HEAD' | 'GET'): Promise<PingInfo> {
+  async pingFor(signal: AbortSignal | undefined, method: 'HEAD' | 'GET'): Promise<PingInfo> {
     let response = await this.send({ method, path: '/_ping', subject: 'engine', signal });
     if (response.status !== 200 && method === 'HEAD') {
       response = await this.send({ method: 'GET', path: '/_ping', subject: 'engine', signal });
@@ -132,10 +132,17 @@ export class EngineConnection {
     return this.transport.close();
   }
 
+  /** The engine as a user knows it: `Podman` or `Docker`, with the API version spoken. */
+  engineName(): string {
+    const ping = this.lastPing;
+    const product = ping?.server?.startsWith('Libpod/') === true || ping?.libpodApiVersion !== undefined ? 'Podman' : 'Docker Engine';
+    return ping?.apiVersion !== undefined ? `${product} (API ${ping.apiVersion})` : product;
+  }
+
   // ---- plumbing ------------------------------------------------------------------------------------------------
 
   /** A versioned call that asks the engine to hijack the connection; resolves the raw socket, or throws the mapped error. */
-  protected async upgraded(spec: CallSpec): Promise<Duplex> {
+  async upgraded(spec: CallSpec): Promise<Duplex> {
     const prefix = this.prefix ?? (await this.negotiate(spec.signal));
     const path = prefix + spec.path;
     const started = this.log ? performance.now() : 0;
@@ -151,13 +158,13 @@ export class EngineConnection {
     throw engineErrorFromResponse(response.status, response.body, { subject: spec.subject, endpoint: this.endpoint.display });
   }
 
-  protected async json<T>(spec: CallSpec): Promise<T> {
+  async json<T>(spec: CallSpec): Promise<T> {
     const response = await this.call(spec);
     return JSON.parse(response.body.toString('utf8')) as T;
   }
 
   /** A versioned, buffered call; non-success statuses become EngineErrors. */
-  protected async call(spec: CallSpec): Promise<BufferedResponse> {
+  async call(spec: CallSpec): Promise<BufferedResponse> {
     const prefix = this.prefix ?? (await this.negotiate(spec.signal));
     const response = await this.send(spec, prefix);
     const status = response.status;
@@ -181,8 +188,42 @@ export class EngineConnection {
     }
   }
 
+  /**
+   * `json` for endpoints an engine may lack (volumes, networks, disk usage, prune): a 404 without the engine's usual
+   * "No such …" text means the route itself is missing (an older API version, or Podman's compat layer), which
+   * becomes an error naming the engine and the endpoint instead of "not found".
+   */
+  async endpointJson<T>(spec: CallSpec): Promise<T> {
+    try {
+      return await this.json<T>(spec);
+    } catch (error) {
+      throw this.missingEndpointOr(error, spec);
+    }
+  }
+
+  /** `call` with the missing-route error of `endpointJson`. */
+  async endpointCall(spec: CallSpec): Promise<void> {
+    try {
+      await this.call(spec);
+    } catch (error) {
+      throw this.missingEndpointOr(error, spec);
+    }
+  }
+
+  private missingEndpointOr(error: unknown, spec: CallSpec): unknown {
+    if (!isEngineError(error, 'not-found') || !MISSING_ROUTE.test(error.engineMessage ?? '')) return error;
+    const route = `${spec.method} ${spec.path.split('?')[0] ?? spec.path}`;
+    return new EngineError('version', `${this.engineName()} at ${this.endpoint.display} has no ${route} endpoint`, {
+      status: error.status,
+      engineMessage: error.engineMessage,
+      endpoint: this.endpoint.display,
+      hint: 'This engine or its API version does not offer it; use a newer engine, or do it with the engine\'s own tools',
+      cause: error,
+    });
+  }
+
   /** A versioned streaming call; resolves once the headers are in, or throws the mapped error. */
-  protected async openStream(spec: CallSpec): Promise<{ body: StreamingBody; cancel(): void }> {
+  async openStream(spec: CallSpec): Promise<{ body: StreamingBody; cancel(): void }> {
     const prefix = this.prefix ?? (await this.negotiate(spec.signal));
     const path = prefix + spec.path;
     const started = this.log ? performance.now() : 0;
@@ -211,6 +252,9 @@ export class EngineConnection {
     });
   }
 }
+
+/** dockerd's answer for an unknown route is `page not found`; Podman's is the bare text `Not Found`. */
+const MISSING_ROUTE = /^(404 )?(page )?not found$/i;
 
 export function compareVersions(a: string, b: string): number {
   const [aMajor = 0, aMinor = 0] = a.split('.').map(Number);

@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { EngineClient, parseHost } from '../../../src/engine';
 import { followContainerLogs, type LogSink } from '../../../src/logs/logFollower';
 import { EngineModel } from '../../../src/model/engineModel';
+import { modelSourceOf } from '../../../src/model/source';
 import { loadTestEngines } from '../../support/engines';
 import { createScratchDockerd, type ScratchDockerd } from '../../support/scratchDockerd';
 import { recordResilienceFigures } from '../../support/resilience';
@@ -60,7 +61,7 @@ void describe('SIGKILL of the engine under the explorer model and a followed log
     );
     await client.startContainer(ticker.Id);
 
-    const model = new EngineModel(client);
+    const model = new EngineModel(modelSourceOf(client));
     const states: string[] = [];
     model.onDidChangeState((state) => states.push(state));
     model.start();
