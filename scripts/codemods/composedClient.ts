@@ -76,6 +76,8 @@ const OLD_LAYERS = new Set([
   'EngineConnection', 'SystemEndpoints', 'ContainerEndpoints', 'ImageEndpoints', 'ExecEndpoints', 'ArchiveEndpoints',
   'VolumeEndpoints', 'NetworkEndpoints', 'StatsEndpoints', 'BuildEndpoints',
 ]);
+/** An old name called in code that a test writes out as text (a script it runs in a child process). */
+const OLD_CALL_IN_TEXT = new RegExp(`\\.(${Object.keys(NEW_PATH).join('|')})\\(`);
 const GROUP_ORDER: readonly Group[] = ['system', 'containers', 'images', 'exec', 'volumes', 'networks'];
 
 interface Edit {
@@ -344,6 +346,10 @@ function valueEdits(checker: ts.TypeChecker, file: ts.SourceFile): Edit[] {
     }
     if (ts.isStringLiteral(node) && newPath(node.text) !== undefined && isClientKey(checker, file, node)) {
       problems.push(`${where(file, node)}: the old name '${node.text}' as a client key; rewrite it by hand`);
+    }
+    const text = ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) ? node.text : ts.isTemplateExpression(node) ? [node.head, ...node.templateSpans.map((span) => span.literal)].map((part) => part.text).join('') : '';
+    if (text.includes('EngineClient') && OLD_CALL_IN_TEXT.test(text)) {
+      problems.push(`${where(file, node)}: code in a string calls an old name on a client; rewrite it by hand`);
     }
     ts.forEachChild(node, visit);
   };
