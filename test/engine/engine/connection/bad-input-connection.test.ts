@@ -61,7 +61,7 @@ void describe('a socket without permission', () => {
     const socket = unixSocketPath(engines.dockerHost);
     const engineModule = resolve(__dirname, '..', '..', '..', '..', 'src', 'engine');
     const script = `require(${JSON.stringify(engineModule)}).EngineClient.fromEnvironment({ host: ${JSON.stringify(engines.dockerHost)} })
-      .ping().then(() => console.log(JSON.stringify({ ok: true })), (e) => console.log(JSON.stringify({ kind: e.kind, message: e.message })));`;
+      .system.ping().then(() => console.log(JSON.stringify({ ok: true })), (e) => console.log(JSON.stringify({ kind: e.kind, message: e.message })));`;
     const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], {
       uid: 65534,
       gid: 65534,

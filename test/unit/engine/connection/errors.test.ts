@@ -201,7 +201,7 @@ void describe('connection failures (real sockets)', () => {
     writeFileSync(
       script,
       `import { EngineClient, parseHost } from ${JSON.stringify(join(process.cwd(), 'src/engine/index.ts'))};\n` +
-        `new EngineClient({ endpoint: parseHost(${JSON.stringify(`unix://${path}`)}, {}) }).ping()` +
+        `new EngineClient({ endpoint: parseHost(${JSON.stringify(`unix://${path}`)}, {}) }).system.ping()` +
         `.then(() => console.log('{}'), (e) => console.log(JSON.stringify({ kind: e.kind, message: e.message })));\n`,
     );
     chmodSync(script, 0o644);
