@@ -59,7 +59,7 @@ async function main(): Promise<void> {
     await execFileAsync(process.execPath, [join(repoRoot, 'esbuild.js'), `--cli-outdir=${workDir}`], { cwd: repoRoot });
     const cli = join(workDir, 'cli.js');
     await inBatches(Array.from({ length: CONTAINERS }, (_, index) => index), 20, async (index) => {
-      const { Id } = await client.createContainer(containerSpec(engines.image, ['true'], { Labels: labels }), { name: `${marker}-${index}` });
+      const { Id } = await client.containers.create(containerSpec(engines.image, ['true'], { Labels: labels }), { name: `${marker}-${index}` });
       ids.push(Id);
     });
     const target = `${marker}-${Math.floor(CONTAINERS / 2)}`;
@@ -67,9 +67,9 @@ async function main(): Promise<void> {
     const inspect = agentTool('inspect_container') as AgentTool;
     const samples: Record<string, number[]> = { listDirect: [], listTool: [], inspectDirect: [], inspectTool: [], ps: [], mcp: [] };
     const pairs: Array<[string, () => Promise<unknown>]> = [
-      ['listDirect', () => client.listContainers({ all: true })],
+      ['listDirect', () => client.containers.list({ all: true })],
       ['listTool', () => invokeAgentTool(list, { all: true }, context)],
-      ['inspectDirect', () => client.inspectContainer(target)],
+      ['inspectDirect', () => client.containers.inspect(target)],
       ['inspectTool', () => invokeAgentTool(inspect, { container: target }, context)],
     ];
     for (const [, work] of pairs) await work(); // warm: connections, the validators, the JIT
@@ -106,7 +106,7 @@ async function main(): Promise<void> {
     writeFileSync(join(__dirname, 'agent-tools-results.json'), `${JSON.stringify(summary, null, 2)}\n`);
     process.stdout.write(markdown);
   } finally {
-    await inBatches(ids, 20, (id) => client.removeContainer(id, { force: true }).catch(() => undefined));
+    await inBatches(ids, 20, (id) => client.containers.remove(id, { force: true }).catch(() => undefined));
     await client.close();
     rmSync(workDir, { recursive: true, force: true });
   }

@@ -93,7 +93,7 @@ async function main(): Promise<void> {
       console.log(`round ${round + 1} (${round % 2 === 0 ? 'berth' : 'docker'} first): berth ${berth[round]?.toFixed(0)} ms (peak heap ${heaps[round]?.toFixed(1)} MB), docker ${docker[round]?.toFixed(0)} ms`);
     }
   } finally {
-    for (const tag of ['berth', 'docker']) await client.removeImage(`${repository}:${tag}`, { force: true }).catch(() => undefined);
+    for (const tag of ['berth', 'docker']) await client.images.remove(`${repository}:${tag}`, { force: true }).catch(() => undefined);
     await client.close();
     rmSync(root, { recursive: true, force: true });
   }

@@ -29,7 +29,7 @@ async function main(): Promise<void> {
       const start = process.hrtime.bigint();
       let count = 0;
       let batchCount = 0;
-      for await (const batch of client.containerChanges(id)) {
+      for await (const batch of client.containers.changes(id)) {
         if (batchCount === 0) firstBatchMs.push(elapsedMs(start));
         batchCount++;
         count += batch.length;

@@ -80,7 +80,7 @@ async function measureSize(lines: number, dockerHost: string, image: string, cli
     await fixture.compose(['up', '-d']);
     const names = Object.keys(services).map((service) => `${fixture.project}_${service}_1`);
     for (const containerName of names) {
-      const { result } = await client.waitContainer(containerName, { condition: 'not-running' });
+      const { result } = await client.containers.wait(containerName, { condition: 'not-running' });
       await result;
     }
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: workDir, DOCKER_HOST: dockerHost, DOCKER_CONFIG: workDir };

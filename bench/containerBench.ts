@@ -42,13 +42,13 @@ export async function withBenchContainer<T>(name: string, body: (bench: BenchCon
   const client = EngineClient.fromEnvironment({ host });
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root' };
   const docker = (args: string[]) => execFileAsync('docker', ['-H', host, ...args], { env, maxBuffer: 256 << 20 });
-  const { Id: id } = await client.createContainer(containerSpec(image, ['sleep', '3600']));
+  const { Id: id } = await client.containers.create(containerSpec(image, ['sleep', '3600']));
   const scratch = mkdtempSync(join(tmpdir(), `berth-bench-${name}-`));
   try {
-    await client.startContainer(id);
+    await client.containers.start(id);
     return await body({ host, client, id, scratch, env, docker });
   } finally {
-    await client.removeContainer(id, { force: true });
+    await client.containers.remove(id, { force: true });
     await client.close();
     rmSync(scratch, { recursive: true, force: true });
   }

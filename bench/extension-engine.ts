@@ -30,7 +30,7 @@ export async function startBenchEngine(): Promise<BenchEngine> {
     await daemon.start();
     const client = EngineClient.fromEnvironment({ host: daemon.host, env: {} });
     const [repo, tag] = BENCH_IMAGE.split(':') as [string, string];
-    await client.importImage(createReadStream(rootfs), { repo, tag, changes: ['CMD ["/bin/sh"]'] });
+    await client.images.import(createReadStream(rootfs), { repo, tag, changes: ['CMD ["/bin/sh"]'] });
     return {
       host: daemon.host,
       socketPath: daemon.socketPath,

@@ -37,7 +37,7 @@ function sleep(ms: number): Promise<void> {
 export async function followedLogs(plan: HostPlan, labels: Record<string, string>, activate: () => Promise<void>): Promise<FollowSample> {
   const client = EngineClient.fromEnvironment({ host: plan.engineHost, env: {} });
   const script = `seq 1 ${plan.logLines}; sleep ${PAUSE_BEFORE_MARKS_S}; i=0; while [ $i -lt ${MARKS} ]; do i=$((i+1)); echo "berth-mark $i"; sleep ${MARK_INTERVAL_S}; done; sleep 600`;
-  const { Id: id } = await client.createContainer(containerSpec(plan.image, ['sh', '-c', script], { Labels: labels }), { name: `bench-followed-${process.pid}` });
+  const { Id: id } = await client.containers.create(containerSpec(plan.image, ['sh', '-c', script], { Labels: labels }), { name: `bench-followed-${process.pid}` });
   const stop = new AbortController();
   const stamped = new Map<number, number>();
   const floor = new Map<number, number>();
@@ -46,12 +46,12 @@ export async function followedLogs(plan: HostPlan, labels: Record<string, string
   let raw: Promise<void> | undefined;
   let changes = 0;
   try {
-    await client.startContainer(id);
+    await client.containers.start(id);
     await activate();
     // The bench's own follow stream: only lines from now on, with the engine's stamps.
     raw = (async () => {
       let rest = '';
-      for await (const chunk of client.containerLogs(id, { follow: true, tail: 0, timestamps: true, signal: stop.signal })) {
+      for await (const chunk of client.containers.logs(id, { follow: true, tail: 0, timestamps: true, signal: stop.signal })) {
         const now = Date.now();
         const text = rest + chunk.data.toString('utf8');
         const cut = text.lastIndexOf('\n') + 1;
@@ -132,7 +132,7 @@ export async function followedLogs(plan: HostPlan, labels: Record<string, string
   } finally {
     stop.abort();
     await raw;
-    await client.removeContainer(id, { force: true });
+    await client.containers.remove(id, { force: true });
     await client.close();
   }
 }

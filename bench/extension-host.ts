@@ -105,14 +105,14 @@ async function idle(plan: HostPlan): Promise<void> {
   let id = '';
   try {
     probe.start();
-    ({ Id: id } = await client.createContainer(containerSpec(plan.image, ['true'], { Labels: BENCH_LABELS })));
+    ({ Id: id } = await client.containers.create(containerSpec(plan.image, ['true'], { Labels: BENCH_LABELS })));
     while (!api.snapshot().containers.some((container) => container.id === id)) await sleep(20);
     await sleep(plan.aftermathMs);
   } finally {
     aftermath = probe.stop();
   }
   // Its removal is a change too: remove it before the quiet period the idle window waits for.
-  await client.removeContainer(id, { force: true });
+  await client.containers.remove(id, { force: true });
   await client.close();
   const result = await measureIdle({ bundlePath, socketPath: plan.engineHost.replace(/^unix:\/\//, ''), windowMs: 3000, quietBeforeMs: plan.quietBeforeMs, deadlineMs: plan.quietBeforeMs + 30_000 });
   const sample: IdleSample = {
@@ -160,12 +160,12 @@ function responsiveness(): { stop(): Promise<{ roundTrips: number[]; loopDelays:
 
 async function logs(plan: HostPlan): Promise<void> {
   const client = EngineClient.fromEnvironment({ host: plan.engineHost, env: {} });
-  const { Id: id } = await client.createContainer(containerSpec(plan.image, ['seq', '1', String(plan.logLines)], { Labels: BENCH_LABELS }), {
+  const { Id: id } = await client.containers.create(containerSpec(plan.image, ['seq', '1', String(plan.logLines)], { Labels: BENCH_LABELS }), {
     name: `bench-million-lines-${process.pid}`,
   });
   try {
-    const { result } = await client.waitContainer(id, { condition: 'next-exit' });
-    await client.startContainer(id);
+    const { result } = await client.containers.wait(id, { condition: 'next-exit' });
+    await client.containers.start(id);
     await result;
     // In a launch of its own, nothing has activated Berth yet.
     const api = await berth().activate();
@@ -174,7 +174,7 @@ async function logs(plan: HostPlan): Promise<void> {
     // The floor: the engine reading the whole log, decoded by Berth's client alone, before the document asks.
     const readStarted = performance.now();
     let logBytes = 0;
-    for await (const chunk of client.containerLogs(id, { stdout: true, stderr: true, tail: 'all' })) logBytes += chunk.data.length;
+    for await (const chunk of client.containers.logs(id, { stdout: true, stderr: true, tail: 'all' })) logBytes += chunk.data.length;
     const engineReadMs = performance.now() - readStarted;
     await sleep(500);
     // Peak RSS from here on (writing 5 to clear_refs resets VmHWM).
@@ -231,7 +231,7 @@ async function logs(plan: HostPlan): Promise<void> {
     };
     report(sample);
   } finally {
-    await client.removeContainer(id, { force: true });
+    await client.containers.remove(id, { force: true });
     await client.close();
   }
 }

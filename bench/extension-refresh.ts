@@ -42,7 +42,7 @@ export async function measureRefresh(client: EngineClient, host: string, dockerC
       samples: samples.berth,
       warmup: 3,
       run: async () => {
-        const [containers] = await Promise.all([client.listContainers({ all: true }), client.listImages()]);
+        const [containers] = await Promise.all([client.containers.list({ all: true }), client.images.list()]);
         check(containers.length, 'Berth');
       },
     },

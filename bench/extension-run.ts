@@ -286,7 +286,7 @@ async function main(): Promise<void> {
   try {
     log('scratch dockerd');
     engine = await startBenchEngine();
-    const engineVersion = await engine.client.version();
+    const engineVersion = await engine.client.system.version();
     if (process.env.BERTH_BENCH_ONLY === 'follow') {
       const plan: HostPlan = { phases: [], engineHost: engine.host, image: engine.image, logLines: LOG_LINES, maxLines: DEFAULT_MAX_LINES, aftermathMs: AFTERMATH_MS, quietBeforeMs: QUIET_BEFORE_MS };
       const settings = { 'berth.engine.host': engine.host, 'berth.run.network': 'none', 'berth.logs.tail': 0 };
@@ -305,8 +305,8 @@ async function main(): Promise<void> {
       return;
     }
     // A launch that broke mid-way never ran its own cleanup.
-    const leftovers = await engine.client.listContainers({ all: true, filters: { label: [HOST_CONTAINER_LABEL] } });
-    for (const container of leftovers) await engine.client.removeContainer(container.Id, { force: true });
+    const leftovers = await engine.client.containers.list({ all: true, filters: { label: [HOST_CONTAINER_LABEL] } });
+    for (const container of leftovers) await engine.client.containers.remove(container.Id, { force: true });
     if (leftovers.length > 0) log(`removed ${leftovers.length} containers a broken launch left behind`);
     log('tree updates, in-memory engine');
     const memory = [];

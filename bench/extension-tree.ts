@@ -225,12 +225,12 @@ interface SeenEvent {
 /** The engine client as the model's source, noting when each container event was stamped and received. */
 function tappedSource(client: EngineClient, seen: Map<string, SeenEvent>): ModelSource {
   return {
-    listContainers: (options) => client.listContainers(options),
-    listImages: (options) => client.listImages(options),
-    inspectImage: (name, options) => client.inspectImage(name, options),
-    inspectContainer: (id, options) => client.inspectContainer(id, options),
+    listContainers: (options) => client.containers.list(options),
+    listImages: (options) => client.images.list(options),
+    inspectImage: (name, options) => client.images.inspect(name, options),
+    inspectContainer: (id, options) => client.containers.inspect(id, options),
     events: async function* (options) {
-      for await (const event of client.events(options)) {
+      for await (const event of client.system.events(options)) {
         const receivedAt = wallMs();
         const id = event.Actor?.ID;
         if (event.Type === 'container' && id) seen.set(`${id}:${event.Action}`, { timeNanoMs: eventTimeMs(event), receivedAt });
@@ -276,7 +276,7 @@ export async function measureEngineTree(host: string, admin: EngineClient, probe
       // Nothing of the previous change may still be in flight: its fetch could pick up this one's state.
       await rig.model.whenIdle();
       const running = rig.whenRow(probeId, 'running');
-      await admin.startContainer(probeId);
+      await admin.containers.start(probeId);
       const startedAt = await running;
       const startEvent = await eventSeen(seen, `${probeId}:start`);
       start.add(startEvent.timeNanoMs, startedAt, rig);
@@ -284,7 +284,7 @@ export async function measureEngineTree(host: string, admin: EngineClient, probe
 
       await rig.model.whenIdle();
       const exited = rig.whenRow(probeId, 'exited');
-      await admin.killContainer(probeId);
+      await admin.containers.kill(probeId);
       const exitedAt = await exited;
       const dieEvent = await eventSeen(seen, `${probeId}:die`);
       die.add(dieEvent.timeNanoMs, exitedAt, rig);
@@ -306,7 +306,7 @@ export async function measureEngineTree(host: string, admin: EngineClient, probe
 
 /** A container that runs until killed (busybox sleep as PID 1 ignores SIGTERM, so kill, never stop). */
 export async function createProbeContainer(admin: EngineClient, image: string, labels: Record<string, string>): Promise<string> {
-  const { Id } = await admin.createContainer(containerSpec(image, ['sleep', '3600'], { Labels: labels }), { name: 'bench-probe' });
+  const { Id } = await admin.containers.create(containerSpec(image, ['sleep', '3600'], { Labels: labels }), { name: 'bench-probe' });
   return Id;
 }
 

@@ -195,7 +195,7 @@ export async function measureUi(engine: BenchEngine, berthDir: string, log: (lin
                 settleMs: SETTLE_MS,
                 windowMs: WINDOW_MS,
                 beforeIdle: async () => {
-                  for (const id of created.slice(0, AGING_ROWS)) await engine.client.startContainer(id);
+                  for (const id of created.slice(0, AGING_ROWS)) await engine.client.containers.start(id);
                 },
               }
             : undefined,

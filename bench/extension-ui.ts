@@ -467,9 +467,9 @@ export async function berthLaunch(
       const name = `000-bench-change-${process.pid}-${sequence}-${round}`;
       const watch = await armRowWatch(page, 'Containers', name, false);
       const since = Math.floor(Date.now() / 1000) - 1;
-      const { Id } = await options.client.createContainer(containerSpec(options.image, ['true'], { Labels: { 'berth.bench': '1' } }), { name });
+      const { Id } = await options.client.containers.create(containerSpec(options.image, ['true'], { Labels: { 'berth.bench': '1' } }), { name });
       // `since` replays the create event, whenever the subscription gets there.
-      const events = options.client.events({ since, filters: { type: ['container'], event: ['create'], container: [Id] }, signal: AbortSignal.timeout(60_000) });
+      const events = options.client.system.events({ since, filters: { type: ['container'], event: ['create'], container: [Id] }, signal: AbortSignal.timeout(60_000) });
       const event = (await events.next()).value;
       await events.return(undefined);
       const changedAt = event?.timeNano !== undefined ? event.timeNano / 1e6 : Number.NaN;
@@ -481,7 +481,7 @@ export async function berthLaunch(
         missing.push(`${name}: ${(error as Error).message}`);
         await page.screenshot({ path: join(TEST_OUTPUT, `bench-missing-${name}.png`) }).catch(() => undefined);
       }
-      await options.client.removeContainer(Id, { force: true });
+      await options.client.containers.remove(Id, { force: true });
       if (!(await waitForRowGone(page, 'Containers', name))) options.log(`${name}: the removed row still showed after 30 s`);
       await sleep(300);
     }

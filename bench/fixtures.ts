@@ -31,7 +31,7 @@ export async function createIdleContainers(client: EngineClient, image: string, 
   const worker = async (): Promise<void> => {
     while (next < count) {
       next++;
-      const { Id } = await client.createContainer(containerSpec(image, ['true'], { Labels: labels }));
+      const { Id } = await client.containers.create(containerSpec(image, ['true'], { Labels: labels }));
       ids.push(Id);
     }
   };
@@ -45,9 +45,9 @@ export async function createLogContainer(client: EngineClient, image: string, la
   const script = lineBytes <= 100_000
     ? `yes ${'7'.repeat(lineBytes - 1)} | head -c ${LOG_BYTES}`
     : `head -c ${lineBytes - 1} /dev/zero | tr '\\0' 7 > /tmp/line; echo >> /tmp/line; while cat /tmp/line; do :; done | head -c ${LOG_BYTES}`;
-  const { Id } = await client.createContainer(containerSpec(image, ['sh', '-c', script], { Labels: labels }));
-  const { result } = await client.waitContainer(Id, { condition: 'next-exit' });
-  await client.startContainer(Id);
+  const { Id } = await client.containers.create(containerSpec(image, ['sh', '-c', script], { Labels: labels }));
+  const { result } = await client.containers.wait(Id, { condition: 'next-exit' });
+  await client.containers.start(Id);
   const outcome = await result;
   if (outcome.StatusCode !== 0) throw new Error(`the log container exited with ${outcome.StatusCode}`);
   return Id;
@@ -55,7 +55,7 @@ export async function createLogContainer(client: EngineClient, image: string, la
 
 /** Removes every container of this benchmark run; resolves how many were removed. */
 export async function removeRunContainers(client: EngineClient, runId: string): Promise<number> {
-  const containers = await client.listContainers({ all: true, filters: { label: [`berth.bench=${runId}`] } });
+  const containers = await client.containers.list({ all: true, filters: { label: [`berth.bench=${runId}`] } });
   const concurrency = 4;
   let next = 0;
   const failures: string[] = [];
@@ -64,7 +64,7 @@ export async function removeRunContainers(client: EngineClient, runId: string): 
       const container = containers[next++];
       if (!container) return;
       try {
-        await client.removeContainer(container.Id, { force: true });
+        await client.containers.remove(container.Id, { force: true });
       } catch (error) {
         failures.push(`${container.Id.slice(0, 12)}: ${(error as Error).message}`);
       }

@@ -35,7 +35,7 @@ const repoRoot = resolve(__dirname, '..');
 const TICK_MS = 10;
 
 async function ensureImage(client: EngineClient, base: string): Promise<void> {
-  if (await client.inspectImage(IMAGE).then(() => true, () => false)) return;
+  if (await client.images.inspect(IMAGE).then(() => true, () => false)) return;
   const folder = mkdtempSync(join(tmpdir(), 'berth-bench-layers-'));
   try {
     const runs = Array.from({ length: LAYERS }, (_unused, index) => `RUN head -c ${LAYER_MIB * MiB} /dev/urandom > /layer-${index}.bin`);
@@ -101,7 +101,7 @@ function dockerSave(host: string): Promise<void> {
 }
 
 async function drainSavedImage(client: EngineClient, imageId: string): Promise<void> {
-  const stream = await client.saveImage(imageId);
+  const stream = await client.images.save(imageId);
   try {
     for await (const _chunk of stream.body) {
       // Only read: the floor every reader of this stream pays.
@@ -113,12 +113,12 @@ async function drainSavedImage(client: EngineClient, imageId: string): Promise<v
 
 /** readImageLayers with the reader as it was before: the same requests, the old outer-tar feed. */
 async function readLayersBefore(client: EngineClient, image: string): Promise<number> {
-  const inspect = await client.inspectImage(image);
-  const history = await client.imageHistory(inspect.Id);
-  const stream = await client.saveImage(inspect.Id);
+  const inspect = await client.images.inspect(image);
+  const history = await client.images.history(inspect.Id);
+  const stream = await client.images.save(inspect.Id);
   try {
     const contents = await readSavedImageBefore(stream.body);
-    await client.inspectImage(inspect.Id);
+    await client.images.inspect(inspect.Id);
     return analyzeLayers(inspect.Id, history, contents).layers.length;
   } finally {
     stream.cancel();
@@ -151,7 +151,7 @@ async function main(): Promise<void> {
   const client = EngineClient.fromEnvironment({ host: engines.dockerHost, env: {} });
   try {
     await ensureImage(client, engines.image);
-    const { Size, Id } = await client.inspectImage(IMAGE);
+    const { Size, Id } = await client.images.inspect(IMAGE);
     // A warm-up of each side: the first save reads the layers from disk into the page cache.
     await dockerSave(engines.dockerHost);
     const analysis = await readImageLayers(client, IMAGE);

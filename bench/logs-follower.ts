@@ -60,7 +60,7 @@ function readers(client: EngineClient, socketPath: string, apiVersion: string, i
       read: async () => {
         let bytes = 0;
         const reader = new BeforeReader((_stream, text) => (bytes += text.length));
-        for await (const chunk of client.containerLogs(id, { tail: 'all', timestamps: true, tty: false })) reader.push(chunk);
+        for await (const chunk of client.containers.logs(id, { tail: 'all', timestamps: true, tty: false })) reader.push(chunk);
         reader.end();
         return bytes;
       },
@@ -143,7 +143,7 @@ async function main(): Promise<void> {
         const summary = summarize(values);
         rows.push(`| ${log.name} | ${name} | ${summary.median.toFixed(0)} (${summary.p10.toFixed(0)}–${summary.p90.toFixed(0)}) | ${(summary.median / floor).toFixed(2)} |`);
       }
-      await client.removeContainer(id, { force: true });
+      await client.containers.remove(id, { force: true });
     }
   } finally {
     await removeRunContainers(client, runId);

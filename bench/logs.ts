@@ -34,7 +34,7 @@ export function logReaders(setup: PeerSetup, client: EngineClient, containerId: 
       name: 'Berth (undici + FrameDemuxer)',
       read: async () => {
         let bytes = 0;
-        for await (const chunk of client.containerLogs(containerId, { stdout: true, stderr: true, follow: true, tty: false })) bytes += chunk.data.length;
+        for await (const chunk of client.containers.logs(containerId, { stdout: true, stderr: true, follow: true, tty: false })) bytes += chunk.data.length;
         return bytes;
       },
     },

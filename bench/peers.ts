@@ -38,9 +38,9 @@ export function berthPeer(setup: PeerSetup): Peer {
   const client = EngineClient.fromEnvironment({ host: setup.host, env: {} });
   return {
     name: 'Berth (undici)',
-    ping: () => client.ping(),
-    inspect: (id) => client.inspectContainer(id),
-    list: async (labelFilter) => (await client.listContainers({ all: true, filters: labelFilters(labelFilter) })).length,
+    ping: () => client.system.ping(),
+    inspect: (id) => client.containers.inspect(id),
+    list: async (labelFilter) => (await client.containers.list({ all: true, filters: labelFilters(labelFilter) })).length,
     close: () => client.close(),
   };
 }

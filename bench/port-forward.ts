@@ -76,8 +76,8 @@ function spawnedBytes(command: string, args: string[], env: NodeJS.ProcessEnv): 
 
 /** The exec path's floor: the stdout byte count of an exec of `dd` from /dev/zero, demultiplexed as the forward does. */
 async function execDrain(client: EngineClient, id: string): Promise<number> {
-  const { Id } = await client.createExec(id, { cmd: ZEROS, attachStdout: true, attachStderr: true });
-  const stream = await client.startExecAttached(Id, { tty: false });
+  const { Id } = await client.exec.create(id, { cmd: ZEROS, attachStdout: true, attachStderr: true });
+  const stream = await client.exec.startAttached(Id, { tty: false });
   let bytes = 0;
   const demuxer = new FrameDemuxer((chunk) => {
     if (chunk.stream === 'stdout') bytes += chunk.data.length;
@@ -117,12 +117,12 @@ async function main(): Promise<void> {
   let requests = 0;
   const client = EngineClient.fromEnvironment({ host, log: () => requests++ });
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', DOCKER_HOST: host, DOCKER_CONFIG: process.env.DOCKER_CONFIG ?? enginesDockerConfig(loadTestEngines().stateDir) };
-  const { Id: id } = await client.createContainer(containerSpec(image, ['sh', '-c', SERVERS]));
+  const { Id: id } = await client.containers.create(containerSpec(image, ['sh', '-c', SERVERS]));
   const direct = await directServer();
   let session: ForwardSession | undefined;
   let before: ForwardSession | undefined;
   try {
-    await client.startContainer(id);
+    await client.containers.start(id);
     for (let attempt = 0; (await execCapture(client, id, ['test', '-e', '/tmp/ready'])).exitCode !== 0; attempt++) {
       if (attempt > 100) throw new Error('the servers in the bench container did not start');
     }
@@ -158,7 +158,7 @@ async function main(): Promise<void> {
     await session?.close();
     await before?.close();
     direct.server.close();
-    await client.removeContainer(id, { force: true });
+    await client.containers.remove(id, { force: true });
     await client.close();
   }
 }

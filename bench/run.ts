@@ -129,7 +129,7 @@ async function main(): Promise<void> {
   const runId = `bench-${randomBytes(4).toString('hex')}`;
   const admin = EngineClient.fromEnvironment({ host: target.host, env: {} });
   const apiVersion = await admin.negotiatedVersion();
-  const engineVersion = await admin.version();
+  const engineVersion = await admin.system.version();
   const dockerCli = findOnPath('docker');
   const setup: PeerSetup = { host: target.host, socketPath, apiVersion, dockerCli };
   const peers: Peer[] = [await rawPeer(setup), berthPeer(setup), dockerodePeer(setup)];

@@ -68,8 +68,8 @@ async function main(): Promise<void> {
   const ids: string[] = [];
   try {
     for (let index = 0; index < CONTAINERS; index++) {
-      const { Id } = await client.createContainer(containerSpec(engines.image, ['sleep', '3600'], { Labels: { 'berth.bench.stats': marker } }));
-      await client.startContainer(Id);
+      const { Id } = await client.containers.create(containerSpec(engines.image, ['sleep', '3600'], { Labels: { 'berth.bench.stats': marker } }));
+      await client.containers.start(Id);
       ids.push(Id);
     }
     await execFileAsync(process.execPath, [resolve(repoRoot, 'esbuild.js'), `--cli-outdir=${resolve(repoRoot, 'test-output/bench-stats')}`], { cwd: repoRoot });
@@ -119,7 +119,7 @@ async function main(): Promise<void> {
     writeFileSync(resolve(__dirname, 'stats-results.json'), `${JSON.stringify({ containers: CONTAINERS, windowMs: WINDOW_MS, rounds: ROUNDS, results, samples, hiddenRequests }, null, 2)}\n`);
     console.log(report);
   } finally {
-    for (const id of ids) await client.removeContainer(id, { force: true }).catch(() => undefined);
+    for (const id of ids) await client.containers.remove(id, { force: true }).catch(() => undefined);
     await client.close();
   }
 }

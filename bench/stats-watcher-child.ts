@@ -13,9 +13,11 @@ const [host, mode, ...ids] = process.argv.slice(2);
 const client = EngineClient.fromEnvironment({ host });
 let requests = 0;
 const counting = {
-  containerStats: (id: string, options: Parameters<EngineClient['containerStats']>[1]) => {
-    requests++;
-    return client.containerStats(id, options);
+  containers: {
+    stats: (id: string, options: Parameters<EngineClient['containers']['stats']>[1]) => {
+      requests++;
+      return client.containers.stats(id, options);
+    },
   },
 };
 let flushes = 0;

@@ -36,10 +36,10 @@ class VolumeRig {
   constructor(client: EngineClient, containers: () => Iterable<ContainerSummary>) {
     this.store = new VolumeStore(
       {
-        listVolumes: (options) => client.listVolumes(options),
-        inspectVolume: (name, options) => client.inspectVolume(name, options),
-        diskUsage: (options) => client.diskUsage(options),
-        events: (options) => client.events(options),
+        listVolumes: (options) => client.volumes.list(options),
+        inspectVolume: (name, options) => client.volumes.inspect(name, options),
+        diskUsage: (options) => client.system.df(options),
+        events: (options) => client.system.events(options),
       },
       containers,
       () => undefined,
@@ -78,7 +78,7 @@ class VolumeRig {
  */
 async function eventTimes(admin: EngineClient, signal: AbortSignal, seen: Map<string, number>): Promise<void> {
   try {
-    for await (const event of admin.events({ filters: { type: ['volume'] }, signal })) {
+    for await (const event of admin.system.events({ filters: { type: ['volume'] }, signal })) {
       const name = event.Actor?.ID || event.Actor?.Attributes?.['name'];
       const nano = Number(event.timeNano ?? (event.time ?? 0) * 1e9);
       if (name) seen.set(`${name}:${event.Action ?? ''}`, nano / 1e6);
@@ -117,11 +117,11 @@ export async function measureVolumeEvents(viewClient: EngineClient, admin: Engin
     for (let cycle = -1; cycle < options.cycles; cycle++) {
       const name = `${options.prefix}-event-${cycle + 1}`;
       const shown = rig.waitFor(name, true);
-      await admin.createVolume({ Name: name, Labels: options.labels });
+      await admin.volumes.create({ Name: name, Labels: options.labels });
       const shownAt = await shown;
       const createdAt = await eventTime(seen, `${name}:create`);
       const gone = rig.waitFor(name, false);
-      await admin.removeVolume(name);
+      await admin.volumes.remove(name);
       const goneAt = await gone;
       const destroyedAt = await eventTime(seen, `${name}:destroy`);
       if (cycle < 0) continue;

@@ -46,9 +46,9 @@ async function main(): Promise<void> {
   const docker = (args: string[]): Promise<unknown> => execFileAsync('docker', ['-H', engines.dockerHost, ...args], { maxBuffer: 64 << 20 });
   try {
     const names = Array.from({ length: VOLUMES }, (_, index) => `${marker}-${index}`);
-    await inBatches(names, 20, (name) => client.createVolume({ Name: name, Labels: labels }));
+    await inBatches(names, 20, (name) => client.volumes.create({ Name: name, Labels: labels }));
     await inBatches(names.slice(0, IN_USE), 10, (name) =>
-      client.createContainer(containerSpec(engines.image, ['true'], { Labels: labels, HostConfig: { Binds: [`${name}:/data`] } })),
+      client.containers.create(containerSpec(engines.image, ['true'], { Labels: labels, HostConfig: { Binds: [`${name}:/data`] } })),
     );
 
     const timings = { berthRows: [] as number[], berthSizes: [] as number[], dockerRows: [] as number[], dockerSizes: [] as number[] };
@@ -58,8 +58,8 @@ async function main(): Promise<void> {
       into.push(elapsedMs(start));
     };
     const contenders = [
-      () => timed(timings.berthRows, () => client.listVolumes({})),
-      () => timed(timings.berthSizes, () => Promise.all([client.listVolumes({}), client.diskUsage()])),
+      () => timed(timings.berthRows, () => client.volumes.list({})),
+      () => timed(timings.berthSizes, () => Promise.all([client.volumes.list({}), client.system.df()])),
       () => timed(timings.dockerRows, () => docker(['volume', 'ls', '--format', '{{json .}}'])),
       () => timed(timings.dockerSizes, () => Promise.all([docker(['volume', 'ls', '--format', '{{json .}}']), docker(['system', 'df', '-v', '--format', '{{json .}}'])])),
     ];
@@ -72,14 +72,14 @@ async function main(): Promise<void> {
     };
 
     const viewClient = EngineClient.fromEnvironment({ host: engines.dockerHost });
-    const users = await client.listContainers({ all: true });
+    const users = await client.containers.list({ all: true });
     const events = await measureVolumeEvents(viewClient, client, { count: VOLUMES, cycles: EVENT_CYCLES, prefix: marker, labels, containers: () => users }).finally(() => viewClient.close());
 
     // Prune: each side gets its own fresh set of stopped (created) containers with a label of its own.
     const pruneSet = async (tag: string): Promise<string> => {
       const value = `${marker}-${tag}`;
       await inBatches(Array.from({ length: PRUNE_CONTAINERS }, (_, index) => index), 20, () =>
-        client.createContainer(containerSpec(engines.image, ['true'], { Labels: { ...labels, 'berth.bench.prune': value } })),
+        client.containers.create(containerSpec(engines.image, ['true'], { Labels: { ...labels, 'berth.bench.prune': value } })),
       );
       return `berth.bench.prune=${value}`;
     };
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
         async (): Promise<void> => {
           const berthLabel = await pruneSet(`berth-${round}`);
           const start = process.hrtime.bigint();
-          const report = await client.prune('containers', { filters: { label: [berthLabel] } });
+          const report = await client.system.prune('containers', { filters: { label: [berthLabel] } });
           pruneMs.berth.push(elapsedMs(start));
           removed = report.removed.length;
         },
@@ -128,8 +128,8 @@ async function main(): Promise<void> {
     writeFileSync(resolve(repoRoot, 'bench', 'volumes-results.md'), `${md}\n`);
     process.stdout.write(`${md}\n`);
   } finally {
-    for (const container of await client.listContainers({ all: true, filters })) await client.removeContainer(container.Id, { force: true }).catch(() => undefined);
-    for (const volume of await client.listVolumes({ filters })) await client.removeVolume(volume.Name, { force: true }).catch(() => undefined);
+    for (const container of await client.containers.list({ all: true, filters })) await client.containers.remove(container.Id, { force: true }).catch(() => undefined);
+    for (const volume of await client.volumes.list({ filters })) await client.volumes.remove(volume.Name, { force: true }).catch(() => undefined);
     await client.close();
   }
 }

@@ -150,7 +150,7 @@ export class ChangeRows extends Disposable implements ContainerChildRows {
     let shownEarly = false;
     try {
       const client = this.deps.sessionFor(entry.engine).client;
-      for await (const batch of client.containerChanges(entry.containerId)) {
+      for await (const batch of client.containers.changes(entry.containerId)) {
         tree.addAll(batch);
         // The first rows are shown before the rest is read; the complete list replaces them at the end.
         if (!shownEarly && entry.tree.size === 0) {
@@ -203,7 +203,7 @@ export class ChangeRows extends Disposable implements ContainerChildRows {
     try {
       const client = this.deps.sessionFor(engine).client;
       const since = Math.floor(Date.now() / 1000);
-      for await (const event of client.events({ since, filters: { type: ['container'] }, signal: controller.signal })) {
+      for await (const event of client.system.events({ since, filters: { type: ['container'] }, signal: controller.signal })) {
         const entry = this.containers.get(`${engine}/${event.Actor.ID}`);
         if (entry) this.touched(entry);
       }

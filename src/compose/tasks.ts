@@ -86,7 +86,7 @@ export async function prepareRun(
   checkSelection(model, run);
   const endpoint = session.descriptor.endpoint;
   if (!endpoint) throw session.configError instanceof Error ? session.configError : new Error(`${session.name} has no usable endpoint`);
-  await session.client.ping();
+  await session.client.system.ping();
   const implementation = await implementations.get();
   const complete: ComposeRun = { ...run, servicesOfProfiles: servicesOfProfiles(model, run.profiles ?? []) };
   const args = composeArguments(implementation, complete);

@@ -83,7 +83,7 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
     const target = await resolveContainers(deps, args, { placeHolder: vscode.l10n.t('Containers to start'), eligible: notRunning, many: true });
     if (!target) return undefined;
     const started = await forEach(deps, 'Starting', target.refs, (ref, signal) =>
-      ref.session.client.startContainer(ref.id, { signal }),
+      ref.session.client.containers.start(ref.id, { signal }),
     );
     return { started };
   }),
@@ -93,7 +93,7 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
     if (!target) return undefined;
     const timeoutSeconds = deps.settings.stopTimeoutSeconds;
     const restarted = await forEach(deps, 'Restarting', target.refs, (ref, signal) =>
-      ref.session.client.restartContainer(ref.id, { timeoutSeconds, signal }),
+      ref.session.client.containers.restart(ref.id, { timeoutSeconds, signal }),
     );
     return { restarted };
   }),
@@ -117,7 +117,7 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
     }
     const timeoutSeconds = deps.settings.stopTimeoutSeconds;
     const stopped = await forEach(deps, 'Stopping', target.refs, (ref, signal) =>
-      ref.session.client.stopContainer(ref.id, { timeoutSeconds, signal }),
+      ref.session.client.containers.stop(ref.id, { timeoutSeconds, signal }),
     );
     return { stopped, swarmWarned: swarm.map((ref) => ref.id) };
   }),
@@ -143,7 +143,7 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
       deps,
       'Removing',
       target.refs,
-      (ref, signal) => ref.session.client.removeContainer(ref.id, { force: live.includes(ref), signal }),
+      (ref, signal) => ref.session.client.containers.remove(ref.id, { force: live.includes(ref), signal }),
       (ref, error) => (isRunningRemoveRefusal(error) ? runningRefusals.push({ ref, error }) : reportError(deps, `Removing ${ref.name}`, error)),
     );
     const refused: RefusedRemove[] = [];
@@ -177,7 +177,7 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
     const ref = target?.refs[0];
     if (!ref) return undefined;
     // A container that never started has no exit status: waiting for "not running" would answer 0 at once.
-    const inspected = await ref.session.client.inspectContainer(ref.id);
+    const inspected = await ref.session.client.containers.inspect(ref.id);
     const notStarted = inspected.State.Status === 'created';
     if (notStarted) {
       const start = await confirm(
@@ -190,8 +190,8 @@ export const containerCommands: ReadonlyArray<CommandEntry<CoreDeps>> = [
     }
     const exitCode = await withCancellableProgress(vscode.l10n.t('Waiting for {0} to exit', ref.name), async (signal) => {
       // Registered before the start, so an exit right after it is not missed.
-      const wait = await ref.session.client.waitContainer(ref.id, { condition: notStarted ? 'next-exit' : 'not-running', signal });
-      if (notStarted) await ref.session.client.startContainer(ref.id, { signal });
+      const wait = await ref.session.client.containers.wait(ref.id, { condition: notStarted ? 'next-exit' : 'not-running', signal });
+      if (notStarted) await ref.session.client.containers.start(ref.id, { signal });
       const result = await wait.result;
       if (result.Error?.Message) deps.log.warn(`Waiting for ${ref.name}: ${result.Error.Message}`);
       return result.StatusCode;

@@ -31,7 +31,7 @@ export function forceRemoveQuestion(name: string): { message: string; detail: st
 /** The name the engine has for the container now (a row or an id given by automation may be out of date). */
 async function currentName(ref: ContainerRef): Promise<string> {
   try {
-    const inspected = await ref.session.client.inspectContainer(ref.id);
+    const inspected = await ref.session.client.containers.inspect(ref.id);
     return inspected.Name.replace(/^\//, '') || ref.name;
   } catch {
     return ref.name;
@@ -40,7 +40,7 @@ async function currentName(ref: ContainerRef): Promise<string> {
 
 async function forceRemove(deps: CoreDeps, ref: ContainerRef, name: string): Promise<boolean> {
   try {
-    await withCancellableProgress(vscode.l10n.t('Removing {0} with force', name), (signal) => ref.session.client.removeContainer(ref.id, { force: true, signal }));
+    await withCancellableProgress(vscode.l10n.t('Removing {0} with force', name), (signal) => ref.session.client.containers.remove(ref.id, { force: true, signal }));
     await ref.session.model.refetchContainers([ref.id]).catch((error: unknown) => reportError(deps, 'Refreshing containers', error));
     return true;
   } catch (error) {

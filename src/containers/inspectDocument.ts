@@ -30,8 +30,8 @@ export class InspectDocumentProvider extends Disposable implements vscode.TextDo
     try {
       const client = this.deps.sessionFor(query.get('engine') ?? undefined).client;
       const data = uri.path.startsWith('/image/')
-        ? await client.inspectImage(id, { signal: controller.signal })
-        : await client.inspectContainer(id, { signal: controller.signal });
+        ? await client.images.inspect(id, { signal: controller.signal })
+        : await client.containers.inspect(id, { signal: controller.signal });
       return `${JSON.stringify(data, null, 2)}\n`;
     } catch (error) {
       // The document says what went wrong instead of showing stale or empty JSON.

@@ -97,7 +97,7 @@ export async function attachToContainer(deps: AttachDeps, ref: ContainerRef, opt
     signalled = await signalAfterConsent(client, ref.id, ref.name, chosen, options.confirmed);
     if (!signalled) return undefined;
   }
-  const inspect = await client.inspectContainer(ref.id);
+  const inspect = await client.containers.inspect(ref.id);
   const folder = vscode.workspace.workspaceFolders?.[0];
   const localRoot = options.localRoot ?? folder?.uri.fsPath;
   const remoteRoot = localRoot === undefined ? undefined : await askRemoteRoot(options.remoteRoot, inspect.Config.WorkingDir || '/', automation);

@@ -146,7 +146,7 @@ export class NodeLaunchProvider implements vscode.DebugConfigurationProvider {
         this.deps.log.info(`Started ${program} in ${launched.name} on ${session.name}; its inspector ${inspectorPort} is forwarded to ${active.forward.address}`);
         return inspectorAttachConfiguration(config.name || vscode.l10n.t('Berth: {0}', launched.name), active, debugToken, { localRoot, remoteRoot });
       } catch (error) {
-        await session.client.removeContainer(launched.id, { force: true }).catch(() => undefined);
+        await session.client.containers.remove(launched.id, { force: true }).catch(() => undefined);
         throw error;
       }
     });
@@ -173,7 +173,7 @@ export class NodeLaunchProvider implements vscode.DebugConfigurationProvider {
 
   private async removeAfterSession(client: EngineClient, launched: LaunchedNodeApp, address: string): Promise<void> {
     try {
-      await client.removeContainer(launched.id, { force: true });
+      await client.containers.remove(launched.id, { force: true });
       this.deps.log.info(`Debug session ended: removed container ${launched.name}`);
       void vscode.window.showInformationMessage(vscode.l10n.t('Debug session ended: stopped forwarding {0} and removed container {1}.', address, launched.name));
     } catch (error) {

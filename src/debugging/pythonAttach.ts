@@ -46,7 +46,7 @@ export async function attachPythonDebugger(deps: AttachDeps, args: unknown[]): P
   const found = await withCancellableProgress(vscode.l10n.t('Looking for debugpy in {0}', ref.name), (signal) => findDebugpyServers(client, ref.id, signal));
   const chosen = await chooseProcess(found, options.pid, ref.name);
   if (!chosen) return undefined;
-  const inspect = await client.inspectContainer(ref.id);
+  const inspect = await client.containers.inspect(ref.id);
   const folder = vscode.workspace.workspaceFolders?.[0];
   const localRoot = options.localRoot ?? folder?.uri.fsPath;
   const remoteRoot = localRoot === undefined ? undefined : await askRemoteRoot(options.remoteRoot, inspect.Config.WorkingDir || '/', automation);

@@ -64,13 +64,13 @@ export class PythonLaunchProvider implements vscode.DebugConfigurationProvider {
   }
 
   private async start(engine: string, client: EngineClient, launch: DebugpyLaunch, name: string, localRoot: string | undefined, signal: AbortSignal): Promise<vscode.DebugConfiguration> {
-    const { Id: id } = await client.createContainer(debugpyLaunchBody(launch), { signal });
+    const { Id: id } = await client.containers.create(debugpyLaunchBody(launch), { signal });
     const remove = async (): Promise<void> => {
-      await client.removeContainer(id, { force: true });
+      await client.containers.remove(id, { force: true });
       this.deps.log.info(`Removed the container ${id.slice(0, 12)} the berth-python launch "${name}" started`);
     };
     try {
-      await client.startContainer(id, { signal });
+      await client.containers.start(id, { signal });
       await waitForListening(client, id, launch.port, { signal });
       const active = await this.deps.forwards.start(engine, client, id, { localPort: 0, containerPort: launch.port }, signal);
       const token = this.deps.debugForwards.own(active, remove);

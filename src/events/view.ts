@@ -41,7 +41,7 @@ class EngineEvents extends Disposable {
     super();
     this.history = new EventHistory(maxEntries);
     // The client is asked for on each connection: an engine with an invalid configuration throws from `client`.
-    this.follower = new EventFollower({ events: (options) => session.client.events(options) }, this.history, {
+    this.follower = new EventFollower({ events: (options) => session.client.system.events(options) }, this.history, {
       firstSince: () => sinceBefore(Date.now(), FIRST_WINDOW_MS),
       onChange,
     });

@@ -56,7 +56,7 @@ export class ContainerFileSystemProvider extends Disposable implements vscode.Fi
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
     const { client, location, facts } = await this.open(uri);
     return this.guard(uri, client, location, async () => {
-      const own = await client.statContainerPath(location.containerId, location.path);
+      const own = await client.containers.statPath(location.containerId, location.path);
       const kind = kindOfStat(own);
       let target = own;
       if (kind === 'symlink') {
@@ -127,7 +127,7 @@ export class ContainerFileSystemProvider extends Disposable implements vscode.Fi
     const { client, location, facts } = await this.open(uri);
     this.refuseReadonly(uri, facts);
     await this.guard(uri, client, location, async () => {
-      await client.statContainerPath(location.containerId, location.path);
+      await client.containers.statPath(location.containerId, location.path);
       const cmd = options.recursive ? ['rm', '-rf', '--', location.path] : ['rm', '-f', '--', location.path];
       await runFileCommand(client, location.containerId, cmd, 'delete');
     });
@@ -142,7 +142,7 @@ export class ContainerFileSystemProvider extends Disposable implements vscode.Fi
     }
     this.refuseReadonly(oldUri, from.facts);
     await this.guard(oldUri, from.client, from.location, async () => {
-      await from.client.statContainerPath(from.location.containerId, from.location.path);
+      await from.client.containers.statPath(from.location.containerId, from.location.path);
       if (!options.overwrite && (await this.exists(from.client, to))) throw vscode.FileSystemError.FileExists(newUri);
       await runFileCommand(from.client, to.containerId, ['mv', '-f', '--', from.location.path, to.path], 'rename');
     });
@@ -190,7 +190,7 @@ export class ContainerFileSystemProvider extends Disposable implements vscode.Fi
 
   private async exists(client: EngineClient, location: ContainerLocation): Promise<boolean> {
     try {
-      await client.statContainerPath(location.containerId, location.path);
+      await client.containers.statPath(location.containerId, location.path);
       return true;
     } catch (error) {
       if (error instanceof EngineError && error.kind === 'not-found') return false;
@@ -214,7 +214,7 @@ export class ContainerFileSystemProvider extends Disposable implements vscode.Fi
     }
     let facts = this.facts.get(location.containerId);
     if (facts === undefined) {
-      facts = client.inspectContainer(location.containerId).then((inspect) => ({ readonly: inspect.HostConfig['ReadonlyRootfs'] === true, way: undefined, took: {} }));
+      facts = client.containers.inspect(location.containerId).then((inspect) => ({ readonly: inspect.HostConfig['ReadonlyRootfs'] === true, way: undefined, took: {} }));
       this.facts.set(location.containerId, facts);
       facts.catch(() => this.facts.delete(location.containerId));
     }
@@ -237,7 +237,7 @@ export class ContainerFileSystemProvider extends Disposable implements vscode.Fi
     if (/permission denied/i.test(words)) return vscode.FileSystemError.NoPermissions(`${location.path}: permission denied in the container (the engine said "${words}")`);
     if (/read-only file system/i.test(words)) return vscode.FileSystemError.NoPermissions(`${location.path}: the container's file system is read-only`);
     if (error instanceof EngineError && error.kind === 'not-found') {
-      const containerGone = await client.inspectContainer(location.containerId).then(
+      const containerGone = await client.containers.inspect(location.containerId).then(
         () => false,
         (inspectError: unknown) => inspectError instanceof EngineError && inspectError.kind === 'not-found',
       );

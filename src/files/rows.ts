@@ -145,7 +145,7 @@ export class FileRows extends Disposable implements ContainerChildRows {
     let parent: ChildRow['parent'] = row.parent;
     while (parent.kind === 'child') parent = (parent as FileRow).parent;
     if (parent.kind !== 'volume') return false;
-    return this.deps.sessionFor(row.engine).client.inspectVolume(parent.name).then(
+    return this.deps.sessionFor(row.engine).client.volumes.inspect(parent.name).then(
       () => false,
       (error: unknown) => isEngineError(error, 'not-found'),
     );

@@ -42,7 +42,7 @@ export class VolumeHelpers extends Disposable {
     if (known) {
       const id = await known.id;
       try {
-        await this.deps.sessionFor(engine).client.inspectContainer(id);
+        await this.deps.sessionFor(engine).client.containers.inspect(id);
         return id;
       } catch (error) {
         if (!isEngineError(error, 'not-found')) throw error;
@@ -66,7 +66,7 @@ export class VolumeHelpers extends Disposable {
     await Promise.all(
       helpers.map(async ({ engine, id }) => {
         try {
-          await this.deps.sessionFor(engine).client.removeContainer(await id, { force: true });
+          await this.deps.sessionFor(engine).client.containers.remove(await id, { force: true });
         } catch (error) {
           this.deps.log.debug(`Removing a volume helper: ${errorMessage(error)}`);
         }

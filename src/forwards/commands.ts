@@ -48,7 +48,7 @@ async function forwardPort(deps: ForwardCommandDeps, args: unknown[]): Promise<F
   const client = ref.session.client;
   let spec = givenSpec(args);
   if (spec === undefined) {
-    const inspect = await client.inspectContainer(ref.id);
+    const inspect = await client.containers.inspect(ref.id);
     spec = await askSpec(inspect.Name.replace(/^\//, ''), exposedPorts(inspect.Config.ExposedPorts));
     if (spec === undefined) return undefined;
   }

@@ -85,7 +85,7 @@ export const imageCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
       for (const ref of target.refs) {
         progress.report({ message: ref.reference });
         try {
-          await ref.session.client.removeImage(ref.reference, { signal });
+          await ref.session.client.images.remove(ref.reference, { signal });
           removed.push(ref.reference);
         } catch (error) {
           reportError(deps, `Removing ${ref.reference}`, error);

@@ -52,7 +52,7 @@ export const commitCommands: ReadonlyArray<CommandEntry<ImagesCommandDeps>> = [
     if (invalid) throw new Error(invalid);
     const { repo, tag } = splitRepoTag(repoTag);
     const result = await withCancellableProgress(vscode.l10n.t('Committing {0} as {1}', ref.name, repoTag), (signal) =>
-      ref.session.client.commitContainer(ref.id, {
+      ref.session.client.containers.commit(ref.id, {
         repo,
         tag: tag ?? 'latest',
         comment: comment || undefined,

@@ -182,7 +182,7 @@ export class RunSession {
 
   /** Renames the terminal after the container, by the name the engine gave it (KNOWN, or inspected); whether that worked. */
   private nameAfterEngine(id: string, known?: string): Promise<boolean> {
-    const name = known !== undefined ? Promise.resolve(known) : this.session.client.inspectContainer(id).then((inspected) => inspected.Name);
+    const name = known !== undefined ? Promise.resolve(known) : this.session.client.containers.inspect(id).then((inspected) => inspected.Name);
     return name.then(
       (engineName) => {
         this.terminalName = `Run: ${engineName.replace(/^\//, '')}`;

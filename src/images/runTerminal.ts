@@ -78,7 +78,7 @@ export class RunTerminalControls extends Disposable {
     const resize = (dimensions: { rows: number; columns: number } | undefined): void => {
       if (!dimensions) return;
       // A container that already exited answers 409: nothing to size then.
-      client.resizeContainer(id, { rows: dimensions.rows, cols: dimensions.columns }).catch(() => undefined);
+      client.containers.resize(id, { rows: dimensions.rows, cols: dimensions.columns }).catch(() => undefined);
     };
     void this.terminal.opened.then(() => resize(this.terminal.dimensions));
     this._register(this.terminal.onDidSetDimensions((dimensions) => resize(dimensions)));
@@ -118,7 +118,7 @@ export class RunTerminalControls extends Disposable {
       return;
     }
     this.terminal.writeLine(ANSI.bold(`^C [Berth] killing ${container.name}`));
-    container.client.killContainer(container.id).catch(() => undefined);
+    container.client.containers.kill(container.id).catch(() => undefined);
   }
 
   /** A minimal cooked mode for runs without a TTY: echo, backspace, Enter sends the line, Ctrl+D ends stdin. */

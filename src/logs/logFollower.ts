@@ -13,7 +13,7 @@ import { LogMessageReader } from './logMessages';
 import { hasRun, isRunning, runEventsUpTo, waitForStart } from './runEvents';
 import { parseTimestamp } from './timestamps';
 
-export type LogsClient = Pick<EngineClient, 'containerLogs' | 'inspectContainer' | 'events'> & Partial<Pick<EngineClient, 'pingInfo'>>;
+export type LogsClient = { readonly system: Pick<EngineClient['system'], 'events'>; readonly containers: Pick<EngineClient['containers'], 'logs' | 'inspect'> } & Partial<Pick<EngineClient, 'pingInfo'>>;
 
 /** A client, or how to get the engine's current one: a view outlives an engine outage, its session may not. */
 export type LogsClientSource = LogsClient | (() => LogsClient);
@@ -350,7 +350,7 @@ class Follower {
   ): Promise<void> {
     let clean = false;
     try {
-      for await (const chunk of this.client.containerLogs(this.id, { ...query, timestamps: true, tty: this.tty, rawFrames: true })) reader.push(chunk, !this.tty);
+      for await (const chunk of this.client.containers.logs(this.id, { ...query, timestamps: true, tty: this.tty, rawFrames: true })) reader.push(chunk, !this.tty);
       clean = true;
     } finally {
       reader.end(clean, holdUnfinished);
@@ -360,7 +360,7 @@ class Follower {
   /** The container's state, or undefined (after saying so) when it was removed. */
   private async inspect(): Promise<State | undefined> {
     try {
-      return (await this.client.inspectContainer(this.id, { signal: this.options.signal })).State;
+      return (await this.client.containers.inspect(this.id, { signal: this.options.signal })).State;
     } catch (error) {
       if (!isEngineError(error, 'not-found')) throw error;
       // Nothing more can be read: what the last stream held back is shown as it came.
@@ -376,7 +376,7 @@ class Follower {
     for (let attempt = 0; ; attempt++) {
       await delay(ENGINE_RETRY_MS[Math.min(attempt, ENGINE_RETRY_MS.length - 1)] ?? 1500, undefined, { signal });
       try {
-        return (await this.client.inspectContainer(this.id, { signal })).State;
+        return (await this.client.containers.inspect(this.id, { signal })).State;
       } catch (error) {
         if (isEngineError(error, 'not-found')) return undefined;
         if (signal.aborted || !isEngineError(error, 'unreachable')) throw error;
@@ -387,7 +387,7 @@ class Follower {
 
 export async function followContainerLogs(source: LogsClientSource, id: string, sink: LogSink, options: FollowOptions): Promise<void> {
   const client = typeof source === 'function' ? source() : source;
-  const first = await client.inspectContainer(id, { signal: options.signal });
+  const first = await client.containers.inspect(id, { signal: options.signal });
   const follower = new Follower(source, client, id, first.Name.replace(/^\//, ''), first.Config.Tty, sink, options);
   await follower.run(first);
 }

@@ -72,7 +72,7 @@ function explains(events: readonly RunEvent[], state: State): boolean {
  * sends nothing at all), so the stream is followed and left as soon as it has told enough.
  */
 export async function runEventsUpTo(
-  client: Pick<EngineClient, 'events'>,
+  client: { readonly system: Pick<EngineClient['system'], 'events'> },
   id: string,
   from: bigint,
   state: State,
@@ -85,7 +85,7 @@ export async function runEventsUpTo(
   signal.addEventListener('abort', stop, { once: true });
   const timer = setTimeout(stop, EVENTS_WAIT_MS);
   try {
-    const stream = client.events({ since: eventsSince(from), filters: { type: ['container'], container: [id] }, signal: reading.signal });
+    const stream = client.system.events({ since: eventsSince(from), filters: { type: ['container'], container: [id] }, signal: reading.signal });
     for await (const event of stream) {
       const run = toRunEvent(event);
       if (run === undefined || run.nanos < from) continue;
@@ -107,13 +107,13 @@ export async function runEventsUpTo(
  * is left to `runEventsUpTo`, which reads the events again from the same instant.
  */
 export async function waitForStart(
-  client: Pick<EngineClient, 'events'>,
+  client: { readonly system: Pick<EngineClient['system'], 'events'> },
   id: string,
   from: bigint | undefined,
   signal: AbortSignal,
 ): Promise<{ kind: 'started'; nanos: bigint } | { kind: 'removed' | 'ended' }> {
   const filters = { type: ['container'], container: [id], event: ['start', 'destroy', 'remove'] };
-  for await (const event of client.events({ filters, signal, ...(from === undefined ? {} : { since: eventsSince(from) }) })) {
+  for await (const event of client.system.events({ filters, signal, ...(from === undefined ? {} : { since: eventsSince(from) }) })) {
     const action = baseAction(event.Action);
     if (action === 'destroy' || action === 'remove') return { kind: 'removed' };
     if (action === 'start') return { kind: 'started', nanos: eventNanos(event) };

@@ -10,7 +10,7 @@ import type { EngineClient } from '../engine';
 import { FilteredSink, type LineFilter } from './lineFilter';
 import { LogMessageReader } from './logMessages';
 
-export type SaveLogsClient = Pick<EngineClient, 'containerLogs' | 'inspectContainer'>;
+export type SaveLogsClient = { readonly containers: Pick<EngineClient['containers'], 'logs' | 'inspect'> };
 
 export interface SaveLogsOptions {
   readonly filter?: LineFilter | undefined;
@@ -100,7 +100,7 @@ function codeOf(error: unknown): string | undefined {
 /** Writes the logs of container ID to PATH; on a failure or a cancellation the partial file is removed. */
 export async function saveContainerLogs(client: SaveLogsClient, id: string, path: string, options: SaveLogsOptions): Promise<SavedLogs> {
   const { signal } = options;
-  const inspect = await client.inspectContainer(id, { signal });
+  const inspect = await client.containers.inspect(id, { signal });
   const tty = inspect.Config.Tty;
   const until = options.until ?? (options.now ?? Date.now)() / 1000;
   let file: WriteStream;
@@ -129,7 +129,7 @@ export async function saveContainerLogs(client: SaveLogsClient, id: string, path
   let clean = false;
   try {
     const query = { timestamps: true, tty, rawFrames: true, until, signal, ...(options.since === undefined ? {} : { since: options.since }) };
-    for await (const chunk of client.containerLogs(id, query)) {
+    for await (const chunk of client.containers.logs(id, query)) {
       reader.push(chunk, !tty);
       if (writeError !== undefined) throw writeError;
       options.onProgress?.(bytes);

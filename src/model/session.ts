@@ -129,8 +129,8 @@ export class EngineSession extends Disposable {
   async engineInfo(signal?: AbortSignal): Promise<EngineInfo> {
     const client = this.client;
     const [ping, version, apiVersion] = await Promise.all([
-      client.ping({ signal }),
-      client.version({ signal }),
+      client.system.ping({ signal }),
+      client.system.version({ signal }),
       client.negotiatedVersion({ signal }),
     ]);
     const isPodman =

@@ -27,7 +27,7 @@ function networkOf(value: unknown): string | undefined {
 }
 
 async function pickNetwork(deps: NetworksDeps, many: boolean): Promise<string[]> {
-  const networks = await deps.session.client.listNetworks({});
+  const networks = await deps.session.client.networks.list({});
   const items = networks.map((network) => ({ label: network.Name, description: `${network.Driver} · ${network.Scope}` }));
   const picked = many ? await pickMany(items, { placeHolder: vscode.l10n.t('Networks') }) : await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Network') });
   if (picked === undefined) return [];
@@ -68,7 +68,7 @@ async function askCreateBody(): Promise<CreateNetworkBody | undefined> {
 /** The container for Connect: given, or picked among the engine's containers not attached yet. */
 async function containerToConnect(deps: NetworksDeps, network: string, given: unknown): Promise<string | undefined> {
   if (typeof given === 'string') return given;
-  const attached = new Set(attachmentsOf(await deps.session.client.inspectNetwork(network)).map((attachment) => attachment.id));
+  const attached = new Set(attachmentsOf(await deps.session.client.networks.inspect(network)).map((attachment) => attachment.id));
   const items = [...deps.session.model.containers()]
     .filter((record) => !attached.has(record.id))
     .map((record) => ({ label: record.summary.Names[0]?.replace(/^\//, '') ?? shortId(record.id), description: record.summary.State, id: record.id }));
@@ -80,7 +80,7 @@ async function containerToConnect(deps: NetworksDeps, network: string, given: un
 async function containerToDisconnect(deps: NetworksDeps, network: string, target: unknown, given: unknown): Promise<string | undefined> {
   if (typeof given === 'string') return given;
   if (isObject(target) && target['kind'] === 'networkContainer' && typeof target['id'] === 'string') return target['id'];
-  const items = attachmentsOf(await deps.session.client.inspectNetwork(network)).map((attachment) => ({ label: attachment.name, description: attachment.address, id: attachment.id }));
+  const items = attachmentsOf(await deps.session.client.networks.inspect(network)).map((attachment) => ({ label: attachment.name, description: attachment.address, id: attachment.id }));
   if (items.length === 0) throw new Error(`No container is attached to ${network}`);
   return (await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Container to disconnect from {0}', network) }))?.id;
 }
@@ -101,7 +101,7 @@ export const networkCommands: ReadonlyArray<CommandEntry<NetworksDeps>> = [
   createCommand<NetworksDeps, CreateNetworkBody>('berth.networks.create', 'Creating the network', {
     ask: askCreateBody,
     create: async (deps, body) => {
-      const created = await deps.session.client.createNetwork(body);
+      const created = await deps.session.client.networks.create(body);
       deps.log.info(`Created network ${body.Name} (${shortId(created.Id)})${created.Warning ? `: ${created.Warning}` : ''}`);
       await deps.refreshNetworks();
       return body.Name;
@@ -122,7 +122,7 @@ export const networkCommands: ReadonlyArray<CommandEntry<NetworksDeps>> = [
   command('berth.networks.inspect', 'Inspecting the network', (deps) => async (target?: unknown) => {
     const name = networkOf(target) ?? (await pickNetwork(deps, false))[0];
     if (name === undefined) return;
-    await showInspected(await deps.session.client.inspectNetwork(name));
+    await showInspected(await deps.session.client.networks.inspect(name));
   }),
   command(
     'berth.networks.connect',
@@ -130,7 +130,7 @@ export const networkCommands: ReadonlyArray<CommandEntry<NetworksDeps>> = [
     (deps) => async (target?: unknown) => {
       const pair = await networkAndContainer(deps, target, (network, given) => containerToConnect(deps, network, given));
       if (!pair) return undefined;
-      await deps.session.client.connectNetwork(pair.network, pair.container);
+      await deps.session.client.networks.connect(pair.network, pair.container);
       await deps.refreshNetworks();
       return pair;
     },
@@ -142,7 +142,7 @@ export const networkCommands: ReadonlyArray<CommandEntry<NetworksDeps>> = [
     (deps) => async (target?: unknown) => {
       const pair = await networkAndContainer(deps, target, (network, given) => containerToDisconnect(deps, network, target, given));
       if (!pair) return undefined;
-      await deps.session.client.disconnectNetwork(pair.network, pair.container);
+      await deps.session.client.networks.disconnect(pair.network, pair.container);
       await deps.refreshNetworks();
       return pair;
     },

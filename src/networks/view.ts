@@ -30,9 +30,9 @@ class Binding extends Disposable {
     this.networks = this._register(
       new NetworkStore(
         {
-          listNetworks: (options) => session.client.listNetworks(options),
-          inspectNetwork: (id, options) => session.client.inspectNetwork(id, options),
-          events: (options) => session.client.events(options),
+          listNetworks: (options) => session.client.networks.list(options),
+          inspectNetwork: (id, options) => session.client.networks.inspect(id, options),
+          events: (options) => session.client.system.events(options),
         },
         (level, message) => log[level](message),
       ),

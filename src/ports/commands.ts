@@ -66,7 +66,7 @@ async function choosePort(deps: PortCommandDeps, args: unknown[], purpose: Purpo
       ports = await deps.facts.read(ref.session, record);
     } else {
       // Not in the model yet (automation right after a create): the engine answers by id or name.
-      const inspect = await ref.session.client.inspectContainer(ref.id);
+      const inspect = await ref.session.client.containers.inspect(ref.id);
       name = inspect.Name.replace(/^\//, '');
       ports = portsOfInspect(inspect);
     }

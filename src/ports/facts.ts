@@ -35,7 +35,7 @@ export class PortFacts {
     let reading = this.reading.get(record.id);
     if (!reading) {
       const id = record.id;
-      reading = session.client.inspectContainer(id, { signal }).then(
+      reading = session.client.containers.inspect(id, { signal }).then(
         (inspect) => {
           const ports = portsOfInspect(inspect);
           this.bindings.set(id, ports);

@@ -93,7 +93,7 @@ export async function tagImage(deps: ImageCommandDeps, target: ImageTarget, opti
   }
   const trimmed = reference.trim();
   const { repo, tag } = splitRepoTag(trimmed);
-  await deps.engine(target).tagImage(source, tag === undefined ? { repo } : { repo, tag });
+  await deps.engine(target).images.tag(source, tag === undefined ? { repo } : { repo, tag });
   const full = tag === undefined ? `${repo}:latest` : trimmed;
   deps.log.info(`Tagged ${source} as ${full}`);
   return { source, reference: full };
@@ -120,7 +120,7 @@ export async function pushImage(deps: ImageCommandDeps, target: ImageTarget, opt
       async ({ credential }) => {
         const layers = new LayerProgress();
         let reported = 0;
-        for await (const line of deps.engine(target).pushImage(reference, { ...(credential ? { auth: credential } : {}), signal })) {
+        for await (const line of deps.engine(target).images.push(reference, { ...(credential ? { auth: credential } : {}), signal })) {
           if (!layers.update(line)) continue;
           const { current, total, layers: count, doneLayers } = layers.totals;
           const percent = total > 0 ? (current / total) * 100 : 0;
@@ -130,7 +130,7 @@ export async function pushImage(deps: ImageCommandDeps, target: ImageTarget, opt
         const { total, layers: count } = layers.totals;
         if (count > 0) return { reference, digest: layers.digest, bytes: total, layers: count };
         // Podman's push stream has no per-layer lines: the image itself says what was pushed.
-        const image = await deps.engine(target).inspectImage(reference, { signal });
+        const image = await deps.engine(target).images.inspect(reference, { signal });
         return { reference, digest: layers.digest, bytes: image.Size, layers: layerCount(image) };
       },
       deps.authRetry,

@@ -65,7 +65,7 @@ export async function pullTag(deps: RegistryCommandDeps, target: RegistryTreeNod
       reference,
       async ({ credential, attempt }) => {
         const layers = new LayerProgress();
-        for await (const line of deps.engine().pullImage(reference, { ...(credential ? { auth: credential } : {}), signal })) {
+        for await (const line of deps.engine().images.pull(reference, { ...(credential ? { auth: credential } : {}), signal })) {
           if (layers.update(line)) {
             const { current, total } = layers.totals;
             progress.report({ message: `${formatBytes(current)} / ${formatBytes(total)}` });

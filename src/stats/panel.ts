@@ -113,7 +113,7 @@ export class StatsPanel extends Disposable {
         const note = this.states.note(ref.id);
         if (note !== undefined) return { name: ref.name, titles: [], processes: [], error: note };
         try {
-          const top = await ref.session.client.topContainer(ref.id, { signal });
+          const top = await ref.session.client.containers.top(ref.id, { signal });
           return { name: ref.name, titles: top.Titles, processes: top.Processes ?? [] };
         } catch (error) {
           return { name: ref.name, titles: [], processes: [], error: errorMessage(error) };

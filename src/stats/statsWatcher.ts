@@ -9,7 +9,7 @@ import { followStats, statsFigures, type EngineClient, type StatsFigures } from 
 import { systemTimerClock, type TimerClock } from '../views/rowRefreshScheduler';
 import { statsDescription } from './rows';
 
-export type StatsClient = Pick<EngineClient, 'containerStats'>;
+export type StatsClient = { readonly containers: Pick<EngineClient['containers'], 'stats'> };
 
 export const FLUSH_INTERVAL_MS = 1_000;
 

@@ -85,7 +85,7 @@ export class TreeStats extends Disposable {
     this.healthOutput.set(record, { text: undefined });
     this.deps
       .sessionFor(node.engine)
-      .client.inspectContainer(node.id)
+      .client.containers.inspect(node.id)
       .then(
         (inspect) => {
           const last = inspect.State.Health?.Log?.at(-1);

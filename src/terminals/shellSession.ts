@@ -11,7 +11,7 @@ import type { EngineClient, ExecInspect } from '../engine';
 import { isEngineError } from '../engine';
 import { StreamDecoders } from './terminalText';
 
-type ShellClient = Pick<EngineClient, 'createExec' | 'startExecAttached' | 'resizeExec' | 'inspectExec' | 'inspectContainer'>;
+type ShellClient = { readonly containers: Pick<EngineClient['containers'], 'inspect'>; readonly exec: Pick<EngineClient['exec'], 'create' | 'startAttached' | 'resize' | 'inspect'> };
 
 /** What a shell needs of its terminal (a BufferedPseudoterminal in the extension; no `vscode` here). */
 export interface ShellTerminal {
@@ -108,7 +108,7 @@ export async function runShell(
   try {
     await terminal.opened;
     const { signal } = terminal;
-    const startedAt = (await client.inspectContainer(containerId, { signal })).State.StartedAt;
+    const startedAt = (await client.containers.inspect(containerId, { signal })).State.StartedAt;
     for (const shell of SHELL_CANDIDATES) {
       const result = await tryShell(client, containerId, shell, terminal, input, log);
       if (result === 'missing') {
@@ -157,7 +157,7 @@ async function inspectContainerChange(
   signal: AbortSignal,
 ): Promise<ContainerChange | undefined> {
   try {
-    const { State: state } = await client.inspectContainer(containerId, { signal });
+    const { State: state } = await client.containers.inspect(containerId, { signal });
     if (state.StartedAt !== startedAt) return 'restarted';
     return state.Running && !state.Restarting ? undefined : 'stopped';
   } catch (error) {
@@ -179,7 +179,7 @@ async function tryShell(
   log: (message: string) => void,
 ): Promise<number | null | 'missing'> {
   const signal = terminal.signal;
-  const exec = await client.createExec(containerId, {
+  const exec = await client.exec.create(containerId, {
     cmd: [shell],
     tty: true,
     attachStdin: true,
@@ -190,7 +190,7 @@ async function tryShell(
   });
   let socket: Duplex;
   try {
-    socket = await client.startExecAttached(exec.Id, { tty: true, signal });
+    socket = await client.exec.startAttached(exec.Id, { tty: true, signal });
   } catch (error) {
     if (isEngineError(error) && MISSING_PROGRAM.test(error.message)) return 'missing';
     throw error;
@@ -230,7 +230,7 @@ async function tryShell(
     showHeld();
     if (launch === 'running') {
       const resize = (rows: number, cols: number): void => {
-        client.resizeExec(exec.Id, { rows, cols, signal }).catch((error: unknown) => log(`Resizing the shell failed: ${String(error)}`));
+        client.exec.resize(exec.Id, { rows, cols, signal }).catch((error: unknown) => log(`Resizing the shell failed: ${String(error)}`));
       };
       if (terminal.dimensions) resize(terminal.dimensions.rows, terminal.dimensions.columns);
       listeners.add(terminal.onDidSetDimensions((dimensions) => resize(dimensions.rows, dimensions.columns)));
@@ -245,7 +245,7 @@ async function tryShell(
   }
   for (const [, rest] of decoders.flush()) terminal.write(rest);
   if (signal.aborted) return null;
-  const info = await client.inspectExec(exec.Id).catch(() => undefined);
+  const info = await client.exec.inspect(exec.Id).catch(() => undefined);
   return info?.ExitCode ?? null;
 }
 
@@ -263,7 +263,7 @@ async function whenLaunched(
   for (let poll = 0; ; poll++) {
     // Read before the inspection: a stream that closed before the engine answered is closed in what it says.
     const closed = streamClosed();
-    const state = execLaunchState(await client.inspectExec(execId, { signal }), closed);
+    const state = execLaunchState(await client.exec.inspect(execId, { signal }), closed);
     if (state !== 'starting') return state;
     // The stream closed but the engine still says "starting": it has not recorded the end yet; ask a few more times.
     if (closed && ++pollsAfterClose > POLLS_AFTER_CLOSE) return 'ended';

@@ -34,14 +34,14 @@ function containerAct(
   };
 }
 
-export const startContainer = containerAct('start_container', 'Start a container', 'start', (context, id) => context.client.startContainer(id, { signal: context.signal }));
+export const startContainer = containerAct('start_container', 'Start a container', 'start', (context, id) => context.client.containers.start(id, { signal: context.signal }));
 export const stopContainer = containerAct('stop_container', 'Stop a container', 'stop', (context, id, input) =>
-  context.client.stopContainer(id, { timeoutSeconds: typeof input['timeoutSeconds'] === 'number' ? input['timeoutSeconds'] : undefined, signal: context.signal }),
+  context.client.containers.stop(id, { timeoutSeconds: typeof input['timeoutSeconds'] === 'number' ? input['timeoutSeconds'] : undefined, signal: context.signal }),
   { timeoutSeconds: { type: 'integer', minimum: 0, maximum: 600, description: 'Seconds to wait before the engine kills it (default: the engine\'s).' } },
 );
-export const restartContainer = containerAct('restart_container', 'Restart a container', 'restart', (context, id) => context.client.restartContainer(id, { signal: context.signal }));
+export const restartContainer = containerAct('restart_container', 'Restart a container', 'restart', (context, id) => context.client.containers.restart(id, { signal: context.signal }));
 export const removeContainer = containerAct('remove_container', 'Remove a container', 'remove', (context, id, input) =>
-  context.client.removeContainer(id, { force: input['force'] === true, signal: context.signal }),
+  context.client.containers.remove(id, { force: input['force'] === true, signal: context.signal }),
   { force: { type: 'boolean', description: 'Kill it first if it runs.' } },
 );
 

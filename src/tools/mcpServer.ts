@@ -94,7 +94,7 @@ async function serveWith(options: McpServerOptions, context: ToolContext): Promi
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async (_request, extra) => {
-    const containers = await context.client.listContainers({ all: true, signal: extra.signal });
+    const containers = await context.client.containers.list({ all: true, signal: extra.signal });
     return {
       resources: containers.slice(0, 200).map((container) => {
         const name = (container.Names[0] ?? shortId(container.Id)).replace(/^\//, '');

@@ -31,7 +31,7 @@ function volumeNames(args: unknown[]): { names: string[]; confirmed: boolean | u
 }
 
 async function pickVolumes(deps: VolumesDeps, canPickMany: boolean): Promise<string[]> {
-  const volumes = await deps.session.client.listVolumes({});
+  const volumes = await deps.session.client.volumes.list({});
   if (volumes.length === 0) throw new Error('There are no volumes on this engine');
   const items = volumes.map((volume) => ({ label: volumeLabel(volume.Name), description: volume.Driver, name: volume.Name }));
   const picked = canPickMany ? await pickMany(items, { placeHolder: vscode.l10n.t('Volumes') }) : await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Volume') });
@@ -73,7 +73,7 @@ export const volumeCommands: ReadonlyArray<CommandEntry<VolumesDeps>> = [
   createCommand<VolumesDeps, CreateVolumeBody>('berth.volumes.create', 'Creating the volume', {
     ask: askCreateBody,
     create: async (deps, body) => {
-      const volume = await deps.session.client.createVolume(body);
+      const volume = await deps.session.client.volumes.create(body);
       deps.log.info(`Created volume ${volume.Name}`);
       return volume.Name;
     },
@@ -92,7 +92,7 @@ export const volumeCommands: ReadonlyArray<CommandEntry<VolumesDeps>> = [
     if (names.length === 0) names = await pickVolumes(deps, false);
     const name = names[0];
     if (name === undefined) return;
-    await showInspected(await deps.session.client.inspectVolume(name));
+    await showInspected(await deps.session.client.volumes.inspect(name));
   }),
   command('berth.volumes.copyName', 'Copying the volume name', (deps) => async (...args: unknown[]) => {
     let { names } = volumeNames(args);

@@ -44,10 +44,10 @@ class Binding extends Disposable {
     // The client is asked for on each call: an engine whose configuration is invalid throws from `client`, and that
     // must surface in the view's own work, not in the session switch that made this binding.
     const source: VolumeSource = {
-      listVolumes: (options) => session.client.listVolumes(options),
-      inspectVolume: (name, options) => session.client.inspectVolume(name, options),
-      diskUsage: (options) => session.client.diskUsage(options),
-      events: (options) => session.client.events(options),
+      listVolumes: (options) => session.client.volumes.list(options),
+      inspectVolume: (name, options) => session.client.volumes.inspect(name, options),
+      diskUsage: (options) => session.client.system.df(options),
+      events: (options) => session.client.system.events(options),
     };
     this.volumes = this._register(new VolumeStore(source, summaries, (level, message) => log[level](message)));
     this._register(session.model.onDidChange(() => this.volumes.containersChanged()));

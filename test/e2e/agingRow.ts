@@ -28,7 +28,7 @@ async function dockerPsStatus(client: EngineClient, dockerHost: string, id: stri
     return { status: stdout.trim(), from: 'docker ps' };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    const [listed] = await client.listContainers({ all: true, filters: { id: [id] } });
+    const [listed] = await client.containers.list({ all: true, filters: { id: [id] } });
     return { status: listed?.Status ?? '', from: 'GET /containers/json (no docker CLI here)' };
   }
 }
@@ -38,9 +38,9 @@ export async function agingRow(setup: AgingRowSetup, screenshot: () => Promise<v
   // Berth's views hidden: the Explorer shown in the side bar instead.
   await driver.openViewContainer('Explorer');
   const name = uniqueName('berth-e2e-aging');
-  const { Id } = await client.createContainer(containerSpec(setup.image, ['sleep', '600']), { name });
+  const { Id } = await client.containers.create(containerSpec(setup.image, ['sleep', '600']), { name });
   setup.cleanup.push(Id);
-  await client.startContainer(Id);
+  await client.containers.start(Id);
   await driver.openViewContainer('Berth');
   const row = driver.treeRow('Containers', name);
   const first = await driver.waitForText(() => row.innerText(), /Up (Less than a second|\d+ seconds?)/, 'the new row in seconds');

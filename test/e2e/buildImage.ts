@@ -38,18 +38,18 @@ export async function buildFromExplorer(workbench: Workbench, driver: WorkbenchD
     const terminal = await driver.terminalText();
     if (!/Step \d+\/\d+ : (FROM|LABEL|COPY)|STEP \d+\/\d+: (FROM|LABEL|COPY)/.test(terminal)) throw new Error(`the terminal does not show the build's steps:\n${terminal.slice(-1500)}`);
     // The engine has the image, built from the context minus what .dockerignore excludes.
-    const inspect = await client.inspectImage(tag);
+    const inspect = await client.images.inspect(tag);
     if (inspect.Config?.Labels?.['berth.test'] !== '1') throw new Error(`${tag} lacks the Dockerfile's label`);
-    const { Id } = await client.createContainer(containerSpec(tag, ['true']));
+    const { Id } = await client.containers.create(containerSpec(tag, ['true']));
     try {
-      await client.statContainerPath(Id, '/ctx/hello.txt');
-      const ignored = await client.statContainerPath(Id, '/ctx/ignored.txt').then(
+      await client.containers.statPath(Id, '/ctx/hello.txt');
+      const ignored = await client.containers.statPath(Id, '/ctx/ignored.txt').then(
         () => 'present',
         (error: unknown) => (isEngineError(error, 'not-found') ? 'absent' : `unreadable: ${String(error)}`),
       );
       if (ignored !== 'absent') throw new Error(`/ctx/ignored.txt, excluded by .dockerignore, is ${ignored} in the image`);
     } finally {
-      await client.removeContainer(Id, { force: true }).catch(() => undefined);
+      await client.containers.remove(Id, { force: true }).catch(() => undefined);
     }
     const toast = page.locator('.notification-toast', { hasText: `Built ${tag}.` }).first();
     await toast.waitFor({ timeout: 30_000 });
@@ -68,7 +68,7 @@ export async function buildFromExplorer(workbench: Workbench, driver: WorkbenchD
     await publish('build-image');
     await driver.foldPanes(['Images']);
   } finally {
-    await client.removeImage(tag, { force: true }).catch(() => undefined);
+    await client.images.remove(tag, { force: true }).catch(() => undefined);
     await rm(folder, { recursive: true, force: true });
   }
 }

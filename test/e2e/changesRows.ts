@@ -21,9 +21,9 @@ export const CHANGES_CASE = 'Changes under a container row: counts, paths marked
 export async function changesDiff(workbench: Workbench, driver: WorkbenchDriver, client: EngineClient, image: string, publish: (name: string) => Promise<void>): Promise<void> {
   const { page } = workbench;
   const name = uniqueName('berth-e2e-changes');
-  const { Id } = await client.createContainer(containerSpec(image, ['sleep', '600']), { name });
+  const { Id } = await client.containers.create(containerSpec(image, ['sleep', '600']), { name });
   try {
-    await client.startContainer(Id);
+    await client.containers.start(Id);
     const setup = await execCapture(client, Id, ['sh', '-c', 'echo "extra:x:4242:" >> /etc/group && rm /etc/passwd && mkdir -p /srv/app && echo new > /srv/app/added.txt']);
     if (setup.exitCode !== 0) throw new Error(`setup: ${setup.stderr.toString()}`);
     await driver.openViewContainer('Berth');
@@ -55,6 +55,6 @@ export async function changesDiff(workbench: Workbench, driver: WorkbenchDriver,
     const containerRow = driver.treeRow('Containers', name);
     if ((await containerRow.getAttribute('aria-expanded')) === 'true') await containerRow.locator('.monaco-tl-twistie').click();
   } finally {
-    await client.removeContainer(Id, { force: true }).catch(() => undefined);
+    await client.containers.remove(Id, { force: true }).catch(() => undefined);
   }
 }

@@ -30,7 +30,7 @@ export async function composeUpFromExplorer(
     // The task runs to its end; the engine then has both containers of the project running.
     const deadline = Date.now() + 90_000;
     for (;;) {
-      const running = await client.listContainers({ filters: { label: [`com.docker.compose.project=${project}`], status: ['running'] } });
+      const running = await client.containers.list({ filters: { label: [`com.docker.compose.project=${project}`], status: ['running'] } });
       if (running.length === 2) break;
       if (Date.now() > deadline) throw new Error(`the project ${project} has ${running.length} of 2 containers running after Compose Up`);
       await workbench.page.waitForTimeout(500);

@@ -13,9 +13,9 @@ export const FILES_CASE = 'Files under a container row: expand to a file, edit a
 export async function filesEdit(workbench: Workbench, driver: WorkbenchDriver, client: EngineClient, image: string, publish: (name: string) => Promise<void>): Promise<void> {
   const { page } = workbench;
   const name = uniqueName('berth-e2e-files');
-  const { Id } = await client.createContainer(containerSpec(image, ['sleep', '600']), { name });
+  const { Id } = await client.containers.create(containerSpec(image, ['sleep', '600']), { name });
   try {
-    await client.startContainer(Id);
+    await client.containers.start(Id);
     const setup = await execCapture(client, Id, ['sh', '-c', 'mkdir -p /srv/app && echo setting=1 > /srv/app/config.txt']);
     if (setup.exitCode !== 0) throw new Error(`setup: ${setup.stderr}`);
     await driver.openViewContainer('Berth');
@@ -57,7 +57,7 @@ export async function filesEdit(workbench: Workbench, driver: WorkbenchDriver, c
     const containerRow = driver.treeRow('Containers', name);
     if ((await containerRow.getAttribute('aria-expanded')) === 'true') await containerRow.locator('.monaco-tl-twistie').click();
   } finally {
-    await client.removeContainer(Id, { force: true }).catch(() => undefined);
+    await client.containers.remove(Id, { force: true }).catch(() => undefined);
   }
 }
 

@@ -24,7 +24,7 @@ export async function firstHourCases(setup: FirstHourSetup): Promise<void> {
     await driver.answerQuickInput('Command for', 'sh');
     await driver.waitForText(() => widget.innerText(), 'Container name', 'the name prompt');
     await driver.quickInputBox().fill(setup.names[0]);
-    const holder = await client.inspectContainer(setup.names[0]);
+    const holder = await client.containers.inspect(setup.names[0]);
     const refusal = workbenchMessage('run-name-in-use-typed', { name: setup.names[0], 'short id': shortId(holder.Id), state: holder.State.Status });
     await driver.waitForText(() => widget.innerText(), refusal, 'the name-in-use message while typing', 15_000);
     await driver.quickInputBox().fill(runName);
@@ -40,7 +40,7 @@ export async function firstHourCases(setup: FirstHourSetup): Promise<void> {
     await page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).click();
     await driver.answerQuickInput('Options for', 'No extra options');
     await driver.waitForText(() => driver.terminalText(), /\/ # /, 'the shell prompt of the run');
-    const created = await client.listContainers({ all: true, filters: { name: [runName] } });
+    const created = await client.containers.list({ all: true, filters: { name: [runName] } });
     for (const container of created) setup.cleanup.push(container.Id);
     await page.locator('.terminal-wrapper.active .xterm-helper-textarea').first().focus();
     await page.keyboard.type('echo "typed=$((6*7))"; stty size');
@@ -70,7 +70,7 @@ export async function firstHourCases(setup: FirstHourSetup): Promise<void> {
 
   await runner.run('Berth: Start from the palette: a name typed into its multi-pick, then Enter with nothing ticked, starts that container', async () => {
     const name = uniqueName('berth-e2e-typed');
-    const { Id } = await client.createContainer(containerSpec(setup.image, ['sleep', '300']), { name });
+    const { Id } = await client.containers.create(containerSpec(setup.image, ['sleep', '300']), { name });
     setup.cleanup.push(Id);
     // A picker that opens just as a terminal or notification of an earlier case takes the focus closes again:
     // open it once more, as a user would.
@@ -88,7 +88,7 @@ export async function firstHourCases(setup: FirstHourSetup): Promise<void> {
     await driver.waitForText(() => count.innerText(), '0', 'nothing ticked');
     await page.waitForTimeout(300);
     await page.keyboard.press('Enter');
-    await driver.waitForText(async () => ((await client.inspectContainer(Id)).State.Running ? 'running' : 'not running'), /^running$/, 'the typed container started');
+    await driver.waitForText(async () => ((await client.containers.inspect(Id)).State.Running ? 'running' : 'not running'), /^running$/, 'the typed container started');
   }, evidence);
 
   await runner.run('with the engine down, Show Logs says the engine is unreachable and offers Retry', async () => {

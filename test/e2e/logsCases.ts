@@ -62,7 +62,7 @@ async function selectedInEditor(workbench: Workbench): Promise<number> {
 
 async function createContainer(setup: LogsCaseSetup, prefix: string, script: string): Promise<{ id: string; name: string }> {
   const name = uniqueName(prefix);
-  const { Id } = await setup.client.createContainer(containerSpec(setup.image, ['sh', '-c', script]), { name });
+  const { Id } = await setup.client.containers.create(containerSpec(setup.image, ['sh', '-c', script]), { name });
   setup.cleanup.push(Id);
   return { id: Id, name };
 }
@@ -77,8 +77,8 @@ async function rowMarkup(workbench: Workbench, text: string): Promise<string> {
 async function logsOfExited(setup: LogsCaseSetup, prefix: string, script: string): Promise<{ name: string; row: Locator; text: string }> {
   const { client, driver } = setup;
   const { id, name } = await createContainer(setup, prefix, script);
-  const { result } = await client.waitContainer(id, { condition: 'next-exit' });
-  await client.startContainer(id);
+  const { result } = await client.containers.wait(id, { condition: 'next-exit' });
+  await client.containers.start(id);
   await result;
   await driver.openViewContainer('Berth');
   const row = driver.treeRow('Containers', name);
@@ -144,7 +144,7 @@ export async function logsCases(setup: LogsCaseSetup): Promise<void> {
     await row.waitFor({ timeout: 30_000 });
     await driver.contextMenu(row, 'Show Logs');
     await driver.waitForText(() => driver.terminalText(), 'has not started yet', 'the waiting line');
-    await client.startContainer(id);
+    await client.containers.start(id);
     await driver.waitForText(() => driver.terminalText(), /exited with status 0/, 'the exit line');
     // Long enough for a restart storm to show (the issue saw about 19 pairs of lines at once).
     await workbench.page.waitForTimeout(3000);
@@ -162,7 +162,7 @@ export async function logsCases(setup: LogsCaseSetup): Promise<void> {
   await runner.run('Filter Logs… on a followed logs editor: only matching lines arrive, highlighted, the title names the filter', async () => {
     // One pair of lines a second keeps the document short enough that its newest lines stay in view.
     const { id, name } = await createContainer(setup, 'berth-e2e-logfilter', 'i=0; while [ $i -lt 900 ]; do echo "alpha $i"; echo "beta $i"; i=$((i+1)); sleep 1; done');
-    await client.startContainer(id);
+    await client.containers.start(id);
     const row = driver.treeRow('Containers', name);
     await driver.waitForText(() => row.innerText(), /Up /, 'the running row');
     await driver.contextMenu(row, 'Open Logs in Editor');
@@ -192,27 +192,27 @@ export async function logsCases(setup: LogsCaseSetup): Promise<void> {
     const highlighted = workbench.page.locator('.editor-group-container.active .monaco-editor .view-overlays [class*="ced-"]');
     await driver.waitForText(async () => String(await highlighted.count()), /^[1-9]\d*$/, 'the matches highlighted');
     await driver.screenshot('logs-editor-filtered');
-    await client.removeContainer(id, { force: true }).catch(() => undefined);
+    await client.containers.remove(id, { force: true }).catch(() => undefined);
   }, evidence);
 
   await runner.run('the logs editor follows across a restart and an engine outage, and says so', async () => {
     const { id, name } = await createContainer(setup, 'berth-e2e-resume', 'echo "boot $(cat /proc/sys/kernel/random/uuid)"; sleep 600');
-    await client.startContainer(id);
+    await client.containers.start(id);
     const row = driver.treeRow('Containers', name);
     await driver.waitForText(() => row.innerText(), /Up /, 'the running row');
     await driver.contextMenu(row, 'Open Logs in Editor');
     await driver.waitForText(() => driver.activeEditorText(), 'boot', 'the first run in the editor');
-    await client.restartContainer(id, { timeoutSeconds: 0 });
+    await client.containers.restart(id, { timeoutSeconds: 0 });
     await driver.waitForText(() => driver.activeEditorText(), /restarted\s+boot [\s\S]*$/, 'the second run after the restart line');
     await setup.engine.stop();
     await driver.waitForText(() => driver.activeEditorText(), /lost the engine/, 'the outage line');
     await setup.engine.start();
     await driver.waitForText(() => driver.activeEditorText(), /reconnected;/, 'the reconnect line', 60_000);
-    await client.startContainer(id);
+    await client.containers.start(id);
     const text = await driver.waitForText(() => driver.activeEditorText(), /reconnected;[\s\S]*restarted\s+boot /, 'the third run after the outage', 60_000);
     // Every run's line exactly once, as the engine has them.
     const engineText: string[] = [];
-    for await (const chunk of client.containerLogs(id, { stdout: true, stderr: true })) engineText.push(chunk.data.toString('utf8'));
+    for await (const chunk of client.containers.logs(id, { stdout: true, stderr: true })) engineText.push(chunk.data.toString('utf8'));
     const shown = text.split('\n').filter((line) => line.startsWith('boot ')).join('\n');
     if (shown !== engineText.join('').trim()) throw new Error(`editor:\n${text}\nengine:\n${engineText.join('')}`);
     if (count(text, 'boot ') !== 3) throw new Error(`three runs expected:\n${text}`);

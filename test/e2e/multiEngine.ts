@@ -43,12 +43,12 @@ export async function multiEngineExplorer(setup: MultiEngineSetup, screenshot: (
   let containerId: string | undefined;
   try {
     const name = uniqueName('berth-e2e-podman');
-    const created = await podman.createContainer(
+    const created = await podman.containers.create(
       containerSpec(setup.image, ['sleep', '600']),
       { name },
     );
     containerId = created.Id;
-    await podman.startContainer(created.Id);
+    await podman.containers.start(created.Id);
 
     // The shared Podman service keeps other suites' stopped containers: running ones only, so the picture shows
     // what this case made.
@@ -112,7 +112,7 @@ export async function multiEngineExplorer(setup: MultiEngineSetup, screenshot: (
     await screenshot();
   } finally {
     await writeFile(machineSettings, JSON.stringify(setup.settings, null, 2));
-    if (containerId) await podman.removeContainer(containerId, { force: true }).catch(() => undefined);
+    if (containerId) await podman.containers.remove(containerId, { force: true }).catch(() => undefined);
     await podman.close();
   }
 }

@@ -39,7 +39,7 @@ export async function containerPorts(
   publish: (name: string) => Promise<void>,
 ): Promise<void> {
   const name = uniqueName('berth-e2e-ports');
-  const { Id } = await client.createContainer(
+  const { Id } = await client.containers.create(
     containerSpec(image, ['sleep', '600'], {
       ExposedPorts: { '80/tcp': {}, '53/udp': {} },
       HostConfig: { PortBindings: { '80/tcp': [{ HostIp: '', HostPort: String(HOST_PORT) }], '53/udp': [{ HostIp: '127.0.0.1', HostPort: '18253' }] } },
@@ -51,7 +51,7 @@ export async function containerPorts(
     await driver.openViewContainer('Berth');
     await networkNoneDropsPorts(workbench, driver, name, publish);
   } finally {
-    await client.removeContainer(Id, { force: true }).catch(() => undefined);
+    await client.containers.remove(Id, { force: true }).catch(() => undefined);
   }
   await publishedPortCopied(workbench, driver, settings, publish);
 }

@@ -90,19 +90,19 @@ async function devWorkbenchCases(
   try {
     // Fixtures made outside the extension: one running container with known output, one exited.
     const webName = uniqueName('berth-e2e-web');
-    const web = await client.createContainer(
+    const web = await client.containers.create(
       containerSpec(engines.image, ['sh', '-c', `echo '${KNOWN_OUTPUT}'; echo serving; sleep 600`], { Labels: { 'com.docker.compose.project': 'demo' } }),
       { name: webName },
     );
     cleanup.push(web.Id);
-    await client.startContainer(web.Id);
+    await client.containers.start(web.Id);
     const doneName = uniqueName('berth-e2e-done');
-    const done = await client.createContainer(
+    const done = await client.containers.create(
       containerSpec(engines.image, ['sh', '-c', 'echo finished']),
       { name: doneName },
     );
     cleanup.push(done.Id);
-    await client.startContainer(done.Id);
+    await client.containers.start(done.Id);
 
     await runner.run('the Berth activity-bar entry shows containers and images', async () => {
       await driver.openViewContainer('Berth');
@@ -125,12 +125,12 @@ async function devWorkbenchCases(
 
     await runner.run('rows follow a container created, stopped and removed outside; the tooltip shows its details', async () => {
       const name = uniqueName('berth-e2e-outside');
-      const outside = await client.createContainer(
+      const outside = await client.containers.create(
         containerSpec(engines.image, ['sleep', '600'], { Labels: { 'demo.label': 'shown-in-tooltip' } }),
         { name },
       );
       cleanup.push(outside.Id);
-      await client.startContainer(outside.Id);
+      await client.containers.start(outside.Id);
       const row = driver.treeRow('Containers', name);
       await driver.waitForText(() => row.innerText(), /Up /, 'the new row');
       const hover = workbench.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: outside.Id.slice(0, 12) }).first();
@@ -147,9 +147,9 @@ async function devWorkbenchCases(
       await workbench.page.screenshot({ path: join(SCREENSHOTS, 'tooltip.png') });
       await publish('tooltip');
       await workbench.page.mouse.move(900, 200);
-      await client.stopContainer(outside.Id, { timeoutSeconds: 0 });
+      await client.containers.stop(outside.Id, { timeoutSeconds: 0 });
       await driver.waitForText(() => row.innerText(), /Exited/, 'the stopped row');
-      await client.removeContainer(outside.Id, { force: true });
+      await client.containers.remove(outside.Id, { force: true });
       await driver.treeRow('Containers', name).waitFor({ state: 'detached', timeout: 30_000 });
     }, evidence);
 
@@ -173,7 +173,7 @@ async function devWorkbenchCases(
       await workbench.page.waitForTimeout(800);
       await driver.screenshot('run-output');
       await publish('run-output');
-      const created = await client.listContainers({ all: true, filters: { name: [runName] } });
+      const created = await client.containers.list({ all: true, filters: { name: [runName] } });
       const first = created[0];
       if (first) cleanup.push(first.Id);
       if (first?.State !== 'exited') throw new Error(`the engine shows ${runName} as ${first?.State ?? 'missing'}`);
@@ -214,7 +214,7 @@ async function devWorkbenchCases(
       const row = driver.treeRow('Containers', webName);
       await driver.contextMenu(row, 'Show Logs');
       await driver.waitForText(() => driver.terminalText(), 'serving', 'the logs terminal');
-      await client.restartContainer(web.Id, { timeoutSeconds: 0 });
+      await client.containers.restart(web.Id, { timeoutSeconds: 0 });
       const text = await driver.waitForText(() => driver.terminalText(), /restarted/, 'the restart notice in the logs terminal');
       await driver.waitForText(() => driver.terminalText(), /restarted[\s\S]*serving/, 'output after the restart');
       if (!text.includes(webName)) throw new Error(`logs terminal:\n${text}`);
@@ -233,7 +233,7 @@ async function devWorkbenchCases(
       },
     });
     // The outage above stopped every container; the cases below want the running one back.
-    await client.startContainer(web.Id).catch(() => undefined);
+    await client.containers.start(web.Id).catch(() => undefined);
 
     await firstHourCases({
       runner, workbench, driver, client, engine, image: engines.image, names: [webName, doneName], cleanup, evidence,
@@ -243,7 +243,7 @@ async function devWorkbenchCases(
       },
     });
     // The engine-down case stopped every container again.
-    await client.startContainer(web.Id).catch(() => undefined);
+    await client.containers.start(web.Id).catch(() => undefined);
 
     await runner.run(PULL_SIGN_IN_CASE, () => pullSignIn({
       driver, client, registry: engines.registry, cleanup, publish,
@@ -436,7 +436,7 @@ async function main(): Promise<number> {
   } catch (error) {
     runner.skip('e2e run', errorMessage(error));
   } finally {
-    for (const id of cleanup) await client.removeContainer(id, { force: true }).catch(() => undefined);
+    for (const id of cleanup) await client.containers.remove(id, { force: true }).catch(() => undefined);
     await client.close();
     await engine.dispose();
   }

@@ -41,7 +41,7 @@ export async function runSignIn(setup: RunSignInSetup): Promise<void> {
     const tab = page.locator('.terminal-tabs-entry, .single-terminal-tab, .terminal-tab', { hasText: `Run: ${runName}` }).first();
     const tabs = await page.locator('.pane-header, .terminal-tabs-entry, .single-terminal-tab').allInnerTexts();
     if ((await tab.count()) === 0 && !tabs.join(' ').includes(runName)) throw new Error(`no terminal named after ${runName}: ${tabs.join(' | ')}`);
-    const created = await client.listContainers({ all: true, filters: { name: [runName] } });
+    const created = await client.containers.list({ all: true, filters: { name: [runName] } });
     if (created.length !== 1) throw new Error(`expected one container ${runName}, found ${created.length}`);
     for (const container of created) setup.cleanup.push(container.Id);
     await page.waitForTimeout(500);
@@ -72,7 +72,7 @@ export async function pullSignIn(setup: RunSignInSetup & { readonly reference: s
     await signInFrom(setup, toast);
     // The engine has the image, and the user was told: the toast may have hidden itself by the time the pull ends,
     // so the notification is read from the Notifications center, which keeps it.
-    await driver.waitForText(async () => ((await client.inspectImage(reference).catch(() => undefined)) ? 'pulled' : ''), 'pulled', `${reference} in the engine`, 60_000);
+    await driver.waitForText(async () => ((await client.images.inspect(reference).catch(() => undefined)) ? 'pulled' : ''), 'pulled', `${reference} in the engine`, 60_000);
     await driver.runFromPalette('Notifications: Show Notifications');
     await page.locator('.notifications-center', { hasText: `Pulled ${reference}.` }).first().waitFor({ timeout: 30_000 });
   } finally {
@@ -82,7 +82,7 @@ export async function pullSignIn(setup: RunSignInSetup & { readonly reference: s
 
 /** Signed out of the test registry, the image only in the registry, no notification left from earlier cases. */
 async function signedOutWithout({ driver, client, registry }: RunSignInSetup, reference: string): Promise<void> {
-  await client.removeImage(reference, { force: true }).catch(() => undefined);
+  await client.images.remove(reference, { force: true }).catch(() => undefined);
   await driver.runFromPalette('Berth: Sign Out of Registry');
   await driver.answerQuickInput('Registry host', registry.address);
   await driver.runFromPalette('Notifications: Clear All');

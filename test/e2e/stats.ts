@@ -11,12 +11,12 @@ export const STATS_CASE = 'a running row shows CPU and memory; Show Container St
 
 export async function statsPanel(workbench: Workbench, driver: WorkbenchDriver, client: EngineClient, image: string, publish: (name: string) => Promise<void>): Promise<void> {
   const name = uniqueName('berth-e2e-stats');
-  const { Id } = await client.createContainer(
+  const { Id } = await client.containers.create(
     containerSpec(image, ['sh', '-c', 'dd if=/dev/zero of=/dev/shm/fill bs=1M count=64; while :; do :; done']),
     { name },
   );
   try {
-    await client.startContainer(Id);
+    await client.containers.start(Id);
     await driver.openViewContainer('Berth');
     await driver.foldPanes(['Images', 'Volumes', 'Networks', 'Registries']);
     const row = driver.treeRow('Containers', name);
@@ -33,14 +33,14 @@ export async function statsPanel(workbench: Workbench, driver: WorkbenchDriver, 
     await publish('stats-panel');
     // The container stops, then goes: the panel says so instead of showing idle charts and top errors.
     const states = page.locator('#states');
-    await client.killContainer(Id);
+    await client.containers.kill(Id);
     await states.filter({ hasText: `${name} stopped at` }).waitFor({ timeout: 30_000 });
     await page.locator('#processes .note', { hasText: `${name} stopped at` }).waitFor({ timeout: 30_000 });
-    await client.removeContainer(Id);
+    await client.containers.remove(Id);
     await states.filter({ hasText: `${name} was removed at` }).waitFor({ timeout: 30_000 });
     await row.waitFor({ state: 'detached', timeout: 30_000 });
     await driver.screenshot('stats-panel-removed');
   } finally {
-    await client.removeContainer(Id, { force: true }).catch(() => undefined);
+    await client.containers.remove(Id, { force: true }).catch(() => undefined);
   }
 }

@@ -18,9 +18,9 @@ export async function transferFromRows(workbench: Workbench, driver: WorkbenchDr
   const name = uniqueName('berth-e2e-transfer');
   const note = `${name}-note.txt`;
   const upload = `${name}-up.txt`;
-  const { Id } = await client.createContainer(containerSpec(image, ['sleep', '600']), { name });
+  const { Id } = await client.containers.create(containerSpec(image, ['sleep', '600']), { name });
   try {
-    await client.startContainer(Id);
+    await client.containers.start(Id);
     const setup = await execCapture(client, Id, ['sh', '-c', `mkdir -p /srv/drop && echo downloaded > /srv/drop/${note}`]);
     if (setup.exitCode !== 0) throw new Error(`setup: ${setup.stderr}`);
     await driver.openViewContainer('Berth');
@@ -68,7 +68,7 @@ export async function transferFromRows(workbench: Workbench, driver: WorkbenchDr
     if (existsSync(join('/', note))) throw new Error(`a copy landed at /${note}`);
     await page.keyboard.press('Escape');
   } finally {
-    await client.removeContainer(Id, { force: true }).catch(() => undefined);
+    await client.containers.remove(Id, { force: true }).catch(() => undefined);
     rmSync(join(workspace, note), { force: true });
     rmSync(join(workspace, upload), { force: true });
   }

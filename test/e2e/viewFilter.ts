@@ -15,7 +15,7 @@ export async function filterAsTyped(workbench: Workbench, driver: WorkbenchDrive
   const kept = `${stem}-kept`;
   const other = `${stem}-other`;
   const ids: string[] = [];
-  for (const name of [kept, other]) ids.push((await client.createContainer(containerSpec(image, ['sleep', '600']), { name })).Id);
+  for (const name of [kept, other]) ids.push((await client.containers.create(containerSpec(image, ['sleep', '600']), { name })).Id);
   const rowsOf = async (): Promise<string> => (await driver.rowTexts('Containers')).join('\n');
   try {
     await driver.openViewContainer('Berth');
@@ -47,7 +47,7 @@ export async function filterAsTyped(workbench: Workbench, driver: WorkbenchDrive
   } finally {
     await page.keyboard.press('Escape').catch(() => undefined);
     await driver.runFromPalette('Berth: Clear Containers Filter').catch(() => undefined);
-    for (const id of ids) await client.removeContainer(id, { force: true }).catch(() => undefined);
+    for (const id of ids) await client.containers.remove(id, { force: true }).catch(() => undefined);
   }
 }
 
@@ -66,7 +66,7 @@ export async function filterSurvivesReload(workbench: Workbench, driver: Workben
   const kept = `${stem}-kept`;
   const other = `${stem}-other`;
   const ids: string[] = [];
-  for (const name of [kept, other]) ids.push((await client.createContainer(containerSpec(image, ['sleep', '600']), { name })).Id);
+  for (const name of [kept, other]) ids.push((await client.containers.create(containerSpec(image, ['sleep', '600']), { name })).Id);
   const rowsOf = async (): Promise<string> => (await driver.rowTexts('Containers')).join('\n');
   const onlyKept = async (): Promise<string> => {
     const rows = await rowsOf();
@@ -106,6 +106,6 @@ export async function filterSurvivesReload(workbench: Workbench, driver: Workben
     await page.keyboard.press('Escape').catch(() => undefined);
     await driver.runFromPalette('Berth: Show Containers of Every Workspace').catch(() => undefined);
     await driver.runFromPalette('Berth: Clear Containers Filter').catch(() => undefined);
-    for (const id of ids) await client.removeContainer(id, { force: true }).catch(() => undefined);
+    for (const id of ids) await client.containers.remove(id, { force: true }).catch(() => undefined);
   }
 }

@@ -11,7 +11,7 @@ export const VOLUMES_CASE = 'the Volumes view shows a volume; Prune Unused Volum
 export async function volumesPrune(workbench: Workbench, driver: WorkbenchDriver, client: EngineClient, publish: (name: string) => Promise<void>): Promise<void> {
   const marker = uniqueName('e2e-vol');
   const name = uniqueName('berth-e2e-volume');
-  await client.createVolume({ Name: name, Labels: { 'berth.test': '1', 'berth.test.e2evolume': marker } });
+  await client.volumes.create({ Name: name, Labels: { 'berth.test': '1', 'berth.test.e2evolume': marker } });
   try {
     await driver.openViewContainer('Berth');
     await driver.foldPanes(['Volumes'], false);
@@ -34,6 +34,6 @@ export async function volumesPrune(workbench: Workbench, driver: WorkbenchDriver
     await driver.screenshot('volumes-pruned');
     await publish('volumes-pruned');
   } finally {
-    await client.removeVolume(name, { force: true }).catch(() => undefined);
+    await client.volumes.remove(name, { force: true }).catch(() => undefined);
   }
 }

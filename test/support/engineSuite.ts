@@ -63,10 +63,10 @@ export function useEngineSuite(options: EngineSuiteOptions = {}): EngineSuite {
   after(async () => {
     try {
       if (options.skip !== undefined) return;
-      for (const container of await client.listContainers({ all: true, filters })) created.add(container.Id);
+      for (const container of await client.containers.list({ all: true, filters })) created.add(container.Id);
       for (const id of created) {
         try {
-          await client.removeContainer(id, { force: true });
+          await client.containers.remove(id, { force: true });
         } catch (error) {
           // Gone meanwhile (AutoRemove, or a test removed it): nothing left to clean.
           if (!isEngineError(error, 'not-found')) throw error;
@@ -87,7 +87,7 @@ export function useEngineSuite(options: EngineSuiteOptions = {}): EngineSuite {
     filters,
     spec,
     createContainer: async (cmd, extra, name) => {
-      const { Id } = await client.createContainer(spec(cmd, extra), { name });
+      const { Id } = await client.containers.create(spec(cmd, extra), { name });
       created.add(Id);
       return Id;
     },

@@ -104,13 +104,13 @@ export async function ensureHostImage(client: EngineClient, recipe: HostImageRec
   hash.update(recipe.applets.join(' ')).update(recipe.changes.join('\n'));
   const digest = hash.digest('hex').slice(0, 16);
   const cached = async (): Promise<string | undefined> => {
-    const [image] = await client.listImages({ filters: { label: [`${recipe.hashLabel}=${digest}`] } });
+    const [image] = await client.images.list({ filters: { label: [`${recipe.hashLabel}=${digest}`] } });
     // Podman names an imported image localhost/REPO:TAG: its own tag is the reference that engine knows.
     return image ? (image.RepoTags?.[0] ?? image.Id) : undefined;
   };
   const found = await cached();
   if (found !== undefined) return found;
-  await client.importImage(await layerOf(entries, recipe.applets), {
+  await client.images.import(await layerOf(entries, recipe.applets), {
     repo: recipe.repo,
     tag: digest,
     changes: [`LABEL ${recipe.hashLabel}=${digest}`, ...recipe.changes],

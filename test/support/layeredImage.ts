@@ -35,7 +35,7 @@ export function useThreeStepImages(suite: EngineSuite, prefix: string): (name: s
   const tags: string[] = [];
   suite.cleanup(async () => {
     rmSync(folder, { recursive: true, force: true });
-    for (const tag of tags) await suite.client.removeImage(tag, { force: true }).catch(() => undefined);
+    for (const tag of tags) await suite.client.images.remove(tag, { force: true }).catch(() => undefined);
   });
   return (name) => {
     const tag = `localhost/${uniqueName(`berth-${prefix}`).toLowerCase()}:1`;
@@ -49,9 +49,11 @@ export function useThreeStepImages(suite: EngineSuite, prefix: string): (name: s
  * handed on (a read that may end within the first chunk) or after it (a read that goes on).
  */
 export function removingAtFirstChunk(client: EngineClient, imageId: string, when: 'before-handing-on' | 'after-handing-on'): EngineClient {
-  const saveImage = client.saveImage.bind(client);
-  const hooked = Object.create(client) as EngineClient;
-  hooked.saveImage = async (name, options) => {
+  const saveImage = client.images.save.bind(client.images);
+  // A group object of its own: the client's images group is shared with every other caller.
+  const images = Object.create(client.images) as EngineClient['images'];
+  const hooked = Object.create(client, { images: { value: images } }) as EngineClient;
+  images.save = async (name, options) => {
     const stream = await saveImage(name, options);
     const body = (async function* () {
       let first = true;
@@ -59,7 +61,7 @@ export function removingAtFirstChunk(client: EngineClient, imageId: string, when
         if (when === 'after-handing-on') yield chunk;
         if (first) {
           first = false;
-          await client.removeImage(imageId, { force: true });
+          await client.images.remove(imageId, { force: true });
         }
         if (when === 'before-handing-on') yield chunk;
       }

@@ -54,11 +54,11 @@ export function networkGuard(host: string, engines: TestEngines): NetworkGuard {
   };
   const endChecks = async (): Promise<void> => {
     for (const id of watched) {
-      const inspected = await client.inspectContainer(id).catch(ignoreGone);
+      const inspected = await client.containers.inspect(id).catch(ignoreGone);
       if (inspected) assert.ok(inspected.State.StartedAt.startsWith('0001-'), `container ${id} on a test network was started (${inspected.State.StartedAt})`);
     }
-    for (const id of watched) await client.removeContainer(id, { force: true }).catch(ignoreGone);
-    for (const name of networks) await client.removeNetwork(name).catch(ignoreGone);
+    for (const id of watched) await client.containers.remove(id, { force: true }).catch(ignoreGone);
+    for (const name of networks) await client.networks.remove(name).catch(ignoreGone);
     assert.deepEqual(await hostInterfaces(), interfacesBefore, 'no network interface may appear on the host');
   };
   return {
@@ -76,14 +76,14 @@ export function networkGuard(host: string, engines: TestEngines): NetworkGuard {
     async createNetwork(extra = {}) {
       const name = extra.Name ?? uniqueName('berth-net');
       networks.add(name);
-      await client.createNetwork({ ...extra, Name: name, Internal: true, Labels: { ...extra.Labels, ...cleanupLabel } });
+      await client.networks.create({ ...extra, Name: name, Internal: true, Labels: { ...extra.Labels, ...cleanupLabel } });
       return name;
     },
     async createIdleContainer(network) {
       const spec = containerSpec(engines.image, ['true']);
       // The one place a test container gets a mode other than `none`: an internal Podman network, and it never starts.
       const body = { ...spec, HostConfig: { ...spec.HostConfig, NetworkMode: network } };
-      const { Id } = await client.createContainer(body, { name: uniqueName('idle') });
+      const { Id } = await client.containers.create(body, { name: uniqueName('idle') });
       watched.add(Id);
       return Id;
     },

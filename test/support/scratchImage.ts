@@ -22,6 +22,6 @@ export async function importScratchImage(client: EngineClient, source: string, r
     { header: { name: 'app/config.txt', mtime: IMAGE_MTIME, type: 'file', mode: 0o644 }, data: Buffer.from('setting=1\n') },
     { header: { name: 'tmp', mtime: IMAGE_MTIME, type: 'directory', mode: 0o1777 } },
   ]);
-  await client.importImage(layer, { repo, tag: 'latest' });
+  await client.images.import(layer, { repo, tag: 'latest' });
   return `${repo}:latest`;
 }

@@ -20,7 +20,7 @@ async function localEngine(): Promise<string | undefined> {
   let client: EngineClient | undefined;
   try {
     client = EngineClient.fromEnvironment();
-    await client.ping({ signal: AbortSignal.timeout(3000) });
+    await client.system.ping({ signal: AbortSignal.timeout(3000) });
     return client.endpoint.display;
   } catch {
     return undefined;

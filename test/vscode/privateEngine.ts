@@ -110,7 +110,7 @@ export class PrivateEngine {
     const [repo, tag] = splitReference(engines.image);
     const client = EngineClient.fromEnvironment({ host: this.host, env: {} });
     try {
-      await client.importImage(tar, { repo, tag, changes: ['CMD ["/bin/sh"]'] });
+      await client.images.import(tar, { repo, tag, changes: ['CMD ["/bin/sh"]'] });
     } finally {
       await client.close();
     }

@@ -4,7 +4,7 @@ import type { CommandDeps } from '../io';
 import type { DiffCommandOptions } from '../options';
 
 export async function diffCommand(options: DiffCommandOptions, { io, signal, client }: CommandDeps): Promise<number> {
-  for await (const batch of client().containerChanges(options.id, { signal })) {
+  for await (const batch of client().containers.changes(options.id, { signal })) {
     let text = '';
     for (const change of batch) text += changeLine(change);
     // A slow reader (a pager) holds the engine's answer back instead of berth buffering all of it.

@@ -75,7 +75,7 @@ export async function composePs(
   const project = await findComposeProject(engine, options.project, { signal });
   checkServices(project, options.services);
   const filters: Record<string, string[]> = { label: [`${COMPOSE_LABELS.project}=${project.name}`] };
-  const containers = (await engine.listContainers({ all: options.all, filters, signal }))
+  const containers = (await engine.containers.list({ all: options.all, filters, signal }))
     .filter((container) => container.Labels?.[COMPOSE_LABELS.oneoff] !== 'True')
     .filter((container) => options.services.length === 0 || options.services.includes(container.Labels?.[COMPOSE_LABELS.service] ?? ''))
     .sort((a, b) => (a.Names[0] ?? '').localeCompare(b.Names[0] ?? ''));

@@ -16,7 +16,7 @@ export async function listContainersCommand(options: PsOptions, { io, signal, cl
   const defaultTable = options.size ? `${CONTAINER_TABLE}\t{{.Size}}` : CONTAINER_TABLE;
   const prepared = format !== undefined && !options.quiet ? prepareFormat(format, defaultTable, PS_WORDING) : undefined;
   const size = options.size || (prepared !== undefined && containersNeedSize(prepared));
-  const containers = await client().listContainers({ all: options.all, filters: options.filters, limit: options.last, ...(size ? { size } : {}), signal });
+  const containers = await client().containers.list({ all: options.all, filters: options.filters, limit: options.last, ...(size ? { size } : {}), signal });
   if (prepared) io.stdout.write(renderFormatted(prepared, containerFormatTarget(containers, io.now(), !options.noTrunc)));
   else if (options.json) printJson(io, containers);
   else if (options.quiet) io.stdout.write(containers.map((container) => `${options.noTrunc ? container.Id : shortId(container.Id)}\n`).join(''));
@@ -95,7 +95,7 @@ export async function waitCommand(options: WaitOptions, { io, signal, client }: 
   let exitCode = 0;
   for (const id of options.ids) {
     try {
-      const { result } = await client().waitContainer(id, { condition: 'not-running', signal });
+      const { result } = await client().containers.wait(id, { condition: 'not-running', signal });
       io.stdout.write(`${(await result).StatusCode}\n`);
     } catch (error) {
       if (signal.aborted) throw error;
@@ -107,7 +107,7 @@ export async function waitCommand(options: WaitOptions, { io, signal, client }: 
 }
 
 export async function commitCommand(options: CommitCommandOptions, { io, signal, client }: CommandDeps): Promise<number> {
-  const { Id } = await client().commitContainer(options.id, {
+  const { Id } = await client().containers.commit(options.id, {
     repo: options.repo,
     tag: options.tag,
     comment: options.message,

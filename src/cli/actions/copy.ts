@@ -25,7 +25,7 @@ export async function copyCommand(options: CopyCommandOptions, deps: CommandDeps
 async function archiveToStdout(options: CopyCommandOptions, { io, signal, client }: CommandDeps): Promise<number> {
   // With -L the archive is the link's target's, named as the engine names it: docker cp -L - renames nothing either.
   const source = options.followLink ? (await copySource(client(), options.container, options.containerPath, true, signal)).path : options.containerPath;
-  const archive = await client().getArchive(options.container, source, { signal });
+  const archive = await client().containers.getArchive(options.container, source, { signal });
   try {
     for await (const chunk of archive.body) {
       const delivered = io.stdout.deliver(chunk);
@@ -40,7 +40,7 @@ async function archiveToStdout(options: CopyCommandOptions, { io, signal, client
 
 async function archiveFromStdin(options: CopyCommandOptions, { io, signal, client }: CommandDeps): Promise<number> {
   const engine = client();
-  const stat = await engine.statContainerPath(options.container, options.containerPath, { signal }).catch((error: unknown) => {
+  const stat = await engine.containers.statPath(options.container, options.containerPath, { signal }).catch((error: unknown) => {
     // A missing path is refused below as docker refuses it; a missing container keeps its own message.
     if (error instanceof EngineError && error.kind === 'not-found' && error.message.startsWith('No such file or directory in the container')) return undefined;
     throw error;
@@ -50,6 +50,6 @@ async function archiveFromStdin(options: CopyCommandOptions, { io, signal, clien
       hint: 'A tar archive from stdin is unpacked into an existing directory of the container: give one, e.g. CONTAINER:/tmp',
     });
   }
-  await engine.putArchive(options.container, options.containerPath, io.stdin, { signal, noOverwriteDirNonDir: true });
+  await engine.containers.putArchive(options.container, options.containerPath, io.stdin, { signal, noOverwriteDirNonDir: true });
   return 0;
 }

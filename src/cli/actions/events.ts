@@ -39,7 +39,7 @@ export async function eventsCommand(options: EventsCommandOptions, { io, signal,
   const until = options.until !== undefined ? engineTimestamp(options.until, io.now(), 'until') : undefined;
   const terminal = io.terminalSize() !== undefined;
   try {
-    for await (const event of client().events({ since, until, filters: options.filters, signal })) {
+    for await (const event of client().system.events({ since, until, filters: options.filters, signal })) {
       const line = template ? executeTemplate(template, eventContext(event)) : dockerEventLine(event);
       io.stdout.write(`${terminal ? escapeControls(line) : line}\n`);
     }

@@ -9,7 +9,7 @@ export async function historyCommand(options: HistoryCommandOptions, { io, signa
   const defaultTable = options.human ? HISTORY_TABLE : HISTORY_TABLE_NOT_HUMAN;
   const format = options.format === undefined || options.format.trim() === 'table' ? (options.quiet ? '{{.ID}}' : `table ${defaultTable}`) : options.format;
   const prepared = prepareFormat(format, defaultTable);
-  const history = await client().imageHistory(options.image, { signal });
+  const history = await client().images.history(options.image, { signal });
   io.stdout.write(renderFormatted(prepared, historyFormatTarget(history, io.now(), !options.noTrunc, options.human)));
   return 0;
 }

@@ -13,7 +13,7 @@ export async function imagesCommand(options: ImagesOptions, { io, signal, client
   // --digests changes the default table; as docker, it goes through the same formatter as --format.
   const format = options.format ?? (options.digests && !options.json ? 'table' : undefined);
   const prepared = format !== undefined && !options.quiet ? prepareFormat(format, defaultTable) : undefined;
-  const images = await client().listImages({ all: options.all, filters: options.filters, signal });
+  const images = await client().images.list({ all: options.all, filters: options.filters, signal });
   if (prepared) io.stdout.write(renderFormatted(prepared, imageFormatTarget(images, io.now(), imagesNeedDigests(prepared, options.digests))));
   else if (options.json) printJson(io, images);
   // docker prints one id per row of the table, so an image with two tags shows twice.
@@ -42,7 +42,7 @@ export async function pullCommand(options: PullCommandOptions, { io, signal, cli
 
 export async function versionCommand({ io, signal, client, version }: CommandDeps): Promise<number> {
   const engine = client();
-  const info = await engine.version({ signal });
+  const info = await engine.system.version({ signal });
   const negotiated = await engine.negotiatedVersion({ signal });
   const engineName = info.Components?.find((component) => /podman/i.test(component.Name))?.Name ?? 'Docker Engine';
   const lines: Array<[string, string]> = [

@@ -85,7 +85,7 @@ function containerControls(client: EngineClient, id: string, tty: boolean, io: C
   let killTimer: NodeJS.Timeout | undefined;
   const kill = (killSignal: string): void => {
     // A container that exits meanwhile answers 409; its exit status is what berth reports then.
-    client.killContainer(id, { killSignal }).catch(() => undefined);
+    client.containers.kill(id, { killSignal }).catch(() => undefined);
   };
   const releases = [
     signals.forward((name) => {
@@ -107,7 +107,7 @@ function containerControls(client: EngineClient, id: string, tty: boolean, io: C
     const resize = (): void => {
       sending = sending.then(async () => {
         const size = io.terminalSize();
-        if (size) await client.resizeContainer(id, { rows: size.rows, cols: size.columns }).catch(() => undefined);
+        if (size) await client.containers.resize(id, { rows: size.rows, cols: size.columns }).catch(() => undefined);
       });
     };
     resize();

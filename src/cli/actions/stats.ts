@@ -38,7 +38,7 @@ export async function statsCommand(options: StatsCommandOptions, { io, signal, c
   const engine = client();
   const targets = await initialTargets(engine, options, signal);
   if (options.noStream) {
-    const figures = await Promise.all(targets.map(async (target) => statsFigures(await engine.containerStatsOnce(target.id, { signal }))));
+    const figures = await Promise.all(targets.map(async (target) => statsFigures(await engine.containers.statsOnce(target.id, { signal }))));
     io.stdout.write(render(targets.map((target, index) => ({ ...target, figures: figures[index] }))));
     return 0;
   }
@@ -77,12 +77,12 @@ async function initialTargets(engine: EngineClient, options: StatsCommandOptions
   if (options.ids.length > 0) {
     return Promise.all(
       options.ids.map(async (given) => {
-        const inspect = await engine.inspectContainer(given, { signal });
+        const inspect = await engine.containers.inspect(given, { signal });
         return { id: inspect.Id, name: (inspect.Name ?? given).replace(/^\//, ''), container: given };
       }),
     );
   }
-  const listed: ContainerSummary[] = await engine.listContainers({ all: options.all, signal });
+  const listed: ContainerSummary[] = await engine.containers.list({ all: options.all, signal });
   return listed.map((summary) => ({ id: summary.Id, name: containerName(summary), container: shortId(summary.Id) }));
 }
 
@@ -95,7 +95,7 @@ async function followContainerEvents(
   onRemove: (id: string) => void,
 ): Promise<void> {
   try {
-    for await (const event of engine.events({ filters: { type: ['container'] }, signal })) {
+    for await (const event of engine.system.events({ filters: { type: ['container'] }, signal })) {
       const id = event.Actor?.ID;
       if (id === undefined) continue;
       const action = event.Action ?? '';
@@ -117,7 +117,7 @@ function statsTable(rows: readonly StatsRow[], noTrunc: boolean): string {
 
 /** docker's top: ps's columns in a tabwriter with a minimum width of 20. */
 export async function topCommand(options: TopCommandOptions, { io, signal, client }: CommandDeps): Promise<number> {
-  const top = await client().topContainer(options.id, { psArgs: options.psArgs, signal });
+  const top = await client().containers.top(options.id, { psArgs: options.psArgs, signal });
   io.stdout.write(renderTable(top.Titles, top.Processes ?? [], TOP_MIN_WIDTH));
   return 0;
 }

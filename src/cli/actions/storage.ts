@@ -42,7 +42,7 @@ async function eachName(io: CliIo, names: readonly string[], work: (name: string
 export async function volumeLs(options: { filters: ListFilters; quiet: boolean; format: string | undefined }, { io, signal, client }: CommandDeps): Promise<number> {
   const prepared = options.format !== undefined && !options.quiet ? prepareFormat(options.format, VOLUME_TABLE) : undefined;
   // docker sorts by name, digits as numbers (sortorder.NaturalLess); the engine's order is its own.
-  const volumes = (await client().listVolumes({ filters: options.filters, signal })).sort((a, b) => a.Name.localeCompare(b.Name, 'en', { numeric: true }));
+  const volumes = (await client().volumes.list({ filters: options.filters, signal })).sort((a, b) => a.Name.localeCompare(b.Name, 'en', { numeric: true }));
   if (prepared) io.stdout.write(renderFormatted(prepared, volumeFormatTarget(volumes)));
   else if (options.quiet) io.stdout.write(volumes.map((volume) => `${volume.Name}\n`).join(''));
   else io.stdout.write(renderTable(['DRIVER', 'VOLUME NAME'], volumes.map((volume) => [volume.Driver, volume.Name])));
@@ -54,7 +54,7 @@ export async function volumeCreate(
   { io, signal, client }: CommandDeps,
 ): Promise<number> {
   const body = { ...(options.name !== undefined ? { Name: options.name } : {}), Driver: options.driver ?? 'local', Labels: options.labels, DriverOpts: options.driverOpts };
-  const volume = await client().createVolume(body, { signal });
+  const volume = await client().volumes.create(body, { signal });
   io.stdout.write(`${volume.Name}\n`);
   return 0;
 }
@@ -70,11 +70,11 @@ async function inspectEach(io: CliIo, names: readonly string[], inspect: (name: 
 }
 
 export async function volumeInspect(options: { names: string[]; format: string | undefined }, { io, signal, client }: CommandDeps): Promise<number> {
-  if (options.format === undefined) return inspectEach(io, options.names, (name) => client().inspectVolume(name, { signal }));
+  if (options.format === undefined) return inspectEach(io, options.names, (name) => client().volumes.inspect(name, { signal }));
   // `-f TEMPLATE`: one line per volume found, in the order given; the template is checked before the engine is asked.
   const prepared = prepareFormat(options.format, '');
   return eachName(io, options.names, async (name) => {
-    io.stdout.write(executeFormatted(prepared, volumeInspectContext(await client().inspectVolume(name, { signal }))));
+    io.stdout.write(executeFormatted(prepared, volumeInspectContext(await client().volumes.inspect(name, { signal }))));
   });
 }
 
@@ -86,7 +86,7 @@ export async function volumeRm(options: { names: string[]; force: boolean }, { i
 }
 
 export async function networkLs(options: { filters: ListFilters; quiet: boolean; noTrunc: boolean }, { io, signal, client }: CommandDeps): Promise<number> {
-  const networks = (await client().listNetworks({ filters: options.filters, signal })).sort((a, b) => a.Name.localeCompare(b.Name));
+  const networks = (await client().networks.list({ filters: options.filters, signal })).sort((a, b) => a.Name.localeCompare(b.Name));
   const idOf = (id: string): string => (options.noTrunc ? id : shortId(id));
   if (options.quiet) io.stdout.write(networks.map((network) => `${idOf(network.Id)}\n`).join(''));
   else io.stdout.write(renderTable(['NETWORK ID', 'NAME', 'DRIVER', 'SCOPE'], networks.map((network) => [idOf(network.Id), network.Name, network.Driver, network.Scope])));
@@ -94,7 +94,7 @@ export async function networkLs(options: { filters: ListFilters; quiet: boolean;
 }
 
 export function networkInspect(options: { names: string[] }, { io, signal, client }: CommandDeps): Promise<number> {
-  return inspectEach(io, options.names, (name) => client().inspectNetwork(name, { signal }));
+  return inspectEach(io, options.names, (name) => client().networks.inspect(name, { signal }));
 }
 
 export async function networkRm(options: { names: string[]; force: boolean }, { io, signal, client }: CommandDeps): Promise<number> {
@@ -111,8 +111,8 @@ export async function networkRm(options: { names: string[]; force: boolean }, { 
 }
 
 export async function networkConnect(options: { network: string; container: string; connect: boolean; force?: boolean }, { signal, client }: CommandDeps): Promise<number> {
-  if (options.connect) await client().connectNetwork(options.network, options.container, { signal });
-  else await client().disconnectNetwork(options.network, options.container, { force: options.force === true, signal });
+  if (options.connect) await client().networks.connect(options.network, options.container, { signal });
+  else await client().networks.disconnect(options.network, options.container, { force: options.force === true, signal });
   return 0;
 }
 
@@ -191,7 +191,7 @@ export async function systemDf(options: { verbose: boolean; format: string | und
   if (options.verbose && options.format !== undefined && options.format.trim() !== 'table') {
     throw new UsageError(`--format ${JSON.stringify(options.format)} with -v is not supported: berth prints -v only as docker's tables. Leave out -v, or use --format table`);
   }
-  const usage = await client().diskUsage({ signal });
+  const usage = await client().system.df({ signal });
   if (!options.verbose) {
     io.stdout.write(renderFormatted(prepared ?? prepareFormat('table', DISK_USAGE_TABLE), diskUsageFormatTarget(diskUsageLines(usage))));
     return 0;

@@ -99,7 +99,7 @@ async function sendContext(
   let imageId: string | undefined;
   let step: string | undefined;
   try {
-    for await (const message of client.buildImage(Readable.from(inChunksOf(tar, TAR_WRITE_BYTES)), options)) {
+    for await (const message of client.images.build(Readable.from(inChunksOf(tar, TAR_WRITE_BYTES)), options)) {
       const found = imageIdOf(message);
       if (found !== undefined && (imageId === undefined || found.startsWith('sha256:'))) imageId = found;
       const stream = message.stream?.trim();

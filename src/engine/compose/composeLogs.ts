@@ -36,7 +36,7 @@ export interface MergedLogsSink {
   notice(text: string): void;
 }
 
-export type ProjectLogsClient = Pick<EngineClient, 'containerLogs' | 'inspectContainer' | 'events' | 'listContainers'>;
+export type ProjectLogsClient = { readonly system: Pick<EngineClient['system'], 'events'>; readonly containers: Pick<EngineClient['containers'], 'logs' | 'inspect' | 'list'> };
 
 export interface ProjectLogsOptions {
   readonly follow: boolean;
@@ -127,7 +127,7 @@ export class ProjectLogs {
     // Events from a moment before the listing: a container that starts in between is seen by one or the other.
     const since = Math.floor(Date.now() / 1000) - 2;
     const events = this.options.follow ? this.watch(since) : undefined;
-    const summaries = await this.client.listContainers({ all: true, filters: filter, signal });
+    const summaries = await this.client.containers.list({ all: true, filters: filter, signal });
     const members = summaries.filter((summary) => this.wanted(summary)).map(memberOf);
     if (members.length === 0 && !this.options.follow) return;
     const ticker = this.options.follow ? this.tick() : undefined;
@@ -172,7 +172,7 @@ export class ProjectLogs {
     const { member } = reader;
     try {
       for (;;) {
-        const inspect = await this.client.inspectContainer(member.id, { signal });
+        const inspect = await this.client.containers.inspect(member.id, { signal });
         const last = reader.last;
         const splitter = new MessageSplitter(inspect.Config.Tty, (stream, seconds, nanos, text) => {
           if (last && compareLines({ seconds, nanos }, last) <= 0) return; // replayed by `since`
@@ -187,14 +187,14 @@ export class ProjectLogs {
         first = false;
         const openedMs = Date.now();
         const opened = { seconds: Math.floor(openedMs / 1000), nanos: (openedMs % 1000) * 1_000_000 };
-        for await (const chunk of this.client.containerLogs(member.id, { follow, timestamps: true, tail, since, tty: inspect.Config.Tty, signal })) {
+        for await (const chunk of this.client.containers.logs(member.id, { follow, timestamps: true, tail, since, tty: inspect.Config.Tty, signal })) {
           splitter.push(chunk);
         }
         splitter.end();
         // Nothing shown (a tail of 0, a quiet run): a later read starts from when this one was opened, not earlier.
         reader.last ??= opened;
         if (!follow || signal.aborted) return;
-        const now = await this.client.inspectContainer(member.id, { signal });
+        const now = await this.client.containers.inspect(member.id, { signal });
         if (!now.State.Running) {
           this.sink.notice(`${this.label(member)} exited with code ${now.State.ExitCode}`);
           return;
@@ -216,7 +216,7 @@ export class ProjectLogs {
     const { signal } = this.options;
     const filters = { type: ['container'], label: [`${COMPOSE_LABELS.project}=${this.project}`] };
     try {
-      for await (const event of this.client.events({ since, filters, signal })) {
+      for await (const event of this.client.system.events({ since, filters, signal })) {
         if (!event.Action.startsWith('start')) continue;
         if (this.early) this.early.push(event);
         else this.onStart(event);

@@ -93,7 +93,7 @@ export function groupProjects(summaries: readonly ContainerSummary[]): ComposePr
 }
 
 export async function listComposeProjects(client: EngineClient, options: CallOptions = {}): Promise<ComposeProject[]> {
-  const all = await client.listContainers({ all: true, filters: { label: [COMPOSE_LABELS.project] }, signal: options.signal });
+  const all = await client.containers.list({ all: true, filters: { label: [COMPOSE_LABELS.project] }, signal: options.signal });
   return groupProjects(all);
 }
 
@@ -142,10 +142,10 @@ export async function actOnMembers(client: EngineClient, action: GroupAction, me
     if (signal?.aborted) return;
     let failure: EngineError | undefined;
     try {
-      if (action === 'start') await client.startContainer(member.id, { signal });
-      else if (action === 'stop') await client.stopContainer(member.id, { timeoutSeconds, signal });
-      else if (action === 'restart') await client.restartContainer(member.id, { timeoutSeconds, signal });
-      else await client.removeContainer(member.id, { force: true, volumes: options.volumes, signal });
+      if (action === 'start') await client.containers.start(member.id, { signal });
+      else if (action === 'stop') await client.containers.stop(member.id, { timeoutSeconds, signal });
+      else if (action === 'restart') await client.containers.restart(member.id, { timeoutSeconds, signal });
+      else await client.containers.remove(member.id, { force: true, volumes: options.volumes, signal });
     } catch (error) {
       failure = error instanceof EngineError ? error : new EngineError('server', errorMessage(error), { cause: error });
     }

@@ -43,7 +43,7 @@ export interface MergedLogsSource {
   readonly since?: number | undefined;
 }
 
-export type MergedLogsClient = Pick<EngineClient, 'containerLogs' | 'inspectContainer'>;
+export type MergedLogsClient = { readonly containers: Pick<EngineClient['containers'], 'logs' | 'inspect'> };
 
 /** Looks every container up first, so a missing one is refused before any line is printed. */
 export function mergedLogsSources(client: MergedLogsClient, ids: readonly string[], callerSignal: AbortSignal): Promise<MergedLogsSource[]> {
@@ -57,7 +57,7 @@ export async function mergedLogsSourcesAcross(
 ): Promise<MergedLogsSource[]> {
   const signal = AbortSignal.any([callerSignal]);
   setMaxListeners(Math.max(10, 2 * targets.length), signal);
-  const inspected = await Promise.all(targets.map((target) => target.client.inspectContainer(target.id, { signal })));
+  const inspected = await Promise.all(targets.map((target) => target.client.containers.inspect(target.id, { signal })));
   return inspected.map((container, index) => ({
     id: container.Id,
     name: container.Name.replace(/^\//, ''),
@@ -134,7 +134,7 @@ export async function mergeContainerLogs(
       const splitter = new MessageSplitter(source.tty, (stream, seconds, nanos, text) => {
         queue.lines.push({ source: index, stream, seconds, nanos, text });
       });
-      const logs = (source.client ?? client).containerLogs(source.id, {
+      const logs = (source.client ?? client).containers.logs(source.id, {
         follow: options.follow,
         tail: options.tail,
         since: source.since ?? options.since,

@@ -35,7 +35,7 @@ function contentsOnly(path: string): boolean {
  */
 export async function copySource(client: EngineClient, id: string, source: string, followLink: boolean, signal?: AbortSignal): Promise<{ path: string; stat: ContainerPathStat }> {
   if (followLink) return statFollowing(client, id, source, signal);
-  return { path: source, stat: await client.statContainerPath(id, source, { signal }) };
+  return { path: source, stat: await client.containers.statPath(id, source, { signal }) };
 }
 
 /** Copies CONTAINER:SRC to the host path DEST; `followLink` copies what a link SRC points to, under SRC's name. */
@@ -56,7 +56,7 @@ export async function copyFromContainer(client: EngineClient, id: string, source
     target = destination;
   }
   const root = await withRealParent(target, existing?.isDirectory() === true && target === destination);
-  const archive = await client.getArchive(id, archivePath, { signal });
+  const archive = await client.containers.getArchive(id, archivePath, { signal });
   const extract = tarStream().extract();
   const body = Readable.from(archive.body);
   body.on('error', (error) => extract.destroy(error));
@@ -119,7 +119,7 @@ export async function copyToContainer(client: EngineClient, source: string, id: 
     pack.finalize();
   })();
   packing.catch((error: unknown) => pack.destroy(toError(error)));
-  await Promise.all([client.putArchive(id, directory, Readable.from(pack), { signal, noOverwriteDirNonDir: true }), packing]);
+  await Promise.all([client.containers.putArchive(id, directory, Readable.from(pack), { signal, noOverwriteDirNonDir: true }), packing]);
   return { destination: rootName === undefined ? directory : `${directory === '/' ? '' : directory}/${rootName}`, entries };
 }
 

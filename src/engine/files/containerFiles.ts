@@ -73,7 +73,7 @@ export function resolveLink(path: string, target: string): string {
 export async function statFollowing(client: EngineClient, id: string, path: string, signal?: AbortSignal): Promise<{ path: string; stat: ContainerPathStat }> {
   let current = path;
   for (let hop = 0; hop < MAX_LINK_HOPS; hop++) {
-    const stat = await client.statContainerPath(id, current, { signal });
+    const stat = await client.containers.statPath(id, current, { signal });
     if (kindOfStat(stat) !== 'symlink') return { path: current, stat };
     current = resolveLink(current, stat.linkTarget);
   }
@@ -85,7 +85,7 @@ export async function statFollowing(client: EngineClient, id: string, path: stri
  * the tar ends or the caller stops. Entry names are relative to the directory's own name in the tar.
  */
 export async function listByArchive(client: EngineClient, id: string, dir: string, signal?: AbortSignal): Promise<FileEntry[]> {
-  const archive = await client.getArchive(id, dir, { signal });
+  const archive = await client.containers.getArchive(id, dir, { signal });
   const extract = tarStream().extract();
   const source = Readable.from(archive.body);
   source.on('error', (error) => extract.destroy(error));
@@ -126,8 +126,8 @@ export interface ExecOutcome {
 
 /** Runs a command in a running container without a TTY and collects its output. No shell: argv goes as it is. */
 export async function execCapture(client: EngineClient, id: string, cmd: string[], signal?: AbortSignal): Promise<ExecOutcome> {
-  const { Id: execId } = await client.createExec(id, { cmd, signal });
-  const socket = await client.startExecAttached(execId, { tty: false, signal });
+  const { Id: execId } = await client.exec.create(id, { cmd, signal });
+  const socket = await client.exec.startAttached(execId, { tty: false, signal });
   const stdout: Buffer[] = [];
   let stderr = '';
   try {
@@ -138,7 +138,7 @@ export async function execCapture(client: EngineClient, id: string, cmd: string[
   } finally {
     socket.destroy();
   }
-  const inspect = await client.inspectExec(execId, { signal });
+  const inspect = await client.exec.inspect(execId, { signal });
   return { exitCode: inspect.ExitCode ?? -1, stdout: Buffer.concat(stdout), stderr: stderr.trim() };
 }
 
@@ -189,7 +189,7 @@ export function parseFindListing(text: string): FileEntry[] {
 
 /** The first entry of a path's archive: its tar header and, for a file, its bytes. The request ends after it. */
 async function readFirstEntry(client: EngineClient, id: string, path: string, withBody: boolean, signal?: AbortSignal): Promise<{ header: tar.Header; data: Buffer }> {
-  const archive = await client.getArchive(id, path, { signal });
+  const archive = await client.containers.getArchive(id, path, { signal });
   const extract = tarStream().extract();
   const source = Readable.from(archive.body);
   source.on('error', (error) => extract.destroy(error));
@@ -284,7 +284,7 @@ export async function writeContainerFile(client: EngineClient, id: string, path:
   }
   const header = { name: baseNameOf(target), type: 'file' as const, size: data.length, mtime: new Date(), ...ownership };
   try {
-    await client.putArchive(id, parentOf(target), await tarOf([{ header, data }]), { signal, noOverwriteDirNonDir: true });
+    await client.containers.putArchive(id, parentOf(target), await tarOf([{ header, data }]), { signal, noOverwriteDirNonDir: true });
   } catch (error) {
     throw readOnlyRefusal(error, target) ?? error;
   }
@@ -321,7 +321,7 @@ export async function makeContainerDirectory(client: EngineClient, id: string, p
   const parent = await ownershipInContainer(client, id, parentOf(path), signal);
   const header = { name: baseNameOf(path), type: 'directory' as const, mode: 0o755, uid: parent.uid, gid: parent.gid, mtime: new Date() };
   try {
-    await client.putArchive(id, parentOf(path), await tarOf([{ header }]), { signal, noOverwriteDirNonDir: true });
+    await client.containers.putArchive(id, parentOf(path), await tarOf([{ header }]), { signal, noOverwriteDirNonDir: true });
   } catch (error) {
     throw readOnlyRefusal(error, path) ?? error;
   }

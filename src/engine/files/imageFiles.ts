@@ -13,13 +13,13 @@ import { EngineError, isEngineError } from '../connection';
  * container added it).
  */
 export async function readImageFileOf(client: EngineClient, containerId: string, path: string, signal?: AbortSignal): Promise<Buffer | undefined> {
-  const container = await client.inspectContainer(containerId, { signal });
+  const container = await client.containers.inspect(containerId, { signal });
   return withImageSide(client, container.Image, containerId, (helper) => readOrUndefined(client, helper, path, signal), signal);
 }
 
 /** Runs WORK with a created-not-started container of IMAGE, then removes it. */
 export async function withImageSide<T>(client: EngineClient, image: string, forContainer: string, work: (helperId: string) => Promise<T>, signal?: AbortSignal): Promise<T> {
-  const { Id } = await client.createContainer(
+  const { Id } = await client.containers.create(
     {
       Image: image,
       // Never started: the command only has to be there for the create to pass on an image without one.
@@ -33,7 +33,7 @@ export async function withImageSide<T>(client: EngineClient, image: string, forC
     return await work(Id);
   } finally {
     // An image that declares a VOLUME gives its helper an anonymous volume: it goes with the helper.
-    await client.removeContainer(Id, { force: true, volumes: true }).catch(() => undefined);
+    await client.containers.remove(Id, { force: true, volumes: true }).catch(() => undefined);
   }
 }
 

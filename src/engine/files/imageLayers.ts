@@ -18,11 +18,11 @@ export interface ReadImageLayersOptions {
 /** Reads and analyses an image's layers (no cache: see ImageLayersCache). */
 export async function readImageLayers(client: EngineClient, image: string, options: ReadImageLayersOptions = {}): Promise<ImageLayerAnalysis> {
   const { signal } = options;
-  const inspect = await client.inspectImage(image, { signal });
-  const history = await client.imageHistory(inspect.Id, { signal });
+  const inspect = await client.images.inspect(image, { signal });
+  const history = await client.images.history(inspect.Id, { signal });
   let bytesRead = 0;
   try {
-    const stream = await client.saveImage(inspect.Id, { signal });
+    const stream = await client.images.save(inspect.Id, { signal });
     try {
       const contents = await readSavedImage(stream.body, {
         onProgress: (bytes, path) => {
@@ -68,7 +68,7 @@ const LAYERS_READ: RemovedDuring = { during: 'its layers were read', hint: 'Pull
 /** An image that is gone by the end of a read was removed during it: the read's results would describe nothing. */
 export async function assertStillThere(client: EngineClient, image: string, id: string, signal: AbortSignal | undefined, removed = LAYERS_READ): Promise<void> {
   try {
-    await client.inspectImage(id, { signal });
+    await client.images.inspect(id, { signal });
   } catch (error) {
     if (!isEngineError(error, 'not-found')) throw error;
     throw new EngineError('not-found', `The image ${image} was removed while ${removed.during}`, {

@@ -68,7 +68,7 @@ export async function readImageLayerFile(client: EngineClient, location: LayerFi
   let hit: LayerFileHit | undefined;
   let layerFound = false;
   try {
-    const stream = await client.saveImage(location.imageId, { signal });
+    const stream = await client.images.save(location.imageId, { signal });
     try {
       ({ hit, layerFound } = await findLayerFile(stream.body, location.tarPath, path, (found) => {
         if (found.whiteout || found.entry.kind !== 'file' || found.entry.size > maxBytes) return undefined;

@@ -60,8 +60,8 @@ export class ListingSession {
 
   /** Starts the helper: an exec of `sh` with stdin attached and no TTY (multiplexed output). */
   static async open(client: EngineClient, containerId: string, signal?: AbortSignal): Promise<ListingSession> {
-    const { Id } = await client.createExec(containerId, { cmd: ['sh', '-c', SESSION_SCRIPT], attachStdin: true, signal });
-    const socket = await client.startExecAttached(Id, { tty: false, signal });
+    const { Id } = await client.exec.create(containerId, { cmd: ['sh', '-c', SESSION_SCRIPT], attachStdin: true, signal });
+    const socket = await client.exec.startAttached(Id, { tty: false, signal });
     return new ListingSession(socket);
   }
 

@@ -5,7 +5,7 @@
  * signal aborts, or when the engine says the container is gone. While stopped it holds no timer and no connection.
  */
 import { errorMessage } from '../../common/errors';
-import type { StatsEndpoints, StatsSample } from '../api';
+import type { EngineClient, StatsSample } from '../api';
 import { isEngineError } from '../connection';
 import { pauseUnlessAborted } from '../../common/concurrency';
 
@@ -25,7 +25,7 @@ export type FollowStatsEnd = 'aborted' | 'gone';
 /** dockerd sends a sample a second, Podman 4 one every 5 s: three of Podman's intervals with nothing is a stall. */
 export const STATS_STALL_MS = 15_000;
 
-export async function followStats(client: Pick<StatsEndpoints, 'containerStats'>, id: string, options: FollowStatsOptions): Promise<FollowStatsEnd> {
+export async function followStats(client: { readonly containers: Pick<EngineClient['containers'], 'stats'> }, id: string, options: FollowStatsOptions): Promise<FollowStatsEnd> {
   const stallMs = options.stallMs ?? STATS_STALL_MS;
   const retryMs = options.retryMs ?? 1_000;
   let failures = 0;
@@ -40,7 +40,7 @@ export async function followStats(client: Pick<StatsEndpoints, 'containerStats'>
     }, stallMs);
     let reason: string;
     try {
-      for await (const sample of client.containerStats(id, { signal: attempt.signal })) {
+      for await (const sample of client.containers.stats(id, { signal: attempt.signal })) {
         watchdog.refresh();
         failures = 0;
         options.onSample(sample);

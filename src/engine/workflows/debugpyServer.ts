@@ -94,12 +94,12 @@ export function debugpyProcessesOf(top: TopResult): DebugpyProcess[] {
 
 /** The running container's Python processes listening with debugpy; a clear refusal when it is not running or has none. */
 export async function findDebugpyServers(client: EngineClient, container: string, signal?: AbortSignal): Promise<DebugpyProcess[]> {
-  const inspect = await client.inspectContainer(container, { signal });
+  const inspect = await client.containers.inspect(container, { signal });
   const name = inspect.Name.replace(/^\//, '');
   if (!inspect.State.Running) {
     throw new EngineError('conflict', `Container ${name} is not running`, { hint: 'Start it, then attach the debugger' });
   }
-  const found = debugpyProcessesOf(await client.topContainer(inspect.Id, { signal }));
+  const found = debugpyProcessesOf(await client.containers.top(inspect.Id, { signal }));
   if (found.length === 0) {
     throw new EngineError('not-found', `No Python process in container ${name} listens with debugpy`, {
       hint: 'Start the app with python3 -m debugpy --listen 0.0.0.0:5678 app.py, then attach the debugger',
@@ -120,7 +120,7 @@ export function listensOn(procNetTcp: string, port: number): boolean {
 
 /** The container's id while it runs; a clear error once it has stopped. */
 async function runningId(client: EngineClient, container: string, signal: AbortSignal | undefined): Promise<string> {
-  const inspect = await client.inspectContainer(container, { signal });
+  const inspect = await client.containers.inspect(container, { signal });
   if (inspect.State.Running) return inspect.Id;
   throw new EngineError('conflict', `Container ${inspect.Name.replace(/^\//, '')} stopped before its debugpy server listened (exit status ${inspect.State.ExitCode})`, {
     hint: 'Read its logs (Show Logs), fix the app or the configuration, then start debugging again',

@@ -23,7 +23,7 @@ export async function exitStatusAfterOutput(client: EngineClient, id: string, wa
 
 async function statusFromInspect(client: EngineClient, id: string, signal: AbortSignal): Promise<WaitResult | undefined> {
   try {
-    const { State } = await client.inspectContainer(id, { signal });
+    const { State } = await client.containers.inspect(id, { signal });
     return State.Running || STILL_ENDING.has(State.Status) ? undefined : { StatusCode: State.ExitCode, Error: null };
   } catch (error) {
     if (!isEngineError(error, 'not-found')) throw error;

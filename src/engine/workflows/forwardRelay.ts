@@ -50,7 +50,7 @@ export interface RelayOptions {
 
 /** The smallest tagged image on the engine, or undefined when it has none. */
 export async function smallestTaggedImage(client: EngineClient, signal?: AbortSignal): Promise<string | undefined> {
-  const images = (await client.listImages({ signal })).filter((image) => (image.RepoTags ?? []).some((tag) => tag !== '<none>:<none>'));
+  const images = (await client.images.list({ signal })).filter((image) => (image.RepoTags ?? []).some((tag) => tag !== '<none>:<none>'));
   images.sort((a, b) => a.Size - b.Size);
   return images[0]?.RepoTags?.find((each) => each !== '<none>:<none>');
 }
@@ -88,7 +88,7 @@ export class ForwardRelay {
    */
   static async open(client: EngineClient, container: string, options: RelayOptions = {}): Promise<ForwardRelay> {
     const { signal } = options;
-    const inspect = await client.inspectContainer(container, { signal });
+    const inspect = await client.containers.inspect(container, { signal });
     const name = inspect.Name.replace(/^\//, '');
     if (!inspect.State.Running || inspect.State.Paused === true) {
       throw new EngineError('conflict', `Container ${name} is not running (${inspect.State.Status})`, { hint: 'Start it, then forward the port again' });
@@ -115,14 +115,14 @@ export class ForwardRelay {
    */
   async connect(port: number, signal?: AbortSignal): Promise<Duplex> {
     if (this.endReason) throw new EngineError('conflict', this.endReason.message);
-    const { Id } = await this.client.createExec(this.execTarget, {
+    const { Id } = await this.client.exec.create(this.execTarget, {
       cmd: this.program === 'piped' ? ['sh', '-c', PIPED_RELAY, 'sh', String(port)] : ['nc', '127.0.0.1', String(port)],
       attachStdin: true,
       attachStdout: true,
       attachStderr: true,
       signal,
     });
-    return this.client.startExecAttached(Id, { tty: false, signal });
+    return this.client.exec.startAttached(Id, { tty: false, signal });
   }
 
   /** Calls `listener` once when the relay ends (at once if it has). */
@@ -154,7 +154,7 @@ export class ForwardRelay {
     // Events since the container started, so a stop between the inspect and the stream's opening is not missed; the
     // ends of earlier runs (before StartedAt) are not this run's.
     const since = Number.isFinite(startedAtMs) ? Math.floor(startedAtMs / 1000) : undefined;
-    const events = this.client.events({ since, filters: { type: ['container'], container: [this.containerId] }, signal: this.watch.signal, onOpen: opened });
+    const events = this.client.system.events({ since, filters: { type: ['container'], container: [this.containerId] }, signal: this.watch.signal, onOpen: opened });
     void (async () => {
       try {
         for await (const event of events) {
@@ -186,7 +186,7 @@ export class ForwardRelay {
   private removeHelper(): Promise<void> {
     if (this.helperId === undefined) return Promise.resolve();
     const id = this.helperId;
-    this.helperRemoval ??= this.client.removeContainer(id, { force: true }).then(
+    this.helperRemoval ??= this.client.containers.remove(id, { force: true }).then(
       () => this.log?.(`Removed port-forward helper ${id.slice(0, 12)}`),
       (error: unknown) => {
         if (!isEngineError(error, 'not-found')) this.log?.(`Removing port-forward helper ${id.slice(0, 12)}: ${String(error)}`);
@@ -226,7 +226,7 @@ async function makeHelper(client: EngineClient, id: string, name: string, option
   }
   let helperId: string;
   try {
-    ({ Id: helperId } = await client.createContainer(
+    ({ Id: helperId } = await client.containers.create(
       {
         Image: image,
         // Its only work is to hold a process in the namespace while the relays run beside it.
@@ -248,7 +248,7 @@ async function makeHelper(client: EngineClient, id: string, name: string, option
   }
   let program: RelayProgram | undefined;
   try {
-    await client.startContainer(helperId, { signal });
+    await client.containers.start(helperId, { signal });
     program = await relayProgram(client, helperId, signal);
     if (program === undefined) {
       throw new EngineError('not-found', `Neither container ${name} nor the helper image ${image} has nc to relay connections`, {
@@ -256,7 +256,7 @@ async function makeHelper(client: EngineClient, id: string, name: string, option
       });
     }
   } catch (error) {
-    await client.removeContainer(helperId, { force: true }).catch(() => undefined);
+    await client.containers.remove(helperId, { force: true }).catch(() => undefined);
     if (isEngineError(error) && error.kind !== 'not-found' && error.kind !== 'cancelled') {
       throw new EngineError(error.kind, `The port-forward helper from ${image} could not run: ${error.message}`, {
         engineMessage: error.engineMessage,

@@ -99,12 +99,12 @@ export function nodeProcessesOf(top: TopResult): NodeProcess[] {
 
 /** The running container's node processes; a clear refusal when it is not running or has none. */
 export async function findNodeProcesses(client: EngineClient, container: string, signal?: AbortSignal): Promise<NodeProcess[]> {
-  const inspect = await client.inspectContainer(container, { signal });
+  const inspect = await client.containers.inspect(container, { signal });
   const name = inspect.Name.replace(/^\//, '');
   if (!inspect.State.Running) {
     throw new EngineError('conflict', `Container ${name} is not running`, { hint: 'Start it, then attach the debugger' });
   }
-  const found = nodeProcessesOf(await client.topContainer(inspect.Id, { signal }));
+  const found = nodeProcessesOf(await client.containers.top(inspect.Id, { signal }));
   if (found.length === 0) {
     throw new EngineError('not-found', `No Node.js process runs in container ${name}`, {
       hint: 'Start the app with node (for example node --inspect=9229 app.js), then attach the debugger',
@@ -133,9 +133,9 @@ const SIGNAL_SCRIPT = [
  * node, found by its command line, since `top`'s PIDs on dockerd are the host's.
  */
 export async function signalInspector(client: EngineClient, container: string, process: NodeProcess, signal?: AbortSignal): Promise<void> {
-  const inspect = await client.inspectContainer(container, { signal });
+  const inspect = await client.containers.inspect(container, { signal });
   if (process.pid === inspect.State.Pid || process.pid === 1) {
-    await client.killContainer(inspect.Id, { killSignal: 'SIGUSR1', signal });
+    await client.containers.kill(inspect.Id, { killSignal: 'SIGUSR1', signal });
     return;
   }
   const program = process.command.split(/\s+/)[0] ?? 'node';

@@ -93,7 +93,7 @@ export function programInContainer(program: string, workspaceFolder: string | un
  */
 export async function launchNodeApp(client: EngineClient, spec: NodeLaunchSpec, signal?: AbortSignal): Promise<LaunchedNodeApp> {
   checkNodeLaunchSpec(spec);
-  const created = await client.createContainer(
+  const created = await client.containers.create(
     {
       Image: spec.image,
       Cmd: nodeLaunchCommand(spec),
@@ -107,14 +107,14 @@ export async function launchNodeApp(client: EngineClient, spec: NodeLaunchSpec, 
   );
   try {
     if (spec.workspaceFolder !== undefined) {
-      await client.putArchive(created.Id, '/', await directoriesTar(spec.remoteRoot), { signal });
-      await client.putArchive(created.Id, spec.remoteRoot, await workspaceTar(spec.workspaceFolder, signal), { signal });
+      await client.containers.putArchive(created.Id, '/', await directoriesTar(spec.remoteRoot), { signal });
+      await client.containers.putArchive(created.Id, spec.remoteRoot, await workspaceTar(spec.workspaceFolder, signal), { signal });
     }
-    await client.startContainer(created.Id, { signal });
-    const inspect = await client.inspectContainer(created.Id, { signal });
+    await client.containers.start(created.Id, { signal });
+    const inspect = await client.containers.inspect(created.Id, { signal });
     return { id: created.Id, name: inspect.Name.replace(/^\//, '') };
   } catch (error) {
-    await client.removeContainer(created.Id, { force: true }).catch(() => undefined);
+    await client.containers.remove(created.Id, { force: true }).catch(() => undefined);
     throw error;
   }
 }
@@ -124,7 +124,7 @@ export async function launchNodeApp(client: EngineClient, spec: NodeLaunchSpec, 
  * The container is removed by the caller either way.
  */
 export async function exitedBeforeInspector(client: EngineClient, id: string): Promise<EngineError | undefined> {
-  const inspect = await client.inspectContainer(id).catch(() => undefined);
+  const inspect = await client.containers.inspect(id).catch(() => undefined);
   if (inspect === undefined || inspect.State.Running) return undefined;
   return new EngineError('server', `The app exited with status ${inspect.State.ExitCode} before its inspector answered`, {
     hint: "Check the program and its arguments in the berth-node configuration (the container's logs say more), then start debugging again",

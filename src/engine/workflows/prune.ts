@@ -33,10 +33,10 @@ const STOPPED_STATES = new Set(['exited', 'created', 'dead', 'stopped', 'configu
 export async function planPrune(client: EngineClient, kinds: readonly PruneKind[], filters: ListFilters = {}, signal?: AbortSignal): Promise<PrunePlan> {
   validatePruneFilters(kinds, filters);
   const needsContainers = kinds.some((kind) => kind !== 'build-cache');
-  const listed = needsContainers ? await client.listContainers({ all: true, signal }) : [];
+  const listed = needsContainers ? await client.containers.list({ all: true, signal }) : [];
   const helpers = listed.filter(isVolumeHelper);
   const containers = listed.filter((container) => !isBerthHelper(container));
-  const usage = await client.diskUsage({ signal });
+  const usage = await client.system.df({ signal });
   const parts: PrunePlanPart[] = [];
   for (const kind of kinds) {
     if (kind === 'containers') parts.push(planContainers(containers, filters, usage));
@@ -85,7 +85,7 @@ async function planVolumes(
   usage: DiskUsage,
   signal?: AbortSignal,
 ): Promise<PrunePlanPart> {
-  const volumes = await client.listVolumes({ signal });
+  const volumes = await client.volumes.list({ signal });
   const used = volumesUsedBy(containers);
   const usageOf = new Map((usage.Volumes ?? []).map((volume) => [volume.Name, volume.UsageData]));
   const helpersOf = new Map<string, string[]>();
@@ -109,7 +109,7 @@ async function planVolumes(
 }
 
 async function planNetworks(client: EngineClient, filters: ListFilters, containers: ContainerSummary[], signal?: AbortSignal): Promise<PrunePlanPart> {
-  const networks = await client.listNetworks({ signal });
+  const networks = await client.networks.list({ signal });
   const used = networksUsedBy(containers);
   const remove: PruneItem[] = [];
   const kept: PruneItem[] = [];
@@ -130,11 +130,11 @@ async function planImages(
   usage: DiskUsage,
   signal?: AbortSignal,
 ): Promise<PrunePlanPart> {
-  const images = await client.listImages({ filters: kind === 'dangling-images' ? { dangling: ['true'] } : {}, signal });
-  const topLevel = kind === 'unused-images' ? images : await client.listImages({ signal });
+  const images = await client.images.list({ filters: kind === 'dangling-images' ? { dangling: ['true'] } : {}, signal });
+  const topLevel = kind === 'unused-images' ? images : await client.images.list({ signal });
   // With intermediate images: an image's parent can be one of them, between it and the image it was built FROM.
   // Podman gives ParentId without the "sha256:" of Id: ids are compared bare.
-  const parentOf = new Map((await client.listImages({ all: true, signal })).map((image) => [bareId(image.Id), bareId(image.ParentId ?? '')]));
+  const parentOf = new Map((await client.images.list({ all: true, signal })).map((image) => [bareId(image.Id), bareId(image.ParentId ?? '')]));
   // Every container counts here, helpers too: the engine refuses to remove an image a container was made from.
   const usedIds = new Set(containers.map((container) => container.ImageID));
   const shared = new Map((usage.Images ?? []).map((image) => [image.Id, image.SharedSize > 0 ? image.SharedSize : 0]));

@@ -85,14 +85,14 @@ async function removePart(client: EngineClient, part: PrunePlanPart, signal?: Ab
 async function removeItem(client: EngineClient, kind: PruneKind, item: PruneItem, signal?: AbortSignal): Promise<string[]> {
   switch (kind) {
     case 'containers':
-      await client.removeContainer(item.id, { signal });
+      await client.containers.remove(item.id, { signal });
       return [];
     case 'volumes':
       for (const helper of item.helpers ?? []) await removeHelper(client, helper, signal);
-      await client.removeVolume(item.id, { signal });
+      await client.volumes.remove(item.id, { signal });
       return [];
     case 'networks':
-      await client.removeNetwork(item.id, { signal });
+      await client.networks.remove(item.id, { signal });
       return [];
     default:
       return removeImage(client, item, signal);
@@ -106,8 +106,8 @@ async function removeItem(client: EngineClient, kind: PruneKind, item: PruneItem
 async function removeImage(client: EngineClient, item: PruneItem, signal?: AbortSignal): Promise<string[]> {
   const tags = item.tags ?? [];
   const lines: string[] = [];
-  for (const tag of tags.slice(0, -1)) lines.push(...deleteLines(await client.removeImage(tag, { signal })));
-  lines.push(...deleteLines(await client.removeImage(item.id, { signal })));
+  for (const tag of tags.slice(0, -1)) lines.push(...deleteLines(await client.images.remove(tag, { signal })));
+  lines.push(...deleteLines(await client.images.remove(item.id, { signal })));
   return lines;
 }
 
@@ -123,7 +123,7 @@ async function pruneRacing(client: EngineClient, filters: ListFilters, signal?: 
   const until = filters['until'];
   for (let attempt = 1; ; attempt++) {
     try {
-      return await client.prune('build', { filters: until !== undefined ? { until } : {}, signal });
+      return await client.system.prune('build', { filters: until !== undefined ? { until } : {}, signal });
     } catch (error) {
       if (attempt >= RACE_ATTEMPTS || !isEngineError(error) || !RACE.test(error.engineMessage ?? '')) throw error;
       await new Promise((resolve) => setTimeout(resolve, 50 * attempt));

@@ -115,12 +115,12 @@ export async function runContainer(client: EngineClient, options: RunOptions): P
   const interactive = (options.interactive ?? false) && options.stdin !== undefined;
   let attached: Duplex | undefined;
   try {
-    const wait = await client.waitContainer(id, { condition: 'next-exit', signal: runSignal });
-    attached = await client.attachContainer(id, { stdout: true, stderr: true, stdin: interactive, signal: runSignal });
+    const wait = await client.containers.wait(id, { condition: 'next-exit', signal: runSignal });
+    attached = await client.containers.attach(id, { stdout: true, stderr: true, stdin: interactive, signal: runSignal });
     const output = attachedOutput(attached, { tty, signal: runSignal, endpoint: client.endpoint, joinFrames: options.joinFrames });
     options.onStatus?.(`Starting ${shortId(id)}`);
     try {
-      await client.startContainer(id, { signal: beforeStart });
+      await client.containers.start(id, { signal: beforeStart });
     } catch (error) {
       // The generator has not run yet, so its own cleanup would not; close the attachment here.
       attached.destroy();
@@ -186,14 +186,14 @@ async function* attachedOutput(socket: Duplex, options: AttachedOutputOptions): 
 export async function runInBackground(client: EngineClient, options: ContainerSpec): Promise<{ id: string }> {
   const id = await createContainer(client, options, options.autoRemove ?? false);
   options.onStatus?.(`Starting ${shortId(id)}`);
-  await client.startContainer(id, { signal: options.signal });
+  await client.containers.start(id, { signal: options.signal });
   return { id };
 }
 
 export * from './stopSequences';
 
 export function listImages(client: EngineClient, options: CallOptions & { all?: boolean } = {}): Promise<ImageSummary[]> {
-  return client.listImages({ all: options.all, signal: options.signal });
+  return client.images.list({ all: options.all, signal: options.signal });
 }
 
 export interface PrintLogsOptions extends LogsOptions, CallOptions, JoinFramesOption {
@@ -203,7 +203,7 @@ export interface PrintLogsOptions extends LogsOptions, CallOptions, JoinFramesOp
 /** Prints a container's logs (framing from its TTY setting), following them when asked. */
 export async function printLogs(client: EngineClient, id: string, options: PrintLogsOptions): Promise<void> {
   const { onOutput, ...logs } = options;
-  for await (const chunk of client.containerLogs(id, logs)) {
+  for await (const chunk of client.containers.logs(id, logs)) {
     const delivered = onOutput(chunk);
     if (isThenable(delivered)) await delivered;
   }
@@ -218,7 +218,7 @@ export interface PullOptions extends CallOptions {
 export async function pull(client: EngineClient, reference: string, options: PullOptions = {}): Promise<void> {
   parseImageReference(reference);
   const auth = options.credentials ? await options.credentials(registryKeyFor(reference)) : undefined;
-  for await (const progress of client.pullImage(reference, { auth, signal: options.signal })) options.onProgress?.(progress);
+  for await (const progress of client.images.pull(reference, { auth, signal: options.signal })) options.onProgress?.(progress);
 }
 
 export interface CommitWorkflowOptions extends Omit<RunOptions, 'autoRemove'> {
@@ -242,7 +242,7 @@ export async function commitWorkflow(client: EngineClient, options: CommitWorkfl
   parseImageReference(options.tag ? `${options.repo}:${options.tag}` : options.repo);
   const { id, exitCode } = await runContainer(client, { ...options, autoRemove: false });
   options.onStatus?.(`Committing ${shortId(id)}`);
-  const { Id } = await client.commitContainer(id, {
+  const { Id } = await client.containers.commit(id, {
     repo: options.repo,
     tag: options.tag,
     comment: options.comment,
@@ -278,7 +278,7 @@ async function createContainer(client: EngineClient, spec: ContainerSpec, autoRe
   };
   const create = async (): Promise<{ Id: string }> => {
     await assertCommandHasProgram(client, spec);
-    return client.createContainer(body, { name: spec.name, signal: spec.signal });
+    return client.containers.create(body, { name: spec.name, signal: spec.signal });
   };
   try {
     return (await create()).Id;
@@ -300,7 +300,7 @@ async function assertCommandHasProgram(client: EngineClient, spec: ContainerSpec
   if (!cmd || cmd.length === 0 || (cmd[0] as string).trim() !== '') return;
   let entrypoint: unknown;
   try {
-    entrypoint = (await client.inspectImage(spec.image, { signal: spec.signal })).Config?.['Entrypoint'];
+    entrypoint = (await client.images.inspect(spec.image, { signal: spec.signal })).Config?.['Entrypoint'];
   } catch (error) {
     if (isEngineError(error, 'not-found')) return;
     throw error;
@@ -317,7 +317,7 @@ async function assertCommandHasProgram(client: EngineClient, spec: ContainerSpec
 
 async function stopQuietly(client: EngineClient, id: string, timeoutSeconds: number): Promise<void> {
   try {
-    await client.stopContainer(id, { timeoutSeconds });
+    await client.containers.stop(id, { timeoutSeconds });
   } catch {
     // Best effort: the run is already failing with the cancellation, which is what the caller must see.
   }
@@ -330,7 +330,7 @@ async function stopQuietly(client: EngineClient, id: string, timeoutSeconds: num
  */
 async function awaitRemoval(client: EngineClient, id: string): Promise<void> {
   try {
-    const { result } = await client.waitContainer(id, { condition: 'removed', signal: AbortSignal.timeout(REMOVAL_WAIT_MS) });
+    const { result } = await client.containers.wait(id, { condition: 'removed', signal: AbortSignal.timeout(REMOVAL_WAIT_MS) });
     await result;
   } catch (error) {
     if (!isEngineError(error, 'not-found')) await removeQuietly(client, id);
@@ -346,7 +346,7 @@ function anySignal(...signals: Array<AbortSignal | undefined>): AbortSignal | un
 
 async function removeQuietly(client: EngineClient, id: string): Promise<void> {
   try {
-    await client.removeContainer(id, { force: true });
+    await client.containers.remove(id, { force: true });
   } catch {
     // Best effort: a container that is already gone is what we wanted.
   }

@@ -16,7 +16,7 @@ export interface ListRunningOptions extends CallOptions {
 }
 
 export function listRunning(client: EngineClient, options: ListRunningOptions = {}): Promise<ContainerSummary[]> {
-  return client.listContainers({ filters: { ...options.filters, status: ['running'] }, signal: options.signal });
+  return client.containers.list({ filters: { ...options.filters, status: ['running'] }, signal: options.signal });
 }
 
 /**
@@ -24,7 +24,7 @@ export function listRunning(client: EngineClient, options: ListRunningOptions = 
  * `status` filter, because Podman refuses `status=restarting` ("unknown container state").
  */
 export async function listStoppable(client: EngineClient, options: ListRunningOptions = {}): Promise<ContainerSummary[]> {
-  const all = await client.listContainers({ all: true, filters: options.filters, signal: options.signal });
+  const all = await client.containers.list({ all: true, filters: options.filters, signal: options.signal });
   return all.filter((container) => STOPPABLE_STATES.includes(container.State));
 }
 
@@ -44,7 +44,7 @@ export async function stopAllRunning(client: EngineClient, options: StopAllOptio
   const result: StopAllResult = { stopped: [], failed: [] };
   await forEachBounded(stoppable, STOP_CONCURRENCY, async (container) => {
     try {
-      await client.stopContainer(container.Id, { timeoutSeconds: options.timeoutSeconds, signal: options.signal });
+      await client.containers.stop(container.Id, { timeoutSeconds: options.timeoutSeconds, signal: options.signal });
       result.stopped.push(container.Id);
       options.onStopped?.(container.Id);
     } catch (error) {
@@ -82,7 +82,7 @@ export async function stopContainers(
     async ({ id, index }) => {
       let failure: EngineError | undefined;
       try {
-        await client.stopContainer(id, { timeoutSeconds: options.timeoutSeconds, stopSignal: options.stopSignal, signal: options.signal });
+        await client.containers.stop(id, { timeoutSeconds: options.timeoutSeconds, stopSignal: options.stopSignal, signal: options.signal });
       } catch (error) {
         failure = asEngineError(error);
       }

@@ -61,16 +61,16 @@ export function isAnonymousVolume(name: string): boolean {
  */
 export async function removeVolumeNamingUsers(client: EngineClient, name: string, options: { force?: boolean; signal?: AbortSignal } = {}): Promise<void> {
   try {
-    await client.removeVolume(name, options);
+    await client.volumes.remove(name, options);
   } catch (error) {
     if (!isEngineError(error, 'conflict')) throw error;
-    const users = await client.listContainers({ all: true, filters: { volume: [name] }, signal: options.signal }).catch(() => []);
-    const helpers = await client.listContainers({ all: true, filters: { label: [`${VOLUME_HELPER_LABEL}=${name}`] }, signal: options.signal });
+    const users = await client.containers.list({ all: true, filters: { volume: [name] }, signal: options.signal }).catch(() => []);
+    const helpers = await client.containers.list({ all: true, filters: { label: [`${VOLUME_HELPER_LABEL}=${name}`] }, signal: options.signal });
     const helperIds = new Set(helpers.map((helper) => helper.Id));
     const names = users.filter((user) => !isVolumeHelper(user) && !helperIds.has(user.Id)).map(containerName);
     if (names.length === 0 && helpers.length > 0) {
       for (const helper of helpers) await removeHelper(client, helper.Id, options.signal);
-      await client.removeVolume(name, options);
+      await client.volumes.remove(name, options);
       return;
     }
     const who = names.length > 0 ? `container${names.length === 1 ? '' : 's'} ${names.join(', ')}` : 'a container';
@@ -87,10 +87,10 @@ export async function removeVolumeNamingUsers(client: EngineClient, name: string
 /** Removes a network; a refusal because containers are attached names them (from the network's inspect). */
 export async function removeNetworkNamingEndpoints(client: EngineClient, name: string, signal?: AbortSignal): Promise<void> {
   try {
-    await client.removeNetwork(name, { signal });
+    await client.networks.remove(name, { signal });
   } catch (error) {
     if (!isEngineError(error) || !/active endpoints|being used|in use/i.test(error.engineMessage ?? '')) throw error;
-    const network = await client.inspectNetwork(name, { signal }).catch(() => undefined);
+    const network = await client.networks.inspect(name, { signal }).catch(() => undefined);
     const names = Object.values(network?.Containers ?? {}).map((endpoint) => endpoint.Name);
     const who = names.length > 0 ? `container${names.length === 1 ? '' : 's'} ${names.join(', ')}` : 'containers';
     throw new EngineError('conflict', `Network ${name} has endpoints: ${who} (the engine said "${error.engineMessage ?? error.message}")`, {
@@ -106,7 +106,7 @@ export async function removeNetworkNamingEndpoints(client: EngineClient, name: s
 /** Removes one helper container; one another client removed meanwhile is gone all the same. */
 export async function removeHelper(client: EngineClient, id: string, signal?: AbortSignal): Promise<void> {
   try {
-    await client.removeContainer(id, { force: true, signal });
+    await client.containers.remove(id, { force: true, signal });
   } catch (error) {
     if (!isEngineError(error, 'not-found')) throw error;
   }
@@ -119,7 +119,7 @@ export async function removeHelper(client: EngineClient, id: string, signal?: Ab
  */
 export async function createVolumeHelper(client: EngineClient, volume: string, image: string, mountPath: string, signal?: AbortSignal): Promise<string> {
   try {
-    await client.inspectVolume(volume, { signal });
+    await client.volumes.inspect(volume, { signal });
   } catch (error) {
     if (!isEngineError(error, 'not-found')) throw error;
     throw new EngineError('not-found', `Volume ${volume} no longer exists: it was removed, so there are no files to show`, {
@@ -130,7 +130,7 @@ export async function createVolumeHelper(client: EngineClient, volume: string, i
       cause: error,
     });
   }
-  const { Id } = await client.createContainer(
+  const { Id } = await client.containers.create(
     {
       Image: image,
       // Never started: the command only has to exist for the create to pass.

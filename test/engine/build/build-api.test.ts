@@ -42,10 +42,10 @@ void describe('build workflow on the private engines', () => {
     await assert.rejects(building, (error: unknown) => isEngineError(error, 'cancelled'));
     assert.ok(seen.some((line) => line.includes(`started-${marker}`)), 'the RUN step had started');
     const stepRunning = async (): Promise<boolean> =>
-      (await suite.client.listContainers({ all: true })).some((container) => container.Command.includes(`started-${marker}`));
+      (await suite.client.containers.list({ all: true })).some((container) => container.Command.includes(`started-${marker}`));
     // dockerd stops and removes the step's container once the request is closed (bounded wait, no timing assertion).
     await until('the cancelled build step to be gone', async () => !(await stepRunning()), { timeoutMs: 30_000, intervalMs: 100 });
-    await assert.rejects(suite.client.inspectImage(`${marker}:never`), (error: unknown) => isEngineError(error, 'not-found'));
+    await assert.rejects(suite.client.images.inspect(`${marker}:never`), (error: unknown) => isEngineError(error, 'not-found'));
   });
 
   void it('RUN --mount on dockerd: the classic builder refuses it, and Berth says so plainly', async () => {
@@ -70,10 +70,10 @@ void describe('build workflow on the private engines', () => {
       });
       assert.match(lines.join(''), /^mounted$/m);
       assert.ok(result.imageId, 'the build named its image');
-      const inspected = await podman.inspectImage(tag);
+      const inspected = await podman.images.inspect(tag);
       assert.ok(inspected.Id.includes((result.imageId).replace(/^sha256:/, '')), `${inspected.Id} is ${String(result.imageId)}`);
     } finally {
-      await podman.removeImage(tag, { force: true }).catch(() => undefined);
+      await podman.images.remove(tag, { force: true }).catch(() => undefined);
       await podman.close();
     }
   });

@@ -33,9 +33,9 @@ void describe('berth build compared with docker build (classic builder)', () => 
     });
   });
   after(async () => {
-    const images = await harness.client.listImages();
+    const images = await harness.client.images.list();
     for (const image of images.filter((each) => each.RepoTags?.some((tag) => tag.startsWith(`${repository}`)))) {
-      await harness.client.removeImage(image.Id, { force: true }).catch(() => undefined);
+      await harness.client.images.remove(image.Id, { force: true }).catch(() => undefined);
     }
     await harness.dispose();
     folder.dispose();
@@ -51,7 +51,7 @@ void describe('berth build compared with docker build (classic builder)', () => 
     assert.deepEqual(stepLines(berth.stdout), stepLines(docker.stdout));
     assert.equal(stepLines(berth.stdout).length, 6);
     assert.match(berth.stdout, new RegExp(`^Successfully tagged ${repository}:b$`, 'm'));
-    const inspected = await harness.client.inspectImage(`${repository}:a`);
+    const inspected = await harness.client.images.inspect(`${repository}:a`);
     // docker's build of the same context hits the cache berth's build filled: the same image, so the same context.
     assert.deepEqual([...(inspected.RepoTags ?? [])].sort(), [`${repository}:a`, `${repository}:b`, `${repository}:docker`]);
     assert.equal(inspected.Config?.Labels?.stage, 'final');
@@ -64,7 +64,7 @@ void describe('berth build compared with docker build (classic builder)', () => 
     assert.match(berth.stdout, /^sha256:[0-9a-f]{64}\n$/);
     assert.match(docker.stdout, /^sha256:[0-9a-f]{64}\n$/);
     assert.equal(berth.stderr, '');
-    const image = await harness.client.inspectImage(berth.stdout.trim());
+    const image = await harness.client.images.inspect(berth.stdout.trim());
     assert.equal(image.Id, berth.stdout.trim());
   });
 
@@ -72,7 +72,7 @@ void describe('berth build compared with docker build (classic builder)', () => 
     const tag = `${repository}:target`;
     const result = await harness.berth(['build', '-q', '--network', 'none', '--build-arg', 'GREETING=bonjour', '--target', 'first', '-t', tag, app()]);
     assert.equal(result.code, 0, result.stderr);
-    const labels = (await harness.client.inspectImage(tag)).Config?.Labels ?? {};
+    const labels = (await harness.client.images.inspect(tag)).Config?.Labels ?? {};
     assert.equal(labels.greeting, 'bonjour');
     assert.equal(labels.stage, 'first');
   });
@@ -173,7 +173,7 @@ void describe('berth build compared with docker build (classic builder)', () => 
   void it('a private base image builds with the credentials of the docker configuration (X-Registry-Config), and not without', async () => {
     const { registry, registryImages } = harness.engines;
     const privateBase = registryImages.find((reference) => reference.endsWith('/berth/tools:latest')) as string;
-    await harness.client.removeImage(privateBase, { force: true }).catch(() => undefined);
+    await harness.client.images.remove(privateBase, { force: true }).catch(() => undefined);
     writeTree(join(folder.path, 'private'), { Dockerfile: `FROM ${privateBase}\nLABEL built=yes\n` });
     const context = join(folder.path, 'private');
     const anonymous = await harness.berth(['build', '-q', context]);
@@ -182,7 +182,7 @@ void describe('berth build compared with docker build (classic builder)', () => 
     const config = harness.dockerConfig({ auths: { [registry.address]: { auth: Buffer.from(`${registry.username}:${registry.password}`).toString('base64') } } });
     const signedIn = await harness.berth(['build', '-q', '-t', `${repository}:private`, context], { env: { DOCKER_CONFIG: config } });
     assert.equal(signedIn.code, 0, signedIn.stderr);
-    assert.equal((await harness.client.inspectImage(`${repository}:private`)).Config?.Labels?.built, 'yes');
-    await harness.client.removeImage(privateBase, { force: true }).catch(() => undefined);
+    assert.equal((await harness.client.images.inspect(`${repository}:private`)).Config?.Labels?.built, 'yes');
+    await harness.client.images.remove(privateBase, { force: true }).catch(() => undefined);
   });
 });

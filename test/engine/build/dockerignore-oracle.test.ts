@@ -94,9 +94,9 @@ const TREE = {
 } as const;
 
 async function filesUnderCtx(client: EngineClient, image: string): Promise<string[]> {
-  const { Id } = await client.createContainer({ Image: image, Cmd: ['true'], Labels: { 'berth.test': '1' }, HostConfig: { NetworkMode: 'none' } });
+  const { Id } = await client.containers.create({ Image: image, Cmd: ['true'], Labels: { 'berth.test': '1' }, HostConfig: { NetworkMode: 'none' } });
   try {
-    const archive = await client.getArchive(Id, '/ctx');
+    const archive = await client.containers.getArchive(Id, '/ctx');
     const names: string[] = [];
     const extract = tar.extract();
     extract.on('entry', (header, stream, next) => {
@@ -113,7 +113,7 @@ async function filesUnderCtx(client: EngineClient, image: string): Promise<strin
     await done;
     return names.sort();
   } finally {
-    await client.removeContainer(Id, { force: true });
+    await client.containers.remove(Id, { force: true });
   }
 }
 
@@ -122,8 +122,8 @@ void describe('.dockerignore: Berth against the docker CLI as the oracle', () =>
   const folder = scratchFolder('dockerignore');
   const repository = uniqueName('berth-ignore').toLowerCase();
   suite.cleanup(async () => {
-    for (const image of await suite.client.listImages()) {
-      if (image.RepoTags?.some((tag) => tag.startsWith(`${repository}:`))) await suite.client.removeImage(image.Id, { force: true }).catch(() => undefined);
+    for (const image of await suite.client.images.list()) {
+      if (image.RepoTags?.some((tag) => tag.startsWith(`${repository}:`))) await suite.client.images.remove(image.Id, { force: true }).catch(() => undefined);
     }
   });
   after(() => folder.dispose());

@@ -38,11 +38,11 @@ void describe('scaffolds on the classic builder', () => {
   };
   // Through the suite's cleanup, which runs while its client is still open; the base image is never removed.
   suite.cleanup(async () => {
-    const base = (await suite.client.inspectImage(suite.engines.image)).Id;
+    const base = (await suite.client.images.inspect(suite.engines.image)).Id;
     for (const id of [...made].reverse()) {
-      const image = await suite.client.inspectImage(id).catch(() => undefined);
+      const image = await suite.client.images.inspect(id).catch(() => undefined);
       if (!image || image.Id === base) continue;
-      await suite.client.removeImage(image.Id, { force: true }).catch(() => undefined);
+      await suite.client.images.remove(image.Id, { force: true }).catch(() => undefined);
     }
   });
   after(() => folder.dispose());
@@ -64,16 +64,16 @@ void describe('scaffolds on the classic builder', () => {
     const tag = `${repository}:generic`;
     const result = await buildImage(suite.client, { contextDir: scaffolded('generic'), tags: [tag], networkMode: 'none', onMessage: collect });
     assert.ok(result.imageId, 'the build produced an image');
-    const image = await suite.client.inspectImage(tag);
+    const image = await suite.client.images.inspect(tag);
     assert.deepEqual(image.Config?.Cmd, ['sh', '-c', 'ls -l /app']);
     assert.equal(image.Config?.WorkingDir, '/app');
     assert.deepEqual(Object.keys(image.Config?.ExposedPorts ?? {}), ['8080/tcp']);
 
     const id = await suite.createContainer(['sh', '-c', 'cd /app && find . | sort'], { Image: tag });
-    await suite.client.startContainer(id);
-    assert.equal((await (await suite.client.waitContainer(id)).result).StatusCode, 0);
+    await suite.client.containers.start(id);
+    assert.equal((await (await suite.client.containers.wait(id)).result).StatusCode, 0);
     const chunks: OutputChunk[] = [];
-    for await (const chunk of suite.client.containerLogs(id)) chunks.push(chunk);
+    for await (const chunk of suite.client.containers.logs(id)) chunks.push(chunk);
     const listing = Buffer.concat(chunks.filter((chunk) => chunk.stream === 'stdout').map((chunk) => chunk.data)).toString('utf8').trim().split('\n');
     // The Dockerfile and .dockerignore travel in the context (the engine needs them) but, being listed in the
     // .dockerignore, dockerd leaves them out of COPY, as docker documents; .git and *.log never reach the engine.

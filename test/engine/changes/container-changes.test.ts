@@ -15,7 +15,7 @@ const engines = loadTestEngines();
 
 async function readChanges(client: EngineClient, id: string): Promise<ContainerChange[]> {
   const all: ContainerChange[] = [];
-  for await (const batch of client.containerChanges(id)) all.push(...batch);
+  for await (const batch of client.containers.changes(id)) all.push(...batch);
   return all;
 }
 
@@ -43,8 +43,8 @@ for (const target of engineTargets(engines)) {
 
     const exited = async (script: string): Promise<string> => {
       const id = await suite.createContainer(['sh', '-c', script]);
-      const wait = await client.waitContainer(id, { condition: 'next-exit' });
-      await client.startContainer(id);
+      const wait = await client.containers.wait(id, { condition: 'next-exit' });
+      await client.containers.start(id);
       assert.equal((await wait.result).StatusCode, 0);
       return id;
     };
@@ -84,7 +84,7 @@ for (const target of engineTargets(engines)) {
 
     void it('a running container: changes made while it runs are listed, as docker lists them', { skip: target.skip }, async () => {
       const id = await suite.createContainer(['sh', '-c', `${TOUCH_RM_MKDIR} && touch /ready && sleep 600`]);
-      await client.startContainer(id);
+      await client.containers.start(id);
       await until('the container to write /ready', async () => (await readChanges(client, id)).some((change) => change.Path === '/ready'), { timeoutMs: 20_000, intervalMs: 100 });
       const docker = dockerDiff(target.host, id);
       const ours = await harness.berth(['diff', id], { host: target.host });

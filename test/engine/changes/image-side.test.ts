@@ -14,12 +14,12 @@ const engines = loadTestEngines();
 
 async function readChanges(client: EngineClient, id: string): Promise<ContainerChange[]> {
   const all: ContainerChange[] = [];
-  for await (const batch of client.containerChanges(id)) all.push(...batch);
+  for await (const batch of client.containers.changes(id)) all.push(...batch);
   return all;
 }
 
 async function helpersLeft(client: EngineClient, forContainer: string): Promise<number> {
-  return (await client.listContainers({ all: true, filters: { label: [`${IMAGE_SIDE_HELPER_LABEL}=${forContainer}`] } })).length;
+  return (await client.containers.list({ all: true, filters: { label: [`${IMAGE_SIDE_HELPER_LABEL}=${forContainer}`] } })).length;
 }
 
 for (const target of engineTargets(engines)) {
@@ -30,11 +30,11 @@ for (const target of engineTargets(engines)) {
 
     void it('a shell-less running container: the image side, the container side, Revert File, and no helper left', { skip }, async () => {
       const source = await suite.createContainer(['sleep', '600']);
-      await client.startContainer(source);
+      await client.containers.start(source);
       const image = await importScratchImage(client, source, uniqueName(`berth-changes-scratch-${target.name}`));
-      suite.cleanup(() => client.removeImage(image, { force: true }).catch(() => undefined));
+      suite.cleanup(() => client.images.remove(image, { force: true }).catch(() => undefined));
       const id = await suite.createContainer(SCRATCH_SLEEP, { Image: image });
-      await client.startContainer(id);
+      await client.containers.start(id);
       await writeContainerFile(client, id, '/app/config.txt', Buffer.from('setting=2\n'));
       await writeContainerFile(client, id, '/app/added.txt', Buffer.from('new\n'));
       const changes = await readChanges(client, id);
@@ -53,27 +53,27 @@ for (const target of engineTargets(engines)) {
 
     void it('an image that declares a VOLUME: reading its side leaves neither the helper nor its anonymous volume', { skip }, async () => {
       const source = await suite.createContainer(['sh', '-c', 'echo v1 > /etc/volume-note']);
-      const sourceDone = await client.waitContainer(source, { condition: 'next-exit' });
-      await client.startContainer(source);
+      const sourceDone = await client.containers.wait(source, { condition: 'next-exit' });
+      await client.containers.start(source);
       assert.equal((await sourceDone.result).StatusCode, 0);
       const image = uniqueName(`berth-changes-volume-${target.name}`);
-      await client.commitContainer(source, { repo: image, tag: 'latest', changes: ['VOLUME /data'] });
-      suite.cleanup(() => client.removeImage(`${image}:latest`, { force: true }).catch(() => undefined));
+      await client.containers.commit(source, { repo: image, tag: 'latest', changes: ['VOLUME /data'] });
+      suite.cleanup(() => client.images.remove(`${image}:latest`, { force: true }).catch(() => undefined));
       const id = await suite.createContainer(['sh', '-c', 'echo v2 > /etc/volume-note'], { Image: `${image}:latest` });
-      const done = await client.waitContainer(id, { condition: 'next-exit' });
-      await client.startContainer(id);
+      const done = await client.containers.wait(id, { condition: 'next-exit' });
+      await client.containers.start(id);
       assert.equal((await done.result).StatusCode, 0);
-      const volumesBefore = (await client.listVolumes({})).map((volume) => volume.Name);
+      const volumesBefore = (await client.volumes.list({})).map((volume) => volume.Name);
       assert.equal((await readImageFileOf(client, id, '/etc/volume-note'))?.toString('utf8'), 'v1\n');
-      const added = (await client.listVolumes({})).map((volume) => volume.Name).filter((name) => !volumesBefore.includes(name));
+      const added = (await client.volumes.list({})).map((volume) => volume.Name).filter((name) => !volumesBefore.includes(name));
       assert.deepEqual(added, [], 'an anonymous volume was left behind');
       assert.equal(await helpersLeft(client, id), 0);
     });
 
     void it('a stopped container: a deleted file is read from the image and reverted', { skip }, async () => {
       const id = await suite.createContainer(['sh', '-c', 'rm /etc/group && echo changed > /etc/hostname-like']);
-      const wait = await client.waitContainer(id, { condition: 'next-exit' });
-      await client.startContainer(id);
+      const wait = await client.containers.wait(id, { condition: 'next-exit' });
+      await client.containers.start(id);
       assert.equal((await wait.result).StatusCode, 0);
       assert.ok((await readChanges(client, id)).some((change) => change.Path === '/etc/group' && change.Kind === 2));
       const original = await readImageFileOf(client, id, '/etc/group');
@@ -87,7 +87,7 @@ for (const target of engineTargets(engines)) {
     void it('a container removed while its changes are open: reading them again says it is gone, not an engine failure', { skip }, async () => {
       const id = await suite.createContainer(['sh', '-c', 'touch /etc/x']);
       assert.deepEqual(await readChanges(client, id), []);
-      await client.removeContainer(id, { force: true });
+      await client.containers.remove(id, { force: true });
       // The row holds dockerd's words; Podman says the same in its own ("no container with name or ID … found").
       if (target.name === 'docker') await assertCase('changes-container-removed', () => readChanges(client, id), { id });
       else await assert.rejects(readChanges(client, id), (error: unknown) => isEngineError(error, 'not-found') && /no such container/i.test(String(error)));

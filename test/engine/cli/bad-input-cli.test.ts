@@ -64,7 +64,7 @@ void describe('bad input around a CLI run', () => {
       credsStore: 'desktop',
       auths: { [registry.address]: { auth: Buffer.from(`${registry.username}:${registry.password}`).toString('base64') } },
     });
-    await harness.client.removeImage(reference, { force: true }).catch(() => undefined);
+    await harness.client.images.remove(reference, { force: true }).catch(() => undefined);
     const result = await harness.berth(['pull', reference], { env: { DOCKER_CONFIG: config } });
     assert.deepEqual([result.code, result.stdout], [0, `${reference}\n`], result.stderr);
     assert.ok(!result.stderr.includes('berth:'), result.stderr);

@@ -19,13 +19,13 @@ void describe('berth container commands', () => {
     assert.equal(result.code, 0, result.stderr);
     return result.stdout.trim();
   };
-  const state = async (id: string): Promise<string> => (await harness.client.inspectContainer(id)).State.Status;
+  const state = async (id: string): Promise<string> => (await harness.client.containers.inspect(id)).State.Status;
 
   void it('ps shows running containers as a table, -a adds stopped ones, --json and -q for scripts', async () => {
     const name = `ps-${process.pid}`;
     const running = await detached(['--name', name], ['sleep', '1000']);
     const exited = await detached([], ['true']);
-    await (await harness.client.waitContainer(exited)).result;
+    await (await harness.client.containers.wait(exited)).result;
     const filter = ['--filter', `label=${harness.labelFilter}`];
 
     const table = await harness.berth(['ps', ...filter]);
@@ -42,7 +42,7 @@ void describe('berth container commands', () => {
     const parsed = JSON.parse(json.stdout) as ContainerSummary[];
     assert.deepEqual(parsed.map((container) => container.Id).sort(), [running, exited].sort());
     assert.equal(parsed.find((container) => container.Id === running)?.State, 'running');
-    await harness.client.removeContainer(running, { force: true });
+    await harness.client.containers.remove(running, { force: true });
   });
 
   void it('stop prints each name given and stops it; an unknown one gets its own line and exit 1', async () => {
@@ -65,17 +65,17 @@ void describe('berth container commands', () => {
     assert.equal(await state(first), 'exited');
     assert.equal(await state(second), 'exited');
     assert.equal(await state(bystander), 'running');
-    await harness.client.removeContainer(bystander, { force: true });
+    await harness.client.containers.remove(bystander, { force: true });
   });
 
   void it('logs sends stdout to stdout and stderr to stderr; --tail and --timestamps', async () => {
     const id = await detached([], ['sh', '-c', 'echo out-1; echo err-1 >&2; echo out-2; echo out-3']);
-    await (await harness.client.waitContainer(id)).result;
+    await (await harness.client.containers.wait(id)).result;
     const all = await harness.berth(['logs', id]);
     assert.deepEqual([all.code, all.stdout, all.stderr], [0, 'out-1\nout-2\nout-3\n', 'err-1\n']);
     // One stream only below: the engine orders lines of different streams by the time it read them.
     const lines = await detached([], ['sh', '-c', 'echo line-1; echo line-2; echo line-3']);
-    await (await harness.client.waitContainer(lines)).result;
+    await (await harness.client.containers.wait(lines)).result;
     const tail = await harness.berth(['logs', '--tail', '1', lines]);
     assert.deepEqual([tail.stdout, tail.stderr], ['line-3\n', '']);
     const stamped = await harness.berth(['logs', '-t', '-n', '2', lines]);
@@ -97,7 +97,7 @@ void describe('berth container commands', () => {
     child.kill('SIGINT');
     assert.deepEqual(await result.then(({ code, stdout, stderr }) => [code, stdout, stderr]), [130, 'started\n', 'berth: interrupted\n']);
     assert.equal(await state(id), 'running');
-    await harness.client.removeContainer(id, { force: true });
+    await harness.client.containers.remove(id, { force: true });
   });
 
   void it('wait prints the exit status', async () => {
@@ -108,20 +108,20 @@ void describe('berth container commands', () => {
 
   void it('commit prints the new image id; the image carries the changes, message and author', async () => {
     const id = await detached([], ['sh', '-c', 'echo committed-content > /hello']);
-    await (await harness.client.waitContainer(id)).result;
+    await (await harness.client.containers.wait(id)).result;
     const repo = `berth-cli-commit-${process.pid}`;
     const result = await harness.berth(['commit', '-m', 'a message', '-a', 'Berth Tests', '-c', 'CMD ["cat", "/hello"]', id, `${repo}:v1`]);
     try {
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stdout, /^sha256:[0-9a-f]{64}\n$/);
-      const image = await harness.client.inspectImage(`${repo}:v1`);
+      const image = await harness.client.images.inspect(`${repo}:v1`);
       assert.equal(image.Id, result.stdout.trim());
       assert.equal(image.Comment, 'a message');
       assert.equal(image.Author, 'Berth Tests');
       const run = await harness.berth(['run', '--rm', '--network', 'none', ...harness.labelArgs, `${repo}:v1`]);
       assert.equal(run.stdout, 'committed-content\n');
     } finally {
-      await harness.client.removeImage(`${repo}:v1`, { force: true }).catch(() => undefined);
+      await harness.client.images.remove(`${repo}:v1`, { force: true }).catch(() => undefined);
     }
   });
 

@@ -90,8 +90,8 @@ for (const target of engineTargets(loadTestEngines())) {
       const labels = Object.fromEntries(harness.labelArgs.filter((_, index) => index % 2 === 1).map((pair) => pair.split('=') as [string, string]));
       const create = async (host: string) => {
         const client = harness.clientFor(host);
-        const created = (await client.createContainer(containerSpec(harness.engines.image, ['sleep', '600'], { Labels: labels }))).Id;
-        await client.startContainer(created);
+        const created = (await client.containers.create(containerSpec(harness.engines.image, ['sleep', '600'], { Labels: labels }))).Id;
+        await client.containers.start(created);
         assert.equal((await execCapture(client, created, ['sh', '-c', TREE])).exitCode, 0);
         return created;
       };
@@ -100,7 +100,7 @@ for (const target of engineTargets(loadTestEngines())) {
       id = target.host === harness.engines.dockerHost ? reference : await create(target.host);
     });
     after(async () => {
-      if (id !== undefined && id !== reference) await harness.clientFor(target.host).removeContainer(id, { force: true });
+      if (id !== undefined && id !== reference) await harness.clientFor(target.host).containers.remove(id, { force: true });
       rmSync(scratch, { recursive: true, force: true });
       await harness.dispose();
     });

@@ -38,13 +38,13 @@ void describe('berth cp next to docker cp', () => {
     harness = await createCliHarness('cp');
     scratch = mkdtempSync(join(tmpdir(), 'berth-cp-'));
     const labels = Object.fromEntries(harness.labelArgs.filter((_, index) => index % 2 === 1).map((pair) => pair.split('=') as [string, string]));
-    const create = async (cmd: string[]) => (await harness.client.createContainer(containerSpec(harness.engines.image, cmd, { Labels: labels }))).Id;
+    const create = async (cmd: string[]) => (await harness.client.containers.create(containerSpec(harness.engines.image, cmd, { Labels: labels }))).Id;
     running = await create(['sleep', '600']);
-    await harness.client.startContainer(running);
+    await harness.client.containers.start(running);
     assert.equal((await execCapture(harness.client, running, ['sh', '-c', SETUP])).exitCode, 0);
     stopped = await create(['sh', '-c', SETUP]);
-    await harness.client.startContainer(stopped);
-    await (await harness.client.waitContainer(stopped, { condition: 'not-running' })).result;
+    await harness.client.containers.start(stopped);
+    await (await harness.client.containers.wait(stopped, { condition: 'not-running' })).result;
   });
   after(async () => {
     rmSync(scratch, { recursive: true, force: true });
@@ -79,9 +79,9 @@ void describe('berth cp next to docker cp', () => {
     assert.ok(podmanHost, 'engines.json names the Podman service (a missing engine is a failure, not a skip)');
     const podman = harness.clientFor(podmanHost);
     const labels = Object.fromEntries(harness.labelArgs.filter((_, index) => index % 2 === 1).map((pair) => pair.split('=') as [string, string]));
-    const id = (await podman.createContainer(containerSpec(harness.engines.image, ['sleep', '600'], { Labels: labels }))).Id;
+    const id = (await podman.containers.create(containerSpec(harness.engines.image, ['sleep', '600'], { Labels: labels }))).Id;
     try {
-      await podman.startContainer(id);
+      await podman.containers.start(id);
       assert.equal((await execCapture(podman, id, ['sh', '-c', SETUP])).exitCode, 0);
       for (const source of ['/src', '/src/.']) {
         const mine = join(scratch, `podman-${source.replace(/\W+/g, '-')}`);
@@ -96,7 +96,7 @@ void describe('berth cp next to docker cp', () => {
         assert.deepEqual(describeTree(mine), describeTree(theirs));
       }
     } finally {
-      await podman.removeContainer(id, { force: true });
+      await podman.containers.remove(id, { force: true });
     }
   });
 

@@ -44,11 +44,11 @@ for (const target of engineTargets(loadTestEngines())) {
     /** create (with a label that needs sorting and escaping), start, exit 3, remove: resolves the id. */
     const lifecycle = async (): Promise<string> => {
       const labels = { 'berth.cli.suite': harness.labelFilter.split('=')[1] ?? '', 'a.first': 'x, y=z' };
-      const { Id } = await client().createContainer(containerSpec(harness.engines.image, ['sh', '-c', 'exit 3'], { Labels: labels }));
-      const { result } = await client().waitContainer(Id, { condition: 'next-exit' });
-      await client().startContainer(Id);
+      const { Id } = await client().containers.create(containerSpec(harness.engines.image, ['sh', '-c', 'exit 3'], { Labels: labels }));
+      const { result } = await client().containers.wait(Id, { condition: 'next-exit' });
+      await client().containers.start(Id);
       assert.equal((await result).StatusCode, 3);
-      await client().removeContainer(Id, { force: true });
+      await client().containers.remove(Id, { force: true });
       return Id;
     };
 

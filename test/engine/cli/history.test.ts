@@ -25,7 +25,7 @@ for (const target of engineTargets(engines)) {
       await buildThreeSteps(harness.clientFor(target.host), folder.path, tag);
     });
     after(async () => {
-      await harness.clientFor(target.host).removeImage(tag, { force: true }).catch(() => undefined);
+      await harness.clientFor(target.host).images.remove(tag, { force: true }).catch(() => undefined);
       folder.dispose();
       await harness.dispose();
     });

@@ -24,7 +24,7 @@ void describe('berth image commands', () => {
 
   async function removeImageQuietly(reference: string): Promise<void> {
     try {
-      await harness.client.removeImage(reference, { force: true });
+      await harness.client.images.remove(reference, { force: true });
     } catch {
       // Absent already: what we want.
     }
@@ -54,7 +54,7 @@ void describe('berth image commands', () => {
     assert.equal(result.stdout, `${pulled}\n`);
     assert.match(result.stderr, /^2\.0: Pulling from berth\/busybox$/m);
     assert.match(result.stderr, new RegExp(`^Status: Downloaded newer image for ${pulled.replace(/[.]/g, '\\.')}$`, 'm'));
-    const image = await harness.client.inspectImage(pulled);
+    const image = await harness.client.images.inspect(pulled);
     assert.ok(image.RepoTags?.includes(pulled));
   });
 
@@ -72,7 +72,7 @@ void describe('berth image commands', () => {
   void it('version names the engine, its API version and the negotiated one', async () => {
     const result = await harness.berth(['version']);
     assert.equal(result.code, 0, result.stderr);
-    const info = await harness.client.version();
+    const info = await harness.client.system.version();
     assert.match(result.stdout, new RegExp(`^Engine: +Docker Engine$`, 'm'));
     assert.match(result.stdout, new RegExp(`^Version: +${info.Version.replace(/[.+]/g, '\\$&')}$`, 'm'));
     assert.match(result.stdout, new RegExp(`^API version: +${info.ApiVersion.replace('.', '\\.')} \\(minimum version [\\d.]+\\)$`, 'm'));

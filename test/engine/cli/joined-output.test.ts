@@ -53,24 +53,24 @@ void describe('berth logs and run next to docker, with frames joined', () => {
     assert.equal(ours.code, 0, ours.stderr.slice(0, 500));
     assert.ok(ours.stdoutBytes.equals(theirs.stdout), `stdout differs: ${ours.stdoutBytes.length} bytes against ${theirs.stdout.length}`);
     assert.equal(ours.stderr, theirs.stderr.toString('utf8'));
-    assert.equal((await harness.client.listContainers({ all: true, filters: { label: [harness.labelFilter] } })).filter((entry) => entry.State !== 'exited').length, 0);
+    assert.equal((await harness.client.containers.list({ all: true, filters: { label: [harness.labelFilter] } })).filter((entry) => entry.State !== 'exited').length, 0);
   });
 
   for (const target of engineTargets(loadTestEngines())) {
     void it(`the engine client joins a read's frames (${target.name}): the same bytes per stream in fewer chunks than lines`, { skip: target.skip }, async () => {
       const client = harness.clientFor(target.host);
-      const { Id: id } = await client.createContainer({
+      const { Id: id } = await client.containers.create({
         Image: harness.engines.image,
         Cmd: MIXED,
         Labels: Object.fromEntries(harness.labelArgs.filter((_, index) => index % 2 === 1).map((label) => label.split('=') as [string, string])),
         HostConfig: { NetworkMode: 'none' },
       });
-      await client.startContainer(id);
-      await (await client.waitContainer(id, { condition: 'not-running' })).result;
+      await client.containers.start(id);
+      await (await client.containers.wait(id, { condition: 'not-running' })).result;
       const read = async (joinFrames: boolean): Promise<{ chunks: number; stdout: Buffer; stderr: Buffer }> => {
         const parts = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
         let chunks = 0;
-        for await (const chunk of client.containerLogs(id, { joinFrames })) {
+        for await (const chunk of client.containers.logs(id, { joinFrames })) {
           chunks++;
           parts[chunk.stream].push(Buffer.from(chunk.data));
         }
@@ -83,7 +83,7 @@ void describe('berth logs and run next to docker, with frames joined', () => {
       assert.ok(framed.chunks >= LINES, `${framed.chunks} chunks without joining`);
       // The engine sends a frame per line; a read from the connection carries many of them.
       assert.ok(joined.chunks <= framed.chunks / 2, `${joined.chunks} joined chunks against ${framed.chunks} frames`);
-      await client.removeContainer(id, { force: true });
+      await client.containers.remove(id, { force: true });
     });
   }
 });

@@ -31,7 +31,7 @@ void describe('berth logs next to docker logs', () => {
     return started.stdout.trim();
   };
   const exited = async (ids: readonly string[]): Promise<void> =>
-    eventually('the containers exited', async () => (await Promise.all(ids.map((id) => harness.client.inspectContainer(id)))).every((c) => !c.State.Running), 300);
+    eventually('the containers exited', async () => (await Promise.all(ids.map((id) => harness.client.containers.inspect(id)))).every((c) => !c.State.Running), 300);
   const stamped = (text: string): StampedLine[] =>
     text
       .split('\n')

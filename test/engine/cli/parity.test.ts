@@ -35,7 +35,7 @@ void describe('berth next to docker', () => {
     assert.equal(result.code, 0, result.stderr);
     return result.stdout.trim();
   };
-  const state = async (id: string): Promise<string> => (await harness.client.inspectContainer(id)).State.Status;
+  const state = async (id: string): Promise<string> => (await harness.client.containers.inspect(id)).State.Status;
 
   void it("ps shows IMAGE, COMMAND (Go-quoted, cut by display width) and NAMES cells exactly as docker's", async () => {
     const id = await detached(['--name', `parity-ps-${process.pid}`], ['sh', '-c', 'echo \x01日本語のテキストです; sleep 1000']);
@@ -51,7 +51,7 @@ void describe('berth next to docker', () => {
     // dockerd lists images created in the same second in no fixed order (it walks a map), so two calls, berth's
     // or docker's, may swap such rows. Rows are compared as printed, except that ties in Created are put in one order.
     const createdById = new Map<string, number>();
-    for (const image of await harness.client.listImages()) createdById.set(image.Id.replace(/^sha256:/, '').slice(0, 12), image.Created);
+    for (const image of await harness.client.images.list()) createdById.set(image.Id.replace(/^sha256:/, '').slice(0, 12), image.Created);
     const tiesInOneOrder = (output: string): string => {
       const lines = output.split('\n');
       const created = (line: string): number => createdById.get(/\b[0-9a-f]{12}\b/.exec(line)?.[0] ?? '') ?? Number.NaN;
@@ -94,7 +94,7 @@ void describe('berth next to docker', () => {
     const ours = await harness.shell(`echo hi | berth run -i --rm --name ${name} --network none ${labels().join(' ')} ${harness.engines.image} cat`);
     assert.deepEqual([ours.code, ours.stdout, ours.stderr], [0, 'hi\n', '']);
     assert.equal(docker(['run', '-i', '--rm', '--network', 'none', harness.engines.image, 'cat'], 'hi\n').stdout, ours.stdout);
-    assert.deepEqual(await harness.client.listContainers({ all: true, filters: { name: [name] } }), []);
+    assert.deepEqual(await harness.client.containers.list({ all: true, filters: { name: [name] } }), []);
   });
 
   void it("run -t gives the container a TTY of berth's terminal size: ls -C fills 200 columns, as with docker", () => {
@@ -157,7 +157,7 @@ void describe('berth next to docker', () => {
     child.stdin.write('exit 4\n');
     await closed;
     assert.match(output, /^status=4\r?$/m, output);
-    assert.deepEqual(await harness.client.listContainers({ all: true, filters: { name: [name] } }), []);
+    assert.deepEqual(await harness.client.containers.list({ all: true, filters: { name: [name] } }), []);
   });
 
   void it('stop A B C stops them in parallel and prints the names in argument order; the engine has them exited', async () => {
@@ -183,7 +183,7 @@ void describe('berth next to docker', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(result.stdout.trim().split('\n').sort(), [running, paused, restarting].map((id) => id.slice(0, 12)).sort());
     for (const id of [running, paused, restarting]) assert.equal(await state(id), 'exited');
-    const listed = await harness.client.listContainers({ filters: { label: [filter] } });
+    const listed = await harness.client.containers.list({ filters: { label: [filter] } });
     assert.deepEqual(listed, []);
   });
 
@@ -194,13 +194,13 @@ void describe('berth next to docker', () => {
       auths: { [registry.address]: { auth: Buffer.from(`${registry.username}:${registry.password}`).toString('base64') } },
     });
     const untagged = `${registry.address}/berth/busybox`;
-    await harness.client.removeImage(`${untagged}:latest`, { force: true }).catch(() => undefined);
+    await harness.client.images.remove(`${untagged}:latest`, { force: true }).catch(() => undefined);
     const result = await harness.berth(['pull', untagged], { env: { DOCKER_CONFIG: config, BERTH_DEBUG: '1' } });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stdout, `${untagged}:latest\n`);
     assert.match(result.stderr, /^berth: debug: credsStore "desktop": docker-credential-desktop is not installed; using the auths entries of /m);
     assert.ok(!result.stderr.includes(registry.password), 'the password reached stderr');
-    assert.ok((await harness.client.inspectImage(`${untagged}:latest`)).Id);
+    assert.ok((await harness.client.images.inspect(`${untagged}:latest`)).Id);
   });
 
   void it('logs --tail with a value that is not a number prints every line and exits 0, as docker does', async () => {
@@ -216,11 +216,11 @@ void describe('berth next to docker', () => {
 
   void it('commit to an invalid reference exits 1 like docker, and commits nothing', async () => {
     const id = await detached([], ['true']);
-    const before = (await harness.client.listImages()).length;
+    const before = (await harness.client.images.list()).length;
     const ours = await harness.berth(['commit', id, 'Repo:1']);
     assert.deepEqual([ours.code, ours.stdout, ours.stderr], [1, '', 'berth: invalid reference "Repo:1": repository names must be lowercase.\n']);
     assert.equal(docker(['commit', id, 'Repo:1']).status, ours.code);
-    assert.equal((await harness.client.listImages()).length, before);
+    assert.equal((await harness.client.images.list()).length, before);
   });
 
   void it("--version and -v print berth's version and exit 0, without an engine", async () => {
@@ -234,6 +234,6 @@ void describe('berth next to docker', () => {
     const ours = await harness.berth(['run', '--rm', '--network', 'bogusnet', ...labels(), harness.engines.image, 'true']);
     assert.deepEqual([ours.code, ours.stderr], [125, `berth: ${expectedMessage('cli-network-missing')}\n`]);
     assert.equal(docker(['run', '--rm', '--network', 'bogusnet', harness.engines.image, 'true']).status, 125);
-    assert.equal((await harness.client.listContainers({ all: true, filters: { label: [harness.labelFilter], status: ['created'] } })).length, 0);
+    assert.equal((await harness.client.containers.list({ all: true, filters: { label: [harness.labelFilter], status: ['created'] } })).length, 0);
   });
 });

@@ -94,9 +94,9 @@ for (const target of engineTargets(loadTestEngines())) {
       const result = collect(child);
       const port = await forwardingPort(child, 8080);
       assert.equal(body(await get(port, '/small')).toString('utf8'), 'hello\n');
-      await harness.clientFor(target.host).stopContainer(id, { timeoutSeconds: 0 });
+      await harness.clientFor(target.host).containers.stop(id, { timeoutSeconds: 0 });
       const { code, stderr } = await result;
-      const name = (await harness.clientFor(target.host).inspectContainer(id)).Name.replace(/^\//, '');
+      const name = (await harness.clientFor(target.host).containers.inspect(id)).Name.replace(/^\//, '');
       assert.deepEqual({ code, stderr }, { code: 1, stderr: `berth: Container ${name} stopped: lost the forward\n` });
     });
 

@@ -38,7 +38,7 @@ for (const target of engineTargets(loadTestEngines())) {
     const runWords = (name: string, cmd: readonly string[]): string =>
       ['run', '--rm', '--network', 'none', ...harness.labelArgs, '--name', name, harness.engines.image, ...cmd].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
     const suiteContainers = async (): Promise<number> =>
-      (await harness.clientFor(target.host).listContainers({ all: true, filters: { label: [harness.labelFilter] } })).length;
+      (await harness.clientFor(target.host).containers.list({ all: true, filters: { label: [harness.labelFilter] } })).length;
 
     void it('| head -1: a broken pipe exits 1 with docker\'s words, and leaves no container', { skip: target.skip }, async () => {
       const result = await harness.shell(`berth ${runWords(`pipe-${target.name}-${process.pid}`, ENDLESS)} | head -1`, host);
@@ -108,7 +108,7 @@ for (const target of engineTargets(loadTestEngines())) {
       assert.equal(code, 0);
       assert.equal(received, 150_000_000 + Math.floor(150_000_000 / 9_999));
       assert.ok(peak < MEMORY_LIMIT_KB, `berth's peak resident memory was ${Math.round(peak / 1024)} MB`);
-      await harness.clientFor(target.host).removeContainer(name, { force: true });
+      await harness.clientFor(target.host).containers.remove(name, { force: true });
     });
 
     if (target.name === 'docker') {

@@ -31,17 +31,17 @@ function printedPlan(stdout: string): { remove: string[]; kept: string[] } {
 /** The names of the case's containers, volumes and image tags as the engine has them now. */
 async function caseObjects(client: EngineClient, value: string): Promise<string[]> {
   const filters = { label: [`${CASE_KEY}=${value}`] };
-  const containers = (await client.listContainers({ all: true, filters })).map((container) => container.Names[0]?.replace(/^\//, '') ?? container.Id);
-  const volumes = (await client.listVolumes({ filters })).map((volume) => volume.Name);
-  const images = (await client.listImages({ filters })).flatMap((image) => image.RepoTags ?? []);
+  const containers = (await client.containers.list({ all: true, filters })).map((container) => container.Names[0]?.replace(/^\//, '') ?? container.Id);
+  const volumes = (await client.volumes.list({ filters })).map((volume) => volume.Name);
+  const images = (await client.images.list({ filters })).flatMap((image) => image.RepoTags ?? []);
   return [...containers, ...volumes, ...images].sort();
 }
 
 async function removeCase(client: EngineClient, value: string): Promise<void> {
   const filters = { label: [`${CASE_KEY}=${value}`] };
-  for (const container of await client.listContainers({ all: true, filters })) await client.removeContainer(container.Id, { force: true }).catch(() => undefined);
-  for (const volume of await client.listVolumes({ filters })) await client.removeVolume(volume.Name, { force: true }).catch(() => undefined);
-  for (const image of await client.listImages({ filters })) await client.removeImage(image.Id, { force: true }).catch(() => undefined);
+  for (const container of await client.containers.list({ all: true, filters })) await client.containers.remove(container.Id, { force: true }).catch(() => undefined);
+  for (const volume of await client.volumes.list({ filters })) await client.volumes.remove(volume.Name, { force: true }).catch(() => undefined);
+  for (const image of await client.images.list({ filters })) await client.images.remove(image.Id, { force: true }).catch(() => undefined);
 }
 
 for (const target of engineTargets(loadTestEngines())) {
@@ -68,24 +68,24 @@ for (const target of engineTargets(loadTestEngines())) {
       return { value, filter: `label=${CASE_KEY}=${value}`, labels: { 'berth.test': '1', [CASE_KEY]: value } };
     };
     const volume = async (labels: Record<string, string>, extra: Record<string, string> = {}): Promise<string> =>
-      (await client.createVolume({ Name: uniqueName('prune-vol'), Labels: { ...labels, ...extra } })).Name;
+      (await client.volumes.create({ Name: uniqueName('prune-vol'), Labels: { ...labels, ...extra } })).Name;
     const container = async (labels: Record<string, string>, image: string, cmd: string[], binds: string[], run: boolean): Promise<string> => {
       const name = uniqueName('prune-ctr');
-      const { Id } = await client.createContainer({ Image: image, Cmd: cmd, Labels: labels, HostConfig: { NetworkMode: 'none', Binds: binds } }, { name });
+      const { Id } = await client.containers.create({ Image: image, Cmd: cmd, Labels: labels, HostConfig: { NetworkMode: 'none', Binds: binds } }, { name });
       if (run) {
-        await client.startContainer(Id);
-        await (await client.waitContainer(Id, { condition: 'not-running' })).result;
+        await client.containers.start(Id);
+        await (await client.containers.wait(Id, { condition: 'not-running' })).result;
       }
       return name;
     };
     /** A tagged image carrying the case's labels: the test image committed with LABEL changes. */
     const image = async (labels: Record<string, string>, extra: Record<string, string> = {}): Promise<string> => {
-      const source = await client.createContainer({ Image: harness.engines.image, Cmd: ['true'], Labels: labels, HostConfig: { NetworkMode: 'none' } });
+      const source = await client.containers.create({ Image: harness.engines.image, Cmd: ['true'], Labels: labels, HostConfig: { NetworkMode: 'none' } });
       const repo = uniqueName('prune-img');
       const changes = Object.entries({ ...labels, ...extra }).map(([key, value]) => `LABEL ${key}=${value}`);
-      await client.commitContainer(source.Id, { repo, tag: 'dev', changes });
-      await client.removeContainer(source.Id, { force: true });
-      const [tag] = (await client.listImages({ filters: { reference: [`${repo}:dev`] } })).flatMap((each) => each.RepoTags ?? []);
+      await client.containers.commit(source.Id, { repo, tag: 'dev', changes });
+      await client.containers.remove(source.Id, { force: true });
+      const [tag] = (await client.images.list({ filters: { reference: [`${repo}:dev`] } })).flatMap((each) => each.RepoTags ?? []);
       assert.ok(tag, `the committed image ${repo}:dev is listed`);
       return tag;
     };

@@ -48,9 +48,9 @@ void describe('berth run options compared with docker create', () => {
     const berth = await harness.berth(['run', '-d', ...flags, harness.engines.image, '-c', 'sleep 30']);
     assert.equal(berth.code, 0, berth.stderr);
     const dockerId = await dockerCreate(harness.engines.dockerHost, [...flags, harness.engines.image, '-c', 'sleep 30']);
-    const ours = await harness.client.inspectContainer(berth.stdout.trim());
-    const theirs = await harness.client.inspectContainer(dockerId);
-    await harness.client.removeContainer(dockerId, { force: true, volumes: true });
+    const ours = await harness.client.containers.inspect(berth.stdout.trim());
+    const theirs = await harness.client.containers.inspect(dockerId);
+    await harness.client.containers.remove(dockerId, { force: true, volumes: true });
     const pick = (inspected: typeof ours): unknown => {
       const host = inspected.HostConfig;
       const config = inspected.Config as Record<string, unknown>;
@@ -66,8 +66,8 @@ void describe('berth run options compared with docker create', () => {
       '53/udp': [{ HostIp: '', HostPort: '18082' }],
     });
     assert.ok(ours.Config.Env?.includes('SPACED=two words'));
-    await harness.client.removeContainer(berth.stdout.trim(), { force: true });
-    await harness.client.removeVolume('berth-run-options-volume').catch(() => undefined);
+    await harness.client.containers.remove(berth.stdout.trim(), { force: true });
+    await harness.client.volumes.remove('berth-run-options-volume').catch(() => undefined);
   });
 
   void it('each kind of bad option is refused before anything is created, with its own message', async () => {
@@ -83,13 +83,13 @@ void describe('berth run options compared with docker create', () => {
         [['--restart', 'sometimes'], expectedMessage('run-restart-invalid')],
         [['--rm', '--restart', 'always'], expectedMessage('run-restart-with-rm')],
       ];
-      const before = (await harness.client.listContainers({ all: true, filters: { label: [harness.labelFilter] } })).length;
+      const before = (await harness.client.containers.list({ all: true, filters: { label: [harness.labelFilter] } })).length;
       for (const [flags, message] of cases) {
         const result = await harness.berth(['run', '--network', 'none', ...harness.labelArgs, ...flags, harness.engines.image, 'true']);
         assert.equal(result.stderr, `berth: ${message}\n`);
         assert.equal(result.code, 125);
       }
-      assert.equal((await harness.client.listContainers({ all: true, filters: { label: [harness.labelFilter] } })).length, before);
+      assert.equal((await harness.client.containers.list({ all: true, filters: { label: [harness.labelFilter] } })).length, before);
     } finally {
       taken.close();
     }

@@ -14,7 +14,7 @@ void describe('berth run', () => {
   });
 
   const run = (args: string[]): string[] => ['run', '--network', 'none', ...harness.labelArgs, ...args];
-  const suiteContainers = async (): Promise<number> => (await harness.client.listContainers({ all: true, filters: { label: [harness.labelFilter] } })).length;
+  const suiteContainers = async (): Promise<number> => (await harness.client.containers.list({ all: true, filters: { label: [harness.labelFilter] } })).length;
 
   void it('sends the container stdout to stdout and stderr to stderr, and exits with its status', async () => {
     const result = await harness.berth(run(['--rm', harness.engines.image, 'sh', '-c', 'echo out-1; echo err-1 >&2; echo out-2; exit 3']));
@@ -47,7 +47,7 @@ void describe('berth run', () => {
     assert.equal(await suiteContainers(), before);
     const kept = await harness.berth(run(['--name', `kept-${process.pid}`, harness.engines.image, 'true']));
     assert.equal(kept.code, 0);
-    const inspect = await harness.client.inspectContainer(`kept-${process.pid}`);
+    const inspect = await harness.client.containers.inspect(`kept-${process.pid}`);
     assert.equal(inspect.State.Status, 'exited');
     assert.equal(inspect.HostConfig.NetworkMode, 'none');
   });
@@ -70,9 +70,9 @@ void describe('berth run', () => {
     assert.equal(result.code, 0);
     assert.match(result.stdout, /^[0-9a-f]{64}\n$/);
     assert.equal(result.stderr, '');
-    const inspect = await harness.client.inspectContainer(result.stdout.trim());
+    const inspect = await harness.client.containers.inspect(result.stdout.trim());
     assert.equal(inspect.State.Running, true);
-    await harness.client.removeContainer(inspect.Id, { force: true });
+    await harness.client.containers.remove(inspect.Id, { force: true });
   });
 
   void it('-d --rm lets the engine remove the container when it exits', async () => {
@@ -84,7 +84,7 @@ void describe('berth run', () => {
     // Only "no such container" counts as removed: any other failure of inspect is not the engine's --rm.
     await eventually('the engine removed the container', async () => {
       try {
-        await harness.client.inspectContainer(id);
+        await harness.client.containers.inspect(id);
         return false;
       } catch (error) {
         if (isEngineError(error, 'not-found')) return true;
@@ -121,6 +121,6 @@ void describe('berth run', () => {
     assert.equal(code, 130);
     assert.equal(stdout, 'ready\n');
     assert.equal(stderr, 'berth: interrupted\n');
-    await assert.rejects(harness.client.inspectContainer(name), /No such container/);
+    await assert.rejects(harness.client.containers.inspect(name), /No such container/);
   });
 });

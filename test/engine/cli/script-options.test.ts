@@ -22,7 +22,7 @@ void describe('script options, next to docker', () => {
     const result = spawnSync('docker', ['-H', harness.engines.dockerHost, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent' } });
     return { status: result.status, stdout: result.stdout, stderr: result.stderr };
   };
-  const exitCode = async (id: string): Promise<number> => (await harness.client.inspectContainer(id)).State.ExitCode;
+  const exitCode = async (id: string): Promise<number> => (await harness.client.containers.inspect(id)).State.ExitCode;
 
   void it('logs --since and --until take docker\'s times (RFC 3339, Unix seconds, durations) and print what docker prints', async () => {
     const started = docker(['run', '-d', '--network', 'none', '--log-opt', 'labels=team', '-l', 'team=blue', '-l', 'berth.test=1', '-l', harness.labelFilter, harness.engines.image, 'sh', '-c', 'echo one; sleep 2; echo two']);
@@ -109,11 +109,11 @@ void describe('script options, next to docker', () => {
       const created = await harness.berth(['volume', 'create', ...options, ours]);
       assert.deepEqual([created.code, created.stdout], [0, `${ours}\n`], created.stderr);
       assert.equal(docker(['volume', 'create', ...options, theirs]).status, 0);
-      const optionsOf = async (name: string): Promise<unknown> => (await harness.client.inspectVolume(name)).Options;
+      const optionsOf = async (name: string): Promise<unknown> => (await harness.client.volumes.inspect(name)).Options;
       assert.deepEqual(await optionsOf(ours), { type: 'tmpfs', device: 'tmpfs', o: 'size=1m' });
       assert.deepEqual(await optionsOf(ours), await optionsOf(theirs));
     } finally {
-      for (const name of [ours, theirs]) await harness.client.removeVolume(name).catch(() => undefined);
+      for (const name of [ours, theirs]) await harness.client.volumes.remove(name).catch(() => undefined);
     }
 
     for (const args of [['--no-trunc'], ['--no-trunc', '-q']]) {
@@ -140,6 +140,6 @@ void describe('script options, next to docker', () => {
     const id = started.stdout.trim();
     const ours = await harness.berth(['stop', '-s', 'USR1', '-t', '1', id]);
     assert.deepEqual([ours.code, ours.stdout, ours.stderr], [1, '', `berth: ${expectedMessage('cli-stop-signal-old-api', { version })}\n`]);
-    assert.equal((await harness.client.inspectContainer(id)).State.Running, true);
+    assert.equal((await harness.client.containers.inspect(id)).State.Running, true);
   });
 });

@@ -37,7 +37,7 @@ void describe('berth in scripts, next to docker', () => {
     return { status: result.status, stdout: result.stdout, stderr: result.stderr };
   };
   const named = async (name: string): Promise<string[]> =>
-    (await harness.client.listContainers({ all: true, filters: { name: [`^${name}$`] } })).map((container) => container.State);
+    (await harness.client.containers.list({ all: true, filters: { name: [`^${name}$`] } })).map((container) => container.State);
   const shellWord = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
   /** The bundle run as an installed `berth` is: the file itself, through its `#!` line, with this test's node first on PATH. */
@@ -126,7 +126,7 @@ void describe('berth in scripts, next to docker', () => {
         [1, `berth: ${expectedMessage('cli-cp-stdin-not-directory', { container: name, path: target })}\n`],
       );
     }
-    await harness.client.removeContainer(name, { force: true });
+    await harness.client.containers.remove(name, { force: true });
   });
 
   void it("failures keep the engine's words (also for a HEAD, which has no body) and name what to fix", async () => {
@@ -157,7 +157,7 @@ void describe('berth in scripts, next to docker', () => {
     const driver = await harness.berth(['volume', 'create', '--driver', 'no-such-driver', `scripts-volume-${process.pid}`]);
     assert.equal(driver.code, 1);
     assert.match(driver.stderr, /plugin "no-such-driver" not found\. No volume plugin of that name is installed in the engine: check the driver name, or leave --driver out for the engine's local driver\n$/);
-    await harness.client.removeContainer(name, { force: true });
+    await harness.client.containers.remove(name, { force: true });
   });
 
   void it('a wrong number of arguments exits 1, as docker does; a flag berth does not know still exits 125', async () => {

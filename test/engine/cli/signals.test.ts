@@ -33,7 +33,7 @@ for (const target of engineTargets(loadTestEngines())) {
     const run = (args: string[]): string[] => ['run', '--network', 'none', ...harness.labelArgs, ...args];
     const client = (): CliHarness['client'] => harness.clientFor(target.host);
     const left = async (name: string): Promise<string[]> =>
-      (await client().listContainers({ all: true, filters: { name: [name] } })).map((container) => container.State);
+      (await client().containers.list({ all: true, filters: { name: [name] } })).map((container) => container.State);
 
     for (const [signal, status] of [
       ['TERM', 7],
@@ -59,9 +59,9 @@ for (const target of engineTargets(loadTestEngines())) {
       await printed(child, 'ready\n');
       child.kill('SIGTERM');
       assert.equal((await result).code, 5);
-      const inspect = await client().inspectContainer(name);
+      const inspect = await client().containers.inspect(name);
       assert.deepEqual([inspect.State.Running, inspect.State.ExitCode], [false, 5]);
-      await client().removeContainer(name, { force: true });
+      await client().containers.remove(name, { force: true });
     });
 
     void it("Ctrl-C stops the container and keeps printing its last words until it exits, then exits 130", async () => {
@@ -95,7 +95,7 @@ for (const target of engineTargets(loadTestEngines())) {
       const result = collect(child);
       await printed(child, 'ready\n');
       child.kill('SIGINT');
-      await eventually('the stop has begun', async () => stopping((await client().inspectContainer(name)).State), 50);
+      await eventually('the stop has begun', async () => stopping((await client().containers.inspect(name)).State), 50);
       return { child, result };
     };
 
@@ -110,7 +110,7 @@ for (const target of engineTargets(loadTestEngines())) {
     void it('a container removed with force while Ctrl-C stops it: berth ends (no hang) and says what happened', async () => {
       const name = `sig-gone-${target.name}-${process.pid}`;
       const { result } = await stopBegun(name);
-      await client().removeContainer(name, { force: true });
+      await client().containers.remove(name, { force: true });
       // Podman never answers the run's exit wait after this removal (dockerd answers it with the kill's status); berth
       // must not wait for it for ever. Either way the run was interrupted, and berth says so.
       const { code, stdout, stderr } = await result;

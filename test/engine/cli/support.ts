@@ -131,8 +131,8 @@ export async function createCliHarness(suite: string): Promise<CliHarness> {
       for (const child of children) killGroupAndProcess(child);
       try {
         for (const engine of [client, ...otherClients.values()]) {
-          const leftovers = await engine.listContainers({ all: true, filters: { label: [`berth.cli.suite=${suiteLabel}`] } });
-          for (const container of leftovers) await engine.removeContainer(container.Id, { force: true });
+          const leftovers = await engine.containers.list({ all: true, filters: { label: [`berth.cli.suite=${suiteLabel}`] } });
+          for (const container of leftovers) await engine.containers.remove(container.Id, { force: true });
         }
       } finally {
         for (const other of otherClients.values()) await other.close();

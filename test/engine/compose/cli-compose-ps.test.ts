@@ -25,7 +25,7 @@ void describe('berth compose ps, stop SERVICE and ls -a, next to docker-compose'
 
   const lines = (text: string): string[] => text.split('\n').filter((line) => line !== '').sort();
   const runningIds = async (): Promise<string[]> =>
-    (await harness.client.listContainers({ filters: { label: [`com.docker.compose.project=${fixture.project}`] } })).map((container) => container.Id).sort();
+    (await harness.client.containers.list({ filters: { label: [`com.docker.compose.project=${fixture.project}`] } })).map((container) => container.Id).sort();
 
   void it('compose stop PROJECT SERVICE stops the containers docker-compose stop SERVICE stops, and compose ps lists what docker-compose ps lists', async () => {
     const all = lines((await fixture.compose(['ps', '-q'])).stdout);

@@ -18,7 +18,7 @@ void describe('compose projects on dockerd (docker-compose 1.29)', () => {
   let networksBefore: string[];
 
   before(async () => {
-    networksBefore = (await suite.client.listNetworks()).map((network) => network.Name).sort();
+    networksBefore = (await suite.client.networks.list()).map((network) => network.Name).sort();
     fixture = await composeFixture(suite.host, suite.engines.image, uniqueName('cmp').toLowerCase().replace(/[^a-z0-9]/g, ''), {
       web: { command: ticker('web', 5, '0.2') },
       db: { command: ticker('db', 5, '0.2') },
@@ -32,7 +32,7 @@ void describe('compose projects on dockerd (docker-compose 1.29)', () => {
   });
 
   void it('creates no network on dockerd, and the project is found by its labels with its place', async () => {
-    assert.deepEqual((await suite.client.listNetworks()).map((network) => network.Name).sort(), networksBefore);
+    assert.deepEqual((await suite.client.networks.list()).map((network) => network.Name).sort(), networksBefore);
     const project = await findComposeProject(suite.client, fixture.project);
     assert.deepEqual(project.members.map((member) => member.service).sort(), ['db', 'web', 'worker'], 'the profiled service stays down');
     assert.equal(project.running, 3);
@@ -79,7 +79,7 @@ void describe('compose projects on dockerd (docker-compose 1.29)', () => {
     // Every line of every container, as the engine has it (docker logs), none lost and none twice.
     for (const member of (await findComposeProject(suite.client, fixture.project)).members) {
       let own = '';
-      for await (const chunk of suite.client.containerLogs(member.id, { tail: 'all' })) own += chunk.data.toString('utf8');
+      for await (const chunk of suite.client.containers.logs(member.id, { tail: 'all' })) own += chunk.data.toString('utf8');
       const merged = lines.filter((line) => line.container === member.id).map((line) => line.text);
       assert.deepEqual(merged, own.split('\n').slice(0, -1), member.name);
     }
@@ -102,7 +102,7 @@ void describe('compose projects on dockerd (docker-compose 1.29)', () => {
       const web = (await findComposeProject(suite.client, fixture.project)).members.find((member) => member.service === 'web');
       assert.ok(web);
       await sleep(300);
-      await suite.client.restartContainer(web.id, { timeoutSeconds: 0 });
+      await suite.client.containers.restart(web.id, { timeoutSeconds: 0 });
       await until('the restarted web writes again', () => lines.some((line) => line.text === 'web 4'), { timeoutMs: 30_000 });
       assert.ok(notices.some((text) => text === 'web restarted'), notices.join('; '));
       await fixture.compose(['up', '-d', '--scale', 'web=2', '--no-recreate']);

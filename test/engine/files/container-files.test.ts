@@ -28,7 +28,7 @@ for (const { name: kind, host, skip } of engineTargets(engines)) {
 
     void it('lists one level through exec and through the archive alike, with kinds', { skip }, async () => {
       const id = await suite.createContainer(['sleep', '600']);
-      await client.startContainer(id);
+      await client.containers.start(id);
       await shell(client, id, SETUP);
       const byExec = (await listByExec(client, id, '/srv')).sort((a, b) => a.name.localeCompare(b.name));
       const byArchive = (await listByArchive(client, id, '/srv')).sort((a, b) => a.name.localeCompare(b.name));
@@ -43,7 +43,7 @@ for (const { name: kind, host, skip } of engineTargets(engines)) {
 
     void it('follows symlinks on read and on stat', { skip }, async () => {
       const id = await suite.createContainer(['sleep', '600']);
-      await client.startContainer(id);
+      await client.containers.start(id);
       await shell(client, id, `${SETUP} && printf 'text ✓' > "/srv/a file ✓"`);
       assert.equal((await readContainerFile(client, id, '/srv/rel-link')).toString('utf8'), 'text ✓');
       const followed = await statFollowing(client, id, '/srv/to-d');
@@ -53,7 +53,7 @@ for (const { name: kind, host, skip } of engineTargets(engines)) {
 
     void it('writes keep mode and owner; a new file and a directory get the owner of their parent', { skip }, async () => {
       const id = await suite.createContainer(['sleep', '600']);
-      await client.startContainer(id);
+      await client.containers.start(id);
       await shell(client, id, `${SETUP} && chown 1234:2345 /srv/d`);
       await writeContainerFile(client, id, '/srv/a file ✓', Buffer.from('new ✓'));
       await writeContainerFile(client, id, '/srv/d/created.txt', Buffer.from('created'));
@@ -65,11 +65,11 @@ for (const { name: kind, host, skip } of engineTargets(engines)) {
 
     void it('reads, writes and lists a container without a shell; exec listing fails there', { skip }, async () => {
       const source = await suite.createContainer(['sleep', '600']);
-      await client.startContainer(source);
+      await client.containers.start(source);
       const image = await importScratchImage(client, source, uniqueName(`berth-files-scratch-${kind}`));
-      suite.cleanup(() => client.removeImage(image, { force: true }).catch(() => undefined));
+      suite.cleanup(() => client.images.remove(image, { force: true }).catch(() => undefined));
       const id = await suite.createContainer(SCRATCH_SLEEP, { Image: image });
-      await client.startContainer(id);
+      await client.containers.start(id);
       await assert.rejects(listByExec(client, id, '/'), /find in the container failed/);
       const names = (await listByArchive(client, id, '/')).map((entry) => entry.name);
       for (const expected of ['app', 'tool', 'tmp']) assert.ok(names.includes(expected), names.join(', '));
@@ -85,8 +85,8 @@ for (const { name: kind, host, skip } of engineTargets(engines)) {
 
     void it("a container user's permissions: reading a root-only file works (the archive reads as the engine), deleting is refused with the container's words", { skip }, async () => {
       const id = await suite.createContainer(['sleep', '600'], { User: '1000' });
-      await client.startContainer(id);
-      await client.putArchive(id, '/tmp', await tarOf([{ header: { name: 'secret.txt', type: 'file', mode: 0o600, uid: 0, gid: 0, mtime: new Date() }, data: Buffer.from('root only\n') }]));
+      await client.containers.start(id);
+      await client.containers.putArchive(id, '/tmp', await tarOf([{ header: { name: 'secret.txt', type: 'file', mode: 0o600, uid: 0, gid: 0, mtime: new Date() }, data: Buffer.from('root only\n') }]));
       const denied = await execCapture(client, id, ['cat', '/tmp/secret.txt']);
       assert.match(denied.stderr, /Permission denied/, 'the container user itself cannot read it');
       assert.equal((await readContainerFile(client, id, '/tmp/secret.txt')).toString('utf8'), 'root only\n');
@@ -99,10 +99,10 @@ for (const { name: kind, host, skip } of engineTargets(engines)) {
 
     void it('refuses clearly: a missing path, a directory read as a file, a stopped container, a read-only root, a removed container', { skip }, async () => {
       const id = await suite.createContainer(['sleep', '600']);
-      await client.startContainer(id);
+      await client.containers.start(id);
       const stopped = await suite.createContainer(['true']);
       const readOnly = await suite.createContainer(['sleep', '600'], { HostConfig: { ReadonlyRootfs: true } });
-      await client.startContainer(readOnly);
+      await client.containers.start(readOnly);
       if (kind === 'podman') {
         await assert.rejects(readContainerFile(client, id, '/no/such/file'), { kind: 'not-found' });
         await assert.rejects(runFileCommand(client, stopped, ['rm', '-f', '--', '/etc/passwd'], 'delete'), /The container is not running/);
@@ -110,14 +110,14 @@ for (const { name: kind, host, skip } of engineTargets(engines)) {
         return;
       }
       await assertCase('files-missing-path', () => readContainerFile(client, id, '/no/such/file'));
-      await assertCase('files-missing-path', () => client.statContainerPath(id, '/no/such/file'));
+      await assertCase('files-missing-path', () => client.containers.statPath(id, '/no/such/file'));
       await assertCase('files-directory-as-file', () => readContainerFile(client, id, '/etc'));
       await assertCase('files-not-running', () => runFileCommand(client, stopped, ['rm', '-f', '--', '/etc/passwd'], 'delete'), { id: stopped });
       await assertCase('files-read-only-root', () => writeContainerFile(client, readOnly, '/etc/motd', Buffer.from('x')));
       assert.match((await readContainerFile(client, readOnly, '/etc/passwd')).toString('utf8'), /^root:/);
       const removed = await suite.createContainer(['true']);
-      await client.removeContainer(removed);
-      await assertCase('files-container-removed', () => client.statContainerPath(removed, '/etc'), { id: removed });
+      await client.containers.remove(removed);
+      await assertCase('files-container-removed', () => client.containers.statPath(removed, '/etc'), { id: removed });
     });
   });
 }

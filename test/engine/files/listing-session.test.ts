@@ -24,7 +24,7 @@ const byName = <T extends { name: string }>(entries: T[]): T[] => [...entries].s
 
 /** The helpers' `sh` processes in the container, as `top` shows them (the script's first words name them). */
 async function helperProcesses(client: ReturnType<typeof useEngineSuite>['client'], id: string): Promise<number> {
-  const top = await client.topContainer(id);
+  const top = await client.containers.top(id);
   return (top.Processes ?? []).filter((row) => row.join(' ').includes('while IFS= read')).length;
 }
 
@@ -43,7 +43,7 @@ for (const { name: kind, host, skip } of engineTargets(engines)) {
 
     void it('lists what the one-shot exec lists, one request after another and several at once', { skip }, async () => {
       const id = await suite.createContainer(['sleep', '600']);
-      await client.startContainer(id);
+      await client.containers.start(id);
       assert.equal((await execCapture(client, id, ['sh', '-c', SETUP])).exitCode, 0);
       const session = await ListingSession.open(client, id);
       try {
@@ -72,7 +72,7 @@ for (const { name: kind, host, skip } of engineTargets(engines)) {
 
     void it('a missing directory fails that listing only; paths it cannot pass as data are refused before the container', { skip }, async () => {
       const id = await suite.createContainer(['sleep', '600']);
-      await client.startContainer(id);
+      await client.containers.start(id);
       const session = await ListingSession.open(client, id);
       try {
         const [missing, after] = await Promise.allSettled([session.list('/no/such/dir'), session.list('/etc')]);
@@ -92,11 +92,11 @@ for (const { name: kind, host, skip } of engineTargets(engines)) {
 
     void it('a container without a shell: the helper ends with a clear error, nothing hangs', { skip }, async () => {
       const source = await suite.createContainer(['sleep', '600']);
-      await client.startContainer(source);
+      await client.containers.start(source);
       const image = await importScratchImage(client, source, uniqueName(`berth-listing-scratch-${kind}`));
-      suite.cleanup(() => client.removeImage(image, { force: true }).catch(() => undefined));
+      suite.cleanup(() => client.images.remove(image, { force: true }).catch(() => undefined));
       const id = await suite.createContainer(SCRATCH_SLEEP, { Image: image });
-      await client.startContainer(id);
+      await client.containers.start(id);
       const opened = await ListingSession.open(client, id).then(
         (session) => session.list('/').then(() => 'listed', (error: unknown) => `failed: ${String(error)}`),
         (error: unknown) => `refused: ${String(error)}`,
@@ -106,7 +106,7 @@ for (const { name: kind, host, skip } of engineTargets(engines)) {
 
     void it('the keeper reuses one helper per container and ends it when idle; a stopped container gets none', { skip }, async () => {
       const id = await suite.createContainer(['sleep', '600']);
-      await client.startContainer(id);
+      await client.containers.start(id);
       const keeper = new ListingSessions(300);
       try {
         await keeper.list(client, id, '/');

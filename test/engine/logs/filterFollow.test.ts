@@ -39,14 +39,14 @@ for (const target of engineTargets(engines)) {
       const script = 'run=$(cat /proc/sys/kernel/random/uuid); i=0; while [ $i -lt 30 ]; do echo "keep $run $i"; echo "drop $run $i"; echo "keep-err $run $i" >&2; i=$((i+1)); done; echo "keep ready"; sleep 600';
       const name = uniqueName('logs-filter');
       const id = await suite.createContainer(['sh', '-c', script], {}, name);
-      await client.startContainer(id);
+      await client.containers.start(id);
       const shown = new Collected();
       const filtered = new FilteredSink(shown, filterOf('^keep', true));
       const following = new AbortController();
       const follower = followContainerLogs(client, id, filtered, { tail: 'all', signal: following.signal, followRestarts: true });
       const ready = (): number => shown.lines.filter((line) => line === 'keep ready\n').length;
       await until('the first run', () => ready() === 1, { timeoutMs: 120_000 });
-      await client.restartContainer(id, { timeoutSeconds: 0 });
+      await client.containers.restart(id, { timeoutSeconds: 0 });
       await until('the second run', () => ready() === 2, { timeoutMs: 120_000 });
       following.abort();
       await follower.catch(() => undefined);
@@ -64,7 +64,7 @@ for (const target of engineTargets(engines)) {
     void it('takes a new filter on the next line and keeps the stream', { skip: target.skip }, async () => {
       const script = 'i=0; while [ $i -lt 200 ]; do echo "alpha $i"; echo "beta $i"; i=$((i+1)); sleep 0.05; done; sleep 600';
       const id = await suite.createContainer(['sh', '-c', script], {}, uniqueName('logs-refilter'));
-      await client.startContainer(id);
+      await client.containers.start(id);
       const shown = new Collected();
       const filtered = new FilteredSink(shown, filterOf('alpha'));
       const following = new AbortController();
@@ -84,7 +84,7 @@ for (const target of engineTargets(engines)) {
 
     void it('reads a closed time range once and ends, as docker logs --since --until', { skip: target.skip }, async () => {
       const id = await suite.createContainer(['sh', '-c', 'echo early; sleep 2; echo inside; sleep 2; echo late; sleep 600'], {}, uniqueName('logs-range'));
-      await client.startContainer(id);
+      await client.containers.start(id);
       const stamps: string[] = [];
       const seen = new Collected();
       const probe = new AbortController();

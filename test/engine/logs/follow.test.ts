@@ -76,8 +76,8 @@ for (const target of engineTargets(engines)) {
 
     async function runToEnd(script: string, tty: boolean): Promise<string> {
       const { id } = await create(script, tty);
-      const { result } = await client.waitContainer(id, { condition: 'next-exit' });
-      await client.startContainer(id);
+      const { result } = await client.containers.wait(id, { condition: 'next-exit' });
+      await client.containers.start(id);
       assert.equal((await result).StatusCode, 0);
       return id;
     }
@@ -85,7 +85,7 @@ for (const target of engineTargets(engines)) {
     /** What the engine's logs endpoint returns for one stream without timestamps. */
     async function engineLogs(id: string, stream: 'stdout' | 'stderr'): Promise<Buffer> {
       const parts: Buffer[] = [];
-      for await (const chunk of client.containerLogs(id, { stdout: stream === 'stdout', stderr: stream === 'stderr' })) parts.push(Buffer.from(chunk.data));
+      for await (const chunk of client.containers.logs(id, { stdout: stream === 'stdout', stderr: stream === 'stderr' })) parts.push(Buffer.from(chunk.data));
       return Buffer.concat(parts);
     }
 
@@ -125,10 +125,10 @@ for (const target of engineTargets(engines)) {
       const follower = followContainerLogs(client, id, shown, { tail: 1000, signal: following.signal, followRestarts: true });
       await until('the waiting notice', () => shown.notices.length > 0);
       assert.deepEqual(shown.notices, [`${name} has not started yet; waiting for it to start…`]);
-      await client.startContainer(id);
+      await client.containers.start(id);
       await until('the exit notice', () => shown.notices.length > 1);
       // Let a storm show itself if there is one: the event stream replays the start.
-      await (await client.waitContainer(id, { condition: 'not-running' })).result;
+      await (await client.containers.wait(id, { condition: 'not-running' })).result;
       await sleep(1500);
       following.abort();
       await follower.catch(() => undefined);
@@ -141,15 +141,15 @@ for (const target of engineTargets(engines)) {
         // Each run prints long lines and short ones (both streams), then waits to be stopped.
         const script = `echo "run $(date +%s%N)"; ${longLine(40_000)}; echo mid >&2; ${longLine(16_385)}; i=0; while [ $i -lt 20 ]; do echo "tick $i"; i=$((i+1)); done; echo ready; sleep 600`;
         const { id, name } = await create(script, tty);
-        await client.startContainer(id);
+        await client.containers.start(id);
         const shown = new Collected();
         const following = new AbortController();
         const follower = followContainerLogs(client, id, shown, { tail: 1000, signal: following.signal, followRestarts: true });
         const readyCount = (): number => shown.streams.stdout.join('').split('ready').length - 1;
         await until('the first run', () => readyCount() === 1);
-        await client.restartContainer(id, { timeoutSeconds: 0 });
+        await client.containers.restart(id, { timeoutSeconds: 0 });
         await until('the second run', () => readyCount() === 2);
-        await client.stopContainer(id, { timeoutSeconds: 0 });
+        await client.containers.stop(id, { timeoutSeconds: 0 });
         await until('the exit notice', () => shown.notices.some((text) => text.startsWith(`${name} exited with status`)));
         following.abort();
         await follower.catch(() => undefined);
@@ -163,7 +163,7 @@ for (const target of engineTargets(engines)) {
       // Docker stamps a run's first line up to a few ms before the StartedAt it reports, which once let that line in
       // ahead of the notice (the end of the old run was read up to the new StartedAt).
       const { id, name } = await create('echo serving; sleep 600', false);
-      await client.startContainer(id);
+      await client.containers.start(id);
       const shown = new Collected();
       const following = new AbortController();
       const follower = followContainerLogs(client, id, shown, { tail: 1000, signal: following.signal, followRestarts: true });
@@ -171,7 +171,7 @@ for (const target of engineTargets(engines)) {
       await until('the first run', () => serving() === 1);
       const restarts = 8;
       for (let run = 2; run <= restarts + 1; run++) {
-        await client.restartContainer(id, { timeoutSeconds: 0 });
+        await client.containers.restart(id, { timeoutSeconds: 0 });
         await until(`run ${run}`, () => serving() === run);
       }
       following.abort();

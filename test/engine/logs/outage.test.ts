@@ -22,7 +22,7 @@ before(async () => {
   daemon = createScratchDockerd('logs-outage');
   await daemon.start();
   client = new EngineClient({ endpoint: parseHost(daemon.host, {}) });
-  await client.importImage(createReadStream(join(engines.stateDir, 'image', 'busybox-rootfs.tar')), {
+  await client.images.import(createReadStream(join(engines.stateDir, 'image', 'busybox-rootfs.tar')), {
     repo: 'berth-test/busybox',
     tag: 'latest',
     changes: ['CMD ["/bin/sh"]'],
@@ -36,34 +36,37 @@ after(async () => {
 
 async function engineLog(id: string): Promise<string> {
   let text = '';
-  for await (const chunk of client.containerLogs(id, { stdout: true, stderr: true })) text += chunk.data.toString('utf8');
+  for await (const chunk of client.containers.logs(id, { stdout: true, stderr: true })) text += chunk.data.toString('utf8');
   return text;
 }
 
 void describe('logs follower: an engine outage that leaves the container stopped', { timeout: 240_000 }, () => {
   void it('a start right after the reconnect comes after a "restarted" line; every run shows once', async () => {
     // Each run prints a line of its own, then waits; a run that ends prints one more.
-    const { Id: id } = await client.createContainer(
+    const { Id: id } = await client.containers.create(
       containerSpec(IMAGE, ['sh', '-c', 'echo "boot $(cat /proc/sys/kernel/random/uuid)"; trap "echo bye; exit 0" TERM; sleep 600 & wait']),
     );
-    await client.startContainer(id);
+    await client.containers.start(id);
 
     // What the user reads, in order: output and Berth's notices on one transcript.
     const transcript: string[] = [];
     const shown = (): string => transcript.join('');
     let startAfterReconnect = false;
     const raced: LogsClient = {
-      containerLogs: (containerId, options) => client.containerLogs(containerId, options),
-      events: (options) => client.events(options),
-      // The first answer after the outage says "stopped"; the container is started before the follower gets it.
-      inspectContainer: async (containerId, options) => {
-        const answer = await client.inspectContainer(containerId, options);
-        if (startAfterReconnect && !answer.State.Running) {
-          startAfterReconnect = false;
-          await client.startContainer(containerId);
-          await until('the new run printed its line', async () => (await engineLog(id)).split('boot ').length - 1 === 2);
-        }
-        return answer;
+      system: {
+        events: (options) => client.system.events(options),
+      },
+      containers: {
+        logs: (containerId, options) => client.containers.logs(containerId, options),
+        inspect: async (containerId, options) => {
+          const answer = await client.containers.inspect(containerId, options);
+          if (startAfterReconnect && !answer.State.Running) {
+            startAfterReconnect = false;
+            await client.containers.start(containerId);
+            await until('the new run printed its line', async () => (await engineLog(id)).split('boot ').length - 1 === 2);
+          }
+          return answer;
+        },
       },
     };
     const following = new AbortController();
@@ -97,6 +100,6 @@ void describe('logs follower: an engine outage that leaves the container stopped
     // Each of the engine's lines exactly once, in its order.
     const lines = (body: string): string[] => body.split('\n').filter((line) => line.startsWith('boot ') || line === 'bye');
     assert.deepEqual(lines(text), lines(await engineLog(id)));
-    await client.removeContainer(id, { force: true });
+    await client.containers.remove(id, { force: true });
   });
 });

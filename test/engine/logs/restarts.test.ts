@@ -40,7 +40,7 @@ async function engineRuns(client: EngineClient, id: string, since: number): Prom
   const reading = new AbortController();
   const timer = setTimeout(() => reading.abort(), 3000);
   try {
-    for await (const event of client.events({ since, filters: { type: ['container'], container: [id] }, signal: reading.signal })) {
+    for await (const event of client.system.events({ since, filters: { type: ['container'], container: [id] }, signal: reading.signal })) {
       if (event.Action === 'start') runs.push({ action: 'start' });
       else if (event.Action === 'die' || event.Action === 'died') runs.push({ action: 'die', exitCode: event.Actor.Attributes?.exitCode ?? '' });
       if (runs.filter((run) => run.action === 'die').length === RETRIES + 1) break;
@@ -100,7 +100,7 @@ for (const target of engineTargets(engines)) {
     }
 
     async function finished(id: string): Promise<boolean> {
-      const { State } = await client.inspectContainer(id);
+      const { State } = await client.containers.inspect(id);
       return !State.Running && State.Restarting !== true && State.Status === 'exited';
     }
 
@@ -110,7 +110,7 @@ for (const target of engineTargets(engines)) {
       const following = new AbortController();
       const follower = followContainerLogs(client, id, shown, { tail: 1000, signal: following.signal, followRestarts: true });
       await until('the waiting notice', () => shown.entries.length > 0);
-      await client.startContainer(id);
+      await client.containers.start(id);
       const exits = (): number => shown.entries.filter((entry) => entry.startsWith(`notice: ${name} exited with status`)).length;
       await until(`${RETRIES + 1} exit lines`, async () => exits() >= RETRIES + 1 && (await finished(id)));
       // Let a late duplicate show itself if there is one.
@@ -124,7 +124,7 @@ for (const target of engineTargets(engines)) {
 
     void it('followed from its first run on: the same order, each run\'s lines before its exit line', { skip: target.skip }, async () => {
       const { id, name, since } = await crashing();
-      await client.startContainer(id);
+      await client.containers.start(id);
       const shown = new Sequence();
       const following = new AbortController();
       const follower = followContainerLogs(client, id, shown, { tail: 1000, signal: following.signal, followRestarts: true });

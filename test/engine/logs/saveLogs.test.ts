@@ -58,8 +58,8 @@ for (const target of engineTargets(engines)) {
     async function ranToEnd(script: string): Promise<string> {
       folder ||= await mkdtemp(join(tmpdir(), 'berth-save-logs-'));
       const id = await suite.createContainer(['sh', '-c', script], {}, uniqueName('logs-save'));
-      const { result } = await client.waitContainer(id, { condition: 'next-exit' });
-      await client.startContainer(id);
+      const { result } = await client.containers.wait(id, { condition: 'next-exit' });
+      await client.containers.start(id);
       assert.equal((await result).StatusCode, 0);
       return id;
     }
@@ -83,7 +83,7 @@ for (const target of engineTargets(engines)) {
       // The pause makes two runs of lines a whole second apart, so one `since` in whole seconds parts them.
       const id = await ranToEnd('for n in 1 2 3; do echo "alpha $n"; echo "beta $n"; done; sleep 2; for n in 4 5 6; do echo "alpha $n"; echo "beta $n" >&2; done');
       let secondRunStamp: string | undefined;
-      for await (const chunk of client.containerLogs(id, { timestamps: true })) {
+      for await (const chunk of client.containers.logs(id, { timestamps: true })) {
         const text = Buffer.from(chunk.data).toString('utf8');
         const line = text.split('\n').find((each) => each.endsWith(' alpha 4'));
         if (line) secondRunStamp = line.split(' ')[0];

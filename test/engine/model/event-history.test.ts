@@ -38,7 +38,7 @@ async function restartableEngine(target: TestEngineTarget): Promise<RestartableE
   const daemon = createScratchDockerd('events');
   await daemon.start();
   const importer = new EngineClient({ endpoint: parseHost(daemon.host, {}) });
-  await importer.importImage(createReadStream(join(engines.stateDir, 'image', 'busybox-rootfs.tar')), { repo: 'berth-test/busybox', tag: 'latest', changes: ['CMD ["/bin/sh"]'] });
+  await importer.images.import(createReadStream(join(engines.stateDir, 'image', 'busybox-rootfs.tar')), { repo: 'berth-test/busybox', tag: 'latest', changes: ['CMD ["/bin/sh"]'] });
   await importer.close();
   return { host: daemon.host, image: 'berth-test/busybox:latest', start: () => daemon.start(), kill: () => daemon.kill(), dispose: () => daemon.dispose() };
 }
@@ -88,7 +88,7 @@ class GatedSource implements EventSource {
     await this.gate;
     this.cutter = new AbortController();
     const signal = AbortSignal.any([this.cutter.signal, ...(options.signal ? [options.signal] : [])]);
-    yield* this.client.events({ ...options, signal });
+    yield* this.client.system.events({ ...options, signal });
   }
 }
 
@@ -109,11 +109,11 @@ for (const target of engineTargets(engines)) {
 
     /** create, start, exit, remove: a handful of events; resolves the container's id. */
     async function lifecycle(): Promise<string> {
-      const { Id } = await client.createContainer(containerSpec(engine.image, ['true']));
-      const { result } = await client.waitContainer(Id, { condition: 'next-exit' });
-      await client.startContainer(Id);
+      const { Id } = await client.containers.create(containerSpec(engine.image, ['true']));
+      const { result } = await client.containers.wait(Id, { condition: 'next-exit' });
+      await client.containers.start(Id);
       await result;
-      await client.removeContainer(Id, { force: true });
+      await client.containers.remove(Id, { force: true });
       return Id;
     }
 

@@ -30,7 +30,7 @@ before(async () => {
   await daemon.start();
   client = new EngineClient({ endpoint: parseHost(daemon.host, {}) });
   observer = new EngineClient({ endpoint: parseHost(daemon.host, {}) });
-  await client.importImage(createReadStream(join(engines.stateDir, 'image', 'busybox-rootfs.tar')), {
+  await client.images.import(createReadStream(join(engines.stateDir, 'image', 'busybox-rootfs.tar')), {
     repo: IMAGE_REPO,
     tag: 'latest',
     changes: ['CMD ["/bin/sh"]'],
@@ -46,7 +46,7 @@ after(async () => {
 /** True when the model holds exactly the engine's containers, in the engine's states. */
 async function modelMatchesEngine(model: EngineModel): Promise<boolean> {
   if (model.state !== 'connected') return false;
-  const listed = await observer.listContainers({ all: true }).catch(() => undefined);
+  const listed = await observer.containers.list({ all: true }).catch(() => undefined);
   if (!listed) return false;
   const engineView = listed.map((c) => `${c.Id}:${c.State}`).sort();
   const modelView = [...model.containers()].map((record) => `${record.id}:${record.state}`).sort();
@@ -55,11 +55,11 @@ async function modelMatchesEngine(model: EngineModel): Promise<boolean> {
 
 void describe('SIGKILL of the engine under the explorer model and a followed log', { timeout: 240_000 }, () => {
   void it('says so, reconnects by itself, and matches the engine again', async () => {
-    const ticker = await client.createContainer(
+    const ticker = await client.containers.create(
       // dockerd brings the container back when it restarts, as a service's container would be.
       containerSpec(`${IMAGE_REPO}:latest`, ['sh', '-c', 'i=0; while true; do i=$((i+1)); echo tick-$i; sleep 0.1; done'], { HostConfig: { RestartPolicy: { Name: 'always' } } }),
     );
-    await client.startContainer(ticker.Id);
+    await client.containers.start(ticker.Id);
 
     const model = new EngineModel(modelSourceOf(client));
     const states: string[] = [];
@@ -108,6 +108,6 @@ void describe('SIGKILL of the engine under the explorer model and a followed log
       notices,
     });
     model.dispose();
-    await client.removeContainer(ticker.Id, { force: true });
+    await client.containers.remove(ticker.Id, { force: true });
   });
 });

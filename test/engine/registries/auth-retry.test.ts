@@ -26,11 +26,11 @@ void describe('pull and push with sign-in retry (real engine, real registry)', (
     engines = loadTestEngines();
     engine = EngineClient.fromEnvironment({ host: engines.dockerHost });
     reference = `${engines.registry.address}/${REPOSITORY}:latest`;
-    await engine.tagImage(engines.image, { repo: `${engines.registry.address}/${REPOSITORY}`, tag: 'latest' });
+    await engine.images.tag(engines.image, { repo: `${engines.registry.address}/${REPOSITORY}`, tag: 'latest' });
   });
 
   after(async () => {
-    await engine.removeImage(reference).catch(() => undefined);
+    await engine.images.remove(reference).catch(() => undefined);
     await engine.close();
   });
 
@@ -43,7 +43,7 @@ void describe('pull and push with sign-in retry (real engine, real registry)', (
       async ({ credential, source }) => {
         attempts.push(source);
         const progress = new LayerProgress();
-        for await (const line of engine.pushImage(reference, credential ? { auth: credential } : {})) progress.update(line);
+        for await (const line of engine.images.push(reference, credential ? { auth: credential } : {})) progress.update(line);
         return { totals: progress.totals, digest: progress.digest };
       },
       {
@@ -66,13 +66,13 @@ void describe('pull and push with sign-in retry (real engine, real registry)', (
   });
 
   void it('pull: refused anonymously, the user declines the sign-in, the engine refusal is rethrown', async () => {
-    await engine.removeImage(reference).catch(() => undefined);
+    await engine.images.remove(reference).catch(() => undefined);
     let offered = 0;
     await assert.rejects(
       withRegistryAuthRetry(
         reference,
         async ({ credential }) => {
-          for await (const _line of engine.pullImage(reference, credential ? { auth: credential } : {})) {
+          for await (const _line of engine.images.pull(reference, credential ? { auth: credential } : {})) {
             // Drain: the pull ends with the stream.
           }
         },
@@ -91,7 +91,7 @@ void describe('pull and push with sign-in retry (real engine, real registry)', (
       reference,
       async ({ credential }) => {
         attempts++;
-        for await (const _line of engine.pullImage(reference, credential ? { auth: credential } : {})) {
+        for await (const _line of engine.images.pull(reference, credential ? { auth: credential } : {})) {
           // Drain.
         }
       },
@@ -104,7 +104,7 @@ void describe('pull and push with sign-in retry (real engine, real registry)', (
       },
     );
     assert.equal(attempts, 2);
-    assert.ok((await engine.inspectImage(reference)).Id);
+    assert.ok((await engine.images.inspect(reference)).Id);
   });
 
   void it('a failure that is not about credentials is not retried', async () => {
@@ -113,7 +113,7 @@ void describe('pull and push with sign-in retry (real engine, real registry)', (
       withRegistryAuthRetry(
         `${engines.registry.address}/${REPOSITORY}:no-such-tag`,
         async ({ credential }) => {
-          for await (const _line of engine.pullImage(`${engines.registry.address}/${REPOSITORY}:no-such-tag`, credential ? { auth: credential } : {})) {
+          for await (const _line of engine.images.pull(`${engines.registry.address}/${REPOSITORY}:no-such-tag`, credential ? { auth: credential } : {})) {
             // Drain.
           }
         },

@@ -80,7 +80,7 @@ void describe('berth stats and top next to docker', () => {
     assert.equal(unknown.code, 1);
     assert.equal(unknown.stderr, `berth: ${expectedMessage('stats-unknown')}\n`);
     const stopped = ids[0] as string;
-    await harness.client.stopContainer(stopped, { timeoutSeconds: 0 });
+    await harness.client.containers.stop(stopped, { timeoutSeconds: 0 });
     const top = await harness.berth(['top', stopped]);
     assert.equal(top.code, 1);
     assert.equal(top.stderr, `berth: ${expectedMessage('top-stopped', { id: stopped })}\n`);

@@ -41,7 +41,7 @@ for (const target of engineTargets(engines)) {
       const idle = await suite.createContainer(['sleep', '600']);
       // Waits for a file that does not exist yet, then writes 48 MiB into the tmpfs: memory measured before and after.
       const filler = await suite.createContainer(['sh', '-c', 'while [ ! -e /tmp/go ]; do sleep 0.1; done; dd if=/dev/zero of=/dev/shm/fill bs=1M count=48; sleep 600']);
-      for (const id of [burner, idle, filler]) await client.startContainer(id);
+      for (const id of [burner, idle, filler]) await client.containers.start(id);
       const hot = follow(client, burner);
       const cold = follow(client, idle);
       const filling = follow(client, filler);
@@ -54,8 +54,8 @@ for (const target of engineTargets(engines)) {
         assert.ok(hotCpu > coldCpu, `burning ${hotCpu}% should be above idle ${coldCpu}%`);
         const before = filling.samples.at(-1)?.memoryUsage;
         assert.ok(before !== undefined, `${target.name} reports memory`);
-        const exec = await client.createExec(filler, { cmd: ['touch', '/tmp/go'] });
-        const socket = await client.startExecAttached(exec.Id, { tty: false });
+        const exec = await client.exec.create(filler, { cmd: ['touch', '/tmp/go'] });
+        const socket = await client.exec.startAttached(exec.Id, { tty: false });
         socket.resume();
         await until('memory to grow by the 48 MiB written to /dev/shm', () => {
           const now = filling.samples.at(-1)?.memoryUsage ?? 0;
@@ -75,12 +75,12 @@ for (const target of engineTargets(engines)) {
 
     void it('a container stopped while its stream is open becomes "not running", with no error; removed, the follow ends as gone', async () => {
       const id = await suite.createContainer(['sleep', '600']);
-      await client.startContainer(id);
+      await client.containers.start(id);
       const followed = follow(client, id);
       await until('a first sample', () => followed.samples.length > 0, { timeoutMs: 40_000, intervalMs: 100 });
       assert.equal(followed.samples[0]?.running, true);
-      await client.stopContainer(id, { timeoutSeconds: 0 });
-      await client.removeContainer(id, { force: true });
+      await client.containers.stop(id, { timeoutSeconds: 0 });
+      await client.containers.remove(id, { force: true });
       // dockerd goes on sending zeroed samples until the container is gone; Podman ends the stream. Either way the
       // follow ends as 'gone' once the engine no longer knows the container, never with an error.
       const end = await Promise.race([followed.ended, until('the follow to end', () => false, { timeoutMs: 40_000, intervalMs: 100 }).then(() => 'still following')]);
@@ -92,13 +92,13 @@ for (const target of engineTargets(engines)) {
 
     void it("top lists the container's own processes with ps's titles", async () => {
       const id = await suite.createContainer(['sleep', '600']);
-      await client.startContainer(id);
+      await client.containers.start(id);
       // Right after the start, ps may still see the runtime's `runc init` in the container's place: ask again until
       // the container's own process shows (or 10 s pass, which fails).
-      let top = await client.topContainer(id);
+      let top = await client.containers.top(id);
       for (let tries = 0; tries < 50 && !(top.Processes ?? []).some((row) => row.join(' ').includes('sleep')); tries++) {
         await sleep(200);
-        top = await client.topContainer(id);
+        top = await client.containers.top(id);
       }
       // dockerd runs the host's ps -ef (one title per column); Podman 4 the container's busybox ps (one column in all).
       assert.match(top.Titles.join(' '), /\bPID\b/);

@@ -31,7 +31,7 @@ void describe('stats on the same sample as the docker CLI', () => {
     // The second sample of the stream has both cpu and precpu: a real CPU delta.
     const controller = new AbortController();
     const samples: StatsSample[] = [];
-    for await (const each of harness.client.containerStats(id, { signal: controller.signal })) {
+    for await (const each of harness.client.containers.stats(id, { signal: controller.signal })) {
       samples.push(each);
       if (samples.length === 2) break;
     }

@@ -65,7 +65,7 @@ for (const target of engineTargets(engines)) {
 
     void it('read-only by default: lists only the read tools and refuses an act, which changes nothing', async () => {
       const id = await suite.createContainer(['sleep', '300']);
-      await suite.client.startContainer(id);
+      await suite.client.containers.start(id);
       const session = await connect(target.host);
       try {
         const listed = (await session.client.listTools()).tools.map((tool) => tool.name).sort();
@@ -73,7 +73,7 @@ for (const target of engineTargets(engines)) {
         const refused = await call(session, 'stop_container', { container: id });
         assert.equal(refused.isError, true);
         assert.equal(refused.text, expectedMessage('agent-read-only'));
-        assert.equal((await suite.client.inspectContainer(id)).State.Running, true, 'the refused stop left the container running');
+        assert.equal((await suite.client.containers.inspect(id)).State.Running, true, 'the refused stop left the container running');
       } finally {
         await session.close();
       }
@@ -83,7 +83,7 @@ for (const target of engineTargets(engines)) {
       const script = 'echo first; echo trouble >&2; i=0; while [ $i -lt 300 ]; do echo n$i; i=$((i+1)); done; exec sleep 300';
       const name = uniqueName('mcp-read');
       const id = await suite.createContainer(['sh', '-c', script], { Env: ['SECRET_TOKEN=hunter2-value'] }, name);
-      await suite.client.startContainer(id);
+      await suite.client.containers.start(id);
       const session = await connect(target.host);
       try {
         const listed = await call(session, 'list_containers', {});
@@ -134,20 +134,20 @@ for (const target of engineTargets(engines)) {
 
     void it('with --allow-write it runs, stops and removes a container, and logs each act with its tool name', async () => {
       const name = uniqueName('mcp-act');
-      suite.cleanup(() => suite.client.removeContainer(name, { force: true }).catch(() => undefined));
+      suite.cleanup(() => suite.client.containers.remove(name, { force: true }).catch(() => undefined));
       const session = await connect(target.host, ['--allow-write']);
       try {
         const listed = (await session.client.listTools()).tools.map((tool) => tool.name).sort();
         assert.deepEqual(listed, ALL_TOOLS);
         const run = await call(session, 'run_container', { image: engines.image, command: ['sleep', '300'], name, network: 'none' });
         assert.equal(run.isError, false, run.text);
-        assert.equal((await suite.client.inspectContainer(name)).State.Running, true);
+        assert.equal((await suite.client.containers.inspect(name)).State.Running, true);
         const stop = await call(session, 'stop_container', { container: name, timeoutSeconds: 0 });
         assert.equal(stop.isError, false, stop.text);
-        assert.equal((await suite.client.inspectContainer(name)).State.Running, false);
+        assert.equal((await suite.client.containers.inspect(name)).State.Running, false);
         const remove = await call(session, 'remove_container', { container: name });
         assert.equal(remove.isError, false, remove.text);
-        await assert.rejects(suite.client.inspectContainer(name), /No such container/i);
+        await assert.rejects(suite.client.containers.inspect(name), /No such container/i);
         assert.match(session.stderr(), new RegExp(`berth mcp: run_container: Run the image ${engines.image.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, with the command \\["sleep","300"\\], named ${name}`));
         assert.match(session.stderr(), new RegExp(`berth mcp: remove_container: remove the container ${name}\\.`));
       } finally {
@@ -209,14 +209,14 @@ void describe('berth mcp compose tools on docker', () => {
     symlinkSync(join(workDir, 'outside.yaml'), join(workspace, 'linked.yaml'));
     const projectFilter = { label: [`com.docker.compose.project=${project}`] };
     suite.cleanup(async () => {
-      for (const container of await suite.client.listContainers({ all: true, filters: projectFilter })) await suite.client.removeContainer(container.Id, { force: true });
+      for (const container of await suite.client.containers.list({ all: true, filters: projectFilter })) await suite.client.containers.remove(container.Id, { force: true });
       rmSync(workspace, { recursive: true, force: true });
     });
     const session = await connect(engines.dockerHost, ['--allow-write'], workspace);
     try {
       const up = await call(session, 'compose_up', { file: 'compose.yaml' });
       assert.equal(up.isError, false, up.text);
-      const running = await suite.client.listContainers({ filters: projectFilter });
+      const running = await suite.client.containers.list({ filters: projectFilter });
       assert.equal(running.length, 1, up.text);
       assert.equal(running[0]?.Labels?.['com.docker.compose.service'], 'app');
 
@@ -230,7 +230,7 @@ void describe('berth mcp compose tools on docker', () => {
 
       const down = await call(session, 'compose_down', { file: 'compose.yaml' });
       assert.equal(down.isError, false, down.text);
-      assert.deepEqual(await suite.client.listContainers({ all: true, filters: projectFilter }), []);
+      assert.deepEqual(await suite.client.containers.list({ all: true, filters: projectFilter }), []);
       assert.match(session.stderr(), /berth mcp: compose_up: Compose up compose\.yaml: every service\./);
     } finally {
       await session.close();

@@ -18,7 +18,7 @@ void describe('berth volume, prune and system df', () => {
     harness = await createCliHarness('storage');
   });
   after(async () => {
-    for (const volume of await harness.client.listVolumes({ filters: { label: [label] } })) await harness.client.removeVolume(volume.Name, { force: true });
+    for (const volume of await harness.client.volumes.list({ filters: { label: [label] } })) await harness.client.volumes.remove(volume.Name, { force: true });
     await harness.dispose();
   });
   const docker = async (args: string[]): Promise<string> => (await execFileAsync('docker', ['-H', harness.engines.dockerHost, ...args])).stdout;
@@ -60,7 +60,7 @@ void describe('berth volume, prune and system df', () => {
   void it('volume rm of a volume in use names the container and exits 1, as docker does', async () => {
     const volume = await newVolume();
     const name = uniqueName('cli-user');
-    const { Id } = await harness.client.createContainer(
+    const { Id } = await harness.client.containers.create(
       { Image: harness.engines.image, Cmd: ['true'], Labels: { 'berth.test': '1', 'berth.cli.suite': harness.labelFilter.split('=')[1] ?? '' }, HostConfig: { NetworkMode: 'none', Binds: [`${volume}:/data`] } },
       { name },
     );
@@ -93,7 +93,7 @@ void describe('berth volume, prune and system df', () => {
     assert.equal(declined.code, 0, declined.stderr);
     assert.match(declined.stdout, new RegExp(`Will remove these unused volumes:\\n(.|\\n)*  ${volume}`));
     assert.match(declined.stdout, /Are you sure you want to continue\? \[y\/N\] $/);
-    assert.equal((await harness.client.inspectVolume(volume)).Name, volume);
+    assert.equal((await harness.client.volumes.inspect(volume)).Name, volume);
     const forced = await harness.berth(['volume', 'prune', '-f', '--filter', `label=${label}`]);
     assert.equal(forced.code, 0, forced.stderr);
     assert.match(forced.stdout, new RegExp(`Deleted Volumes:\\n(.|\\n)*${volume}\\n(.|\\n)*\\nTotal reclaimed space: \\d`));
@@ -106,6 +106,6 @@ void describe('berth volume, prune and system df', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^Will remove these stopped containers:\n/);
     assert.match(result.stdout, /Deleted Containers:\n[0-9a-f]{64}\n/);
-    assert.deepEqual(await harness.client.listContainers({ all: true, filters: { label: [harness.labelFilter], status: ['exited'] } }), []);
+    assert.deepEqual(await harness.client.containers.list({ all: true, filters: { label: [harness.labelFilter], status: ['exited'] } }), []);
   });
 });

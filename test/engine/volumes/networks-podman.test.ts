@@ -23,9 +23,9 @@ void describe('networks on the private Podman', () => {
 
   void it('creates an internal network with a subnet; the list and the row show driver, internal and subnet', async () => {
     const name = await guard.createNetwork({ IPAM: { Config: [{ Subnet: '10.251.17.0/24' }] } });
-    const listed = (await suite.client.listNetworks()).find((network) => network.Name === name);
+    const listed = (await suite.client.networks.list()).find((network) => network.Name === name);
     assert.ok(listed, `${name} is listed`);
-    const inspected = await suite.client.inspectNetwork(name);
+    const inspected = await suite.client.networks.inspect(name);
     assert.equal(inspected.Internal, true);
     const row = presentNetwork(inspected);
     assert.equal(row.label, name);
@@ -37,12 +37,12 @@ void describe('networks on the private Podman', () => {
     const home = await guard.createNetwork();
     const other = await guard.createNetwork();
     const id = await guard.createIdleContainer(home);
-    const { Name } = await suite.client.inspectContainer(id);
+    const { Name } = await suite.client.containers.inspect(id);
     const containerName = Name.replace(/^\//, '');
-    await suite.client.connectNetwork(other, id);
-    const attached = attachmentsOf(await suite.client.inspectNetwork(other));
+    await suite.client.networks.connect(other, id);
+    const attached = attachmentsOf(await suite.client.networks.inspect(other));
     assert.deepEqual(attached.map((attachment) => attachment.id), [id]);
-    const withContainer = await suite.client.inspectNetwork(other);
+    const withContainer = await suite.client.networks.inspect(other);
     // Podman gives each new network a free subnet of its own (10.89.x.0/24).
     assert.equal(presentNetwork(withContainer).description, `bridge · local · internal · ${subnetsOf(withContainer).join(', ')} · 1 container`);
     assert.equal(subnetsOf(withContainer).length, 1);
@@ -51,10 +51,10 @@ void describe('networks on the private Podman', () => {
     assert.equal(refused.kind, 'conflict');
     assert.equal(refused.message, expectedMessage('network-endpoints', { network: other, container: containerName }));
 
-    await suite.client.disconnectNetwork(other, id);
-    assert.deepEqual(attachmentsOf(await suite.client.inspectNetwork(other)), []);
-    await suite.client.removeNetwork(other);
-    const gone = await failureOf(suite.client.inspectNetwork(other));
+    await suite.client.networks.disconnect(other, id);
+    assert.deepEqual(attachmentsOf(await suite.client.networks.inspect(other)), []);
+    await suite.client.networks.remove(other);
+    const gone = await failureOf(suite.client.networks.inspect(other));
     assert.equal(gone.kind, 'not-found');
   });
 
@@ -64,9 +64,9 @@ void describe('networks on the private Podman', () => {
     const id = await guard.createIdleContainer(home);
     const store = new NetworkStore(
       {
-        listNetworks: (options) => suite.client.listNetworks(options),
-        inspectNetwork: (name, options) => suite.client.inspectNetwork(name, options),
-        events: (options) => suite.client.events(options),
+        listNetworks: (options) => suite.client.networks.list(options),
+        inspectNetwork: (name, options) => suite.client.networks.inspect(name, options),
+        events: (options) => suite.client.system.events(options),
       },
       () => undefined,
     );
@@ -77,9 +77,9 @@ void describe('networks on the private Podman', () => {
         return network ? attachmentsOf(network).map((attachment) => attachment.id) : ['(not listed)'];
       };
       await until('the store lists the new network', () => attachedTo(other).length === 0, { timeoutMs: 10_000, intervalMs: 100 });
-      await suite.client.connectNetwork(other, id);
+      await suite.client.networks.connect(other, id);
       await until('the connect event shows the container under the network', () => attachedTo(other).join() === id, { timeoutMs: 10_000, intervalMs: 100 });
-      await suite.client.disconnectNetwork(other, id);
+      await suite.client.networks.disconnect(other, id);
       await until('the disconnect event removes it again', () => attachedTo(other).length === 0, { timeoutMs: 10_000, intervalMs: 100 });
     } finally {
       store.dispose();

@@ -34,11 +34,11 @@ for (const target of engineTargets(loadTestEngines())) {
     const suite = useEngineSuite({ host: target.host, skip: target.skip, name: `volumes-${target.name}` });
     const labelFilter = { label: [`berth.test.marker=${suite.marker}`] };
     suite.cleanup(async () => {
-      for (const volume of await suite.client.listVolumes({ filters: labelFilter })) await suite.client.removeVolume(volume.Name, { force: true });
+      for (const volume of await suite.client.volumes.list({ filters: labelFilter })) await suite.client.volumes.remove(volume.Name, { force: true });
     });
     const newVolume = async (labels: Record<string, string> = {}): Promise<string> => {
       const name = uniqueName('vol');
-      await suite.client.createVolume({ Name: name, Driver: 'local', Labels: { ...suite.labels, ...labels } });
+      await suite.client.volumes.create({ Name: name, Driver: 'local', Labels: { ...suite.labels, ...labels } });
       return name;
     };
     /** A label of one test's own, so its prune sees only what it made. */
@@ -49,13 +49,13 @@ for (const target of engineTargets(loadTestEngines())) {
 
     void it('creates, lists, inspects and removes a local volume', { skip: target.skip }, async () => {
       const name = await newVolume();
-      const listed = await suite.client.listVolumes({ filters: labelFilter });
+      const listed = await suite.client.volumes.list({ filters: labelFilter });
       assert.deepEqual(listed.map((volume) => volume.Name), [name]);
-      const inspected = await suite.client.inspectVolume(name);
+      const inspected = await suite.client.volumes.inspect(name);
       assert.equal(inspected.Driver, 'local');
       assert.equal(inspected.Labels?.['berth.test.marker'], suite.marker);
-      await suite.client.removeVolume(name);
-      const gone = await refusal(suite.client.inspectVolume(name));
+      await suite.client.volumes.remove(name);
+      const gone = await refusal(suite.client.volumes.inspect(name));
       assert.ok(isEngineError(gone, 'not-found'), String(gone));
     });
 
@@ -67,14 +67,14 @@ for (const target of engineTargets(loadTestEngines())) {
       assert.ok(isEngineError(error, 'conflict'), String(error));
       assert.match(error.message, new RegExp(`Volume ${name} is in use by container ${containerName} \\(the engine said "`));
       assert.match(error.message, /Remove those containers first/);
-      assert.equal((await suite.client.inspectVolume(name)).Name, name, 'the volume is still there');
+      assert.equal((await suite.client.volumes.inspect(name)).Name, name, 'the volume is still there');
     });
 
     void it('makes a volume helper (created, no network) for a volume, and refuses one for a removed volume without bringing it back', { skip: target.skip }, async () => {
       const name = await newVolume();
       const helper = await createVolumeHelper(suite.client, name, suite.engines.image, '/volume');
-      suite.cleanup(() => suite.client.removeContainer(helper, { force: true }).catch(() => undefined));
-      const made = await suite.client.inspectContainer(helper);
+      suite.cleanup(() => suite.client.containers.remove(helper, { force: true }).catch(() => undefined));
+      const made = await suite.client.containers.inspect(helper);
       assert.equal(made.State.Status, 'created');
       assert.equal(made.HostConfig.NetworkMode, 'none');
       assert.equal(made.Config.Labels?.[VOLUME_HELPER_LABEL], name);
@@ -82,12 +82,12 @@ for (const target of engineTargets(loadTestEngines())) {
       const error = await refusal(createVolumeHelper(suite.client, name, suite.engines.image, '/volume'));
       assert.ok(isEngineError(error, 'not-found'), String(error));
       assert.match(error.message, new RegExp(`Volume ${name} no longer exists`));
-      const back = await suite.client.listVolumes({ filters: { name: [name] } });
+      const back = await suite.client.volumes.list({ filters: { name: [name] } });
       assert.deepEqual(back.filter((volume) => volume.Name === name), [], 'the removed volume came back');
     });
 
     void it("gives the engine's reason for a volume name it refuses", { skip: target.skip }, async () => {
-      const error = await refusal(suite.client.createVolume({ Name: 'bad/name' }));
+      const error = await refusal(suite.client.volumes.create({ Name: 'bad/name' }));
       assert.ok(isEngineError(error, 'bad-request') || isEngineError(error, 'server'), String(error));
       assert.match(error.message, /bad\/name.*invalid characters|names must match/);
     });
@@ -105,7 +105,7 @@ for (const target of engineTargets(loadTestEngines())) {
       const outcomes = await runPrune(suite.client, plan);
       assert.deepEqual(outcomes[0]?.removed, [unused]);
       assert.match(describeOutcome(outcomes), /^Removed 1 object; reclaimed \d/);
-      assert.deepEqual((await suite.client.listVolumes({ filters: own.filters })).map((volume) => volume.Name), [used]);
+      assert.deepEqual((await suite.client.volumes.list({ filters: own.filters })).map((volume) => volume.Name), [used]);
     });
 
     void it('says nothing is to be removed when the filters match nothing unused', { skip: target.skip }, async () => {
@@ -117,13 +117,13 @@ for (const target of engineTargets(loadTestEngines())) {
       const own = caseLabel();
       const stopped = await suite.createContainer(['true'], { Labels: own.labels }, uniqueName('stopped'));
       const running = await suite.createContainer(['sleep', '600'], { Labels: own.labels }, uniqueName('running'));
-      await suite.client.startContainer(running);
+      await suite.client.containers.start(running);
       const plan = await planPrune(suite.client, ['containers'], own.filters);
       assert.equal(plan.parts[0]?.remove.length, 1);
       assert.equal(plan.parts[0]?.kept.length, 1);
       const outcomes = await runPrune(suite.client, plan);
       assert.deepEqual(outcomes[0]?.removed, [stopped]);
-      assert.deepEqual((await suite.client.listContainers({ all: true, filters: own.filters })).map((each) => each.Id), [running]);
+      assert.deepEqual((await suite.client.containers.list({ all: true, filters: own.filters })).map((each) => each.Id), [running]);
     });
 
     void it('lists none of Berth\'s own helper containers in a container prune plan', { skip: target.skip }, async () => {
@@ -132,7 +132,7 @@ for (const target of engineTargets(loadTestEngines())) {
       for (const label of [VOLUME_HELPER_LABEL, IMAGE_SIDE_HELPER_LABEL, FORWARD_HELPER_LABEL]) {
         await suite.createContainer(['true'], { Labels: { ...own.labels, [label]: stopped } }, uniqueName('helper'));
       }
-      assert.equal((await suite.client.listContainers({ all: true, filters: own.filters })).length, 4, 'the helpers are on the engine');
+      assert.equal((await suite.client.containers.list({ all: true, filters: own.filters })).length, 4, 'the helpers are on the engine');
       const plan = await planPrune(suite.client, ['containers'], own.filters);
       assert.deepEqual(plan.parts[0]?.remove.map((item) => item.id), [stopped]);
       assert.deepEqual(plan.parts[0]?.kept, []);
@@ -147,18 +147,18 @@ for (const target of engineTargets(loadTestEngines())) {
       const [mine, theirs] = await Promise.all([
         runPrune(suite.client, plan),
         runPrune(other, plan),
-        other.removeVolume(names[0] ?? '').catch(() => undefined),
-        other.removeVolume(names[1] ?? '').catch(() => undefined),
+        other.volumes.remove(names[0] ?? '').catch(() => undefined),
+        other.volumes.remove(names[1] ?? '').catch(() => undefined),
       ]);
       const removed = [...(mine[0]?.removed ?? []), ...(theirs[0]?.removed ?? [])];
       assert.ok(removed.every((name) => names.includes(name)), removed.join(','));
       assert.equal(new Set(removed).size, removed.length, 'no volume is reported removed twice');
-      assert.deepEqual(await suite.client.listVolumes({ filters: own.filters }), []);
+      assert.deepEqual(await suite.client.volumes.list({ filters: own.filters }), []);
     });
 
     void it('reads disk usage with volume sizes and reference counts', { skip: target.skip }, async () => {
       const name = await newVolume();
-      const usage = await suite.client.diskUsage();
+      const usage = await suite.client.system.df();
       const volume = (usage.Volumes ?? []).find((each) => each.Name === name);
       assert.ok(volume, 'the new volume is in /system/df');
       assert.equal(typeof volume.UsageData?.Size, 'number');
@@ -168,26 +168,26 @@ for (const target of engineTargets(loadTestEngines())) {
     void it('names the engine and the endpoint when the engine lacks it', { skip: target.skip }, async () => {
       if (target.name === 'podman') {
         // Podman 4's compat API has no POST /build/prune.
-        const error = await refusal(suite.client.prune('build'));
+        const error = await refusal(suite.client.system.prune('build'));
         assert.ok(isEngineError(error, 'version'), String(error));
         const version = /API ([\d.]+)/.exec(error.message)?.[1] ?? '?';
         assert.equal(error.message, expectedMessage('endpoint-missing', { version, endpoint: target.host }));
       } else {
-        const report = await suite.client.prune('build', { filters: { until: ['1h'] } });
+        const report = await suite.client.system.prune('build', { filters: { until: ['1h'] } });
         assert.equal(typeof report.spaceReclaimed, 'number');
       }
     });
 
     void it('lists the predefined networks, inspects one, and refuses to remove it with the engine\'s words', { skip: target.skip }, async () => {
-      const networks = await suite.client.listNetworks();
+      const networks = await suite.client.networks.list();
       const names = networks.map((network) => network.Name);
       // Podman's compat API shows its default network `podman` as `bridge`.
       const predefined = target.name === 'docker' ? 'none' : 'bridge';
       assert.ok(names.includes(predefined), names.join(','));
-      const inspected = await suite.client.inspectNetwork(predefined);
+      const inspected = await suite.client.networks.inspect(predefined);
       assert.equal(inspected.Name, predefined);
       if (target.name === 'docker') {
-        const error = await refusal(suite.client.removeNetwork('none'));
+        const error = await refusal(suite.client.networks.remove('none'));
         assert.ok(isEngineError(error, 'unauthorized'), String(error));
         assert.match(error.message, /none is a pre-defined network and cannot be removed/);
       }

@@ -55,7 +55,7 @@ describe('agent tools in VS Code', () => {
     const name = uniqueName('berth-it-agent-act');
     const { id } = await containers.create({ name, cmd: ['sleep', '600'] });
     assert.match(await invoke('stop_container', { container: name, timeoutSeconds: 0 }), new RegExp(`Stop: done for ${name}`));
-    assert.equal((await containers.client.inspectContainer(id)).State.Running, false);
+    assert.equal((await containers.client.containers.inspect(id)).State.Running, false);
   });
 
   it("gives the engine's own words for an unknown container, as the tool's error", async () => {

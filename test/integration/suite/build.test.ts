@@ -37,7 +37,7 @@ describe('Build Image', () => {
       target: 'base',
     });
     assert.equal(result?.tag, tag);
-    const inspected = await client.inspectImage(tag);
+    const inspected = await client.images.inspect(tag);
     assert.equal(inspected.Config?.Labels?.flavour, 'salted');
     assert.equal(inspected.Config?.Labels?.stage, 'base');
     await eventually(`${tag} in the model`, async () => ((await snapshot()).images.some((image) => image.tags.some((each) => engine.sameReference(each, tag))) ? true : undefined));
@@ -49,7 +49,7 @@ describe('Build Image', () => {
       Promise.resolve(vscode.commands.executeCommand('berth.buildImage', { dockerfile, tag: containers.trackImage(`${repository}:failing`) })),
       (error: unknown) => error instanceof Error && /exit 3/.test(error.message) && /non-zero|exit status|3/.test(error.message),
     );
-    await assert.rejects(client.inspectImage(`${repository}:failing`), (error: unknown) => isEngineError(error, 'not-found'));
+    await assert.rejects(client.images.inspect(`${repository}:failing`), (error: unknown) => isEngineError(error, 'not-found'));
   });
 
   it('a context above berth.build.contextWarningMB is not sent when the user declines', async () => {
@@ -60,9 +60,9 @@ describe('Build Image', () => {
     const tag = containers.trackImage(`${repository}:large`);
     const declined = await vscode.commands.executeCommand<unknown>('berth.buildImage', { dockerfile, tag, confirmLargeContext: false });
     assert.equal(declined, undefined);
-    await assert.rejects(client.inspectImage(tag), (error: unknown) => isEngineError(error, 'not-found'));
+    await assert.rejects(client.images.inspect(tag), (error: unknown) => isEngineError(error, 'not-found'));
     const accepted = await vscode.commands.executeCommand<{ tag: string } | undefined>('berth.buildImage', { dockerfile, tag, confirmLargeContext: true });
     assert.equal(accepted?.tag, tag);
-    await client.inspectImage(tag);
+    await client.images.inspect(tag);
   });
 });

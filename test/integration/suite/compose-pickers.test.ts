@@ -39,8 +39,8 @@ describe('Compose pickers: Enter with nothing ticked takes the highlighted item'
   // Runs before the suite's client closes: what the dockerd case brought up goes, then the folder.
   const suite = useConnectedSuite(async () => {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-    const left = await suite.client.listContainers({ all: true, filters: { label: [`${COMPOSE_LABELS.project}=${project}`] } });
-    for (const container of left) await suite.client.removeContainer(container.Id, { force: true }).catch(() => undefined);
+    const left = await suite.client.containers.list({ all: true, filters: { label: [`${COMPOSE_LABELS.project}=${project}`] } });
+    for (const container of left) await suite.client.containers.remove(container.Id, { force: true }).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
   });
   const { engines, client } = suite;
@@ -92,7 +92,7 @@ describe('Compose pickers: Enter with nothing ticked takes the highlighted item'
     const profilesRun = await enterUntilSettled(vscode.commands.executeCommand<RunResult | undefined>('berth.compose.upProfiles', { files: [first], projectName: project }));
     assert.equal(profilesRun?.exitCode, 0);
     await eventually('db, web and the debug profile\'s service are up, not tools', async () => {
-      const list = await client.listContainers({ all: true, filters: { label: [`${COMPOSE_LABELS.project}=${project}`] } });
+      const list = await client.containers.list({ all: true, filters: { label: [`${COMPOSE_LABELS.project}=${project}`] } });
       const names = list.map((container) => container.Labels?.[COMPOSE_LABELS.service] ?? '').sort();
       return names.join(',') === 'db,debug,web' ? true : undefined;
     });

@@ -21,7 +21,7 @@ type Client = ReturnType<typeof useConnectedSuite>['client'];
 
 /** The project's containers as the engine lists them. */
 async function projectContainers(client: Client, project: string): Promise<Array<{ id: string; state: string; service: string }>> {
-  const list = await client.listContainers({ all: true, filters: { label: [`${COMPOSE_LABELS.project}=${project}`] } });
+  const list = await client.containers.list({ all: true, filters: { label: [`${COMPOSE_LABELS.project}=${project}`] } });
   return list.map((container) => ({ id: container.Id, state: container.State, service: container.Labels?.[COMPOSE_LABELS.service] ?? '' }));
 }
 
@@ -101,7 +101,7 @@ describe('Compose', () => {
       });
       const web = (await projectContainers(client, project)).find((container) => container.service === 'web');
       assert.ok(web);
-      await client.restartContainer(web.id, { timeoutSeconds: 0 });
+      await client.containers.restart(web.id, { timeoutSeconds: 0 });
       await eventually('the restart is told and web writes from 0 again', () => {
         const text = document()?.getText() ?? '';
         const after = text.slice(text.indexOf('[Berth] web restarted'));

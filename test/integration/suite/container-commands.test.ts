@@ -40,7 +40,7 @@ describe('container commands', () => {
     assert.ok(result, 'berth.runContainer returned a result');
     containers.track(result.id);
     assert.equal(result.exitCode, 3);
-    const inspected = await client.inspectContainer(result.id);
+    const inspected = await client.containers.inspect(result.id);
     assert.equal(inspected.Name, `/${name}`);
     assert.equal(inspected.State.ExitCode, 3);
     assert.equal(inspected.HostConfig.NetworkMode, 'none', 'berth.run.network = none is applied');
@@ -69,7 +69,7 @@ describe('container commands', () => {
     });
     assert.ok(result);
     containers.track(result.id);
-    const inspected = await client.inspectContainer(result.id);
+    const inspected = await client.containers.inspect(result.id);
     assert.equal(inspected.State.Running, true);
     assert.equal(inspected.Name, `/${name}`);
     await modelShowsContainer(result.id, 'running');
@@ -80,7 +80,7 @@ describe('container commands', () => {
     await modelShowsContainer(id, 'created');
     const result = await vscode.commands.executeCommand<{ started: string[] }>('berth.start', id);
     assert.deepEqual(result?.started, [id]);
-    assert.equal((await client.inspectContainer(id)).State.Running, true);
+    assert.equal((await client.containers.inspect(id)).State.Running, true);
   });
 
   it('Stop stops a running container', async () => {
@@ -91,7 +91,7 @@ describe('container commands', () => {
     });
     assert.deepEqual(result?.stopped, [id]);
     assert.deepEqual(result?.swarmWarned, []);
-    assert.equal((await client.inspectContainer(id)).State.Running, false);
+    assert.equal((await client.containers.inspect(id)).State.Running, false);
     await modelShowsContainer(id, 'exited');
   });
 
@@ -114,11 +114,11 @@ describe('container commands', () => {
 
   it('Restart restarts a running container', async () => {
     const { id } = await containers.create({ cmd: ['sleep', '300'] });
-    const before = await client.inspectContainer(id);
+    const before = await client.containers.inspect(id);
     await modelShowsContainer(id, 'running');
     const result = await vscode.commands.executeCommand<{ restarted: string[] }>('berth.restart', id);
     assert.deepEqual(result?.restarted, [id]);
-    const after = await client.inspectContainer(id);
+    const after = await client.containers.inspect(id);
     assert.equal(after.State.Running, true);
     assert.notEqual(after.State.StartedAt, before.State.StartedAt);
   });
@@ -140,14 +140,14 @@ describe('container commands', () => {
     });
     // The typed refusal, not undefined: a crash also resolves to undefined and must not pass here.
     assert.deepEqual(result, { removed: [], refused: [], declined: true });
-    assert.equal((await client.inspectContainer(id)).State.Running, true);
+    assert.equal((await client.containers.inspect(id)).State.Running, true);
   });
 
   it('Wait for Exit returns the exit status', async () => {
     const { id } = await containers.create({ cmd: ['sh', '-c', 'sleep 1; exit 7'] });
     const result = await vscode.commands.executeCommand<{ id: string; exitCode: number }>('berth.waitForExit', id);
     assert.equal(result?.exitCode, 7);
-    assert.equal((await client.inspectContainer(id)).State.ExitCode, 7);
+    assert.equal((await client.containers.inspect(id)).State.ExitCode, 7);
   });
 
   it('Inspect opens the container JSON the engine reports', async () => {

@@ -21,8 +21,8 @@ const BREAK_LINE = 3;
 describe('berth-node debug configuration', function () {
   this.timeout(240_000);
   const { client } = useConnectedSuite(async () => {
-    const left = await client.listContainers({ all: true, filters: { label: ['berth.debug=berth-node', 'berth.test=1'] } });
-    for (const container of left) await client.removeContainer(container.Id, { force: true }).catch(() => undefined);
+    const left = await client.containers.list({ all: true, filters: { label: ['berth.debug=berth-node', 'berth.test=1'] } });
+    for (const container of left) await client.containers.remove(container.Id, { force: true }).catch(() => undefined);
   });
   let image = '';
   let appFolder = '';
@@ -66,9 +66,9 @@ describe('berth-node debug configuration', function () {
       assert.equal(root.configuration.remoteRoot, '/srv/app');
       const localPort = root.configuration.port as number;
       assert.ok(await listening(localPort), 'the inspector forward listens');
-      const [container] = await client.listContainers({ filters: { label: ['berth.debug=berth-node', 'berth.test=1'] } });
+      const [container] = await client.containers.list({ filters: { label: ['berth.debug=berth-node', 'berth.test=1'] } });
       assert.ok(container, 'the app runs in a container');
-      const inspect = await client.inspectContainer(container.Id);
+      const inspect = await client.containers.inspect(container.Id);
       assert.deepEqual([inspect.Config.Cmd, inspect.HostConfig.NetworkMode], [['node', '--inspect=127.0.0.1:9229', 'app.js'], 'none']);
 
       const hit = await eventually('the breakpoint to stop the app', () => stopped.seen[0], 60_000);
@@ -99,25 +99,25 @@ describe('berth-node debug configuration', function () {
       const started = await vscode.debug.startDebugging(undefined, configuration({ dockerfile: 'Dockerfile.debug', image: tag, name: 'Berth IT build' }));
       assert.equal(started, true, 'VS Code started the debug session');
       const root = await eventually('the launched session', () => attached.roots.find((session) => session.name === 'Berth IT build'), 30_000);
-      const [container] = await client.listContainers({ filters: { label: ['berth.debug=berth-node', 'berth.test=1'] } });
+      const [container] = await client.containers.list({ filters: { label: ['berth.debug=berth-node', 'berth.test=1'] } });
       assert.ok(container, 'the app runs in a container');
-      const inspect = await client.inspectContainer(container.Id);
+      const inspect = await client.containers.inspect(container.Id);
       assert.equal(inspect.Config.Labels?.['berth.it.built'], 'yes', 'the container runs the image just built');
       await detach(root);
       await eventually('the container to be removed', async () => ((await inspectOrUndefined(client, container.Id)) === undefined ? true : undefined), 60_000);
     } finally {
       await rm(join(appFolder, 'Dockerfile.debug'), { force: true });
-      await client.removeImage(tag, { force: true }).catch(() => undefined);
+      await client.images.remove(tag, { force: true }).catch(() => undefined);
     }
   });
 
   it('refuses a configuration naming a missing Dockerfile, and starts nothing', async () => {
-    const before = await client.listContainers({ all: true, filters: { label: ['berth.debug=berth-node', 'berth.test=1'] } });
+    const before = await client.containers.list({ all: true, filters: { label: ['berth.debug=berth-node', 'berth.test=1'] } });
     const started = await vscode.debug.startDebugging(undefined, configuration({ dockerfile: 'docker/Dockerfile.debug' }));
     assert.equal(started, false, 'no debug session starts');
     const message = expectedMessage('debug-launch-no-dockerfile', { path: 'docker/Dockerfile.debug', folder: appFolder });
     await eventually('the refusal in the log', async () => ((await berthLogText()).split('\n').some((line) => line.includes('Starting Berth IT launch failed') && line.includes(message)) ? true : undefined), 20_000);
-    const afterwards = await client.listContainers({ all: true, filters: { label: ['berth.debug=berth-node', 'berth.test=1'] } });
+    const afterwards = await client.containers.list({ all: true, filters: { label: ['berth.debug=berth-node', 'berth.test=1'] } });
     assert.equal(afterwards.length, before.length, 'no container was created');
   });
 });

@@ -53,8 +53,8 @@ describe('Attach Node.js Debugger', function () {
   /** A container running /app/app.js with node and ARGS (the script put in before it starts). */
   const appContainer = async (args: string[]): Promise<{ id: string; name: string }> => {
     const made = await containers.create({ image, cmd: ['node', ...args, '/app/app.js'], start: false });
-    await client.putArchive(made.id, '/app', await tarOf([{ header: { name: 'app.js', mode: 0o644, size: Buffer.byteLength(APP) }, data: Buffer.from(APP) }]));
-    await client.startContainer(made.id);
+    await client.containers.putArchive(made.id, '/app', await tarOf([{ header: { name: 'app.js', mode: 0o644, size: Buffer.byteLength(APP) }, data: Buffer.from(APP) }]));
+    await client.containers.start(made.id);
     return made;
   };
 
@@ -89,7 +89,7 @@ describe('Attach Node.js Debugger', function () {
       await detach(root);
       await eventually('the inspector forward to end', async () => ((await listening(summary.localPort)) ? undefined : true), 30_000);
       await viewShows('containers', [made.name], 'the Forwarded row to go', (under) => (under.some((row) => row.label === 'Forwarded') ? undefined : under));
-      const state = await client.inspectContainer(made.id);
+      const state = await client.containers.inspect(made.id);
       assert.equal(state.State.Running, true, 'the app keeps running after the debugger detached');
     } finally {
       vscode.debug.removeBreakpoints([breakpoint]);
@@ -117,7 +117,7 @@ describe('Attach Node.js Debugger', function () {
       return true;
     };
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('berth.attachNodeDebugger', idle.id)), refusal('debug-no-node'));
-    await client.stopContainer(idle.id, { timeoutSeconds: 0 });
+    await client.containers.stop(idle.id, { timeoutSeconds: 0 });
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('berth.attachNodeDebugger', idle.id)), refusal('debug-not-running'));
   });
 });

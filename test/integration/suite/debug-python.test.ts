@@ -15,7 +15,7 @@ const PYTHON_DEBUGGER = 'ms-python.debugpy';
 const IDLE_APP = 'import time\nwhile True:\n    time.sleep(1)\n';
 
 async function launchContainers(client: EngineClient): Promise<string[]> {
-  const found = await client.listContainers({ all: true, filters: { label: [`${DEBUGPY_LAUNCH_LABEL}=python`] } });
+  const found = await client.containers.list({ all: true, filters: { label: [`${DEBUGPY_LAUNCH_LABEL}=python`] } });
   return found.map((each) => each.Id).sort();
 }
 
@@ -39,7 +39,7 @@ describe('Debug Python without the Python Debugger extension', function () {
     });
     const rows = await viewRows('containers', [made.name]);
     assert.deepEqual(rows.filter((row) => row.label === 'Forwarded'), [], 'no forward was started');
-    assert.equal((await client.inspectContainer(made.id)).State.Running, true, 'the app keeps running');
+    assert.equal((await client.containers.inspect(made.id)).State.Running, true, 'the app keeps running');
     await eventually('the refusal in the log', async () => (/Attaching the Python debugger: ms-python\.debugpy is not installed/.test(await berthLogText()) ? true : undefined));
   });
 

@@ -19,7 +19,7 @@ describe('events view', () => {
 
   it('filters events by object and action and reveals the container of one', async () => {
     const { id, name } = await containers.create({ cmd: ['sleep', '300'] });
-    await client.stopContainer(id, { timeoutSeconds: 0 });
+    await client.containers.stop(id, { timeoutSeconds: 0 });
     await vscode.commands.executeCommand('berth.events.filter', `${name} die`);
     const rows = await viewShows('events', [], `the die event of ${name}`, (shown) => (shown.some((row) => row.label === `container die ${name}`) ? shown : undefined));
     // The filter lets only that object's die through: its create and start stay out.
@@ -37,7 +37,7 @@ describe('events view', () => {
       ((await vscode.commands.executeCommand<string[]>('berth.internal.selectedContainerRows')) ?? []).includes(id) ? true : undefined,
     );
 
-    await client.removeContainer(id, { force: true });
+    await client.containers.remove(id, { force: true });
     await eventually('the container is gone from the model', async () => {
       const answer = await vscode.commands.executeCommand<string>('berth.events.reveal', nodes[0]);
       return answer === 'gone' ? true : undefined;

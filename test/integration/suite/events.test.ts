@@ -12,13 +12,13 @@ describe('events path: changes made outside the extension', () => {
     assert.equal(entry?.name, name);
     assert.ok(entry && engine.sameReference(entry.image, engines.image), `the model's image: ${entry?.image ?? 'no entry'}`);
 
-    await client.startContainer(id);
+    await client.containers.start(id);
     await modelShowsContainer(id, 'running');
 
-    await client.stopContainer(id, { timeoutSeconds: 0 });
+    await client.containers.stop(id, { timeoutSeconds: 0 });
     await modelShowsContainer(id, 'exited');
 
-    await client.removeContainer(id, { force: true });
+    await client.containers.remove(id, { force: true });
     await modelShowsContainer(id, 'absent');
   });
 
@@ -29,15 +29,15 @@ describe('events path: changes made outside the extension', () => {
 
   it('shows an image committed outside, untagged, and drops it when removed', async () => {
     const { id } = await containers.create({ cmd: ['sh', '-c', 'echo committed-outside > /marker'] });
-    await (await client.waitContainer(id, { condition: 'not-running' })).result;
-    const { Id } = await client.commitContainer(id);
+    await (await client.containers.wait(id, { condition: 'not-running' })).result;
+    const { Id } = await client.containers.commit(id);
     const hex = Id.replace(/^sha256:/, '');
     const listed = (): Promise<boolean> =>
       snapshot().then((current) => current.images.some((image) => image.id.replace(/^sha256:/, '') === hex && image.tags.length === 0));
     try {
       await eventually(`the untagged image ${hex.slice(0, 12)} in the model`, async () => ((await listed()) ? true : undefined));
     } finally {
-      await client.removeImage(Id, { force: true });
+      await client.images.remove(Id, { force: true });
     }
     await eventually(`the image ${hex.slice(0, 12)} gone from the model`, async () => ((await listed()) ? undefined : true));
   });
@@ -46,13 +46,13 @@ describe('events path: changes made outside the extension', () => {
     const repo = 'berth-it/events-tag';
     const tag = `t${Date.now()}`;
     const reference = `${repo}:${tag}`;
-    await client.tagImage(engines.image, { repo, tag });
+    await client.images.tag(engines.image, { repo, tag });
     const listed = (): Promise<boolean> =>
       snapshot().then((current) => current.images.some((image) => image.tags.some((listedTag) => engine.sameReference(listedTag, reference))));
     try {
       await eventually(`image ${reference} in the model`, async () => ((await listed()) ? true : undefined));
     } finally {
-      await client.removeImage(reference);
+      await client.images.remove(reference);
     }
     await eventually(`image ${reference} gone from the model`, async () => ((await listed()) ? undefined : true));
   });

@@ -70,37 +70,37 @@ describe('files row in the containers view', () => {
 
   it("a volume's Files row browses it through a helper container (created, never started, no network) that goes when the view is hidden", async () => {
     const volume = uniqueName('it-files-vol');
-    await client.createVolume({ Name: volume, Labels: { 'berth.test': '1' } });
+    await client.volumes.create({ Name: volume, Labels: { 'berth.test': '1' } });
     try {
-      const writer = await client.createContainer(containerSpec(engines.image, ['sh', '-c', 'mkdir -p /v/data && printf "in the volume" > /v/data/note.txt'], { HostConfig: { Binds: [`${volume}:/v`] } }));
+      const writer = await client.containers.create(containerSpec(engines.image, ['sh', '-c', 'mkdir -p /v/data && printf "in the volume" > /v/data/note.txt'], { HostConfig: { Binds: [`${volume}:/v`] } }));
       containers.track(writer.Id);
-      await client.startContainer(writer.Id);
-      await (await client.waitContainer(writer.Id, { condition: 'not-running' })).result;
+      await client.containers.start(writer.Id);
+      await (await client.containers.wait(writer.Id, { condition: 'not-running' })).result;
       await vscode.commands.executeCommand('berth.volumes.focus');
       await viewShows('volumes', [], `row of ${volume}`, (rows) => rows.find((each) => each.label === volume));
       const files = await viewRows('volumes', [volume, 'Files']);
       assert.deepEqual(files.map((each) => each.label), ['data']);
       assert.deepEqual((await viewRows('volumes', [volume, 'Files', 'data'])).map((each) => each.label), ['note.txt']);
-      const helpers = await client.listContainers({ all: true, filters: { label: [`berth.volume-helper=${volume}`] } });
+      const helpers = await client.containers.list({ all: true, filters: { label: [`berth.volume-helper=${volume}`] } });
       assert.equal(helpers.length, 1);
-      const helper = await client.inspectContainer(helpers[0]?.Id ?? '');
+      const helper = await client.containers.inspect(helpers[0]?.Id ?? '');
       assert.equal(helper.State.Status, 'created');
       assert.equal(helper.HostConfig.NetworkMode, 'none');
       // Another view container hides every Berth view.
       await vscode.commands.executeCommand('workbench.view.explorer');
       await eventually('the helper is removed once the Volumes view is hidden', async () => {
-        const left = await client.listContainers({ all: true, filters: { label: [`berth.volume-helper=${volume}`] } });
+        const left = await client.containers.list({ all: true, filters: { label: [`berth.volume-helper=${volume}`] } });
         return left.length === 0 ? true : undefined;
       });
     } finally {
       await vscode.commands.executeCommand('berth.containers.focus');
-      await client.removeVolume(volume, { force: true }).catch(() => undefined);
+      await client.volumes.remove(volume, { force: true }).catch(() => undefined);
     }
   });
 
   it('an empty volume\'s Files row, and an empty folder, show an "(empty)" row that has no menu', async () => {
     const volume = uniqueName('it-files-empty');
-    await client.createVolume({ Name: volume, Labels: { 'berth.test': '1' } });
+    await client.volumes.create({ Name: volume, Labels: { 'berth.test': '1' } });
     try {
       await vscode.commands.executeCommand('berth.volumes.focus');
       await viewShows('volumes', [], `row of ${volume}`, (rows) => rows.find((each) => each.label === volume));
@@ -112,11 +112,11 @@ describe('files row in the containers view', () => {
     } finally {
       await vscode.commands.executeCommand('workbench.view.explorer');
       await eventually('the helper is removed once the Volumes view is hidden', async () => {
-        const left = await client.listContainers({ all: true, filters: { label: [`berth.volume-helper=${volume}`] } });
+        const left = await client.containers.list({ all: true, filters: { label: [`berth.volume-helper=${volume}`] } });
         return left.length === 0 ? true : undefined;
       });
       await vscode.commands.executeCommand('berth.containers.focus');
-      await client.removeVolume(volume, { force: true }).catch(() => undefined);
+      await client.volumes.remove(volume, { force: true }).catch(() => undefined);
     }
   });
 

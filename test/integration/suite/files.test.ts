@@ -41,14 +41,14 @@ describe('files in containers (berth-container)', () => {
     engineId = (await vscode.commands.executeCommand<{ engine: string }>('berth.internal.modelSnapshot'))?.engine ?? 'local';
     running = (await containers.create({ cmd: ['sleep', '600'] })).id;
     stopped = (await containers.create({ cmd: ['sh', '-c', 'echo stopped > /tmp/state.txt'] })).id;
-    await (await client.waitContainer(stopped, { condition: 'not-running' })).result;
+    await (await client.containers.wait(stopped, { condition: 'not-running' })).result;
     await importScratchImage(client, running, scratchImage.split(':')[0] as string);
-    scratch = containers.track((await client.createContainer(containerSpec(scratchImage, SCRATCH_SLEEP), { name: uniqueName('berth-it-scratch') })).Id);
-    await client.startContainer(scratch);
+    scratch = containers.track((await client.containers.create(containerSpec(scratchImage, SCRATCH_SLEEP), { name: uniqueName('berth-it-scratch') })).Id);
+    await client.containers.start(scratch);
     readonlyRoot = containers.track(
-      (await client.createContainer(containerSpec(engines.image, ['sleep', '600'], { HostConfig: { ReadonlyRootfs: true } }), { name: uniqueName('berth-it-ro') })).Id,
+      (await client.containers.create(containerSpec(engines.image, ['sleep', '600'], { HostConfig: { ReadonlyRootfs: true } }), { name: uniqueName('berth-it-ro') })).Id,
     );
-    await client.startContainer(readonlyRoot);
+    await client.containers.start(readonlyRoot);
   });
 
   it('reads a file, writes it back keeping mode and owner, and the engine sees the new text', async () => {
@@ -145,7 +145,7 @@ describe('files in containers (berth-container)', () => {
   it('a removed container says so instead of "file not found"', async () => {
     const doomed = (await containers.create({ cmd: ['sleep', '600'] })).id;
     assert.match(Buffer.from(await vscode.workspace.fs.readFile(uri(doomed, '/etc/passwd'))).toString('utf8'), /^root:/);
-    await client.removeContainer(doomed, { force: true });
+    await client.containers.remove(doomed, { force: true });
     const error = await fsError(() => vscode.workspace.fs.readFile(uri(doomed, '/etc/passwd')));
     assert.equal(error.code, 'Unavailable');
     assert.match(error.message, /was removed/);
@@ -233,7 +233,7 @@ describe('files in containers (berth-container)', () => {
     const withFolder = vscode.workspace.workspaceFolders?.length ?? 0;
     const folder = vscode.workspace.workspaceFolders?.find((candidate) => candidate.uri.toString() === opened);
     assert.ok(folder, 'the folder is in the workspace');
-    assert.equal(folder.name, `${(await client.inspectContainer(running)).Name.replace(/^\//, '')}:/srv`);
+    assert.equal(folder.name, `${(await client.containers.inspect(running)).Name.replace(/^\//, '')}:/srv`);
     // A test window may not enter a multi-root workspace, so the workbench takes the folder back within a moment (a
     // normal window enters an untitled workspace instead). Wait for that answer: a second change sent before it, as
     // this test once did, races the first, and the suites after it must not meet a workspace in mid-change.

@@ -38,7 +38,7 @@ describe('first hour: Remove with Force, tooltips, image usage', function () {
     assert.match(refusal.message, rowPattern('remove-running-refused'));
     assert.ok(refusal.message.startsWith(`Removing ${running.name} failed: `), refusal.message);
     assert.equal(refusal.forced, false);
-    assert.equal((await client.inspectContainer(running.id)).State.Running, true, 'declined: it runs on');
+    assert.equal((await client.containers.inspect(running.id)).State.Running, true, 'declined: it runs on');
   });
 
   it('Remove with Force, confirmed, removes the running container', async () => {
@@ -77,7 +77,7 @@ describe('first hour: Remove with Force, tooltips, image usage', function () {
     const repo = 'berth-it/used-by';
     const tag = `t${Date.now()}`;
     const reference = `${repo}:${tag}`;
-    await client.tagImage(engines.image, { repo, tag });
+    await client.images.tag(engines.image, { repo, tag });
     try {
       // The test image itself is in use (this container), so the image id has containers; the new tag has none yet.
       await containers.create({ cmd: ['sleep', '300'] });
@@ -86,14 +86,14 @@ describe('first hour: Remove with Force, tooltips, image usage', function () {
       assert.doesNotMatch(unused.description ?? '', /used by|containers?$/, 'nothing when no container was created from the tag');
 
       const name = uniqueName('berth-it-used-by');
-      const { Id } = await client.createContainer(containerSpec(reference, ['sleep', '300']), { name });
+      const { Id } = await client.containers.create(containerSpec(reference, ['sleep', '300']), { name });
       containers.track(Id);
       const used = await viewShows('images', [], `${reference} used by 1 container`, (rows) => {
         const row = mine(rows);
         return row?.description?.endsWith(' · used by 1 container') ? row : undefined;
       });
       assert.match(used.tooltip ?? '', /Used by: 1 container created from .* \(\d+ containers of this image in all\)/);
-      await client.removeContainer(Id, { force: true });
+      await client.containers.remove(Id, { force: true });
       await viewShows('images', [], `${reference} used by nothing again`, (rows) => {
         const row = mine(rows);
         return row && !/used by/.test(row.description ?? '') ? row : undefined;

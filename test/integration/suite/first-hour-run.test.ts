@@ -51,7 +51,7 @@ describe('first hour: Run signs in, terminals by container, Add Engine', functio
     assert.match(message, /no basic auth credentials|authentication required|unauthorized/i, 'the engine\'s own words');
     assert.match(message, /Sign in to the registry \(Berth: Sign In to Registry, or docker login\)/, 'what to do next');
     assert.equal(await inspectOrUndefined(client, name), undefined, 'no container was created');
-    await assert.rejects(client.inspectImage(reference), 'the image was not pulled');
+    await assert.rejects(client.images.inspect(reference), 'the image was not pulled');
   });
 
   it('Sign In after the refusal: the pull succeeds and the container runs with the options given first', async () => {
@@ -66,10 +66,10 @@ describe('first hour: Run signs in, terminals by container, Add Engine', functio
     assert.ok(result, 'the run returned a result');
     containers.track(result.id);
     assert.equal(result.exitCode, 6, 'the command and the environment given before the sign-in');
-    const inspected = await client.inspectContainer(result.id);
+    const inspected = await client.containers.inspect(result.id);
     assert.equal(inspected.Name, `/${name}`);
     assert.equal(inspected.Config.Labels?.['berth.it'], 'run-sign-in');
-    assert.ok((await client.inspectImage(reference)).Id, 'the image was pulled');
+    assert.ok((await client.images.inspect(reference)).Id, 'the image was pulled');
     assert.equal(result.terminalName, `Run: ${name}`, 'the Run terminal is named after its container');
     assert.equal(terminalsNamed(`Run: ${name}`).length, 1);
   });
@@ -86,7 +86,7 @@ describe('first hour: Run signs in, terminals by container, Add Engine', functio
     });
     assert.ok(result, 'the background run returned its container');
     containers.track(result.id);
-    assert.equal((await client.inspectContainer(result.id)).Name, `/${name}`);
+    assert.equal((await client.containers.inspect(result.id)).Name, `/${name}`);
   });
 
   it('Pull Image takes the same offer: declined it pulls nothing, signed in it pulls again and the image is local', async () => {
@@ -96,12 +96,12 @@ describe('first hour: Run signs in, terminals by container, Add Engine', functio
       (error: unknown) => /no basic auth credentials|authentication required|unauthorized/i.test(errorMessage(error)),
       'the declined pull fails with the registry\'s own words',
     );
-    await assert.rejects(client.inspectImage(reference), 'nothing was pulled after the refusal');
+    await assert.rejects(client.images.inspect(reference), 'nothing was pulled after the refusal');
     const result = await vscode.commands.executeCommand<{ reference: string } | undefined>('berth.pullImage', reference, {
       signIn: { username: engines.registry.username, password: engines.registry.password },
     });
     assert.deepEqual(result, { reference });
-    assert.ok((await client.inspectImage(reference)).Id, 'the image was pulled after the sign-in');
+    assert.ok((await client.images.inspect(reference)).Id, 'the image was pulled after the sign-in');
     const registries = (await vscode.commands.executeCommand<ChildSummary[]>('berth.internal.registriesChildren', [])) ?? [];
     const row = registries.find((child) => child.label === engines.registry.address);
     assert.ok(row?.description?.includes('signed in'), `the registry row says it is signed in: ${row?.description}`);
@@ -111,7 +111,7 @@ describe('first hour: Run signs in, terminals by container, Add Engine', functio
     const result = await vscode.commands.executeCommand<RunResult | undefined>('berth.runContainer', { image: engines.image, cmd: ['true'] });
     assert.ok(result);
     containers.track(result.id);
-    const engineName = (await client.inspectContainer(result.id)).Name.replace(/^\//, '');
+    const engineName = (await client.containers.inspect(result.id)).Name.replace(/^\//, '');
     assert.equal(result.terminalName, `Run: ${engineName}`);
     await eventually('the terminal tab shows the container name', () => Promise.resolve(terminalsNamed(`Run: ${engineName}`).length === 1 ? true : undefined));
   });

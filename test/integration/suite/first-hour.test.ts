@@ -61,7 +61,7 @@ describe('first hour: interactive runs, selections, pickers', function () {
     terminal.sendText('hello', true);
     const done = await exited(name, result);
     assert.equal(done?.exitCode, 3, 'exit 4: the typed line did not arrive; exit 5: the TTY was never sized');
-    assert.equal((await client.inspectContainer(name)).Config.OpenStdin, true);
+    assert.equal((await client.containers.inspect(name)).Config.OpenStdin, true);
   });
 
   it('without a TTY, "interactive" sends typed lines, and Ctrl+D closes stdin', async () => {
@@ -90,7 +90,7 @@ describe('first hour: interactive runs, selections, pickers', function () {
     const { terminal, name, result } = await startRun({ whenClosed: 'leave', cmd: ['sh', '-c', 'while true; do sleep 0.1; done'] });
     terminal.dispose();
     assert.equal(await result, undefined, 'a run left behind has no exit status');
-    const inspected = await client.inspectContainer(name);
+    const inspected = await client.containers.inspect(name);
     assert.equal(inspected.State.Running, true, 'the container runs on');
   });
 
@@ -115,8 +115,8 @@ describe('first hour: interactive runs, selections, pickers', function () {
       'berth.stop', clicked.id, [selectedA.id, selectedB.id], { confirmed: true },
     );
     assert.deepEqual(result?.stopped, [clicked.id]);
-    assert.equal((await client.inspectContainer(selectedA.id)).State.Running, true);
-    assert.equal((await client.inspectContainer(selectedB.id)).State.Running, true);
+    assert.equal((await client.containers.inspect(selectedA.id)).State.Running, true);
+    assert.equal((await client.containers.inspect(selectedB.id)).State.Running, true);
   });
 
   it('a clicked row inside the selection: a multi-item command acts on the whole selection', async () => {
@@ -146,7 +146,7 @@ describe('first hour: interactive runs, selections, pickers', function () {
 
   it('stopping several selected containers overlaps the stops (each sees the others\' SIGTERM)', async () => {
     const volume = uniqueName('berth-it-stops');
-    await client.createVolume({ Name: volume });
+    await client.volumes.create({ Name: volume });
     try {
       // On SIGTERM each container marks itself, then waits (about 5 s) for the other two marks. Stopped one after
       // another, the first never sees the others' marks and exits 9; stopped together, all three exit 0.
@@ -154,23 +154,23 @@ describe('first hour: interactive runs, selections, pickers', function () {
       const made = [];
       for (let index = 0; index < 3; index += 1) {
         const name = uniqueName('berth-it-stop');
-        const { Id } = await client.createContainer(
+        const { Id } = await client.containers.create(
           containerSpec(engines.image, ['sh', '-c', script], { HostConfig: { Binds: [`${volume}:/shared`] } }),
           { name },
         );
         containers.track(Id);
-        await client.startContainer(Id);
+        await client.containers.start(Id);
         made.push({ id: Id, name });
       }
       await setBerthSetting('stop.timeoutSeconds', 20);
       const result = await vscode.commands.executeCommand<{ stopped: string[] } | undefined>('berth.stop', made.map((container) => container.id), { confirmed: true });
       assert.equal(result?.stopped.length, 3);
-      const codes = await Promise.all(made.map(async (container) => (await client.inspectContainer(container.id)).State.ExitCode));
+      const codes = await Promise.all(made.map(async (container) => (await client.containers.inspect(container.id)).State.ExitCode));
       assert.deepEqual(codes, [0, 0, 0], 'exit 9: a container was stopped only after another had finished stopping');
     } finally {
       await setBerthSetting('stop.timeoutSeconds', 2);
       await containers.cleanup();
-      await client.removeVolume(volume, { force: true }).catch(() => undefined);
+      await client.volumes.remove(volume, { force: true }).catch(() => undefined);
     }
   });
 

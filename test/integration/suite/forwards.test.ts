@@ -73,7 +73,7 @@ describe('port forwards', () => {
     const summary = await vscode.commands.executeCommand<ForwardSummary | undefined>('berth.forwardPort', made.id, { port: '0:8080' });
     assert.ok(summary);
     await viewShows('containers', [made.name], `the Forwarded row of ${made.name}`, (rows) => rows.find((row) => row.label === 'Forwarded'));
-    await client.stopContainer(made.id, { timeoutSeconds: 0 });
+    await client.containers.stop(made.id, { timeoutSeconds: 0 });
     await eventually('the forward to stop listening', async () => ((await fetchBody(summary.localPort)) === 'ECONNREFUSED' ? true : undefined), 30_000);
     await viewShows('containers', [made.name], 'the Forwarded row to go', (under) => (under.some((row) => row.label === 'Forwarded') ? undefined : under));
   });

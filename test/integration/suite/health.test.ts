@@ -28,9 +28,9 @@ describe('health in the Containers view', () => {
     const body = containerSpec(engines.image, ['sleep', '600'], {
       Healthcheck: { Test: ['CMD-SHELL', CHECK], Interval: SECOND_NS / 2, Timeout: 5 * SECOND_NS, Retries: 1 },
     });
-    const { Id } = await client.createContainer(body, { name });
+    const { Id } = await client.containers.create(body, { name });
     containers.track(Id);
-    await client.startContainer(Id);
+    await client.containers.start(Id);
     return { id: Id, name };
   }
 

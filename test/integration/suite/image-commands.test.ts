@@ -9,7 +9,7 @@ import { containerSpec } from '../../support/containerSpec';
 
 async function imageExists(client: EngineClient, reference: string): Promise<boolean> {
   try {
-    await client.inspectImage(reference);
+    await client.images.inspect(reference);
     return true;
   } catch (error) {
     if (isEngineError(error, 'not-found')) return false;
@@ -34,7 +34,7 @@ describe('image commands', () => {
 
   it('Commit Container creates the image, which then appears in the model', async () => {
     const { id } = await containers.create({ cmd: ['sh', '-c', 'echo committed-content > /marker'] });
-    const waited = await client.waitContainer(id, { condition: 'not-running' });
+    const waited = await client.containers.wait(id, { condition: 'not-running' });
     await waited.result;
     const tag = `c${Date.now()}`;
     const repo = 'berth-it/committed';
@@ -46,20 +46,20 @@ describe('image commands', () => {
       author: 'Berth tests',
     });
     assert.equal(result?.reference, `${repo}:${tag}`);
-    const inspected = await client.inspectImage(`${repo}:${tag}`);
+    const inspected = await client.images.inspect(`${repo}:${tag}`);
     assert.equal(engine.canonicalImageId(inspected.Id), engine.canonicalImageId(result.imageId));
     assert.equal(inspected['Comment'], 'made by the integration suite');
     assert.equal(inspected['Author'], 'Berth tests');
     await modelListsImage(engine, `${repo}:${tag}`, true);
 
     // The committed file system holds what the container wrote.
-    const fromCommitted = await client.createContainer(containerSpec(`${repo}:${tag}`, ['cat', '/marker']));
+    const fromCommitted = await client.containers.create(containerSpec(`${repo}:${tag}`, ['cat', '/marker']));
     containers.track(fromCommitted.Id);
-    const wait = await client.waitContainer(fromCommitted.Id, { condition: 'next-exit' });
-    await client.startContainer(fromCommitted.Id);
+    const wait = await client.containers.wait(fromCommitted.Id, { condition: 'next-exit' });
+    await client.containers.start(fromCommitted.Id);
     await wait.result;
     let output = '';
-    for await (const chunk of client.containerLogs(fromCommitted.Id, { stdout: true, stderr: true, tty: false })) {
+    for await (const chunk of client.containers.logs(fromCommitted.Id, { stdout: true, stderr: true, tty: false })) {
       output += chunk.data.toString('utf8');
     }
     assert.equal(output, 'committed-content\n');
@@ -67,13 +67,13 @@ describe('image commands', () => {
 
   it('Commit Container refuses an invalid repository name and creates nothing', async () => {
     const { id } = await containers.create({ cmd: ['true'] });
-    const before = (await client.listImages()).length;
+    const before = (await client.images.list()).length;
     // Automation that names the repository gets the refusal itself (a crash would carry another message).
     await assert.rejects(
       Promise.resolve(vscode.commands.executeCommand<unknown>('berth.commitContainer', id, { repo: 'Not Valid!' })),
       (error: unknown) => error instanceof Error && error.message === 'Invalid image reference "Not Valid!": it contains whitespace',
     );
-    assert.equal((await client.listImages()).length, before);
+    assert.equal((await client.images.list()).length, before);
   });
 
   it('Pull Image without credentials fails with the registry\'s own message (credentials: issue 4)', async () => {
@@ -84,7 +84,7 @@ describe('image commands', () => {
     // What the engine answers for an anonymous pull, asked directly.
     let engineMessage = '';
     try {
-      for await (const _line of client.pullImage(reference)) {
+      for await (const _line of client.images.pull(reference)) {
         // drain
       }
     } catch (error) {
@@ -114,7 +114,7 @@ describe('image commands', () => {
     const repo = 'berth-it/remove-me';
     const tag = `r${Date.now()}`;
     const reference = containers.trackImage(`${repo}:${tag}`);
-    await client.tagImage(engines.image, { repo, tag });
+    await client.images.tag(engines.image, { repo, tag });
     await modelListsImage(engine, reference, true);
     const result = await vscode.commands.executeCommand<{ removed: string[] }>('berth.removeImage', reference, {
       confirmed: true,
@@ -125,7 +125,7 @@ describe('image commands', () => {
   });
 
   it('Inspect opens an image\'s JSON', async () => {
-    const image = await client.inspectImage(engines.image);
+    const image = await client.images.inspect(engines.image);
     const entry = modelImage(await snapshot(), engine, engines.image);
     assert.ok(entry, `${engines.image} in the model`);
     const result = await vscode.commands.executeCommand<{ uri: string }>('berth.inspect', { id: entry.id });

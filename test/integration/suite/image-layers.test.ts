@@ -19,7 +19,7 @@ describe('layers under an image row', () => {
   const tag = `localhost/berth-it-layers-${Date.now().toString(36)}:1`;
   const { engine, client } = useConnectedSuite(async () => {
     rmSync(folder, { recursive: true, force: true });
-    await client.removeImage(tag, { force: true }).catch(() => undefined);
+    await client.images.remove(tag, { force: true }).catch(() => undefined);
   });
   let imageLabel = '';
 

@@ -40,13 +40,13 @@ describe('logs and shell', () => {
     const repo = 'berth-it/with-bash';
     const tag = `t${Date.now()}`;
     const reference = containers.trackImage(`${repo}:${tag}`);
-    const { Id } = await client.createContainer(containerSpec(containers.image, ['true']));
+    const { Id } = await client.containers.create(containerSpec(containers.image, ['true']));
     try {
       const data = readFileSync(BASH_STATIC);
-      await client.putArchive(Id, '/bin', await tarOf([{ header: { name: 'bash', mode: 0o755, size: data.length }, data }]));
-      await client.commitContainer(Id, { repo, tag });
+      await client.containers.putArchive(Id, '/bin', await tarOf([{ header: { name: 'bash', mode: 0o755, size: data.length }, data }]));
+      await client.containers.commit(Id, { repo, tag });
     } finally {
-      await client.removeContainer(Id, { force: true });
+      await client.containers.remove(Id, { force: true });
     }
     return reference;
   }
@@ -54,7 +54,7 @@ describe('logs and shell', () => {
   it('Open Logs in Editor shows stdout byte-exact, non-ASCII included, then one line saying it exited', async () => {
     const script = `printf '%s\\n' '${KNOWN_LINE}'; printf 'second line\\n'; printf 'last\\n'`;
     const { id, name } = await containers.create({ cmd: ['sh', '-c', script] });
-    await (await client.waitContainer(id, { condition: 'not-running' })).result;
+    await (await client.containers.wait(id, { condition: 'not-running' })).result;
     await modelShowsContainer(id, 'exited');
     const document = await openLogs(id);
     const notice = `[Berth] ${name} exited with status 0; waiting for it to start again…\n`;
@@ -72,15 +72,15 @@ describe('logs and shell', () => {
     const script = 'n=$(cat /run-count 2>/dev/null || echo 0); n=$((n+1)); echo $n > /run-count; echo "run $n"; exit 1';
     const name = uniqueName('berth-it-restarter');
     const restartPolicy = { RestartPolicy: { Name: 'on-failure', MaximumRetryCount: 3 } };
-    const { Id: id } = await client.createContainer(containerSpec(containers.image, ['sh', '-c', script], { HostConfig: restartPolicy }), { name });
+    const { Id: id } = await client.containers.create(containerSpec(containers.image, ['sh', '-c', script], { HostConfig: restartPolicy }), { name });
     containers.track(id);
     const document = await openLogs(id);
     await eventually('the waiting line', () => (currentText(document).includes('has not started yet') ? true : undefined));
-    await client.startContainer(id);
+    await client.containers.start(id);
     const exitLine = `[Berth] ${name} exited with status 1; waiting for it to start again…\n`;
     const text = await eventually('four exit lines, the container stopped for good', async () => {
       const value = currentText(document);
-      const { State, RestartCount } = await client.inspectContainer(id);
+      const { State, RestartCount } = await client.containers.inspect(id);
       return value.split(exitLine).length - 1 >= 4 && !State.Running && State.Restarting !== true && RestartCount === 3 ? value : undefined;
     }, 45_000);
     const runs = [1, 2, 3, 4].map((run) => `run ${run}\n${exitLine}`);
@@ -92,7 +92,7 @@ describe('logs and shell', () => {
     // each stream is checked on its own.
     const script = `printf '%s\\n' '${KNOWN_LINE}'; printf 'out two\\n'; printf 'err one ✓\\n' >&2; printf 'err two\\n' >&2; printf 'out three\\n'`;
     const { id } = await containers.create({ cmd: ['sh', '-c', script] });
-    await (await client.waitContainer(id, { condition: 'not-running' })).result;
+    await (await client.containers.wait(id, { condition: 'not-running' })).result;
     const document = await openLogs(id);
     const text = await eventually('all five lines', () => {
       const value = outputOnly(currentText(document));
@@ -106,7 +106,7 @@ describe('logs and shell', () => {
 
   it('a TTY container\'s logs are one stream, without stderr marks', async () => {
     const { id } = await containers.create({ cmd: ['sh', '-c', `echo '${KNOWN_LINE}'; echo err >&2`], tty: true });
-    await (await client.waitContainer(id, { condition: 'not-running' })).result;
+    await (await client.containers.wait(id, { condition: 'not-running' })).result;
     const document = await openLogs(id);
     const text = await eventually('the TTY logs', () => {
       const value = outputOnly(currentText(document));

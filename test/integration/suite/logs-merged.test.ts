@@ -28,7 +28,7 @@ interface StampedLine {
 async function stampedLines(client: EngineClient, id: string, source: number): Promise<StampedLine[]> {
   const lines: StampedLine[] = [];
   const splitter = new MessageSplitter(false, (_stream, seconds, nanos, text) => lines.push({ seconds, nanos, source, text }));
-  for await (const chunk of client.containerLogs(id, { timestamps: true, tty: false })) splitter.push(chunk);
+  for await (const chunk of client.containers.logs(id, { timestamps: true, tty: false })) splitter.push(chunk);
   splitter.end();
   return lines;
 }
@@ -38,8 +38,8 @@ describe('merged logs of a selection', () => {
 
   /** Runs the container once more and waits until it exited, so the runs of different containers never overlap. */
   async function runOnce(id: string): Promise<void> {
-    await client.startContainer(id);
-    await (await client.waitContainer(id, { condition: 'not-running' })).result;
+    await client.containers.start(id);
+    await (await client.containers.wait(id, { condition: 'not-running' })).result;
   }
 
   it('Show Logs on three selected rows merges their lines in timestamp order with name prefixes; one row keeps its own terminal', async () => {

@@ -78,7 +78,7 @@ describe('the logs workbench', () => {
     const filtered = await vscode.commands.executeCommand<{ shown: string }>('berth.logs.filter', vscode.Uri.parse(nothing.shown), { text: '^keep', regex: true, caseSensitive: true });
     assert.ok(filtered?.shown, 'the filter was applied');
     await eventually('the first run judged again', async () => (count(outputLines(await documentText(filtered.shown)), 'keep ready') === 1 ? true : undefined));
-    await client.restartContainer(id, { timeoutSeconds: 0 });
+    await client.containers.restart(id, { timeoutSeconds: 0 });
     const text = await eventually('the second run, filtered, in the editor', async () => {
       const value = await documentText(filtered.shown);
       return count(outputLines(value), 'keep ready') === 2 ? value : undefined;
@@ -104,15 +104,15 @@ describe('the logs workbench', () => {
       return outputLines(value).filter((line) => line.startsWith('drop ')).length === 40 ? value : undefined;
     }));
     assert.equal(all.filter((line) => /^keep \S+ \d+$/.test(line)).length, 40, 'the kept lines are still there, once each');
-    await client.restartContainer(id, { timeoutSeconds: 0 });
+    await client.containers.restart(id, { timeoutSeconds: 0 });
     await eventually('a third run in the unfiltered editor: the stream went on', async () => (count(outputLines(await documentText(cleared.shown)), 'keep ready') === 3 ? true : undefined), 120_000);
   });
 
   it(`Save Logs writes a ${LOG_BYTES / 1_000_000} MB log byte for byte as docker logs prints it`, async function () {
     this.timeout(900_000);
     const { id } = await containers.create({ cmd: ['sh', '-c', `yes '${LINE}' | head -c ${LOG_BYTES}; echo`], start: false });
-    const { result } = await client.waitContainer(id, { condition: 'next-exit' });
-    await client.startContainer(id);
+    const { result } = await client.containers.wait(id, { condition: 'next-exit' });
+    await client.containers.start(id);
     assert.equal((await result).StatusCode, 0);
     const path = join(folder, 'big.log');
     const saved = await vscode.commands.executeCommand<{ bytes: number }>('berth.logs.save', id, { destination: path });

@@ -172,7 +172,7 @@ describe('several engines: dockerd and Podman side by side', function () {
       confirmed: true,
     });
     assert.deepEqual(result?.stopped, [id]);
-    assert.equal((await other.client.inspectContainer(id)).State.Running, false);
+    assert.equal((await other.client.containers.inspect(id)).State.Running, false);
     await viewShows('containers', [otherName], `${name} stopped under ${otherName}`, (rows) =>
       rows.some((row) => row.label === name && row.contextValue === 'berth:container:exited') ? true : undefined);
   });

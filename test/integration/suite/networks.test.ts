@@ -20,7 +20,7 @@ describe('networks view', () => {
     // Podman's list calls its default network `bridge`, its inspect (which the view shows) `podman`.
     const name = engine.kind === 'docker' ? 'none' : 'podman';
     const row = await viewShows('networks', [], `row of ${name}`, (rows) => rows.find((each) => each.label === name));
-    const inspected = await client.inspectNetwork(name);
+    const inspected = await client.networks.inspect(name);
     assert.ok(row.description?.startsWith(`${inspected.Driver} · ${inspected.Scope}`), row.description);
     assert.equal(row.contextValue, 'berth:network:predefined');
     await vscode.commands.executeCommand('berth.networks.inspect', name);
@@ -59,7 +59,7 @@ describe('networks view', () => {
 
       const home = await guard.createNetwork();
       const id = await guard.createIdleContainer(home);
-      const containerName = (await client.inspectContainer(id)).Name.replace(/^\//, '');
+      const containerName = (await client.containers.inspect(id)).Name.replace(/^\//, '');
       await vscode.commands.executeCommand('berth.networks.connect', { network: name, container: id });
       await viewShows('networks', [name], `${containerName} under ${name}`, (rows) => rows.find((each) => each.label === containerName));
       await assert.rejects(
@@ -81,10 +81,10 @@ describe('networks view', () => {
       const row = (name: string): { kind: string; name: string } => ({ kind: 'network', name });
       const removed = await vscode.commands.executeCommand<string[]>('berth.networks.remove', row(c), [row(a), row(b)], { confirmed: true });
       assert.deepEqual(removed, [c]);
-      const left = (await client.listNetworks({})).map((network) => network.Name);
+      const left = (await client.networks.list({})).map((network) => network.Name);
       assert.ok(left.includes(a) && left.includes(b) && !left.includes(c), left.join(', '));
       await vscode.commands.executeCommand('berth.networks.remove', [a, b], { confirmed: true });
-      assert.deepEqual((await client.listNetworks({})).map((network) => network.Name).filter((name) => [a, b].includes(name)), []);
+      assert.deepEqual((await client.networks.list({})).map((network) => network.Name).filter((name) => [a, b].includes(name)), []);
     });
   });
 });

@@ -64,7 +64,7 @@ describe('arguments from outside Berth\'s views', function () {
 
   /** Whether a container of that name exists; one that does is left to the suite's cleanup. */
   async function containerNamed(name: string): Promise<boolean> {
-    const found = (await client.listContainers({ all: true })).filter((container) => container.Names.includes(`/${name}`));
+    const found = (await client.containers.list({ all: true })).filter((container) => container.Names.includes(`/${name}`));
     for (const container of found) containers.track(container.Id);
     return found.length > 0;
   }
@@ -101,14 +101,14 @@ describe('arguments from outside Berth\'s views', function () {
     assert.equal(result, undefined);
     assert.equal(questions.length, 1, JSON.stringify(questions));
     assert.ok(questions[0]?.message.includes(reference) && questions[0].message.includes(engines.image), questions[0]?.message);
-    await assert.rejects(client.inspectImage(reference), (error) => isEngineError(error, 'not-found'), 'the image was tagged');
+    await assert.rejects(client.images.inspect(reference), (error) => isEngineError(error, 'not-found'), 'the image was tagged');
   });
 
   it('berth.images.push: asks, naming the registry, and pushes nothing when dismissed', async () => {
     const repository = `berth-it/outside-push-${uniqueName('r').toLowerCase()}`;
     const reference = containers.trackImage(`${registry}/${repository}:it`);
     const [repo, tag] = [`${registry}/${repository}`, 'it'];
-    await client.tagImage(engines.image, { repo, tag });
+    await client.images.tag(engines.image, { repo, tag });
     const { result, questions } = await underProductionRule(false, () => vscode.commands.executeCommand('berth.images.push', reference, { reference }));
     assert.equal(result, undefined);
     assert.equal(questions.length, 1, JSON.stringify(questions));
@@ -169,9 +169,9 @@ describe('arguments from outside Berth\'s views', function () {
       assert.equal(result, undefined);
       assert.equal(questions.length, 1, JSON.stringify(questions));
       assert.ok(questions[0]?.detail?.includes('"device":"/"'), questions[0]?.detail);
-      await assert.rejects(client.inspectVolume(name), (error) => isEngineError(error, 'not-found'), 'the volume was created');
+      await assert.rejects(client.volumes.inspect(name), (error) => isEngineError(error, 'not-found'), 'the volume was created');
     } finally {
-      await client.removeVolume(name).catch(() => undefined);
+      await client.volumes.remove(name).catch(() => undefined);
     }
   });
 
@@ -184,7 +184,7 @@ describe('arguments from outside Berth\'s views', function () {
     assert.equal(result, undefined);
     assert.equal(questions.length, 1, JSON.stringify(questions));
     assert.equal(questions[0]?.message, `Commit ${made.id} as ${repo}?`);
-    await assert.rejects(client.inspectImage(`${repo}:${tag}`), (error) => isEngineError(error, 'not-found'), 'the image was committed');
+    await assert.rejects(client.images.inspect(`${repo}:${tag}`), (error) => isEngineError(error, 'not-found'), 'the image was committed');
   });
 
   it('berth.compose.up with a compose file Uri asks, naming the file and the command, and starts nothing when dismissed', async () => {
@@ -198,7 +198,7 @@ describe('arguments from outside Berth\'s views', function () {
       assert.equal(questions.length, 1, JSON.stringify(questions));
       assert.match(questions[0]?.message ?? '', new RegExp(`Compose Up with .*compose\\.yaml\\?`));
       assert.match(questions[0]?.detail ?? '', /Runs: compose -f .*compose\.yaml up/);
-      const members = await client.listContainers({ all: true, filters: { label: [`com.docker.compose.project=${project}`] } });
+      const members = await client.containers.list({ all: true, filters: { label: [`com.docker.compose.project=${project}`] } });
       assert.deepEqual(members.map((container) => container.Names), [], 'declined: no container of the project');
     } finally {
       await rm(folder, { recursive: true, force: true });
@@ -223,7 +223,7 @@ describe('arguments from outside Berth\'s views', function () {
   it('from an Images row: Push pushes with no question', async () => {
     const repository = `berth-it/row-push-${uniqueName('r').toLowerCase()}`;
     const reference = containers.trackImage(`${registry}/${repository}:it`);
-    await client.tagImage(engines.image, { repo: `${registry}/${repository}`, tag: 'it' });
+    await client.images.tag(engines.image, { repo: `${registry}/${repository}`, tag: 'it' });
     await vscode.commands.executeCommand('berth.registries.signIn', { registry, username: engines.registry.username, password: engines.registry.password });
     const row = await rowNode('images', reference);
     const pushed = await underProductionRule(false, () => vscode.commands.executeCommand<{ digest?: string }>('berth.images.push', row));

@@ -53,7 +53,7 @@ describe('ports in the browser', () => {
 
   before(async () => {
     made = await containers.create({ cmd: ['sleep', '60'], start: false, portBindings: bindings });
-    kept = ((await client.inspectContainer(made.id)).HostConfig['PortBindings'] as Record<string, unknown> | null) ?? {};
+    kept = ((await client.containers.inspect(made.id)).HostConfig['PortBindings'] as Record<string, unknown> | null) ?? {};
   });
 
   it('the engine keeps the bindings of a created container (dockerd) or drops them without a network (Podman)', () => {

@@ -23,9 +23,9 @@ const HELPER_LABEL = 'berth.volume-helper';
 
 /** Container ids (not Berth's helpers), volume names and image ids on the engine now. */
 async function engineState(client: EngineClient): Promise<Map<string, Set<string>>> {
-  const containers = (await client.listContainers({ all: true })).filter((each) => each.Labels?.[HELPER_LABEL] === undefined).map((each) => each.Id);
-  const volumes = (await client.listVolumes()).map((each) => each.Name);
-  const images = (await client.listImages()).map((each) => each.Id);
+  const containers = (await client.containers.list({ all: true })).filter((each) => each.Labels?.[HELPER_LABEL] === undefined).map((each) => each.Id);
+  const volumes = (await client.volumes.list()).map((each) => each.Name);
+  const images = (await client.images.list()).map((each) => each.Id);
   return new Map([
     ['containers', new Set(containers)],
     ['volumes', new Set(volumes)],
@@ -55,9 +55,9 @@ describe('prune: the confirmation is exactly what goes', function () {
   const { engines, client, containers } = useConnectedSuite(async () => {
     for (const value of cases) {
       const filters = { label: [`${CASE_KEY}=${value}`] };
-      for (const each of await client.listContainers({ all: true, filters })) await client.removeContainer(each.Id, { force: true }).catch(() => undefined);
-      for (const each of await client.listVolumes({ filters })) await client.removeVolume(each.Name, { force: true }).catch(() => undefined);
-      for (const each of await client.listImages({ filters })) await client.removeImage(each.Id, { force: true }).catch(() => undefined);
+      for (const each of await client.containers.list({ all: true, filters })) await client.containers.remove(each.Id, { force: true }).catch(() => undefined);
+      for (const each of await client.volumes.list({ filters })) await client.volumes.remove(each.Name, { force: true }).catch(() => undefined);
+      for (const each of await client.images.list({ filters })) await client.images.remove(each.Id, { force: true }).catch(() => undefined);
     }
   });
 
@@ -70,23 +70,23 @@ describe('prune: the confirmation is exactly what goes', function () {
     const value = uniqueName('it-prune');
     cases.push(value);
     const labels = { 'berth.test': '1', [CASE_KEY]: value };
-    const volume = async (): Promise<string> => (await client.createVolume({ Name: uniqueName('it-prune-vol'), Labels: labels })).Name;
+    const volume = async (): Promise<string> => (await client.volumes.create({ Name: uniqueName('it-prune-vol'), Labels: labels })).Name;
     const image = async (): Promise<string> => {
-      const source = await client.createContainer(containerSpec(engines.image, ['true'], { Labels: labels }));
+      const source = await client.containers.create(containerSpec(engines.image, ['true'], { Labels: labels }));
       const repo = uniqueName('it-prune-img');
-      await client.commitContainer(source.Id, { repo, tag: 'dev', changes: Object.entries(labels).map(([key, each]) => `LABEL ${key}=${each}`) });
-      await client.removeContainer(source.Id, { force: true });
+      await client.containers.commit(source.Id, { repo, tag: 'dev', changes: Object.entries(labels).map(([key, each]) => `LABEL ${key}=${each}`) });
+      await client.containers.remove(source.Id, { force: true });
       // Podman lists it as localhost/<repo>:dev.
-      const listed = (await client.listImages()).find((each) => (each.RepoTags ?? []).some((tag) => tag.endsWith(`${repo}:dev`)));
+      const listed = (await client.images.list()).find((each) => (each.RepoTags ?? []).some((tag) => tag.endsWith(`${repo}:dev`)));
       assert.ok(listed, `the committed image ${repo}:dev is listed`);
       return listed.Id;
     };
     const [webdata, keepme, spare] = [await volume(), await volume(), await volume()];
     const [app, spareImage] = [await image(), await image()];
-    const web1 = await client.createContainer(containerSpec(engines.image, ['sh', '-c', 'echo hi > /d/f'], { Labels: labels, HostConfig: { Binds: [`${webdata}:/d`] } }));
-    await client.startContainer(web1.Id);
-    await (await client.waitContainer(web1.Id, { condition: 'not-running' })).result;
-    const holder = await client.createContainer(containerSpec(app, ['true'], { Labels: labels, HostConfig: { Binds: [`${keepme}:/d`] } }));
+    const web1 = await client.containers.create(containerSpec(engines.image, ['sh', '-c', 'echo hi > /d/f'], { Labels: labels, HostConfig: { Binds: [`${webdata}:/d`] } }));
+    await client.containers.start(web1.Id);
+    await (await client.containers.wait(web1.Id, { condition: 'not-running' })).result;
+    const holder = await client.containers.create(containerSpec(app, ['true'], { Labels: labels, HostConfig: { Binds: [`${keepme}:/d`] } }));
     return { filter: `label=${CASE_KEY}=${value}`, labels, webdata, keepme, spare, app, spareImage, web1: web1.Id, holder: holder.Id };
   }
 
@@ -116,7 +116,7 @@ describe('prune: the confirmation is exactly what goes', function () {
 
     it(`Prune Unused Volumes ${how}: removes what it lists; label!= keeps what carries the label`, async () => {
       const setup = await setUp();
-      const marked = (await client.createVolume({ Name: uniqueName('it-prune-keep'), Labels: { ...setup.labels, keep: '1' } })).Name;
+      const marked = (await client.volumes.create({ Name: uniqueName('it-prune-keep'), Labels: { ...setup.labels, keep: '1' } })).Name;
       const { result, before, after } = await prune('berth.prune.volumes', filtered ? [setup.filter, 'label!=keep'] : []);
       assertPlanIsWhatWent(result, before, after);
       assert.ok(part(result, 'volumes').remove.includes(setup.spare));
@@ -147,10 +147,10 @@ describe('prune: the confirmation is exactly what goes', function () {
     const volumes = [uniqueName('it-helped'), uniqueName('it-helped')];
     const helperIds: string[] = [];
     for (const name of volumes) {
-      await client.createVolume({ Name: name, Labels: { 'berth.test': '1', [CASE_KEY]: value } });
+      await client.volumes.create({ Name: name, Labels: { 'berth.test': '1', [CASE_KEY]: value } });
       await viewShows('volumes', [], `row of ${name}`, (rows) => rows.find((each) => each.label === name));
       await viewRows('volumes', [name, 'Files']);
-      const [helper] = await client.listContainers({ all: true, filters: { label: [`${HELPER_LABEL}=${name}`] } });
+      const [helper] = await client.containers.list({ all: true, filters: { label: [`${HELPER_LABEL}=${name}`] } });
       assert.ok(helper, `browsing ${name} made a helper`);
       helperIds.push(helper.Id);
     }
@@ -169,15 +169,15 @@ describe('prune: the confirmation is exactly what goes', function () {
     assert.deepEqual(removed, [volumes[0]]);
     // A volume of the same name made again is browsed through a new helper, not the removed one.
     const again = volumes[0] ?? '';
-    await client.createVolume({ Name: again, Labels: { 'berth.test': '1', [CASE_KEY]: value } });
+    await client.volumes.create({ Name: again, Labels: { 'berth.test': '1', [CASE_KEY]: value } });
     await viewShows('volumes', [], `row of ${again} again`, (rows) => rows.find((each) => each.label === again));
     await viewRows('volumes', [again, 'Files']);
-    const [newHelper] = await client.listContainers({ all: true, filters: { label: [`${HELPER_LABEL}=${again}`] } });
+    const [newHelper] = await client.containers.list({ all: true, filters: { label: [`${HELPER_LABEL}=${again}`] } });
     assert.ok(newHelper && !helperIds.includes(newHelper.Id), 'browsing the volume made again made a new helper');
     helperIds.push(newHelper.Id);
     const pruned = await vscode.commands.executeCommand<PruneResult>('berth.prune.volumes', { filters: [`label=${CASE_KEY}=${value}`], confirmed: true });
     assert.ok(pruned?.parts[0]?.remove.includes(volumes[1] ?? ''), 'a volume only a helper holds is unused');
-    for (const name of volumes) assert.deepEqual(await client.listVolumes({ filters: { name: [name] } }), []);
-    assert.deepEqual(await client.listContainers({ all: true, filters: { label: [HELPER_LABEL] } }).then((left) => left.filter((each) => helperIds.includes(each.Id))), []);
+    for (const name of volumes) assert.deepEqual(await client.volumes.list({ filters: { name: [name] } }), []);
+    assert.deepEqual(await client.containers.list({ all: true, filters: { label: [HELPER_LABEL] } }).then((left) => left.filter((each) => helperIds.includes(each.Id))), []);
   });
 });

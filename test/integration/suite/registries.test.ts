@@ -34,7 +34,7 @@ describe('registries', function () {
   });
 
   after(async () => {
-    await engine?.removeImage(`${registry}/${PUSHED}:it`).catch(() => undefined);
+    await engine?.images.remove(`${registry}/${PUSHED}:it`).catch(() => undefined);
     await engine?.close();
   });
 
@@ -89,12 +89,12 @@ describe('registries', function () {
 
   it('Pull on a tag node pulls with the stored credentials', async () => {
     const reference = `${registry}/berth/busybox:1.0`;
-    await engine.removeImage(reference).catch(() => undefined);
+    await engine.images.remove(reference).catch(() => undefined);
     const tag = (await children([registry, 'berth/busybox'])).find((child) => child.label === '1.0');
     const result = await vscode.commands.executeCommand<{ reference: string; attempts: number }>('berth.registries.pull', tag?.node);
     assert.equal(result?.reference, reference);
     assert.equal(result?.attempts, 1);
-    assert.ok((await engine.inspectImage(reference)).Id);
+    assert.ok((await engine.images.inspect(reference)).Id);
   });
 
   it('Pull after signing out is refused, signs in again and retries', async function () {
@@ -105,12 +105,12 @@ describe('registries', function () {
     }
     await vscode.commands.executeCommand('berth.registries.signOut', registry);
     const reference = `${registry}/berth/busybox:2.0`;
-    await engine.removeImage(reference).catch(() => undefined);
+    await engine.images.remove(reference).catch(() => undefined);
     const result = await vscode.commands.executeCommand<{ reference: string; attempts: number }>('berth.registries.pull', reference, {
       signInWith: { username: engines.registry.username, password: engines.registry.password },
     });
     assert.equal(result?.attempts, 2);
-    assert.ok((await engine.inspectImage(reference)).Id);
+    assert.ok((await engine.images.inspect(reference)).Id);
     assert.match((await children()).find((child) => child.label === registry)?.description ?? '', /signed in/);
   });
 

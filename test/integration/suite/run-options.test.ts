@@ -34,7 +34,7 @@ describe('Run with options', () => {
     const refusal = result?.id ? '' : (await berthLogText()).split('\n').filter((line) => /Running in background|failed/.test(line)).slice(-3).join('\n');
     assert.ok(result?.id, `the run returned no container id; the log says:\n${refusal}`);
     containers.track(result.id);
-    const inspected = await client.inspectContainer(result.id);
+    const inspected = await client.containers.inspect(result.id);
     const host = inspected.HostConfig;
     // Podman drops the ports of a container without a network (the test engines have none), so the bindings are
     // checked on dockerd only; the other options are checked on both.
@@ -48,14 +48,14 @@ describe('Run with options', () => {
   });
 
   it('a bind mount of a host path that does not exist is refused, and nothing is created', async () => {
-    const before = (await client.listContainers({ all: true })).length;
+    const before = (await client.containers.list({ all: true })).length;
     const result = await vscode.commands.executeCommand<unknown>('berth.runInBackground', {
       image: engines.image,
       cmd: ['true'],
       options: { volumes: ['/no/such/dir:/x'] },
     });
     assert.equal(result, undefined);
-    assert.equal((await client.listContainers({ all: true })).length, before);
+    assert.equal((await client.containers.list({ all: true })).length, before);
     // A refusal with its own words, not a crash: the log holds the message the user was shown.
     await eventually('the refusal in the log', async () =>
       /Running in background failed: .*\/no\/such\/dir does not exist on this machine/.test(await berthLogText()) ? true : undefined);

@@ -20,7 +20,7 @@ describe('run terminal closed mid-run', () => {
   });
 
   after(async () => {
-    for (const name of names) await client.removeContainer(name, { force: true }).catch(() => undefined);
+    for (const name of names) await client.containers.remove(name, { force: true }).catch(() => undefined);
     await client.close();
   });
 
@@ -60,7 +60,7 @@ describe('run terminal closed mid-run', () => {
     const { name, result } = await runAndCloseTerminal(false);
     assert.equal(result, undefined, 'a cancelled run has no exit status to return');
     await eventually('the container has exited', async () => ((await inspectOrUndefined(client, name))?.State.Status === 'exited' ? true : undefined));
-    const inspected = await client.inspectContainer(name);
+    const inspected = await client.containers.inspect(name);
     assert.equal(inspected.State.Running, false);
     assert.equal(inspected.HostConfig.AutoRemove, false);
   });

@@ -58,7 +58,7 @@ describe('a second engine: Stop All, engine down and back up', function () {
     assert.ok(result, 'berth.stopAll returned a result');
     assert.ok(result.stopped.includes(first.id) && result.stopped.includes(second.id), JSON.stringify(result));
     assert.deepEqual(result.failed, []);
-    const running = await client.listContainers({ filters: { status: ['running'] } });
+    const running = await client.containers.list({ filters: { status: ['running'] } });
     assert.deepEqual(running.map((container) => container.Id), []);
     await modelShowsContainer(first.id, 'exited');
   });
@@ -71,7 +71,7 @@ describe('a second engine: Stop All, engine down and back up', function () {
     });
     // The typed refusal, not undefined: a crash also resolves to undefined and must not pass here.
     assert.deepEqual(result, { stopped: [], failed: [], declined: true });
-    assert.equal((await client.inspectContainer(id)).State.Running, true);
+    assert.equal((await client.containers.inspect(id)).State.Running, true);
   });
 
   it('engine down: the model becomes unreachable with a reason; engine up: the views come back by themselves', async () => {
@@ -89,7 +89,7 @@ describe('a second engine: Stop All, engine down and back up', function () {
     assert.equal(back.endpoint, engine.host);
     // The daemon restarted, so its containers stopped; the model must list the container again, in its new state.
     await modelShowsContainer(id, 'exited', 30_000);
-    await client.startContainer(id);
+    await client.containers.start(id);
     await modelShowsContainer(id, 'running');
   });
 

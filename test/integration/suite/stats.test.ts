@@ -116,7 +116,7 @@ describe('live stats in the Containers view', () => {
     const sleeper = await containers.create({ cmd: ['sleep', '600'] });
     await vscode.commands.executeCommand('berth.containers.focus');
     await viewShows('containers', [], 'figures on the running row', (rows) => (FIGURES.test(rowOf(rows, sleeper.name)?.description ?? '') ? true : undefined), 60_000);
-    await containers.client.stopContainer(sleeper.id, { timeoutSeconds: 0 });
+    await containers.client.containers.stop(sleeper.id, { timeoutSeconds: 0 });
     const stopped = await viewShows('containers', [], 'the stopped row', (rows) => {
       const found = rowOf(rows, sleeper.name);
       return found?.contextValue === 'berth:container:exited' ? found : undefined;

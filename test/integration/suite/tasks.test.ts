@@ -53,9 +53,9 @@ describe('Tasks', () => {
 
   it('runs a berth-build task from tasks.json, then a berth-run task of the image it built', async () => {
     await runToEnd(await taskNamed(`it build ${stamp}`));
-    assert.equal((await client.inspectImage(tag)).Config?.Labels?.from, 'task');
+    assert.equal((await client.images.inspect(tag)).Config?.Labels?.from, 'task');
     await runToEnd(await taskNamed(`it run ${stamp}`));
-    const inspected = await client.inspectContainer(runName);
+    const inspected = await client.containers.inspect(runName);
     containers.track(inspected.Id);
     assert.ok(inspected.State.Running, 'the berth-run task left the container running');
     assert.ok(inspected.Config.Env?.includes('FROM_TASK=1'));
@@ -74,6 +74,6 @@ describe('Tasks', () => {
     assert.equal(diagnostic.range.start.line, 3, 'line 4 of the Dockerfile (0-based 3), the RUN step');
     // dockerd: "returned a non-zero code: 4"; Buildah: "exit status 4".
     assert.match(diagnostic.message, /returned a non-zero code: 4|exit status 4/);
-    await assert.rejects(client.inspectImage(`berth-it/task-failing-${stamp}`), (error: unknown) => isEngineError(error, 'not-found'));
+    await assert.rejects(client.images.inspect(`berth-it/task-failing-${stamp}`), (error: unknown) => isEngineError(error, 'not-found'));
   });
 });

@@ -37,7 +37,7 @@ describe('the trees as rendered', () => {
     const running = await containers.create({ cmd: ['sleep', '300'], labels: { 'berth.it.tree': 'row' } });
     const created = await containers.create({ cmd: ['sleep', '300'], start: false });
     const exited = await containers.create({ cmd: ['sh', '-c', 'exit 3'] });
-    await (await client.waitContainer(exited.id, { condition: 'not-running' })).result;
+    await (await client.containers.wait(exited.id, { condition: 'not-running' })).result;
     await modelShowsContainer(exited.id, 'exited');
 
     const rows = await viewShows('containers', [], 'rows for the running, created and exited containers', (current) => {
@@ -103,7 +103,7 @@ describe('the trees as rendered', () => {
     const web = await containers.create({ cmd: ['sleep', '300'], name: `${project}-web-1`, labels: composeLabels('web') });
     const job = await containers.create({ cmd: ['true'], name: `${project}-job-1`, labels: composeLabels('job') });
     const loose = await containers.create({ cmd: ['sleep', '300'] });
-    await (await client.waitContainer(job.id, { condition: 'not-running' })).result;
+    await (await client.containers.wait(job.id, { condition: 'not-running' })).result;
     await modelShowsContainer(job.id, 'exited');
     await modelShowsContainer(loose.id, 'running');
     await setBerthSetting('containers.groupBy', 'composeProject');
@@ -151,8 +151,8 @@ describe('the trees as rendered', () => {
 
     // A commit without a repository makes an untagged image: its row is `<untagged> sha256:<12 hex>…`.
     const source = await containers.create({ cmd: ['sh', '-c', 'echo untagged > /marker'] });
-    await (await client.waitContainer(source.id, { condition: 'not-running' })).result;
-    const { Id } = await client.commitContainer(source.id);
+    await (await client.containers.wait(source.id, { condition: 'not-running' })).result;
+    const { Id } = await client.containers.commit(source.id);
     const imageId = engine.canonicalImageId(Id);
     try {
       // How a commit made outside reaches the model is the events path's test (events.test.ts); this one is about the row.

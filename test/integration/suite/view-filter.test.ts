@@ -79,7 +79,7 @@ describe('filtering the explorer', () => {
   });
 
   it('the Images, Volumes and Networks views keep the rows that match', async () => {
-    const image = (await client.inspectImage(containers.image)).Id;
+    const image = (await client.images.inspect(containers.image)).Id;
     await vscode.commands.executeCommand('berth.images.filter', image.replace(/^sha256:/, '').slice(0, 12));
     const images = await viewShows('images', [], 'the test image\'s rows', (rows) => (rows.length > 0 && rows.every((row) => row.contextValue !== 'berth:filterNotice') ? rows : undefined));
     await countSays('images', images.length);
@@ -87,13 +87,13 @@ describe('filtering the explorer', () => {
     // The Volumes and Networks views follow the engine only while shown.
     await vscode.commands.executeCommand('berth.volumes.focus');
     const volume = uniqueName('berth-it-filter-vol').toLowerCase();
-    await client.createVolume({ Name: volume, Labels: { 'berth.test': '1' } });
+    await client.volumes.create({ Name: volume, Labels: { 'berth.test': '1' } });
     try {
       await vscode.commands.executeCommand('berth.volumes.filter', volume);
       await viewShows('volumes', [], 'the volume row', (rows) => (rows.some((row) => row.label === volume) ? true : undefined));
       await countSays('volumes', 1);
     } finally {
-      await client.removeVolume(volume, { force: true });
+      await client.volumes.remove(volume, { force: true });
     }
 
     await vscode.commands.executeCommand('berth.networks.focus');

@@ -19,8 +19,8 @@ describe('volumes view and prune', () => {
   const labels = { 'berth.test': '1', 'berth.test.volumes': marker };
   const filter = `label=berth.test.volumes=${marker}`;
   const { engines, client, containers } = useConnectedSuite(async () => {
-    for (const volume of await client.listVolumes({ filters: { label: [`berth.test.volumes=${marker}`] } })) {
-      await client.removeVolume(volume.Name, { force: true });
+    for (const volume of await client.volumes.list({ filters: { label: [`berth.test.volumes=${marker}`] } })) {
+      await client.volumes.remove(volume.Name, { force: true });
     }
   });
 
@@ -42,13 +42,13 @@ describe('volumes view and prune', () => {
 
   it('a volume row expands to the container that mounts it; removing it names that container', async () => {
     const name = uniqueName('it-used');
-    await client.createVolume({ Name: name, Labels: labels });
+    await client.volumes.create({ Name: name, Labels: labels });
     const containerName = uniqueName('it-user');
-    const { Id } = await client.createContainer(containerSpec(engines.image, ['true'], { HostConfig: { Binds: [`${name}:/data`] } }), { name: containerName });
+    const { Id } = await client.containers.create(containerSpec(engines.image, ['true'], { HostConfig: { Binds: [`${name}:/data`] } }), { name: containerName });
     containers.track(Id);
     // A created container has no mounts until it ran once.
-    await client.startContainer(Id);
-    await (await client.waitContainer(Id, { condition: 'not-running' })).result;
+    await client.containers.start(Id);
+    await (await client.containers.wait(Id, { condition: 'not-running' })).result;
     await viewShows('volumes', [], `row of ${name} in use`, (rows) => rows.find((each) => each.label === name && each.contextValue === 'berth:volume:used'));
     const users = await viewRows('volumes', [name]);
     // The Files row (browsing the volume through a helper container, made only when it is expanded) comes first.
@@ -58,12 +58,12 @@ describe('volumes view and prune', () => {
       async () => vscode.commands.executeCommand('berth.volumes.remove', name, { confirmed: true }),
       (error: Error) => error.message.includes(`Volume ${name} is in use by container ${containerName}`),
     );
-    assert.equal((await client.inspectVolume(name)).Name, name);
+    assert.equal((await client.volumes.inspect(name)).Name, name);
   });
 
   it('Prune Unused Volumes lists what goes and what stays, prunes, and reports the engine\'s figures; then nothing is left to remove', async () => {
     const unused = uniqueName('it-unused');
-    await client.createVolume({ Name: unused, Labels: labels });
+    await client.volumes.create({ Name: unused, Labels: labels });
     const result = await vscode.commands.executeCommand<PruneResult>('berth.prune.volumes', { filters: [filter], confirmed: true });
     assert.ok(result);
     assert.equal(result.nothingToRemove, false);

@@ -50,7 +50,7 @@ describe('berth.run.network from workspace settings', function () {
 
   it('answered “not this network”: the container gets the user’s own value, and the log names the file', async () => {
     const id = await runInBackground({ workspaceNetwork: 'ignore' });
-    assert.equal((await client.inspectContainer(id)).HostConfig.NetworkMode, 'none');
+    assert.equal((await client.containers.inspect(id)).HostConfig.NetworkMode, 'none');
     const settingsFile = join(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '', '.vscode', 'settings.json');
     const line = await eventually('the log line about the workspace network', async () =>
       (await berthLogText()).split('\n').find((text) => text.includes('not using berth.run.network') && text.includes(sharedNetwork)));
@@ -59,13 +59,13 @@ describe('berth.run.network from workspace settings', function () {
 
   it('answered “use it”: the container runs with the workspace’s network', async () => {
     const id = await runInBackground({ workspaceNetwork: 'use' });
-    assert.equal((await client.inspectContainer(id)).HostConfig.NetworkMode, sharedNetwork);
+    assert.equal((await client.containers.inspect(id)).HostConfig.NetworkMode, sharedNetwork);
   });
 
   it('a network given to the run itself wins, and nothing is asked', async () => {
     const before = (await berthLogText()).split('\n').filter((text) => text.includes('berth.run.network')).length;
     const id = await runInBackground({ options: { network: 'none' } });
-    assert.equal((await client.inspectContainer(id)).HostConfig.NetworkMode, 'none');
+    assert.equal((await client.containers.inspect(id)).HostConfig.NetworkMode, 'none');
     const after = (await berthLogText()).split('\n').filter((text) => text.includes('berth.run.network')).length;
     assert.equal(after, before, 'the run asked about the workspace network although the run named its own');
   });

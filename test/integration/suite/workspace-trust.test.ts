@@ -69,12 +69,12 @@ describe('an engine from workspace settings waits for the user’s consent', fun
     const reference = `${registry}/berth/busybox:1.0`;
     const client = engineClient(engine.host);
     try {
-      await client.removeImage(reference).catch(() => undefined);
+      await client.images.remove(reference).catch(() => undefined);
       const result = await vscode.commands.executeCommand<{ reference: string } | undefined>('berth.registries.pull', reference, {
         signInWith: { username: engines.registry.username, password: engines.registry.password },
       });
       assert.ok(result, 'the pull succeeded on the suite engine');
-      assert.ok((await client.inspectImage(reference)).Id);
+      assert.ok((await client.images.inspect(reference)).Id);
     } finally {
       await client.close();
     }

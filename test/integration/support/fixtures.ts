@@ -145,9 +145,9 @@ export class TestContainers {
     const ports = spec.portBindings
       ? { ExposedPorts: Object.fromEntries(Object.keys(spec.portBindings).map((key) => [key, {}])), HostConfig: { PortBindings: spec.portBindings } }
       : {};
-    const { Id } = await this.client.createContainer(containerSpec(spec.image ?? this.image, spec.cmd, { Tty: spec.tty ?? false, Labels: spec.labels, ...ports }), { name });
+    const { Id } = await this.client.containers.create(containerSpec(spec.image ?? this.image, spec.cmd, { Tty: spec.tty ?? false, Labels: spec.labels, ...ports }), { name });
     this.ids.add(Id);
-    if (spec.start ?? true) await this.client.startContainer(Id);
+    if (spec.start ?? true) await this.client.containers.start(Id);
     return { id: Id, name };
   }
 
@@ -165,7 +165,7 @@ export class TestContainers {
   async cleanup(): Promise<void> {
     for (const id of this.ids) {
       try {
-        await this.client.removeContainer(id, { force: true });
+        await this.client.containers.remove(id, { force: true });
       } catch (error) {
         if (!isEngineError(error, 'not-found')) throw error;
       }
@@ -179,7 +179,7 @@ export class TestContainers {
 /** Inspect, or undefined when the container no longer exists. */
 export async function inspectOrUndefined(client: EngineClient, id: string): Promise<ContainerInspect | undefined> {
   try {
-    return await client.inspectContainer(id);
+    return await client.containers.inspect(id);
   } catch (error) {
     if (isEngineError(error, 'not-found')) return undefined;
     throw error;
@@ -188,8 +188,8 @@ export async function inspectOrUndefined(client: EngineClient, id: string): Prom
 
 /** Runs a command in a running container and returns its combined output (used to read back what a shell did). */
 export async function execOutput(client: EngineClient, id: string, cmd: string[]): Promise<string> {
-  const { Id } = await client.createExec(id, { cmd, tty: true });
-  const stream = await client.startExecAttached(Id, { tty: true });
+  const { Id } = await client.exec.create(id, { cmd, tty: true });
+  const stream = await client.exec.startAttached(Id, { tty: true });
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
   return Buffer.concat(chunks).toString('utf8');
@@ -202,9 +202,9 @@ export async function execOutput(client: EngineClient, id: string, cmd: string[]
 /** Resolves once an exec of `program` runs in the container (how a test knows an attached shell is ready). */
 export async function execRunning(client: EngineClient, id: string, program: string, timeoutMs = 30_000): Promise<void> {
   await eventually(`a running ${program} exec in ${id.slice(0, 12)}`, async () => {
-    const execIds = ((await client.inspectContainer(id))['ExecIDs'] as string[] | null) ?? [];
+    const execIds = ((await client.containers.inspect(id))['ExecIDs'] as string[] | null) ?? [];
     for (const execId of execIds) {
-      const exec = await client.inspectExec(execId);
+      const exec = await client.exec.inspect(execId);
       if (exec.Running && exec.ProcessConfig?.entrypoint === program) return true;
     }
     return undefined;
@@ -227,7 +227,7 @@ export async function setBerthSetting(key: string, value: unknown): Promise<void
 /** Removes an image, ignoring "not found" (cleanup). */
 export async function removeImageQuietly(client: EngineClient, reference: string): Promise<void> {
   try {
-    await client.removeImage(reference, { force: true });
+    await client.images.remove(reference, { force: true });
   } catch (error) {
     if (!isEngineError(error, 'not-found')) throw error;
   }

@@ -22,6 +22,8 @@ const lost = (): EngineError => new EngineError('unreachable', 'connect ECONNREF
 
 /** Answers inspects and log reads from scripts, in order; an Error in a script is thrown where the engine fails. */
 class OutageEngine implements LogsClient {
+  readonly system = { events: this.events.bind(this) };
+  readonly containers = { inspect: this.inspectContainer.bind(this), logs: this.containerLogs.bind(this) };
   constructor(
     private readonly inspects: Array<ContainerInspect | Error>,
     private readonly logs: Array<string[] | Error>,

@@ -120,6 +120,8 @@ void test('timestamps parse to nanoseconds and back to an events since value', (
 
 /** Scripted answers for the three calls a follower makes, in order. */
 class ScriptedLogs implements LogsClient {
+  readonly system = { events: this.events.bind(this) };
+  readonly containers = { inspect: this.inspectContainer.bind(this), logs: this.containerLogs.bind(this) };
   readonly logCalls: Array<{ follow?: boolean; since?: number; until?: number; tail?: number | 'all' }> = [];
   constructor(
     private readonly inspects: Array<ContainerInspect | Error>,

@@ -52,7 +52,7 @@ void test('a prune plan lists no helper among the containers, stopped or running
     ...HELPERS.map(([n, name, label, state]) => containerSummary(hex(n), name, { State: state, Labels: { [label]: hex(1) } })),
   ];
   const usage: DiskUsage = { LayersSize: 0, Images: [], Containers: [], Volumes: [], BuildCache: [] };
-  const client = { listContainers: () => Promise.resolve(listed), diskUsage: () => Promise.resolve(usage) } as unknown as EngineClient;
+  const client = { system: { df: () => Promise.resolve(usage) }, containers: { list: () => Promise.resolve(listed) } } as unknown as EngineClient;
   const plan = await planPrune(client, ['containers']);
   const part = plan.parts[0];
   assert.deepEqual(part?.remove.map((item) => item.name), ['stopped-web']);

@@ -36,27 +36,29 @@ function fakeClient(): { client: StatsClient; open: Set<string>; push: (id: stri
   const open = new Set<string>();
   const feeds = new Map<string, (sample: StatsSample) => void>();
   const client: StatsClient = {
-    containerStats: async function* (id, options) {
-      open.add(id);
-      const queue: StatsSample[] = [];
-      let wake: (() => void) | undefined;
-      feeds.set(id, (sample) => {
-        queue.push(sample);
-        wake?.();
-      });
-      const aborted = new Promise<void>((resolve) => options?.signal?.addEventListener('abort', () => resolve(), { once: true }));
-      try {
-        while (options?.signal?.aborted !== true) {
-          const sample = queue.shift();
-          if (sample) {
-            yield sample;
-            continue;
+    containers: {
+      stats: async function* (id, options) {
+        open.add(id);
+        const queue: StatsSample[] = [];
+        let wake: (() => void) | undefined;
+        feeds.set(id, (sample) => {
+          queue.push(sample);
+          wake?.();
+        });
+        const aborted = new Promise<void>((resolve) => options?.signal?.addEventListener('abort', () => resolve(), { once: true }));
+        try {
+          while (options?.signal?.aborted !== true) {
+            const sample = queue.shift();
+            if (sample) {
+              yield sample;
+              continue;
+            }
+            await Promise.race([new Promise<void>((resolve) => (wake = resolve)), aborted]);
           }
-          await Promise.race([new Promise<void>((resolve) => (wake = resolve)), aborted]);
+        } finally {
+          open.delete(id);
         }
-      } finally {
-        open.delete(id);
-      }
+      },
     },
   };
   const push = (id: string, memoryBytes = 1024): void =>

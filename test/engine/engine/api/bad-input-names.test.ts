@@ -34,21 +34,21 @@ void describe('bad image references', () => {
     ['image-two-tags', '127.0.0.1:5055/berth/busybox:1.0:extra'],
   ];
   for (const [id, reference] of rows) {
-    void it(`${id}: pull ${JSON.stringify(reference)}`, () => assertCase(id, () => drain(client.pullImage(reference))));
+    void it(`${id}: pull ${JSON.stringify(reference)}`, () => assertCase(id, () => drain(client.images.pull(reference))));
   }
 
   void it('image-uppercase: pull and run', async () => {
-    await assertCase('image-uppercase', () => drain(client.pullImage('Busybox:latest')));
+    await assertCase('image-uppercase', () => drain(client.images.pull('Busybox:latest')));
     await assertCase('image-uppercase', () => run({ image: 'Busybox:latest' }));
   });
 
   void it('image-too-long: pull a 300-character name', async () => {
     const reference = 'a'.repeat(300);
-    await assertCase('image-too-long', () => drain(client.pullImage(reference)), { reference });
+    await assertCase('image-too-long', () => drain(client.images.pull(reference)), { reference });
   });
 
   void it('image-missing: pull, signed in, an image the registry on 127.0.0.1 does not have', () =>
-    assertCase('image-missing', () => drain(client.pullImage(`${engines.registry.address}/berth/missing:1.0`, { auth })), {
+    assertCase('image-missing', () => drain(client.images.pull(`${engines.registry.address}/berth/missing:1.0`, { auth })), {
       registry: engines.registry.address,
     }));
 });
@@ -64,18 +64,18 @@ void describe('bad container names', () => {
   ];
   for (const [id, name] of rows) {
     void it(`${id}: run --name ${JSON.stringify(name)}, refused before anything is created`, async () => {
-      const before = await client.listContainers({ all: true, filters: suiteFilter });
+      const before = await client.containers.list({ all: true, filters: suiteFilter });
       await assertCase(id, () => runContainer(client, { image: engines.image, name, labels: suiteLabel, networkMode: 'none' }));
-      const afterwards = await client.listContainers({ all: true, filters: suiteFilter });
+      const afterwards = await client.containers.list({ all: true, filters: suiteFilter });
       assert.equal(afterwards.length, before.length, 'a container was created for a refused name');
     });
   }
 
   void it('name-non-ascii, name-non-ascii-start: create refuses them itself, with the same words as run', async () => {
-    const before = await client.listContainers({ all: true, filters: suiteFilter });
+    const before = await client.containers.list({ all: true, filters: suiteFilter });
     await assertCase('name-non-ascii', () => createTestContainer('web-ü'));
     await assertCase('name-non-ascii-start', () => createTestContainer('über'));
-    const afterwards = await client.listContainers({ all: true, filters: suiteFilter });
+    const afterwards = await client.containers.list({ all: true, filters: suiteFilter });
     assert.equal(afterwards.length, before.length, 'a container was created for a refused name');
   });
 
@@ -88,18 +88,18 @@ void describe('bad container names', () => {
 
 void describe('unknown and ambiguous ids', () => {
   void it('unknown-container: inspect, stop and remove', async () => {
-    await assertCase('unknown-container', () => client.inspectContainer('0123456789ab'));
-    await assertCase('unknown-container', () => client.stopContainer('0123456789ab'));
-    await assertCase('unknown-container', () => client.removeContainer('0123456789ab'));
+    await assertCase('unknown-container', () => client.containers.inspect('0123456789ab'));
+    await assertCase('unknown-container', () => client.containers.stop('0123456789ab'));
+    await assertCase('unknown-container', () => client.containers.remove('0123456789ab'));
   });
 
   void it('unknown-container-logs: follow the logs of a container that does not exist', () =>
-    assertCase('unknown-container-logs', () => drain(client.containerLogs('no-such-container', { follow: true, stdout: true, tty: false }))));
+    assertCase('unknown-container-logs', () => drain(client.containers.logs('no-such-container', { follow: true, stdout: true, tty: false }))));
 
-  void it('unknown-image: remove an image that does not exist', () => assertCase('unknown-image', () => client.removeImage('berth-test/nope:1')));
+  void it('unknown-image: remove an image that does not exist', () => assertCase('unknown-image', () => client.images.remove('berth-test/nope:1')));
 
   void it('unknown-image-inspect: inspect an image that does not exist; dockerd’s doubled message is shown once', () =>
-    assertCase('unknown-image-inspect', () => client.inspectImage('berth-test/nope:1')));
+    assertCase('unknown-image-inspect', () => client.images.inspect('berth-test/nope:1')));
 
   void it('ambiguous-prefix: one character that two containers’ ids start with', async () => {
     const ids: string[] = [];
@@ -111,8 +111,8 @@ void describe('unknown and ambiguous ids', () => {
       ids.push(id);
     }
     assert.ok(prefix !== undefined);
-    await assertCase('ambiguous-prefix', () => client.inspectContainer(prefix), { prefix });
-    await assertCase('ambiguous-prefix', () => client.stopContainer(prefix), { prefix });
+    await assertCase('ambiguous-prefix', () => client.containers.inspect(prefix), { prefix });
+    await assertCase('ambiguous-prefix', () => client.containers.stop(prefix), { prefix });
   });
 });
 
@@ -120,7 +120,7 @@ void describe('empty commands', () => {
   void it("empty-command-list: no command runs the image's CMD", async () => {
     const result = await runContainer(client, { image: engines.image, cmd: [], labels: suiteLabel, networkMode: 'none' });
     assert.equal(result.exitCode, 0);
-    const inspected = await client.inspectContainer(result.id);
+    const inspected = await client.containers.inspect(result.id);
     assert.deepEqual(inspected.Config.Cmd, ['/bin/sh']);
   });
 
@@ -129,16 +129,16 @@ void describe('empty commands', () => {
     ['empty-command-blank', ['  ', '']],
   ] as const) {
     void it(`${id}: ${JSON.stringify(cmd)} is refused before anything is created`, async () => {
-      const before = await client.listContainers({ all: true, filters: suiteFilter });
+      const before = await client.containers.list({ all: true, filters: suiteFilter });
       await assertCase(id, () => run({ cmd: [...cmd] }));
-      const afterwards = await client.listContainers({ all: true, filters: suiteFilter });
+      const afterwards = await client.containers.list({ all: true, filters: suiteFilter });
       assert.equal(afterwards.length, before.length, 'a container was created for an empty command');
     });
   }
 
   void it('empty-exec: exec with no command', async () => {
     const id = await createTestContainer(undefined, ['sleep', '60']);
-    await client.startContainer(id);
-    await assertCase('empty-exec', () => client.createExec(id, { cmd: [] }));
+    await client.containers.start(id);
+    await assertCase('empty-exec', () => client.exec.create(id, { cmd: [] }));
   });
 });

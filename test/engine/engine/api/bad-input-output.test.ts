@@ -30,7 +30,7 @@ async function runAndReread(script: string): Promise<{ id: string; live: Buffer;
     },
   });
   const reread: Buffer[] = [];
-  for await (const chunk of client.containerLogs(result.id, { stdout: true, stderr: false })) reread.push(chunk.data);
+  for await (const chunk of client.containers.logs(result.id, { stdout: true, stderr: false })) reread.push(chunk.data);
   return { id: result.id, live: Buffer.concat(live), reread: Buffer.concat(reread), exitCode: result.exitCode, stderr: Buffer.concat(errors).toString('utf8') };
 }
 

@@ -15,14 +15,14 @@ const create = suite.createContainer;
 
 /** Creates, registers a wait, starts, and returns the exit status. */
 async function runToExit(id: string): Promise<number> {
-  const wait = await client.waitContainer(id, { condition: 'next-exit' });
-  await client.startContainer(id);
+  const wait = await client.containers.wait(id, { condition: 'next-exit' });
+  await client.containers.start(id);
   return (await wait.result).StatusCode;
 }
 
-async function collectLogs(id: string, options: Parameters<EngineClient['containerLogs']>[1] = {}): Promise<{ stdout: Buffer; stderr: Buffer; chunks: OutputChunk[] }> {
+async function collectLogs(id: string, options: Parameters<EngineClient['containers']['logs']>[1] = {}): Promise<{ stdout: Buffer; stderr: Buffer; chunks: OutputChunk[] }> {
   const chunks: OutputChunk[] = [];
-  for await (const chunk of client.containerLogs(id, options)) chunks.push(chunk);
+  for await (const chunk of client.containers.logs(id, options)) chunks.push(chunk);
   const pick = (stream: string): Buffer => Buffer.concat(chunks.filter((chunk) => chunk.stream === stream).map((chunk) => chunk.data));
   return { stdout: pick('stdout'), stderr: pick('stderr'), chunks };
 }
@@ -45,48 +45,48 @@ void describe('containers on dockerd', () => {
 
   void it('a wait registered before start sees a fast exit', async () => {
     const id = await create(['true']);
-    const wait = await client.waitContainer(id, { condition: 'next-exit' });
-    await client.startContainer(id);
+    const wait = await client.containers.wait(id, { condition: 'next-exit' });
+    await client.containers.start(id);
     assert.deepEqual(await wait.result, { StatusCode: 0, Error: null });
   });
 
   void it('start twice and stop twice succeed (the second answers 304)', async () => {
     const id = await create(['sleep', '300']);
-    await client.startContainer(id);
-    await client.startContainer(id);
-    assert.equal((await client.inspectContainer(id)).State.Running, true);
-    await client.stopContainer(id, { timeoutSeconds: 0 });
-    await client.stopContainer(id, { timeoutSeconds: 0 });
-    assert.equal((await client.inspectContainer(id)).State.Running, false);
+    await client.containers.start(id);
+    await client.containers.start(id);
+    assert.equal((await client.containers.inspect(id)).State.Running, true);
+    await client.containers.stop(id, { timeoutSeconds: 0 });
+    await client.containers.stop(id, { timeoutSeconds: 0 });
+    assert.equal((await client.containers.inspect(id)).State.Running, false);
   });
 
   void it('restart, kill and remove', async () => {
     const id = await create(['sleep', '300']);
-    await client.startContainer(id);
-    const firstStart = (await client.inspectContainer(id)).State.StartedAt;
-    await client.restartContainer(id, { timeoutSeconds: 0 });
-    const restarted = await client.inspectContainer(id);
+    await client.containers.start(id);
+    const firstStart = (await client.containers.inspect(id)).State.StartedAt;
+    await client.containers.restart(id, { timeoutSeconds: 0 });
+    const restarted = await client.containers.inspect(id);
     assert.equal(restarted.State.Running, true);
     assert.notEqual(restarted.State.StartedAt, firstStart);
-    await client.killContainer(id, { killSignal: 'SIGKILL' });
-    const killed = await client.inspectContainer(id);
+    await client.containers.kill(id, { killSignal: 'SIGKILL' });
+    const killed = await client.containers.inspect(id);
     assert.equal(killed.State.Running, false);
     assert.equal(killed.State.ExitCode, 137);
-    const again = await failureOf(client.killContainer(id));
+    const again = await failureOf(client.containers.kill(id));
     assert.equal(again.kind, 'conflict');
     assert.match(again.message, /is not running\. Start the container first$/);
-    await client.removeContainer(id);
-    const gone = await failureOf(client.inspectContainer(id));
+    await client.containers.remove(id);
+    const gone = await failureOf(client.containers.inspect(id));
     assert.equal(gone.kind, 'not-found');
   });
 
   void it('removing a running container without force is a conflict that says what to do', async () => {
     const id = await create(['sleep', '300']);
-    await client.startContainer(id);
-    const error = await failureOf(client.removeContainer(id));
+    await client.containers.start(id);
+    const error = await failureOf(client.containers.remove(id));
     assert.equal(error.kind, 'conflict');
     assert.match(error.message, /You cannot remove a running container .*Stop it first, or remove it with force$/);
-    await client.removeContainer(id, { force: true });
+    await client.containers.remove(id, { force: true });
   });
 
   void it('keeps stdout and stderr apart', async () => {
@@ -133,7 +133,7 @@ void describe('containers on dockerd', () => {
     const hash = createHash('sha256');
     let stdoutBytes = 0;
     let stderr = '';
-    for await (const chunk of client.containerLogs(id)) {
+    for await (const chunk of client.containers.logs(id)) {
       if (chunk.stream === 'stdout') {
         hash.update(chunk.data);
         stdoutBytes += chunk.data.length;
@@ -157,7 +157,7 @@ void describe('containers on dockerd', () => {
 
   void it('follows logs of a running container until it exits', async () => {
     const id = await create(['sh', '-c', 'echo first; sleep 1; echo second >&2; sleep 1; echo third']);
-    await client.startContainer(id);
+    await client.containers.start(id);
     const logs = await collectLogs(id, { follow: true });
     assert.equal(logs.stdout.toString(), 'first\nthird\n');
     assert.equal(logs.stderr.toString(), 'second\n');
@@ -165,12 +165,12 @@ void describe('containers on dockerd', () => {
 
   void it('cancels a followed log stream through its signal', async () => {
     const id = await create(['sh', '-c', 'while true; do echo tick; sleep 0.2; done']);
-    await client.startContainer(id);
+    await client.containers.start(id);
     const controller = new AbortController();
     const seen: string[] = [];
     const error = await failureOf(
       (async () => {
-        for await (const chunk of client.containerLogs(id, { follow: true, signal: controller.signal })) {
+        for await (const chunk of client.containers.logs(id, { follow: true, signal: controller.signal })) {
           seen.push(chunk.data.toString());
           if (seen.length === 2) controller.abort();
         }
@@ -178,13 +178,13 @@ void describe('containers on dockerd', () => {
     );
     assert.equal(error.kind, 'cancelled');
     assert.ok(seen.length >= 2);
-    await client.stopContainer(id, { timeoutSeconds: 0 });
+    await client.containers.stop(id, { timeoutSeconds: 0 });
   });
 
   void it('cancels a pending wait through its signal', async () => {
     const id = await create(['sleep', '300']);
     const controller = new AbortController();
-    const wait = await client.waitContainer(id, { condition: 'next-exit', signal: controller.signal });
+    const wait = await client.containers.wait(id, { condition: 'next-exit', signal: controller.signal });
     controller.abort();
     const error = await failureOf(wait.result);
     assert.equal(error.kind, 'cancelled');
@@ -192,30 +192,30 @@ void describe('containers on dockerd', () => {
 
   void it('open followed logs and waits do not starve short calls', async () => {
     const id = await create(['sleep', '300']);
-    await client.startContainer(id);
+    await client.containers.start(id);
     const controller = new AbortController();
     const followers = Array.from({ length: 12 }, async () => {
-      for await (const chunk of client.containerLogs(id, { follow: true, tty: false, signal: controller.signal })) void chunk;
+      for await (const chunk of client.containers.logs(id, { follow: true, tty: false, signal: controller.signal })) void chunk;
     });
-    const waits = await Promise.all(Array.from({ length: 4 }, () => client.waitContainer(id, { signal: controller.signal })));
-    const inspected = await Promise.all(Array.from({ length: 60 }, () => client.inspectContainer(id)));
+    const waits = await Promise.all(Array.from({ length: 4 }, () => client.containers.wait(id, { signal: controller.signal })));
+    const inspected = await Promise.all(Array.from({ length: 60 }, () => client.containers.inspect(id)));
     assert.ok(inspected.every((container) => container.Id === id && container.State.Running));
     controller.abort();
     for (const outcome of await Promise.allSettled([...followers, ...waits.map((wait) => wait.result)])) {
       assert.equal(outcome.status, 'rejected');
       assert.equal((outcome.reason as EngineError).kind, 'cancelled');
     }
-    await client.stopContainer(id, { timeoutSeconds: 0 });
+    await client.containers.stop(id, { timeoutSeconds: 0 });
   });
 
   void it('lists with filters and accepts an id prefix', async () => {
     const marker = uniqueName('list');
     const id = await create(['true'], { Labels: { ...cleanupLabel, 'berth.test.marker': marker } });
-    const listed = await client.listContainers({ all: true, filters: { label: [`berth.test.marker=${marker}`] } });
+    const listed = await client.containers.list({ all: true, filters: { label: [`berth.test.marker=${marker}`] } });
     assert.deepEqual(listed.map((container) => container.Id), [id]);
     assert.equal(listed[0]?.State, 'created');
-    assert.deepEqual(await client.listContainers({ filters: { label: [`berth.test.marker=${marker}`] } }), []);
-    const byPrefix = await client.inspectContainer(id.slice(0, 12));
+    assert.deepEqual(await client.containers.list({ filters: { label: [`berth.test.marker=${marker}`] } }), []);
+    const byPrefix = await client.containers.inspect(id.slice(0, 12));
     assert.equal(byPrefix.Id, id);
     assert.equal(byPrefix.Config.Labels?.['berth.test.marker'], marker);
   });
@@ -223,7 +223,7 @@ void describe('containers on dockerd', () => {
   void it('inspects by name', async () => {
     const name = uniqueName('named');
     const id = await create(['true'], {}, name);
-    const inspected = await client.inspectContainer(name);
+    const inspected = await client.containers.inspect(name);
     assert.equal(inspected.Id, id);
     assert.equal(inspected.Name, `/${name}`);
   });
@@ -242,13 +242,13 @@ void describe('containers on dockerd', () => {
 
   void it('an unknown image says to pull it first', async () => {
     const image = `berth-test/${uniqueName('absent').toLowerCase()}:latest`;
-    const error = await failureOf(client.createContainer(containerSpec(image)));
+    const error = await failureOf(client.containers.create(containerSpec(image)));
     assert.equal(error.kind, 'not-found');
     assert.equal(error.message, `No such image: ${image}. Pull it first, or check the image name and tag`);
   });
 
   void it('an unknown container names it and says what to check', async () => {
-    const error = await failureOf(client.startContainer('berth-no-such-container'));
+    const error = await failureOf(client.containers.start('berth-no-such-container'));
     assert.equal(error.kind, 'not-found');
     assert.equal(error.status, 404);
     assert.equal(error.message, 'No such container: berth-no-such-container. Check the container id or name; the container may have been removed');
@@ -258,7 +258,7 @@ void describe('containers on dockerd', () => {
 
   void it('a start that fails (missing executable) shows the engine’s reason', async () => {
     const id = await create(['/no/such/binary']);
-    const error = await failureOf(client.startContainer(id));
+    const error = await failureOf(client.containers.start(id));
     assert.ok(error.status === 400 || error.status === 500, String(error.status));
     assert.match(error.message, /no such file or directory/);
   });

@@ -39,17 +39,17 @@ function readUntil(stream: Duplex, pattern: RegExp, seen: { text: string }): Pro
 
 /** Starts `sh` with a TTY in a running container, types into it, resizes it, and checks what comes back. */
 async function execTtyRoundTrip(engine: EngineClient): Promise<void> {
-  const { Id } = await engine.createContainer(suite.spec(['sleep', '300']));
+  const { Id } = await engine.containers.create(suite.spec(['sleep', '300']));
   containers.push(Id);
-  await engine.startContainer(Id);
-  const exec = await engine.createExec(Id, { cmd: ['sh'], tty: true, attachStdin: true, env: ['PS1=$ '] });
-  const terminal = await engine.startExecAttached(exec.Id, { tty: true });
+  await engine.containers.start(Id);
+  const exec = await engine.exec.create(Id, { cmd: ['sh'], tty: true, attachStdin: true, env: ['PS1=$ '] });
+  const terminal = await engine.exec.startAttached(exec.Id, { tty: true });
   const seen = { text: '' };
   try {
     terminal.write('echo hi\n');
     // The TTY echoes what was typed, then the command prints on its own line.
     await readUntil(terminal, /\r\nhi\r\n/, seen);
-    await engine.resizeExec(exec.Id, { rows: 33, cols: 101 });
+    await engine.exec.resize(exec.Id, { rows: 33, cols: 101 });
     terminal.write('stty size\n');
     await readUntil(terminal, /\r\n33 101\r\n/, seen);
     const ended = new Promise<void>((resolve) => terminal.once('close', resolve));
@@ -59,14 +59,14 @@ async function execTtyRoundTrip(engine: EngineClient): Promise<void> {
   } finally {
     terminal.destroy();
   }
-  const inspected = await engine.inspectExec(exec.Id);
+  const inspected = await engine.exec.inspect(exec.Id);
   assert.equal(inspected.Running, false);
   assert.equal(inspected.ExitCode, 7);
 }
 
 void describe('engine on dockerd', () => {
   void it('pings: Api-Version, OS type and server', async () => {
-    const info = await client.ping();
+    const info = await client.system.ping();
     assert.equal(info.apiVersion, '1.41');
     assert.equal(info.osType, 'linux');
     assert.match(info.server ?? '', /^Docker\/20\.10/);
@@ -76,7 +76,7 @@ void describe('engine on dockerd', () => {
   void it('negotiates min(client max, daemon max) = 1.41 lazily, and reports the version', async () => {
     const lines: string[] = [];
     const fresh = new EngineClient({ endpoint: parseHost(engines.dockerHost, {}), log: (line) => lines.push(line) });
-    const version = await fresh.version();
+    const version = await fresh.system.version();
     assert.equal(version.ApiVersion, '1.41');
     assert.equal(await fresh.negotiatedVersion(), '1.41');
     assert.match(lines[0] ?? '', /^HEAD \/_ping → 200/);
@@ -87,7 +87,7 @@ void describe('engine on dockerd', () => {
   void it('a fixed version above the daemon’s maximum fails with kind version and the engine’s message', async () => {
     const pinned = new EngineClient({ endpoint: parseHost(engines.dockerHost, {}), apiVersion: '1.51' });
     assert.equal(await pinned.negotiatedVersion(), '1.51');
-    const error = await failureOf(pinned.listContainers());
+    const error = await failureOf(pinned.containers.list());
     assert.equal(error.kind, 'version');
     assert.equal(error.status, 400);
     assert.equal(
@@ -100,7 +100,7 @@ void describe('engine on dockerd', () => {
   void it('a fixed version the daemon supports is used as is, without a ping', async () => {
     const lines: string[] = [];
     const pinned = new EngineClient({ endpoint: parseHost(engines.dockerHost, {}), apiVersion: '1.40', log: (line) => lines.push(line) });
-    assert.ok(Array.isArray(await pinned.listContainers()));
+    assert.ok(Array.isArray(await pinned.containers.list()));
     assert.match(lines[0] ?? '', /^GET \/v1\.40\/containers\/json → 200/);
     await pinned.close();
   });
@@ -110,7 +110,7 @@ void describe('engine on dockerd', () => {
     const absent = EngineClient.fromEnvironment({ env: { DOCKER_HOST: `unix://${missing}` } });
     assert.equal(absent.endpoint.source, 'DOCKER_HOST');
     for (let attempt = 0; attempt < 2; attempt++) {
-      const error = await failureOf(absent.listContainers());
+      const error = await failureOf(absent.containers.list());
       assert.equal(error.kind, 'unreachable');
       assert.equal(
         error.message,
@@ -125,7 +125,7 @@ void describe('engine on dockerd', () => {
     const controller = new AbortController();
     const since = Math.floor(Date.now() / 1000) - 1;
     const seen: EngineEvent[] = [];
-    const stream = client.events({ since, filters: { type: ['container'], label: [`berth.test.marker=${marker}`] }, signal: controller.signal });
+    const stream = client.system.events({ since, filters: { type: ['container'], label: [`berth.test.marker=${marker}`] }, signal: controller.signal });
     const consumed = (async () => {
       for await (const event of stream) {
         seen.push(event);
@@ -133,7 +133,7 @@ void describe('engine on dockerd', () => {
       }
     })();
     const Id = await suite.createContainer(['true'], { Labels: { 'berth.test.marker': marker } });
-    await client.startContainer(Id);
+    await client.containers.start(Id);
     await consumed;
     controller.abort();
     const actions = seen.filter((event) => event.Actor.ID === Id).map((event) => event.Action);
@@ -144,7 +144,7 @@ void describe('engine on dockerd', () => {
 
   void it('an aborted events stream ends with kind cancelled', async () => {
     const controller = new AbortController();
-    const stream = client.events({ signal: controller.signal });
+    const stream = client.system.events({ signal: controller.signal });
     const pending = (async () => {
       for await (const event of stream) void event;
     })();
@@ -158,7 +158,7 @@ void describe('engine on dockerd', () => {
   });
 
   void it('starting an unknown exec shows the engine’s message', async () => {
-    const error = await failureOf(client.startExecAttached('0123456789abcdef', { tty: true }));
+    const error = await failureOf(client.exec.startAttached('0123456789abcdef', { tty: true }));
     assert.equal(error.kind, 'not-found');
     assert.equal(error.message, 'No such exec instance: 0123456789abcdef. The exec session is gone; start a new one');
   });
@@ -169,7 +169,7 @@ void describe('engine on dockerd', () => {
     const registry = engines.registry;
     const auth = { username: registry.username, password: registry.password, serveraddress: registry.address };
     try {
-      for await (const progress of logged.pullImage(`${registry.address}/berth/busybox:no-such-tag`, { auth })) void progress;
+      for await (const progress of logged.images.pull(`${registry.address}/berth/busybox:no-such-tag`, { auth })) void progress;
     } catch (error) {
       assert.ok(error instanceof EngineError);
       assert.ok(!error.message.includes(registry.password));
@@ -200,8 +200,8 @@ void describe('engine on dockerd', () => {
     const tunnelled = new EngineClient({ endpoint, transport: { connector: sshConnector(endpoint, fakeSsh) } });
     try {
       assert.equal(tunnelled.endpoint.display, 'ssh://deploy@build.example.com:2222');
-      assert.equal((await tunnelled.ping()).apiVersion, '1.41');
-      assert.ok(Array.isArray(await tunnelled.listContainers({ all: true })));
+      assert.equal((await tunnelled.system.ping()).apiVersion, '1.41');
+      assert.ok(Array.isArray(await tunnelled.containers.list({ all: true })));
       assert.deepEqual(JSON.parse(readFileSync(argsFile, 'utf8')), [
         '-l', 'deploy', '-p', '2222', '-o', 'BatchMode=yes', '--', 'build.example.com', 'docker', 'system', 'dial-stdio',
       ]);
@@ -219,8 +219,8 @@ void describe('exec on Podman', () => {
     try {
       await execTtyRoundTrip(podman);
     } finally {
-      for (const container of await podman.listContainers({ all: true, filters: { id: containers } })) {
-        await podman.removeContainer(container.Id, { force: true });
+      for (const container of await podman.containers.list({ all: true, filters: { id: containers } })) {
+        await podman.containers.remove(container.Id, { force: true });
       }
       await podman.close();
     }

@@ -16,8 +16,8 @@ function countingScript(tag: string): string[] {
 }
 
 async function runOnce(client: EngineClient, id: string): Promise<void> {
-  await client.startContainer(id);
-  await (await client.waitContainer(id, { condition: 'not-running' })).result;
+  await client.containers.start(id);
+  await (await client.containers.wait(id, { condition: 'not-running' })).result;
 }
 
 void describe('merged logs across dockerd and Podman', () => {

@@ -36,17 +36,17 @@ const portOf = (host: string): string => new URL(host.replace(/^tcp:/, 'http:'))
 
 void describe('the engine gone', () => {
   void it('engine-no-socket: nothing at the socket path', () =>
-    assertCase('engine-no-socket', () => clientFor(`unix://${scratch}/nothing.sock`).ping(), { dir: scratch.slice(1) }));
+    assertCase('engine-no-socket', () => clientFor(`unix://${scratch}/nothing.sock`).system.ping(), { dir: scratch.slice(1) }));
 
   void it('engine-stale-socket: a socket file left by an engine that died', async () => {
     const path = join(scratch, 'stale.sock');
     // A process that binds the socket and exits without unlinking it, like a crashed engine.
     const bound = spawnSync(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(path)}, () => process.exit(0))`]);
     assert.equal(bound.status, 0);
-    await assertCase('engine-stale-socket', () => clientFor(`unix://${path}`).listContainers(), { dir: scratch.slice(1) });
+    await assertCase('engine-stale-socket', () => clientFor(`unix://${path}`).containers.list(), { dir: scratch.slice(1) });
   });
 
-  void it('engine-tcp-refused: nothing listens on the port', () => assertCase('engine-tcp-refused', () => clientFor('tcp://127.0.0.1:1').ping()));
+  void it('engine-tcp-refused: nothing listens on the port', () => assertCase('engine-tcp-refused', () => clientFor('tcp://127.0.0.1:1').system.ping()));
 
   void it('bad-host: a host without "://"', () => assertCase('bad-host', () => Promise.resolve(clientFor('tcp//127.0.0.1:2375'))));
 
@@ -86,26 +86,26 @@ void describe('registries', () => {
 
   void it('registry-wrong-password: the registry on 127.0.0.1 refuses the credentials', () =>
     assertCase('registry-wrong-password', () =>
-      drain(client.pullImage(reference, { auth: { username: engines.registry.username, password: 'not-the-password', serveraddress: engines.registry.address } })),
+      drain(client.images.pull(reference, { auth: { username: engines.registry.username, password: 'not-the-password', serveraddress: engines.registry.address } })),
     ));
 
   void it('registry-wrong-password-push: the registry on 127.0.0.1 refuses a push with a wrong password', async () => {
     const name = `wrong-password-${process.pid}`;
     const target = `${engines.registry.address}/berth/${name}:1`;
-    await client.tagImage(engines.image, { repo: `${engines.registry.address}/berth/${name}`, tag: '1' });
+    await client.images.tag(engines.image, { repo: `${engines.registry.address}/berth/${name}`, tag: '1' });
     try {
       await assertCase(
         'registry-wrong-password-push',
-        () => drain(client.pushImage(target, { auth: { username: engines.registry.username, password: 'not-the-password', serveraddress: engines.registry.address } })),
+        () => drain(client.images.push(target, { auth: { username: engines.registry.username, password: 'not-the-password', serveraddress: engines.registry.address } })),
         { registry: engines.registry.address, name },
       );
     } finally {
-      await client.removeImage(target).catch(() => undefined);
+      await client.images.remove(target).catch(() => undefined);
     }
   });
 
   void it('registry-no-credentials: not signed in', () =>
-    assertCase('registry-no-credentials', () => drain(client.pullImage(reference)), { registry: engines.registry.address }));
+    assertCase('registry-no-credentials', () => drain(client.images.pull(reference)), { registry: engines.registry.address }));
 
   void it('registry-plain-http: credentials for a registry the engine reaches over plain HTTP are refused before any pull', async () => {
     // The engine's own view of registries (RegistryConfig from /info of the remote dockerd, whose insecure-registries
@@ -131,7 +131,7 @@ void describe('registries', () => {
       const fakeClient = new EngineClient({ endpoint: parseHost(fake.host, {}) });
       clients.push(fakeClient);
       await assertCase('registry-plain-http', () =>
-        drain(fakeClient.pullImage('192.0.2.10:5000/team/app:1', { auth: { username: 'me', password: 'secret', serveraddress: '192.0.2.10:5000' } })),
+        drain(fakeClient.images.pull('192.0.2.10:5000/team/app:1', { auth: { username: 'me', password: 'secret', serveraddress: '192.0.2.10:5000' } })),
       );
       assert.ok(!fake.seen.some((line) => line.startsWith('POST /images/create')), fake.seen.join(', '));
       assert.ok(fake.seen.includes('GET /info'), 'the client decided without asking the engine which registries are insecure');
@@ -146,10 +146,10 @@ void describe('TLS and ssh remote engines', () => {
   const tlsEnv = (certPath: string): NodeJS.ProcessEnv => ({ DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: certPath });
 
   void it('tls-name-mismatch: the certificate names 127.0.0.1, the client dialled 127.0.0.2', () =>
-    assertCase('tls-name-mismatch', () => clientFor(remote.tls.mismatchedHost, tlsEnv(remote.tls.certPath)).ping(), { port }));
+    assertCase('tls-name-mismatch', () => clientFor(remote.tls.mismatchedHost, tlsEnv(remote.tls.certPath)).system.ping(), { port }));
 
   void it('tls-untrusted-ca: ca.pem of a CA that did not sign the server', () =>
-    assertCase('tls-untrusted-ca', () => clientFor(remote.tls.host, tlsEnv(remote.tls.untrustedCertPath)).ping(), {
+    assertCase('tls-untrusted-ca', () => clientFor(remote.tls.host, tlsEnv(remote.tls.untrustedCertPath)).system.ping(), {
       port,
       certpath: remote.tls.untrustedCertPath,
     }));
@@ -161,21 +161,21 @@ void describe('TLS and ssh remote engines', () => {
     return assertCase('tls-no-ca', () => Promise.resolve(clientFor(remote.tls.host, tlsEnv(certPath))), { port, certpath: certPath });
   });
 
-  void it('tls-plain-to-tls: plain HTTP to the TLS port', () => assertCase('tls-plain-to-tls', () => clientFor(remote.tls.host).ping(), { port }));
+  void it('tls-plain-to-tls: plain HTTP to the TLS port', () => assertCase('tls-plain-to-tls', () => clientFor(remote.tls.host).system.ping(), { port }));
 
   void it('ssh-refused: a user whose key the server does not accept', async () => {
     const host = remote.ssh.host.replace('root@', 'nobody@');
     const endpoint = parseHost(host, {});
     const client = new EngineClient({ endpoint, transport: { connector: sshConnector(endpoint, remote.ssh.command) } });
     clients.push(client);
-    await assertCase('ssh-refused', () => client.ping(), { port: portOf(host.replace(/^ssh:\/\/[^@]*@/, 'tcp://')) });
+    await assertCase('ssh-refused', () => client.system.ping(), { port: portOf(host.replace(/^ssh:\/\/[^@]*@/, 'tcp://')) });
   });
 
   void it('ssh-no-server: nothing listens on the ssh port', async () => {
     const endpoint = parseHost('ssh://root@127.0.0.1:1', {});
     const client = new EngineClient({ endpoint, transport: { connector: sshConnector(endpoint, remote.ssh.command) } });
     clients.push(client);
-    await assertCase('ssh-no-server', () => client.ping());
+    await assertCase('ssh-no-server', () => client.system.ping());
     assert.match(expectedMessage('ssh-no-server'), /`ssh -p 1 root@127\.0\.0\.1 docker version`/);
   });
 });

@@ -16,7 +16,7 @@ void describe('credentials and plain tcp://', () => {
     try {
       const auth = { username: 'berth', password: 'not-sent', serveraddress: '127.0.0.1:5000' };
       const pulling = (async () => {
-        for await (const line of client.pullImage('127.0.0.1:5000/team/app:1', { auth })) void line;
+        for await (const line of client.images.pull('127.0.0.1:5000/team/app:1', { auth })) void line;
       })();
       await assert.rejects(pulling, (error: unknown) => {
         assert.ok(error instanceof EngineError, String(error));
@@ -34,7 +34,7 @@ void describe('credentials and plain tcp://', () => {
     try {
       const registryConfig = { '127.0.0.1:5000': { username: 'berth', password: 'not-sent', serveraddress: '127.0.0.1:5000' } };
       const building = (async () => {
-        for await (const line of client.buildImage(Readable.from([Buffer.alloc(1024)]), { registryConfig })) void line;
+        for await (const line of client.images.build(Readable.from([Buffer.alloc(1024)]), { registryConfig })) void line;
       })();
       await assert.rejects(building, (error: unknown) => {
         assert.ok(error instanceof EngineError, String(error));

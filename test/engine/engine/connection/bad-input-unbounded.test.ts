@@ -177,20 +177,20 @@ void describe('an engine that sends without end', () => {
 
   void it('refuses an event line without end with the engine-endless-json-line message', async () => {
     const reading = (async () => {
-      for await (const event of suite.client.events()) void event;
+      for await (const event of suite.client.system.events()) void event;
     })();
     await assert.rejects(reading, refusal('engine-endless-json-line'));
   });
 
   void it('refuses a buffered answer without end with the engine-endless-body message', async () => {
-    await assert.rejects(suite.client.listContainers({ all: true }), refusal('engine-endless-body'));
+    await assert.rejects(suite.client.containers.list({ all: true }), refusal('engine-endless-body'));
     assert.ok(suite.fake.seen.includes('GET /containers/json'));
   });
 
   void it('refuses an error frame over 1 MiB at its header with the engine-huge-error-frame message', async () => {
     // The fake sends 7 bytes of the 2 GiB and stalls: only a refusal at the header ends this read.
     const reading = (async () => {
-      for await (const chunk of suite.client.containerLogs(CONTAINER, { tty: false, follow: true })) void chunk;
+      for await (const chunk of suite.client.containers.logs(CONTAINER, { tty: false, follow: true })) void chunk;
     })();
     await assert.rejects(reading, refusal('engine-huge-error-frame'));
   });

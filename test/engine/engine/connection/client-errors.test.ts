@@ -16,7 +16,7 @@ for (const target of engineTargets(engines)) {
   void describe(`bad input on ${target.name}`, () => {
     const suite = useEngineSuite({ host: target.host, skip: target.skip, name: `client-errors-${target.name}` });
     const { client, labels, marker } = suite;
-    const count = async (): Promise<number> => (await client.listContainers({ all: true, filters: suite.filters })).length;
+    const count = async (): Promise<number> => (await client.containers.list({ all: true, filters: suite.filters })).length;
 
     void it('an id prefix two containers share is bad input that says to give more of the id', { skip: target.skip }, async () => {
       const ids: string[] = [];
@@ -27,7 +27,7 @@ for (const target of engineTargets(engines)) {
         ids.push(Id);
       }
       assert.ok(prefix !== undefined);
-      const error = await failureOf(client.inspectContainer(prefix));
+      const error = await failureOf(client.containers.inspect(prefix));
       assert.equal(error.kind, 'bad-request');
       assert.ok(error.message.endsWith(". Give more characters of the id, or use the container's name"), error.message);
       assert.match(error.engineMessage ?? '', target.name === 'docker' ? /^Multiple IDs found with provided prefix: / : /^more than one result for container ID /);
@@ -48,7 +48,7 @@ for (const target of engineTargets(engines)) {
     void it('an empty argument is fine when the image has an ENTRYPOINT', { skip: target.skip }, async () => {
       const repo = `berth-client-errors/${marker.toLowerCase()}`;
       const containerId = await suite.createContainer(['true']);
-      await client.commitContainer(containerId, { repo, tag: 'entry', changes: ['ENTRYPOINT ["echo", "args:"]', 'CMD []'] });
+      await client.containers.commit(containerId, { repo, tag: 'entry', changes: ['ENTRYPOINT ["echo", "args:"]', 'CMD []'] });
       try {
         const out: Buffer[] = [];
         const result = await runContainer(client, {
@@ -62,13 +62,13 @@ for (const target of engineTargets(engines)) {
         assert.equal(result.exitCode, 0);
         assert.equal(Buffer.concat(out).toString('utf8'), 'args:  x\n');
       } finally {
-        await client.removeImage(`${repo}:entry`, { force: true }).catch(() => undefined);
+        await client.images.remove(`${repo}:entry`, { force: true }).catch(() => undefined);
       }
     });
 
     void it('createContainer refuses a name the engine would refuse, before sending it', { skip: target.skip }, async () => {
       const before = await count();
-      const error = await failureOf(client.createContainer({ Image: engines.image, Labels: labels }, { name: 'web-ü' }));
+      const error = await failureOf(client.containers.create({ Image: engines.image, Labels: labels }, { name: 'web-ü' }));
       assert.equal(error.kind, 'bad-request');
       assert.equal(error.message, 'Invalid container name "web-ü": "ü" is not ASCII (use ASCII letters, digits, "_", "." and "-")');
       assert.equal(error.status, undefined, 'the engine was asked');
@@ -76,7 +76,7 @@ for (const target of engineTargets(engines)) {
     });
 
     void it('inspecting an unknown image says so once, and says to pull it', { skip: target.skip }, async () => {
-      const error = await failureOf(client.inspectImage('berth-test/nope:1'));
+      const error = await failureOf(client.images.inspect('berth-test/nope:1'));
       assert.equal(error.kind, 'not-found');
       assert.equal(error.message.match(/no such image/gi)?.length, 1, error.message);
       assert.ok(error.message.endsWith('. Pull it first, or check the image name and tag'), error.message);
@@ -84,19 +84,19 @@ for (const target of engineTargets(engines)) {
 
     void it('a wrong registry password on pull and on push says the credentials were refused', { skip: target.skip }, async () => {
       const wrong = { username: registry.username, password: 'not-the-password', serveraddress: registry.address };
-      const pullError = await failureOf(drain(client.pullImage(engines.registryImages[0] as string, { auth: wrong })));
+      const pullError = await failureOf(drain(client.images.pull(engines.registryImages[0] as string, { auth: wrong })));
       assert.equal(pullError.kind, 'unauthorized');
       assert.ok(pullError.message.endsWith(`. ${WRONG_CREDENTIALS}`), pullError.message);
       assert.ok(!pullError.message.includes('not-the-password'));
 
       const repo = `${registry.address}/berth/${marker.toLowerCase()}`;
-      await client.tagImage(engines.image, { repo, tag: '1' });
+      await client.images.tag(engines.image, { repo, tag: '1' });
       try {
-        const pushError = await failureOf(drain(client.pushImage(`${repo}:1`, { auth: wrong })));
+        const pushError = await failureOf(drain(client.images.push(`${repo}:1`, { auth: wrong })));
         assert.equal(pushError.kind, 'unauthorized');
         assert.ok(pushError.message.endsWith(`. ${WRONG_CREDENTIALS}`), pushError.message);
       } finally {
-        await client.removeImage(`${repo}:1`).catch(() => undefined);
+        await client.images.remove(`${repo}:1`).catch(() => undefined);
       }
     });
   });

@@ -88,7 +88,7 @@ void describe('tcp with TLS', () => {
     try {
       assert.equal(client.endpoint.display, `tcp://127.0.0.1:${port}`);
       assert.equal(client.endpoint.origin, `https://127.0.0.1:${port}`);
-      assert.equal((await client.ping()).apiVersion, '1.41');
+      assert.equal((await client.system.ping()).apiVersion, '1.41');
       assert.equal(await client.negotiatedVersion(), '1.41');
       const chunks: OutputChunk[] = [];
       const result = await runContainer(client, {
@@ -110,7 +110,7 @@ void describe('tcp with TLS', () => {
 
   void it('a server certificate from another CA fails verification with a TLS message', async () => {
     const client = clientWith('other-ca');
-    const error = await failureOf(client.ping());
+    const error = await failureOf(client.system.ping());
     assert.equal(error.kind, 'unreachable');
     assert.equal(
       error.message,
@@ -121,7 +121,7 @@ void describe('tcp with TLS', () => {
 
   void it('without a client certificate the engine refuses the connection', async () => {
     const client = clientWith('no-client-cert');
-    const error = await failureOf(client.ping());
+    const error = await failureOf(client.system.ping());
     assert.equal(error.kind, 'unreachable');
     assert.equal(
       error.message,

@@ -38,7 +38,7 @@ void describe('ssh:// remote engine', () => {
       const client = EngineClient.fromEnvironment({ env: { DOCKER_HOST: remote.ssh.host } });
       clients.push(client);
       assert.equal(client.endpoint.source, 'DOCKER_HOST');
-      const images = await client.listImages();
+      const images = await client.images.list();
       assert.ok(images.some((image) => image.RepoTags?.includes(remote.image)));
     } finally {
       process.env.PATH = savedPath;
@@ -47,7 +47,7 @@ void describe('ssh:// remote engine', () => {
 
   void it('many calls in parallel open several ssh connections and all succeed', async () => {
     const client = sshClient(remote.ssh.host);
-    const results = await Promise.all(Array.from({ length: 12 }, () => client.listImages()));
+    const results = await Promise.all(Array.from({ length: 12 }, () => client.images.list()));
     assert.equal(results.length, 12);
     for (const images of results) assert.ok(images.some((image) => image.RepoTags?.includes(remote.image)));
   });
@@ -56,7 +56,7 @@ void describe('ssh:// remote engine', () => {
     const client = sshClient(remote.ssh.host.replace('root@', 'nobody@'));
     let failure: unknown;
     try {
-      await client.ping();
+      await client.system.ping();
     } catch (error) {
       failure = error;
     }

@@ -12,7 +12,7 @@ function text(chunks: readonly OutputChunk[], stream: 'stdout' | 'stderr'): stri
 
 /** ping → run (exit status and both streams) → list → logs → followed logs cancelled; removes what it created. */
 export async function exerciseEngine(client: EngineClient, image: string, marker: string): Promise<void> {
-  const ping = await client.ping();
+  const ping = await client.system.ping();
   assert.equal(ping.osType, 'linux');
   assert.match(ping.server ?? '', /^Docker\//);
   assert.match(await client.negotiatedVersion(), /^1\.\d+$/);
@@ -32,26 +32,26 @@ export async function exerciseEngine(client: EngineClient, image: string, marker
     assert.equal(text(seen, 'stdout'), `out-${marker}\n`);
     assert.equal(text(seen, 'stderr'), `err-${marker}\n`);
 
-    const listed = await client.listContainers({ all: true, filters: { id: [run.id] } });
+    const listed = await client.containers.list({ all: true, filters: { id: [run.id] } });
     assert.deepEqual(
       listed.map((container) => [container.Id, container.State]),
       [[run.id, 'exited']],
     );
 
     const logs: OutputChunk[] = [];
-    for await (const chunk of client.containerLogs(run.id, { stdout: true, stderr: true })) logs.push(chunk);
+    for await (const chunk of client.containers.logs(run.id, { stdout: true, stderr: true })) logs.push(chunk);
     assert.equal(text(logs, 'stdout'), `out-${marker}\n`);
     assert.equal(text(logs, 'stderr'), `err-${marker}\n`);
 
     // A live log over the remote transport, ended through its signal like the extension's Stop Following.
-    const ticker = await client.createContainer(containerSpec(image, ['sh', '-c', 'i=0; while true; do i=$((i+1)); echo tick-$i; sleep 0.1; done']));
+    const ticker = await client.containers.create(containerSpec(image, ['sh', '-c', 'i=0; while true; do i=$((i+1)); echo tick-$i; sleep 0.1; done']));
     created.push(ticker.Id);
-    await client.startContainer(ticker.Id);
+    await client.containers.start(ticker.Id);
     const controller = new AbortController();
     let followed = '';
     const failure = await (async (): Promise<unknown> => {
       try {
-        for await (const chunk of client.containerLogs(ticker.Id, { stdout: true, follow: true, signal: controller.signal })) {
+        for await (const chunk of client.containers.logs(ticker.Id, { stdout: true, follow: true, signal: controller.signal })) {
           followed += chunk.data.toString('utf8');
           if (followed.includes('tick-3\n')) controller.abort();
         }
@@ -63,6 +63,6 @@ export async function exerciseEngine(client: EngineClient, image: string, marker
     assert.ok(failure instanceof EngineError && failure.kind === 'cancelled', `expected a cancelled EngineError, got ${String(failure)}`);
     assert.match(followed, /^tick-1\ntick-2\ntick-3\n/);
   } finally {
-    for (const id of created) await client.removeContainer(id, { force: true }).catch(() => undefined);
+    for (const id of created) await client.containers.remove(id, { force: true }).catch(() => undefined);
   }
 }

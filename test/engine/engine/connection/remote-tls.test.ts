@@ -55,7 +55,7 @@ void describe('tcp+TLS remote engine', () => {
     configs.push(config);
     const client = track(EngineClient.fromEnvironment({ env: { DOCKER_CONFIG: config.configDir } }));
     assert.equal(client.endpoint.source, 'config-context');
-    const images = await client.listImages();
+    const images = await client.images.list();
     assert.ok(images.some((image) => image.RepoTags?.includes(remote.image)), JSON.stringify(images.map((image) => image.RepoTags)));
   });
 
@@ -65,7 +65,7 @@ void describe('tcp+TLS remote engine', () => {
         env: { DOCKER_HOST: remote.tls.mismatchedHost, DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: remote.tls.certPath },
       }),
     );
-    const error = await failureOf(client.ping());
+    const error = await failureOf(client.system.ping());
     assert.equal(error.kind, 'unreachable');
     assert.equal(error.endpoint, remote.tls.mismatchedHost);
     assert.match(error.message, /TLS/);
@@ -78,7 +78,7 @@ void describe('tcp+TLS remote engine', () => {
         env: { DOCKER_HOST: remote.tls.host, DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: remote.tls.untrustedCertPath },
       }),
     );
-    const error = await failureOf(client.ping());
+    const error = await failureOf(client.system.ping());
     assert.equal(error.kind, 'unreachable');
     assert.match(error.message, /TLS failed \(unable to verify the first certificate\)/);
     assert.match(error.message, /DOCKER_CERT_PATH/);
@@ -94,7 +94,7 @@ void describe('tcp+TLS remote engine', () => {
       }),
     );
     assert.equal(client.endpoint.tls?.certFile, undefined);
-    const error = await failureOf(client.ping());
+    const error = await failureOf(client.system.ping());
     assert.equal(error.kind, 'unreachable');
     assert.match(error.message, /^Cannot reach the engine at tcp:\/\/127\.0\.0\.1:\d+: /);
   });

@@ -24,9 +24,9 @@ void describe('burst', { timeout: 180_000 }, () => {
     const results = await Promise.allSettled(
       Array.from({ length: BURST }, (_, index) => {
         // By id, by name and the image: the three lookups a refresh makes.
-        if (index % 3 === 0) return client.inspectImage(engines.image).then((image) => image.Id);
+        if (index % 3 === 0) return client.images.inspect(engines.image).then((image) => image.Id);
         const which = index % 2;
-        return client.inspectContainer(index % 3 === 1 ? (created[which] as string) : (names[which] as string)).then((container) => container.Id);
+        return client.containers.inspect(index % 3 === 1 ? (created[which] as string) : (names[which] as string)).then((container) => container.Id);
       }),
     );
     const elapsed = performance.now() - began;

@@ -41,7 +41,7 @@ before(async () => {
   daemon = createScratchDockerd('kill');
   await daemon.start();
   client = new EngineClient({ endpoint: parseHost(daemon.host, {}) });
-  await client.importImage(createReadStream(join(engines.stateDir, 'image', 'busybox-rootfs.tar')), {
+  await client.images.import(createReadStream(join(engines.stateDir, 'image', 'busybox-rootfs.tar')), {
     repo: IMAGE_REPO,
     tag: 'latest',
     changes: ['CMD ["/bin/sh"]'],
@@ -51,8 +51,8 @@ before(async () => {
 after(async () => {
   recordResilienceFigures('sigkill', { engine: 'dockerd 20.10 (scratch, SIGKILL)', recoveries });
   if (daemon.pid !== undefined) {
-    const leftovers = await client.listContainers({ all: true, filters: { label: ['berth.test=1'] } }).catch(() => []);
-    for (const container of leftovers) await client.removeContainer(container.Id, { force: true }).catch(() => undefined);
+    const leftovers = await client.containers.list({ all: true, filters: { label: ['berth.test=1'] } }).catch(() => []);
+    for (const container of leftovers) await client.containers.remove(container.Id, { force: true }).catch(() => undefined);
   }
   await client.close().catch(() => undefined);
   await daemon.dispose();
@@ -85,7 +85,7 @@ async function killAndRecover(scenario: string, pending: Promise<unknown>): Prom
   let failed = 0;
   for (;;) {
     try {
-      await client.listContainers({ all: true });
+      await client.containers.list({ all: true });
       break;
     } catch (retryError) {
       failed += 1;
@@ -110,13 +110,13 @@ const closedMessage = (): string => expectedMessage('engine-killed', { host: dae
 
 void describe('SIGKILL of the engine mid-stream', { timeout: 180_000 }, () => {
   void it('during a followed log: a clear error, then logs work again', async () => {
-    const ticker = await client.createContainer(containerSpec(IMAGE, ['sh', '-c', 'i=0; while true; do i=$((i+1)); echo tick-$i; sleep 0.1; done']));
-    await client.startContainer(ticker.Id);
+    const ticker = await client.containers.create(containerSpec(IMAGE, ['sh', '-c', 'i=0; while true; do i=$((i+1)); echo tick-$i; sleep 0.1; done']));
+    await client.containers.start(ticker.Id);
     let seen = '';
     let ticking!: () => void;
     const threeTicks = new Promise<void>((resolve) => (ticking = resolve));
     const following = (async () => {
-      for await (const chunk of client.containerLogs(ticker.Id, { follow: true, stdout: true })) {
+      for await (const chunk of client.containers.logs(ticker.Id, { follow: true, stdout: true })) {
         seen += chunk.data.toString('utf8');
         if (seen.includes('tick-3\n')) ticking();
       }
@@ -127,9 +127,9 @@ void describe('SIGKILL of the engine mid-stream', { timeout: 180_000 }, () => {
     assert.equal(error.message, closedMessage());
     // The container's output survived the crash and a new log call reads it.
     let replay = '';
-    for await (const chunk of client.containerLogs(ticker.Id, { stdout: true, tail: 'all' })) replay += chunk.data.toString('utf8');
+    for await (const chunk of client.containers.logs(ticker.Id, { stdout: true, tail: 'all' })) replay += chunk.data.toString('utf8');
     assert.match(replay, /^tick-1\ntick-2\ntick-3\n/);
-    await client.removeContainer(ticker.Id, { force: true });
+    await client.containers.remove(ticker.Id, { force: true });
   });
 
   void it('while the event stream is open: a clear error, then a new stream resumes from the last event', async () => {
@@ -137,12 +137,12 @@ void describe('SIGKILL of the engine mid-stream', { timeout: 180_000 }, () => {
     let firstEvent!: () => void;
     const gotEvent = new Promise<void>((resolve) => (firstEvent = resolve));
     const streaming = (async () => {
-      for await (const event of client.events({ filters: { type: ['container'], label: ['berth.test=1'] } })) {
+      for await (const event of client.system.events({ filters: { type: ['container'], label: ['berth.test=1'] } })) {
         events.push(event);
         firstEvent();
       }
     })();
-    const before = await client.createContainer(containerSpec(IMAGE, ['true']));
+    const before = await client.containers.create(containerSpec(IMAGE, ['true']));
     await gotEvent;
     assert.deepEqual(
       events.map((event) => [event.Action, event.Actor.ID]),
@@ -157,9 +157,9 @@ void describe('SIGKILL of the engine mid-stream', { timeout: 180_000 }, () => {
     const since = `${Math.floor(last.timeNano / 1e9)}.${String(last.timeNano % 1e9).padStart(9, '0')}`;
     const controller = new AbortController();
     const resumed: EngineEvent[] = [];
-    const after = await client.createContainer(containerSpec(IMAGE, ['true']));
+    const after = await client.containers.create(containerSpec(IMAGE, ['true']));
     const reading = (async () => {
-      for await (const event of client.events({ since, filters: { type: ['container'], label: ['berth.test=1'] }, signal: controller.signal })) {
+      for await (const event of client.system.events({ since, filters: { type: ['container'], label: ['berth.test=1'] }, signal: controller.signal })) {
         resumed.push(event);
         if (event.Actor.ID === after.Id && event.Action === 'create') controller.abort();
       }
@@ -169,7 +169,7 @@ void describe('SIGKILL of the engine mid-stream', { timeout: 180_000 }, () => {
       resumed.some((event) => event.Actor.ID === after.Id && event.Action === 'create'),
       JSON.stringify(resumed.map((event) => event.Action)),
     );
-    for (const id of [before.Id, after.Id]) await client.removeContainer(id, { force: true });
+    for (const id of [before.Id, after.Id]) await client.containers.remove(id, { force: true });
   });
 
   void it('during a pull from the registry on 127.0.0.1: a clear error, then the pull succeeds', async () => {
@@ -178,12 +178,12 @@ void describe('SIGKILL of the engine mid-stream', { timeout: 180_000 }, () => {
     // The pull of a small image can finish before the kill lands; try a few times, each from a clean state.
     let error: EngineError | undefined;
     for (let attempt = 0; attempt < 5 && error === undefined; attempt++) {
-      await client.removeImage(reference, { force: true }).catch(() => undefined);
+      await client.images.remove(reference, { force: true }).catch(() => undefined);
       let progressed!: () => void;
       const firstLine = new Promise<void>((resolve) => (progressed = resolve));
       let finished = false;
       const pulling = (async () => {
-        for await (const line of client.pullImage(reference, { auth })) {
+        for await (const line of client.images.pull(reference, { auth })) {
           if (line.status !== undefined) progressed();
         }
         finished = true;
@@ -198,8 +198,8 @@ void describe('SIGKILL of the engine mid-stream', { timeout: 180_000 }, () => {
     assert.ok(error, 'no pull was still running when dockerd was killed, in 5 attempts');
     assert.equal(error.kind, 'unreachable');
     assert.equal(error.message, closedMessage());
-    for await (const line of client.pullImage(reference, { auth })) assert.equal(typeof line, 'object');
-    const image = await client.inspectImage(reference);
+    for await (const line of client.images.pull(reference, { auth })) assert.equal(typeof line, 'object');
+    const image = await client.images.inspect(reference);
     assert.match(image.Id, /^sha256:/);
   });
 });

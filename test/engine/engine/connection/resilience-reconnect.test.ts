@@ -25,7 +25,7 @@ before(async () => {
   await daemon.start();
   // An import is an event the daemon replays to every stream opened with `since` before it.
   const setup = new EngineClient({ endpoint: parseHost(daemon.host, {}) });
-  await setup.importImage(createReadStream(join(engines.stateDir, 'image', 'busybox-rootfs.tar')), { repo: 'berth-test/busybox', tag: 'latest' });
+  await setup.images.import(createReadStream(join(engines.stateDir, 'image', 'busybox-rootfs.tar')), { repo: 'berth-test/busybox', tag: 'latest' });
   await setup.close();
   let served = 0;
   fake = await startFakeEngine([
@@ -94,7 +94,7 @@ void describe(`${CYCLES} reconnects of the event stream`, { timeout: 180_000 }, 
     const lifetime = new AbortController();
     let events = 0;
     const result = await measure('clientStops', lifetime.signal, async () => {
-      for await (const event of client.events({ since: 1, signal: lifetime.signal })) {
+      for await (const event of client.system.events({ since: 1, signal: lifetime.signal })) {
         assert.equal(typeof event.Action, 'string');
         events += 1;
         break;
@@ -112,7 +112,7 @@ void describe(`${CYCLES} reconnects of the event stream`, { timeout: 180_000 }, 
     let events = 0;
     const result = await measure('engineDrops', lifetime.signal, async () => {
       try {
-        for await (const event of client.events({ signal: lifetime.signal })) {
+        for await (const event of client.system.events({ signal: lifetime.signal })) {
           assert.equal(event.Action, 'start');
           events += 1;
         }

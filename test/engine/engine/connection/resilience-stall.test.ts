@@ -76,7 +76,7 @@ void describe('cancelling long operations on a stalled engine', { timeout: 60_00
     const received: string[] = [];
     const error = await cancelWhenStalled(
       (signal, onFirst) =>
-        drain(suite.client.containerLogs(CONTAINER, { follow: true, stdout: true, tty: false, signal }), (chunk) => {
+        drain(suite.client.containers.logs(CONTAINER, { follow: true, stdout: true, tty: false, signal }), (chunk) => {
           received.push(chunk.data.toString('utf8'));
           onFirst();
         }),
@@ -88,7 +88,7 @@ void describe('cancelling long operations on a stalled engine', { timeout: 60_00
 
   void it('a wait whose result never comes', async () => {
     const error = await cancelWhenStalled(async (signal) => {
-      const handle = await suite.client.waitContainer(CONTAINER, { condition: 'next-exit', signal });
+      const handle = await suite.client.containers.wait(CONTAINER, { condition: 'next-exit', signal });
       await handle.result;
     });
     assert.equal(error.kind, 'cancelled');
@@ -98,7 +98,7 @@ void describe('cancelling long operations on a stalled engine', { timeout: 60_00
     const actions: string[] = [];
     const error = await cancelWhenStalled(
       (signal, onFirst) =>
-        drain(suite.client.events({ signal }), (event) => {
+        drain(suite.client.system.events({ signal }), (event) => {
           actions.push(event.Action);
           onFirst();
         }),
@@ -112,7 +112,7 @@ void describe('cancelling long operations on a stalled engine', { timeout: 60_00
     const statuses: string[] = [];
     const error = await cancelWhenStalled(
       (signal, onFirst) =>
-        drain(suite.client.pullImage('busybox:latest', { signal }), (progress) => {
+        drain(suite.client.images.pull('busybox:latest', { signal }), (progress) => {
           statuses.push(progress.status ?? '');
           onFirst();
         }),
@@ -123,12 +123,12 @@ void describe('cancelling long operations on a stalled engine', { timeout: 60_00
   });
 
   void it('a plain call whose body never arrives', async () => {
-    const error = await cancelWhenStalled((signal) => suite.client.listContainers({ signal }));
+    const error = await cancelWhenStalled((signal) => suite.client.containers.list({ signal }));
     assert.equal(error.kind, 'cancelled');
   });
 
   void it('a plain call that never gets its headers', async () => {
-    const error = await cancelWhenStalled((signal) => suite.client.inspectContainer(CONTAINER, { signal }));
+    const error = await cancelWhenStalled((signal) => suite.client.containers.inspect(CONTAINER, { signal }));
     assert.equal(error.kind, 'cancelled');
   });
 
@@ -136,7 +136,7 @@ void describe('cancelling long operations on a stalled engine', { timeout: 60_00
     const requestsBefore = suite.fake.seen.length;
     const controller = new AbortController();
     controller.abort();
-    await assert.rejects(suite.client.listContainers({ signal: controller.signal }), (error: unknown) => {
+    await assert.rejects(suite.client.containers.list({ signal: controller.signal }), (error: unknown) => {
       assert.ok(error instanceof EngineError);
       assert.equal(error.kind, 'cancelled');
       return true;
@@ -145,7 +145,7 @@ void describe('cancelling long operations on a stalled engine', { timeout: 60_00
   });
 
   void it('after every cancellation the same client still answers', async () => {
-    const version = await suite.client.version();
+    const version = await suite.client.system.version();
     assert.equal(version.ApiVersion, '1.41');
     // The fake closes nothing by itself: cancelled requests must have released their connections.
     assert.equal(suite.fake.stalledCount, 0);

@@ -48,7 +48,7 @@ for (const target of engineTargets(engines)) {
 
     void it('an image removed while its layers are read: the read stops with a clear message', async () => {
       const tag = await buildThreeSteps('removed');
-      const { Id } = await suite.client.inspectImage(tag);
+      const { Id } = await suite.client.images.inspect(tag);
       const hooked = removingAtFirstChunk(suite.client, Id, 'after-handing-on');
       const failure = await failureOf(readImageLayers(hooked, tag));
       assert.equal(failure.kind, 'not-found');

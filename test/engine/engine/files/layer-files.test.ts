@@ -42,14 +42,15 @@ function values(analysis: ImageLayerAnalysis, layerIndex: number, path: string):
 function counting(client: EngineClient): { client: EngineClient; inspects: () => number; saves: () => number } {
   let inspects = 0;
   let saves = 0;
-  const counted = Object.create(client) as EngineClient;
-  counted.inspectImage = (name, options) => {
+  const images = Object.create(client.images) as EngineClient['images'];
+  const counted = Object.create(client, { images: { value: images } }) as EngineClient;
+  images.inspect = (name, options) => {
     inspects++;
-    return client.inspectImage(name, options);
+    return client.images.inspect(name, options);
   };
-  counted.saveImage = (name, options) => {
+  images.save = (name, options) => {
     saves++;
-    return client.saveImage(name, options);
+    return client.images.save(name, options);
   };
   return { client: counted, inspects: () => inspects, saves: () => saves };
 }
@@ -62,7 +63,7 @@ for (const target of engineTargets(engines)) {
     let analysis: ImageLayerAnalysis | undefined;
     suite.cleanup(async () => {
       folder.dispose();
-      for (const tag of tags) await suite.client.removeImage(tag, { force: true }).catch(() => undefined);
+      for (const tag of tags) await suite.client.images.remove(tag, { force: true }).catch(() => undefined);
     });
     const newTag = (): string => {
       const tag = `localhost/${uniqueName('berth-layer-files').toLowerCase()}:1`;
@@ -193,14 +194,15 @@ for (const target of engineTargets(engines)) {
     void it('an image removed while one of its files is read, the stream then cut: the read stops with a clear message', async () => {
       const image = await readImageLayers(suite.client, await buildThreeSteps(suite.client, `${folder.path}/removed`, newTag()));
       const client = suite.client;
-      const saveImage = client.saveImage.bind(client);
-      const hooked = Object.create(client) as EngineClient;
-      hooked.saveImage = async (name, options) => {
+      const saveImage = client.images.save.bind(client.images);
+      const images = Object.create(client.images) as EngineClient['images'];
+      const hooked = Object.create(client, { images: { value: images } }) as EngineClient;
+      images.save = async (name, options) => {
         const stream = await saveImage(name, options);
         const body = (async function* () {
           // The image goes before the first chunk is used, and the stream ends there, before the file.
           for await (const _chunk of stream.body) {
-            await client.removeImage(image.imageId, { force: true });
+            await client.images.remove(image.imageId, { force: true });
             throw new Error('other side closed');
           }
           yield Buffer.alloc(0);

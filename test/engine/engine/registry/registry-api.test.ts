@@ -26,15 +26,15 @@ void describe('registry v2 client against the real registry', () => {
     // Tag the test image three times and push each tag: several tags in a repository of our own.
     for (const tag of PUSHED_TAGS) {
       const reference = `${engines.registry.address}/${PUSHED_REPOSITORY}:${tag}`;
-      await engine.tagImage(engines.image, { repo: `${engines.registry.address}/${PUSHED_REPOSITORY}`, tag });
+      await engine.images.tag(engines.image, { repo: `${engines.registry.address}/${PUSHED_REPOSITORY}`, tag });
       localTags.push(reference);
-      const lines = await drain(engine.pushImage(reference, { auth: credential }));
+      const lines = await drain(engine.images.push(reference, { auth: credential }));
       assert.ok(lines.some((line) => /digest: sha256:/.test(line.status ?? '')), `push of ${reference} reported a digest`);
     }
   });
 
   after(async () => {
-    for (const reference of localTags) await engine.removeImage(reference).catch(() => undefined);
+    for (const reference of localTags) await engine.images.remove(reference).catch(() => undefined);
     await engine.close();
   });
 
@@ -148,13 +148,13 @@ void describe('registry v2 client against the real registry', () => {
 
   void it('pulling a registry image without credentials fails as unauthorized, with credentials it succeeds', async () => {
     const reference = `${engines.registry.address}/${PUSHED_REPOSITORY}:two`;
-    await engine.removeImage(reference).catch(() => undefined);
-    await assert.rejects(drain(engine.pullImage(reference)), (error: unknown) => {
+    await engine.images.remove(reference).catch(() => undefined);
+    await assert.rejects(drain(engine.images.pull(reference)), (error: unknown) => {
       assert.ok(isEngineError(error));
       assert.match(error.message, /no basic auth credentials|unauthorized|authentication required/i);
       return true;
     });
-    const lines = await drain(engine.pullImage(reference, { auth: credential }));
+    const lines = await drain(engine.images.pull(reference, { auth: credential }));
     assert.ok(lines.some((line) => /Downloaded newer image|Image is up to date/.test(line.status ?? '')), JSON.stringify(lines.at(-1)));
   });
 

@@ -85,7 +85,7 @@ for (const target of engineTargets(engines)) {
     void it('finds python3 -m debugpy --listen in top, and the server answers DAP initialize through a forward', async () => {
       const Image = await pythonImage();
       const id = await suite.createContainer(['sh', '-c', `python3 -c 'import time; time.sleep(600)' & exec python3 -m debugpy --listen 0.0.0.0:5679 --wait-for-client -c '${APP}'`], { Image });
-      await suite.client.startContainer(id);
+      await suite.client.containers.start(id);
       let found: DebugpyProcess[] = [];
       await eventually('the debugpy process in top', async () => {
         found = await findDebugpyServers(suite.client, id).catch(() => []);
@@ -108,16 +108,16 @@ for (const target of engineTargets(engines)) {
     void it('refuses a container that is not running, and one where no python listens with debugpy', async () => {
       const Image = await pythonImage();
       const stopped = await suite.createContainer(['python3', '-c', 'import time; time.sleep(600)'], { Image });
-      const name = (await suite.client.inspectContainer(stopped)).Name.replace(/^\//, '');
+      const name = (await suite.client.containers.inspect(stopped)).Name.replace(/^\//, '');
       await assertCase('debug-not-running', () => findDebugpyServers(suite.client, stopped), { name });
-      await suite.client.startContainer(stopped);
+      await suite.client.containers.start(stopped);
       await assertCase('debug-no-debugpy', () => findDebugpyServers(suite.client, stopped), { name });
     });
 
     void it('says when the container stops before its debugpy server listens', async () => {
       const Image = await pythonImage();
       const id = await suite.createContainer(['python3', '-c', 'raise SystemExit(3)'], { Image });
-      await suite.client.startContainer(id);
+      await suite.client.containers.start(id);
       await assert.rejects(waitForListening(suite.client, id, 5678), (error: Error) => {
         assert.match(error.message, /^Container \S+ stopped before its debugpy server listened \(exit status 3\)\. Read its logs/);
         return true;

@@ -52,7 +52,7 @@ for (const target of engineTargets(engines)) {
     void it('finds the node process started with --inspect among others, and its inspector answers through a forward', async () => {
       const Image = await nodeImage();
       const id = await suite.createContainer(['sh', '-c', `node -e '${IDLE}' & exec node --inspect=127.0.0.1:9230 -e '${IDLE}'`], { Image });
-      await suite.client.startContainer(id);
+      await suite.client.containers.start(id);
       const found = await nodeProcesses(suite, id, 2);
       assert.deepEqual(found.map((each) => [each.command, each.inspectorPort]).sort(), [
         [`node --inspect=127.0.0.1:9230 -e ${IDLE}`, 9230],
@@ -64,7 +64,7 @@ for (const target of engineTargets(engines)) {
     void it("SIGUSR1 opens the inspector of the container's main process", async () => {
       const Image = await nodeImage();
       const id = await suite.createContainer(['node', '-e', IDLE], { Image });
-      await suite.client.startContainer(id);
+      await suite.client.containers.start(id);
       const [main] = await nodeProcesses(suite, id, 1);
       assert.ok(main);
       assert.equal(main.inspectorPort, undefined);
@@ -75,7 +75,7 @@ for (const target of engineTargets(engines)) {
     void it('SIGUSR1 opens the inspector of a node process that is not the main one', async () => {
       const Image = await nodeImage();
       const id = await suite.createContainer(['sh', '-c', `node -e '${IDLE}' & wait`], { Image });
-      await suite.client.startContainer(id);
+      await suite.client.containers.start(id);
       const [child] = await nodeProcesses(suite, id, 1);
       assert.ok(child);
       await signalInspector(suite.client, id, child);
@@ -84,9 +84,9 @@ for (const target of engineTargets(engines)) {
 
     void it('refuses a container that is not running, and one that runs no node', async () => {
       const stopped = await suite.createContainer(['sleep', '600']);
-      const name = (await suite.client.inspectContainer(stopped)).Name.replace(/^\//, '');
+      const name = (await suite.client.containers.inspect(stopped)).Name.replace(/^\//, '');
       await assertCase('debug-not-running', () => findNodeProcesses(suite.client, stopped), { name });
-      await suite.client.startContainer(stopped);
+      await suite.client.containers.start(stopped);
       await assertCase('debug-no-node', () => findNodeProcesses(suite.client, stopped), { name });
     });
   });

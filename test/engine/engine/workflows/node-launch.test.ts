@@ -47,7 +47,7 @@ for (const target of engineTargets(engines)) {
         workspaceFolder: folder,
         env: { GREETING: 'hello' },
       });
-      const inspect = await suite.client.inspectContainer(launched.id);
+      const inspect = await suite.client.containers.inspect(launched.id);
       assert.deepEqual(
         [inspect.Config.Cmd, inspect.Config.WorkingDir, inspect.HostConfig.NetworkMode, inspect.Config.Labels?.[NODE_LAUNCH_LABEL]],
         [['node', '--inspect=127.0.0.1:9231', 'app.js'], '/srv/work', 'none', 'berth-node'],
@@ -70,11 +70,11 @@ for (const target of engineTargets(engines)) {
       const told = await eventually('the app to exit', () => exitedBeforeInspector(suite.client, launched.id), { timeoutMs: 60_000 });
       await assertCase('debug-launch-exited', () => Promise.reject(told), { status: '1' });
 
-      const before = await suite.client.listContainers({ all: true, filters: suite.filters });
+      const before = await suite.client.containers.list({ all: true, filters: suite.filters });
       await assert.rejects(
         launchNodeApp(suite.client, { image, program: 'app.js', remoteRoot: '/app', inspectorPort: 9229, networkMode: 'none', labels: suite.labels, workspaceFolder: join(folder, 'no-such-folder') }),
       );
-      const afterwards = await suite.client.listContainers({ all: true, filters: suite.filters });
+      const afterwards = await suite.client.containers.list({ all: true, filters: suite.filters });
       assert.equal(afterwards.length, before.length, 'the container of a failed launch is removed');
     });
 

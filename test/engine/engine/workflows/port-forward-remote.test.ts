@@ -31,9 +31,9 @@ function exchange(port: number, request: string): Promise<string> {
 
 async function forwardThrough(client: EngineClient): Promise<void> {
   clients.push(client);
-  const { Id: id } = await client.createContainer(containerSpec(remote.image, ['sh', '-c', SERVERS]));
+  const { Id: id } = await client.containers.create(containerSpec(remote.image, ['sh', '-c', SERVERS]));
   try {
-    await client.startContainer(id);
+    await client.containers.start(id);
     await eventually('the servers to start', async () => (await execCapture(client, id, ['test', '-e', '/tmp/ready'])).exitCode === 0, 300);
     const session = await forwardPorts(client, id, [parsePortForwardSpec(':8080'), parsePortForwardSpec(':9001')]);
     try {
@@ -45,7 +45,7 @@ async function forwardThrough(client: EngineClient): Promise<void> {
       await session.close();
     }
   } finally {
-    await client.removeContainer(id, { force: true });
+    await client.containers.remove(id, { force: true });
   }
 }
 

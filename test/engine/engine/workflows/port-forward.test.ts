@@ -72,13 +72,13 @@ const sha256 = (data: Buffer): string => createHash('sha256').update(data).diges
 
 async function serversContainer(suite: ReturnType<typeof useEngineSuite>): Promise<string> {
   const id = await suite.createContainer(['sh', '-c', SERVERS]);
-  await suite.client.startContainer(id);
+  await suite.client.containers.start(id);
   await eventually('the servers in the container to start', async () => (await execCapture(suite.client, id, ['test', '-e', '/tmp/ready'])).exitCode === 0, 300);
   return id;
 }
 
 async function containerName(client: EngineClient, id: string): Promise<string> {
-  return (await client.inspectContainer(id)).Name.replace(/^\//, '');
+  return (await client.containers.inspect(id)).Name.replace(/^\//, '');
 }
 
 for (const target of engineTargets(engines)) {
@@ -164,7 +164,7 @@ for (const target of engineTargets(engines)) {
       socket.on('data', (data: Buffer) => (received += data.length));
       socket.on('error', () => undefined);
       await eventually('bytes to flow', () => Promise.resolve(received > MB), 300);
-      await client.stopContainer(id, { timeoutSeconds: 0 });
+      await client.containers.stop(id, { timeoutSeconds: 0 });
       const end = await forward.ended;
       assert.equal(end.reason, 'container-stopped');
       assert.equal(end.message, `Container ${await containerName(client, id)} stopped`);
@@ -174,21 +174,21 @@ for (const target of engineTargets(engines)) {
 
     void it('forwards to a container without nc through a helper in its namespace, and removes the helper', async () => {
       const source = await suite.createContainer(['sleep', '600']);
-      await client.startContainer(source);
+      await client.containers.start(source);
       const repo = uniqueName(`forward-scratch-${suite.marker}`).toLowerCase();
       const image = await importScratchImage(client, source, repo);
-      suite.cleanup(() => client.removeImage(image, { force: true }));
+      suite.cleanup(() => client.images.remove(image, { force: true }));
       const id = await suite.createContainer(['/tool/busybox', 'httpd', '-f', '-p', '127.0.0.1:8080', '-h', '/app'], { Image: image });
-      await client.startContainer(id);
+      await client.containers.start(id);
       const session = await open(id, [':8080'], engines.image);
       assert.equal(session.relay.throughHelper, true);
       const helper = session.relay.helperId as string;
-      const inspect = await client.inspectContainer(helper);
+      const inspect = await client.containers.inspect(helper);
       assert.equal(inspect.HostConfig.NetworkMode, `container:${id}`);
       const port = (session.forwards[0] as PortForward).localPort;
       await eventually('httpd in the scratch container to answer', async () => (await exchange(port, 'GET /config.txt HTTP/1.0\r\n\r\n', false)).includes('setting=1'), 100);
       await session.close();
-      await eventually('the helper to be gone', async () => (await client.listContainers({ all: true, filters: { id: [helper] } })).length === 0);
+      await eventually('the helper to be gone', async () => (await client.containers.list({ all: true, filters: { id: [helper] } })).length === 0);
     });
 
     void it('reports a port nothing listens on in the engine-side words, and keeps forwarding', async () => {
@@ -226,12 +226,12 @@ for (const target of engineTargets(engines)) {
       }
 
       const source = await suite.createContainer(['sleep', '600']);
-      await client.startContainer(source);
+      await client.containers.start(source);
       const repo = uniqueName(`forward-nonc-${suite.marker}`).toLowerCase();
       const image = await importScratchImage(client, source, repo);
-      suite.cleanup(() => client.removeImage(image, { force: true }));
+      suite.cleanup(() => client.images.remove(image, { force: true }));
       const bare = await suite.createContainer(SCRATCH_SLEEP, { Image: image });
-      await client.startContainer(bare);
+      await client.containers.start(bare);
       const absent = `berth-test/absent-${suite.marker.toLowerCase()}:none`;
       await assertCase('forward-no-helper-image', () => open(bare, [':80'], absent), { name: await containerName(client, bare), image: absent });
     });

@@ -23,7 +23,7 @@ async function buildFrom(client: EngineClient, base: string, tag: string, label:
 }
 
 async function imageExists(client: EngineClient, reference: string): Promise<boolean> {
-  return client.inspectImage(reference).then(() => true, () => false);
+  return client.images.inspect(reference).then(() => true, () => false);
 }
 
 for (const target of engineTargets(loadTestEngines())) {
@@ -31,7 +31,7 @@ for (const target of engineTargets(loadTestEngines())) {
     const suite = useEngineSuite({ host: target.host, skip: target.skip, name: `prune-images-${target.name}` });
     const made: string[] = [];
     suite.cleanup(async () => {
-      for (const tag of made.reverse()) await suite.client.removeImage(tag, { force: true }).catch(() => undefined);
+      for (const tag of made.reverse()) await suite.client.images.remove(tag, { force: true }).catch(() => undefined);
     });
     const parentAndChild = async (): Promise<{ parent: string; child: string; filters: Record<string, string[]> }> => {
       const label = uniqueName('case');

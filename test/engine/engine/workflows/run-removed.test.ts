@@ -37,11 +37,11 @@ for (const target of engineTargets(loadTestEngines())) {
       stop.abort();
       // The stop request is on its way (the shell ignores SIGTERM, so it lasts the stop timeout); remove meanwhile.
       for (let attempt = 0; attempt < 50; attempt++) {
-        const { State } = await suite.client.inspectContainer(name);
+        const { State } = await suite.client.containers.inspect(name);
         if (!State.Running || attempt > 5) break;
         await sleep(100);
       }
-      await suite.client.removeContainer(name, { force: true });
+      await suite.client.containers.remove(name, { force: true });
       if (target.name === 'podman') {
         const error = await failureOf(run);
         assert.ok(isEngineError(error, 'not-found'), `expected a not-found EngineError, got ${String(error)}`);
@@ -50,7 +50,7 @@ for (const target of engineTargets(loadTestEngines())) {
         const result = await run;
         assert.deepEqual([result.exitCode, result.interrupted], [137, true]);
       }
-      assert.deepEqual(await suite.client.listContainers({ all: true, filters: { name: [name] } }), []);
+      assert.deepEqual(await suite.client.containers.list({ all: true, filters: { name: [name] } }), []);
     });
   });
 }

@@ -56,8 +56,8 @@ for (const target of engineTargets(engines)) {
     after(async () => {
       if (target.skip) return;
       const client = fresh();
-      for (const container of await client.listContainers({ all: true, filters: { label: [`berth.test.marker=${marker}`] } })) {
-        await client.removeContainer(container.Id, { force: true }).catch(() => undefined);
+      for (const container of await client.containers.list({ all: true, filters: { label: [`berth.test.marker=${marker}`] } })) {
+        await client.containers.remove(container.Id, { force: true }).catch(() => undefined);
       }
       for (const each of clients) await each.close();
     });
@@ -143,7 +143,7 @@ for (const target of engineTargets(engines)) {
       }
       assert.ok(failure instanceof EngineError, String(failure));
       assert.match(failure.message, /no such file or directory|not found/i);
-      const left = await client.listContainers({ all: true, filters: { label: [`berth.test.marker=${marker}`] } });
+      const left = await client.containers.list({ all: true, filters: { label: [`berth.test.marker=${marker}`] } });
       assert.deepEqual(left.filter((container) => container.Command.includes('/no/such/program')), []);
     });
 

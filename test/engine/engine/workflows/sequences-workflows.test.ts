@@ -49,10 +49,10 @@ function joined(chunks: OutputChunk[], stream: OutputChunk['stream']): string {
 
 before(async () => {
   const docker = EngineClient.fromEnvironment({ host: engines.dockerHost });
-  await docker.tagImage(engines.image, { repo: splitRepoTag(pushed).repo, tag: 'v1' });
+  await docker.images.tag(engines.image, { repo: splitRepoTag(pushed).repo, tag: 'v1' });
   const auth = { username: registry.username, password: registry.password, serveraddress: registry.address };
-  for await (const progress of docker.pushImage(pushed, { auth })) void progress;
-  await docker.removeImage(pushed);
+  for await (const progress of docker.images.push(pushed, { auth })) void progress;
+  await docker.images.remove(pushed);
   await docker.close();
 });
 
@@ -67,7 +67,7 @@ for (const target of engineTargets(engines)) {
 
     suite.cleanup(async () => {
       for (const image of [pushed, `berth-seq-test/committed-${marker}:v1`]) {
-        await client.removeImage(image, { force: true }).catch(() => undefined);
+        await client.images.remove(image, { force: true }).catch(() => undefined);
       }
     });
 
@@ -87,7 +87,7 @@ for (const target of engineTargets(engines)) {
       assert.equal(joined(chunks, 'stderr'), 'err\n');
       assert.deepEqual(exits, [5], 'the exit status arrives once, as a number');
       assert.ok(!statuses.some((status) => /exit/i.test(status)), `no status sentence carries the exit status: ${statuses.join(' | ')}`);
-      assert.equal((await client.inspectContainer(result.id)).State.ExitCode, 5);
+      assert.equal((await client.containers.inspect(result.id)).State.ExitCode, 5);
     });
 
     void it('run with a TTY streams raw output', { skip: target.skip }, async () => {
@@ -104,7 +104,7 @@ for (const target of engineTargets(engines)) {
       const lines = joined(chunks, 'stdout').trimEnd().split('\n');
       assert.equal(lines.length, 2000);
       assert.equal(lines[1999], '2000');
-      const error = await failureOf(client.inspectContainer(result.id));
+      const error = await failureOf(client.containers.inspect(result.id));
       assert.equal(error.kind, 'not-found');
     });
 
@@ -129,7 +129,7 @@ for (const target of engineTargets(engines)) {
 
     void it('pull without credentials fails with the registry’s message', { skip: target.skip }, async () => {
       const image = `${registry.address}/berth/busybox:1.0`;
-      await client.removeImage(image, { force: true }).catch(() => undefined);
+      await client.images.remove(image, { force: true }).catch(() => undefined);
       const error = await failureOf(pull(client, image, { credentials: anonymous.lookup }));
       assert.equal(error.kind, 'unauthorized');
       const expected =
@@ -140,11 +140,11 @@ for (const target of engineTargets(engines)) {
     });
 
     void it('pull with credentials streams progress, and a missing tag fails with the registry’s message', { skip: target.skip }, async () => {
-      await client.removeImage(pushed, { force: true }).catch(() => undefined);
+      await client.images.remove(pushed, { force: true }).catch(() => undefined);
       const progress: PullProgress[] = [];
       await pull(client, pushed, { credentials: credentialsFromConfig().lookup, onProgress: (line) => progress.push(line) });
       assert.ok(progress.length > 0);
-      assert.ok((await client.inspectImage(pushed)).Id.startsWith('sha256:'));
+      assert.ok((await client.images.inspect(pushed)).Id.startsWith('sha256:'));
       const missing = pushed.replace(/:v1$/, ':absent');
       const error = await failureOf(pull(client, missing, { credentials: credentialsFromConfig().lookup }));
       assert.equal(error.kind, 'not-found');
@@ -182,10 +182,10 @@ for (const target of engineTargets(engines)) {
 
     void it('run in background with autoRemove lets the engine remove it on exit', { skip: target.skip }, async () => {
       const { id } = await runInBackground(client, { ...base, autoRemove: true, cmd: ['sh', '-c', 'sleep 300'] });
-      const wait = await client.waitContainer(id, { condition: 'removed' });
-      await client.stopContainer(id, { timeoutSeconds: 0 });
+      const wait = await client.containers.wait(id, { condition: 'removed' });
+      await client.containers.stop(id, { timeoutSeconds: 0 });
       await wait.result;
-      assert.equal((await failureOf(client.inspectContainer(id))).kind, 'not-found');
+      assert.equal((await failureOf(client.containers.inspect(id))).kind, 'not-found');
     });
 
     void it('print logs follows a running container until it exits', { skip: target.skip }, async () => {
@@ -209,11 +209,11 @@ for (const target of engineTargets(engines)) {
         }),
       );
       assert.equal(error.kind, 'cancelled');
-      const listed = await client.listContainers({ all: true, filters: mine });
+      const listed = await client.containers.list({ all: true, filters: mine });
       const started = statuses.find((text) => text.startsWith('Starting '))?.slice('Starting '.length);
       const id = listed.find((container) => container.Id.startsWith(started ?? '?'))?.Id;
       assert.ok(id, 'the cancelled container is still listed');
-      assert.equal((await client.inspectContainer(id)).State.Running, false);
+      assert.equal((await client.containers.inspect(id)).State.Running, false);
     });
 
     void it('commit workflow: create, start, wait, commit; the image carries the change', { skip: target.skip }, async () => {
@@ -232,7 +232,7 @@ for (const target of engineTargets(engines)) {
       assert.equal(result.exitCode, 0);
       assert.equal(joined(chunks, 'stdout'), 'done\n');
       assert.match(result.imageId, /^(sha256:)?[0-9a-f]{64}$/);
-      const inspected = await client.inspectImage(`${repo}:v1`);
+      const inspected = await client.images.inspect(`${repo}:v1`);
       assert.deepEqual(inspected.Config?.Cmd, ['cat', '/baked']);
       const out: OutputChunk[] = [];
       const run = await runContainer(client, { ...base, image: `${repo}:v1`, autoRemove: true, onOutput: (chunk) => out.push(chunk) });
@@ -241,11 +241,11 @@ for (const target of engineTargets(engines)) {
     });
 
     void it('commit workflow refuses a bad repository name before running anything', { skip: target.skip }, async () => {
-      const before = (await client.listContainers({ all: true, filters: mine })).length;
+      const before = (await client.containers.list({ all: true, filters: mine })).length;
       const error = await failureOf(commitWorkflow(client, { ...base, repo: 'Bad Repo' }));
       assert.equal(error.kind, 'bad-request');
       assert.equal(error.message, 'Invalid image reference "Bad Repo": it contains whitespace');
-      assert.equal((await client.listContainers({ all: true, filters: mine })).length, before);
+      assert.equal((await client.containers.list({ all: true, filters: mine })).length, before);
     });
 
     void it('run refuses a bad container name with a specific message', { skip: target.skip }, async () => {

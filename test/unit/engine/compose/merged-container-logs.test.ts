@@ -13,13 +13,15 @@ function frame(second: number, text: string, stream: 'stdout' | 'stderr' = 'stdo
 /** A client whose streams yield the given frames; each stream yields only after `gate` lets it, to shuffle arrival. */
 function scriptedClient(streams: Record<string, OutputChunk[]>, gates: Record<string, Promise<void>> = {}, reads?: { count: number }): MergedLogsClient {
   return {
-    inspectContainer: () => Promise.reject(new Error('not used')),
-    containerLogs: async function* (id: string) {
-      await gates[id];
-      for (const chunk of streams[id] ?? []) {
-        if (reads) reads.count++;
-        yield chunk;
-      }
+    containers: {
+      inspect: () => Promise.reject(new Error('not used')),
+      logs: async function* (id: string) {
+        await gates[id];
+        for (const chunk of streams[id] ?? []) {
+          if (reads) reads.count++;
+          yield chunk;
+        }
+      },
     },
   };
 }
@@ -57,9 +59,11 @@ void describe('merging several containers\' logs', () => {
 
   void it('a failing stream fails the merge with its error', async () => {
     const client = {
-      containerLogs: async function* () {
-        yield await Promise.resolve(frame(1, 'x'));
-        throw new Error('engine went away');
+      containers: {
+        logs: async function* () {
+          yield await Promise.resolve(frame(1, 'x'));
+          throw new Error('engine went away');
+        },
       },
     } as unknown as MergedLogsClient;
     await assert.rejects(collect(client, ['a', 'b']), /engine went away/);

@@ -154,7 +154,7 @@ void describe('engineErrorFromResponse', () => {
 void describe('connection failures (real sockets)', () => {
   void it('a socket path that does not exist', async () => {
     const path = join(root, 'missing.sock');
-    const error = await failureOf(clientFor(`unix://${path}`).ping());
+    const error = await failureOf(clientFor(`unix://${path}`).system.ping());
     assert.equal(error.kind, 'unreachable');
     assert.equal(error.endpoint, `unix://${path}`);
     assert.equal(
@@ -169,7 +169,7 @@ void describe('connection failures (real sockets)', () => {
     const address = server.address();
     assert.ok(address && typeof address === 'object');
     await new Promise((resolve) => server.close(resolve));
-    const error = await failureOf(clientFor(`tcp://127.0.0.1:${address.port}`).listContainers());
+    const error = await failureOf(clientFor(`tcp://127.0.0.1:${address.port}`).containers.list());
     assert.equal(error.kind, 'unreachable');
     assert.equal(
       error.message,
@@ -183,7 +183,7 @@ void describe('connection failures (real sockets)', () => {
     const child = spawnSync(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(path)}, () => process.kill(process.pid, 'SIGKILL'))`]);
     assert.equal(child.signal, 'SIGKILL');
     assert.ok(existsSync(path));
-    const error = await failureOf(clientFor(`unix://${path}`).ping());
+    const error = await failureOf(clientFor(`unix://${path}`).system.ping());
     assert.equal(error.kind, 'unreachable');
     assert.match(error.message, new RegExp(`^Cannot reach the engine at unix://${path}: the connection was refused \\(is the engine running\\?\\)\\. Start the engine`));
   });
@@ -228,7 +228,7 @@ void describe('connection failures (real sockets)', () => {
   void it('an aborted call is kind cancelled', async () => {
     const controller = new AbortController();
     controller.abort();
-    const error = await failureOf(clientFor(`unix://${join(root, 'whatever.sock')}`).listContainers({ signal: controller.signal }));
+    const error = await failureOf(clientFor(`unix://${join(root, 'whatever.sock')}`).containers.list({ signal: controller.signal }));
     assert.equal(error.kind, 'cancelled');
     assert.equal(error.message, 'Cancelled');
   });

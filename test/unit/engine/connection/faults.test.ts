@@ -86,7 +86,7 @@ async function consume(stream: AsyncIterable<OutputChunk>): Promise<{ text: stri
 void describe('in-band and connection faults', () => {
   void it('a type-3 frame ends the log stream with the daemon’s message', async () => {
     const client = fakeClient();
-    const { text, error } = await consume(client.containerLogs('type3', { tty: false }));
+    const { text, error } = await consume(client.containers.logs('type3', { tty: false }));
     assert.equal(text, 'partial output\n');
     assert.ok(error instanceof EngineError);
     assert.equal(error.kind, 'server');
@@ -99,7 +99,7 @@ void describe('in-band and connection faults', () => {
 
   void it('a connection dropped mid-stream is unreachable, naming the endpoint', async () => {
     const client = fakeClient();
-    const { text, error } = await consume(client.containerLogs('dropped', { tty: false, follow: true }));
+    const { text, error } = await consume(client.containers.logs('dropped', { tty: false, follow: true }));
     assert.equal(text, 'before the crash\n');
     assert.ok(error instanceof EngineError);
     assert.equal(error.kind, 'unreachable');
@@ -109,7 +109,7 @@ void describe('in-band and connection faults', () => {
 
   void it('a stream that ends in the middle of a frame is a protocol error', async () => {
     const client = fakeClient();
-    const { error } = await consume(client.containerLogs('cut', { tty: false }));
+    const { error } = await consume(client.containers.logs('cut', { tty: false }));
     assert.ok(error instanceof EngineError);
     assert.equal(error.kind, 'protocol');
     assert.equal(error.message, 'The engine closed the output stream in the middle of a frame. The connection to the engine broke; try again');
@@ -120,7 +120,7 @@ void describe('in-band and connection faults', () => {
     const client = fakeClient();
     const statuses: string[] = [];
     try {
-      for await (const progress of client.pullImage('registry.example.com/team/app:1.0')) statuses.push(progress.status ?? '');
+      for await (const progress of client.images.pull('registry.example.com/team/app:1.0')) statuses.push(progress.status ?? '');
       assert.fail('the pull should fail');
     } catch (error) {
       assert.ok(error instanceof EngineError);
@@ -136,7 +136,7 @@ void describe('in-band and connection faults', () => {
   void it('negotiation sends a HEAD ping, then prefixes every path with the version', async () => {
     seenPaths.length = 0;
     const client = fakeClient();
-    await assert.rejects(client.inspectContainer('nothing-here'), /page not found: \/v1\.41\/containers\/nothing-here\/json/);
+    await assert.rejects(client.containers.inspect('nothing-here'), /page not found: \/v1\.41\/containers\/nothing-here\/json/);
     assert.deepEqual(seenPaths, ['/_ping', '/v1.41/containers/nothing-here/json']);
     await client.close();
   });

@@ -56,8 +56,8 @@ void describe('image names with "." or ".." segments', () => {
     void it(`refuses ${name} before any request`, async () => {
       const { client, attempts } = clientThatMustNotConnect('unix:///nonexistent/berth.sock');
       try {
-        await assert.rejects(async () => client.inspectImage(name), refusal(/"\." and "\.\." are not parts of an image name/));
-        await assert.rejects(async () => client.removeImage(name), refusal(/"\." and "\.\." are not parts of an image name/));
+        await assert.rejects(async () => client.images.inspect(name), refusal(/"\." and "\.\." are not parts of an image name/));
+        await assert.rejects(async () => client.images.remove(name), refusal(/"\." and "\.\." are not parts of an image name/));
         assert.deepEqual(attempts, []);
       } finally {
         await client.close();

@@ -60,7 +60,7 @@ void describe('npipe:// hosts', () => {
       const endpoint = { ...parseHost('npipe:////./pipe/docker_engine', {}), socketPath: fake.socketPath };
       const client = new EngineClient({ endpoint, transport: { connector: connectorFor(endpoint, 'win32') } });
       try {
-        await client.ping();
+        await client.system.ping();
         assert.ok(fake.seen.some((line) => line.includes('/_ping')), `the fake saw: ${fake.seen.join(', ')}`);
       } finally {
         await client.close();

@@ -63,7 +63,7 @@ void describe('build cache plan', () => {
     });
     const usage: DiskUsage = { LayersSize: 0, Images: [], Containers: [], Volumes: [], BuildCache: [record('old', 7_200_000), record('recent', 60_000), record('busy', 7_200_000, true)] };
     // Planning build cache reads /system/df only.
-    const client = { diskUsage: () => Promise.resolve(usage) } as unknown as EngineClient;
+    const client = { system: { df: () => Promise.resolve(usage) } } as unknown as EngineClient;
     const plan = await planPrune(client, ['build-cache'], { until: ['1h'] });
     assert.deepEqual(plan.parts[0]?.remove.map((item) => item.id), ['old']);
     assert.deepEqual(plan.parts[0]?.kept.map((item) => item.id), ['busy']);

@@ -11,7 +11,7 @@ function container(id: string, state: string, name = id): ContainerSummary {
 
 function clientListing(containers: ContainerSummary[]): EngineClient {
   const usage = {} as DiskUsage;
-  return { listContainers: () => Promise.resolve(containers), diskUsage: () => Promise.resolve(usage) } as unknown as EngineClient;
+  return { system: { df: () => Promise.resolve(usage) }, containers: { list: () => Promise.resolve(containers) } } as unknown as EngineClient;
 }
 
 const ids = (items: ReadonlyArray<{ id: string }>): string[] => items.map((item) => item.id);

@@ -10,11 +10,13 @@ function controlledClient(): { client: EngineClient; finish: (id: string, failur
   const pending = new Map<string, { resolve(): void; reject(error: Error): void }>();
   const started: string[] = [];
   const client = {
-    stopContainer: (id: string) =>
-      new Promise<void>((resolve, reject) => {
-        started.push(id);
-        pending.set(id, { resolve, reject });
-      }),
+    containers: {
+      stop: (id: string) =>
+        new Promise<void>((resolve, reject) => {
+          started.push(id);
+          pending.set(id, { resolve, reject });
+        }),
+    },
   } as unknown as EngineClient;
   return {
     client,
