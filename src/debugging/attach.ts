@@ -52,7 +52,7 @@ async function chooseProcess(found: readonly NodeProcess[], pid: number | undefi
   return picked?.each;
 }
 
-export async function askRemoteRoot(given: string | undefined, workingDir: string, automation: boolean): Promise<string | undefined> {
+async function askRemoteRoot(given: string | undefined, workingDir: string, automation: boolean): Promise<string | undefined> {
   if (given !== undefined) return given;
   if (automation) return workingDir;
   return vscode.window.showInputBox({
@@ -61,6 +61,30 @@ export async function askRemoteRoot(given: string | undefined, workingDir: strin
     value: workingDir,
     validateInput: (text) => (text.startsWith('/') ? undefined : vscode.l10n.t('Give an absolute path in the container, starting with /')),
   });
+}
+
+export interface MappedRoots {
+  readonly folder: vscode.WorkspaceFolder | undefined;
+  readonly localRoot: string | undefined;
+  readonly remoteRoot: string | undefined;
+}
+
+/**
+ * The workspace folder, and the container folder it maps to for breakpoints (asked, offering the container's working
+ * directory); undefined once the user cancels that question.
+ */
+export async function mappedRoots(
+  client: EngineClient,
+  id: string,
+  given: { readonly localRoot?: string; readonly remoteRoot?: string },
+  automation: boolean,
+): Promise<MappedRoots | undefined> {
+  const inspect = await client.containers.inspect(id);
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  const localRoot = given.localRoot ?? folder?.uri.fsPath;
+  const remoteRoot = localRoot === undefined ? undefined : await askRemoteRoot(given.remoteRoot, inspect.Config.WorkingDir || '/', automation);
+  if (localRoot !== undefined && remoteRoot === undefined) return undefined;
+  return { folder, localRoot, remoteRoot };
 }
 
 async function signalAfterConsent(client: EngineClient, id: string, name: string, chosen: NodeProcess, confirmed: boolean | undefined): Promise<boolean> {
@@ -97,11 +121,9 @@ export async function attachToContainer(deps: AttachDeps, ref: ContainerRef, opt
     signalled = await signalAfterConsent(client, ref.id, ref.name, chosen, options.confirmed);
     if (!signalled) return undefined;
   }
-  const inspect = await client.containers.inspect(ref.id);
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  const localRoot = options.localRoot ?? folder?.uri.fsPath;
-  const remoteRoot = localRoot === undefined ? undefined : await askRemoteRoot(options.remoteRoot, inspect.Config.WorkingDir || '/', automation);
-  if (localRoot !== undefined && remoteRoot === undefined) return undefined;
+  const roots = await mappedRoots(client, ref.id, options, automation);
+  if (!roots) return undefined;
+  const { folder, localRoot, remoteRoot } = roots;
   const containerPort = chosen.inspectorPort ?? signalledInspectorPort(chosen);
 
   const active = await withCancellableProgress(vscode.l10n.t('Forwarding the inspector port {0} of {1}', containerPort, ref.name), (signal) =>

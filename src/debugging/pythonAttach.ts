@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { EngineError, findDebugpyServers, waitForListening, type DebugpyProcess } from '../engine';
 import { withCancellableProgress } from '../workbench/feedback';
 import { isAutomationCall, resolveRunningContainer, splitArgs } from '../workbench/targets';
-import { askRemoteRoot } from './attach';
+import { mappedRoots } from './attach';
 import type { AttachDeps } from './deps';
 import { debugpyAttachConfiguration, PYTHON_DEBUG_TYPE, requirePythonDebugger, type DebugpyAttachSummary } from './pythonDebugger';
 
@@ -46,11 +46,9 @@ export async function attachPythonDebugger(deps: AttachDeps, args: unknown[]): P
   const found = await withCancellableProgress(vscode.l10n.t('Looking for debugpy in {0}', ref.name), (signal) => findDebugpyServers(client, ref.id, signal));
   const chosen = await chooseProcess(found, options.pid, ref.name);
   if (!chosen) return undefined;
-  const inspect = await client.containers.inspect(ref.id);
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  const localRoot = options.localRoot ?? folder?.uri.fsPath;
-  const remoteRoot = localRoot === undefined ? undefined : await askRemoteRoot(options.remoteRoot, inspect.Config.WorkingDir || '/', automation);
-  if (localRoot !== undefined && remoteRoot === undefined) return undefined;
+  const roots = await mappedRoots(client, ref.id, options, automation);
+  if (!roots) return undefined;
+  const { folder, localRoot, remoteRoot } = roots;
 
   const active = await withCancellableProgress(vscode.l10n.t('Forwarding the debugpy port {0} of {1}', chosen.port, ref.name), async (signal) => {
     await waitForListening(client, ref.id, chosen.port, { signal });

@@ -7,7 +7,7 @@
 import type { EngineClient, TopResult } from '../api';
 import { execCapture } from '../files';
 import { EngineError, type ContainerCreateBody } from '../connection';
-import { columnOf, columnsOf } from './nodeInspector';
+import { processesRunning } from './nodeInspector';
 
 /** debugpy's usual port. */
 export const DEFAULT_DEBUGPY_PORT = 5678;
@@ -75,21 +75,10 @@ export function debugpyPortOf(words: readonly string[]): number | undefined {
 
 /** The processes in a `top` answer that run debugpy listening, in its order. */
 export function debugpyProcessesOf(top: TopResult): DebugpyProcess[] {
-  const { titles, rows } = columnsOf(top);
-  const pidColumn = columnOf(titles, ['PID']);
-  const commandColumn = columnOf(titles, ['CMD', 'COMMAND', 'ARGS']);
-  if (pidColumn < 0 || commandColumn < 0) return [];
-  const found: DebugpyProcess[] = [];
-  for (const row of rows) {
-    const command = row.slice(commandColumn).join(' ').trim();
-    const words = command.split(/\s+/);
-    const program = (words[0] ?? '').split('/').pop() ?? '';
-    const pid = Number(row[pidColumn]);
-    if (!PYTHON_PROGRAM.test(program) || !Number.isInteger(pid)) continue;
-    const port = debugpyPortOf(words.slice(1));
-    if (port !== undefined) found.push({ pid, command, port });
-  }
-  return found;
+  return processesRunning(top, PYTHON_PROGRAM).flatMap(({ pid, command, args }) => {
+    const port = debugpyPortOf(args);
+    return port === undefined ? [] : [{ pid, command, port }];
+  });
 }
 
 /** The running container's Python processes listening with debugpy; a clear refusal when it is not running or has none. */

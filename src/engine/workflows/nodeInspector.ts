@@ -57,7 +57,7 @@ export function signalledInspectorPort(process: NodeProcess): number {
   return process.inspectorPort ?? inspectorPortOf(['--inspect', ...process.command.split(/\s+/).slice(1)]) ?? DEFAULT_INSPECTOR_PORT;
 }
 
-export function columnOf(titles: readonly string[], names: readonly string[]): number {
+function columnOf(titles: readonly string[], names: readonly string[]): number {
   return titles.findIndex((title) => names.includes(title.trim().toUpperCase()));
 }
 
@@ -65,7 +65,7 @@ export function columnOf(titles: readonly string[], names: readonly string[]): n
  * Podman answers with the container's own `ps` output when it cannot read the processes itself: one title
  * `PID   USER     COMMAND` and one string per process. Those are split into columns, the last keeping its spaces.
  */
-export function columnsOf(top: TopResult): { titles: string[]; rows: string[][] } {
+function columnsOf(top: TopResult): { titles: string[]; rows: string[][] } {
   const titles = top.Titles.flatMap((title) => title.trim().split(/\s+/));
   const rows = top.Processes ?? [];
   if (titles.length === top.Titles.length) return { titles, rows };
@@ -80,19 +80,30 @@ export function columnsOf(top: TopResult): { titles: string[]; rows: string[][] 
 
 /** The node processes in a `top` answer (dockerd's `ps -ef` columns, Podman's, or a container's own `ps`), in its order. */
 export function nodeProcessesOf(top: TopResult): NodeProcess[] {
+  return processesRunning(top, NODE_PROGRAM).map(({ pid, command, args }) => ({ pid, command, inspectorPort: inspectorPortOf(args) }));
+}
+
+/** A process of a `top` answer: its PID, its command line, and the words after its program. */
+export interface TopProcess {
+  readonly pid: number;
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+/** The processes in a `top` answer whose program's file name matches PROGRAM, in its order. */
+export function processesRunning(top: TopResult, program: RegExp): TopProcess[] {
   const { titles, rows } = columnsOf(top);
   const pidColumn = columnOf(titles, ['PID']);
   const commandColumn = columnOf(titles, ['CMD', 'COMMAND', 'ARGS']);
   if (pidColumn < 0 || commandColumn < 0) return [];
-  const found: NodeProcess[] = [];
+  const found: TopProcess[] = [];
   for (const row of rows) {
     // ps splits the command line at spaces; the last column may be split too when an engine splits every column.
     const command = row.slice(commandColumn).join(' ').trim();
     const words = command.split(/\s+/);
-    const program = (words[0] ?? '').split('/').pop() ?? '';
+    const name = (words[0] ?? '').split('/').pop() ?? '';
     const pid = Number(row[pidColumn]);
-    if (!NODE_PROGRAM.test(program) || !Number.isInteger(pid)) continue;
-    found.push({ pid, command, inspectorPort: inspectorPortOf(words.slice(1)) });
+    if (program.test(name) && Number.isInteger(pid)) found.push({ pid, command, args: words.slice(1) });
   }
   return found;
 }
