@@ -15,6 +15,19 @@ const pruneDetails =
   'Lists exactly what will be removed (names and sizes) and what is kept because it is in use, then asks (unless `-f`); ' +
   'prints what the engine removed and the space it reclaimed. Nothing to remove: says so, without a prompt.';
 
+/** `berth NOUN prune`: one kind of unused object, with --force and --filter. */
+function prunesOne(noun: string, kind: 'volumes' | 'networks' | 'containers', summary: string) {
+  return declareCommand({
+    usage: `berth ${noun} prune [OPTIONS]`,
+    summary,
+    details: pruneDetails,
+    positionals: { min: 0, max: 0 },
+    flags: { force, filter: pruneFilter },
+    build: (flags) => ({ kinds: [kind] as const, force: flags.force, filters: parseFilters(flags.filter) }),
+    run: async (options, deps): Promise<number> => (await load()).pruneCommand(options, deps),
+  });
+}
+
 export const storageCommands = {
   'volume ls': declareCommand({
     usage: 'berth volume ls [OPTIONS]',
@@ -61,15 +74,7 @@ export const storageCommands = {
     build: (flags, positionals) => ({ names: [...positionals], force: flags.force }),
     run: async (options, deps): Promise<number> => (await load()).volumeRm(options, deps),
   }),
-  'volume prune': declareCommand({
-    usage: 'berth volume prune [OPTIONS]',
-    summary: 'Remove unused volumes',
-    details: pruneDetails,
-    positionals: { min: 0, max: 0 },
-    flags: { force, filter: pruneFilter },
-    build: (flags) => ({ kinds: ['volumes'] as const, force: flags.force, filters: parseFilters(flags.filter) }),
-    run: async (options, deps): Promise<number> => (await load()).pruneCommand(options, deps),
-  }),
+  'volume prune': prunesOne('volume', 'volumes', 'Remove unused volumes'),
   'network ls': declareCommand({
     usage: 'berth network ls [OPTIONS]',
     summary: 'List networks',
@@ -115,24 +120,8 @@ export const storageCommands = {
     build: (flags, positionals) => ({ network: positionals[0] as string, container: positionals[1] as string, connect: false, force: flags.force }),
     run: async (options, deps): Promise<number> => (await load()).networkConnect(options, deps),
   }),
-  'network prune': declareCommand({
-    usage: 'berth network prune [OPTIONS]',
-    summary: 'Remove unused networks',
-    details: pruneDetails,
-    positionals: { min: 0, max: 0 },
-    flags: { force, filter: pruneFilter },
-    build: (flags) => ({ kinds: ['networks'] as const, force: flags.force, filters: parseFilters(flags.filter) }),
-    run: async (options, deps): Promise<number> => (await load()).pruneCommand(options, deps),
-  }),
-  'container prune': declareCommand({
-    usage: 'berth container prune [OPTIONS]',
-    summary: 'Remove all stopped containers',
-    details: pruneDetails,
-    positionals: { min: 0, max: 0 },
-    flags: { force, filter: pruneFilter },
-    build: (flags) => ({ kinds: ['containers'] as const, force: flags.force, filters: parseFilters(flags.filter) }),
-    run: async (options, deps): Promise<number> => (await load()).pruneCommand(options, deps),
-  }),
+  'network prune': prunesOne('network', 'networks', 'Remove unused networks'),
+  'container prune': prunesOne('container', 'containers', 'Remove all stopped containers'),
   'image prune': declareCommand({
     usage: 'berth image prune [OPTIONS]',
     summary: 'Remove dangling images (-a: every image no container uses)',
