@@ -28,7 +28,7 @@ import { PULL_SIGN_IN_CASE, RUN_SIGN_IN_CASE, pullSignIn, runSignIn } from './ru
 import { logsCases } from './logsCases';
 import { MULTI_ENGINE_CASE, multiEngineExplorer } from './multiEngine';
 import { PORTS_CASE, containerPorts } from './ports';
-import { VIEW_FILTER_CASE, VIEW_FILTER_RELOAD_CASE, filterAsTyped, filterSurvivesReload } from './viewFilter';
+import { VIEW_FILTER_CASE, filterAsTyped } from './viewFilter';
 import { STATS_CASE, statsPanel } from './stats';
 import { BUILD_CASE, buildFromExplorer } from './buildImage';
 import { FILES_CASE, filesEdit } from './filesRows';
@@ -281,9 +281,6 @@ async function devWorkbenchCases(
     await runner.run(SCAFFOLD_CASE, () => addDockerFilesFromPalette(workbench, driver), evidence);
 
     await runner.run(HOSTED_REGISTRIES_CASE, () => hostedRegistries(driver, publish), evidence);
-
-    // Reloads the window: after the cases that expect the workbench as the earlier ones left it.
-    await runner.run(VIEW_FILTER_RELOAD_CASE, () => filterSurvivesReload(workbench, driver, client, engines.image), evidence);
 
     // Its own workbench, in German, after this one closes (two at once would halve the machine for both).
     germanSettings = { settings, container: webName };
