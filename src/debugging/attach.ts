@@ -104,6 +104,25 @@ async function signalAfterConsent(client: EngineClient, id: string, name: string
   return true;
 }
 
+/** The JavaScript debugger's own attach timeout, and time for its last try's error to end the session. */
+const TARGET_ATTACH_TIMEOUT_MS = 30_000;
+
+/**
+ * Waits until the debugger has reached the program through the forward, so that what the user is told (and what
+ * the command returns) is an attached debugger; a session that never gets there is stopped with a clear error.
+ */
+async function reachedProgram(deps: AttachDeps, token: string, name: string, address: string): Promise<void> {
+  const outcome = await deps.debugForwards.whenTargetAttached(token, TARGET_ATTACH_TIMEOUT_MS);
+  if (outcome === 'attached') return;
+  const root = deps.debugForwards.sessionOf(token);
+  // Passes the termination guard like every request to this session: it detaches, the app keeps running.
+  if (root) void Promise.resolve(vscode.debug.stopDebugging(root)).catch(() => undefined);
+  await deps.debugForwards.abandon(token);
+  throw new EngineError('unreachable', `The JavaScript debugger did not reach the Node.js process in ${name} through ${address}${outcome === 'ended' ? ': its session ended first' : ''}`, {
+    hint: 'Check the JavaScript Debug output for its own words, then attach again',
+  });
+}
+
 export async function attachNodeDebugger(deps: AttachDeps, args: unknown[]): Promise<AttachSummary | undefined> {
   const ref = await resolveRunningContainer(deps, args, vscode.l10n.t('Running container with the Node.js app to debug'));
   if (!ref) return undefined;
@@ -138,6 +157,7 @@ export async function attachToContainer(deps: AttachDeps, ref: ContainerRef, opt
       hint: "Check that VS Code's JavaScript Debugger is enabled, then attach again",
     });
   }
+  await reachedProgram(deps, token, ref.name, active.forward.address);
   deps.log.info(`Attached the Node.js debugger to process ${chosen.pid} of ${ref.name} through ${active.forward.address} -> ${containerPort}${signalled ? ' (opened with SIGUSR1)' : ''}`);
   void vscode.window.showInformationMessage(
     vscode.l10n.t('Debugging process {0} of {1} through {2}. Stopping the debug session stops the forward.', chosen.pid, ref.name, active.forward.address),

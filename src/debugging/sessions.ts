@@ -20,7 +20,14 @@ interface Owned {
   /** Also run when the session ends (the container a berth-node configuration started is removed). */
   readonly cleanup: (() => Promise<void>) | undefined;
   session: vscode.DebugSession | undefined;
+  /** Whether the JavaScript debugger has a session for the program itself (it opened the inspector's websocket). */
+  targetAttached: boolean;
+  /** Told once the target is attached, or the session ended first. */
+  readonly waiters: Set<(outcome: TargetOutcome) => void>;
 }
+
+/** How the wait for the debugger to reach the program ended. */
+export type TargetOutcome = 'attached' | 'ended' | 'timed-out';
 
 export class DebugForwards extends Disposable {
   private readonly byToken = new Map<string, Owned>();
@@ -57,7 +64,7 @@ export class DebugForwards extends Disposable {
   own(forward: ActiveForward, cleanup?: () => Promise<void>): string {
     const token = randomUUID();
     this.issued.add(token);
-    const owned: Owned = { forward, cleanup, session: undefined };
+    const owned: Owned = { forward, cleanup, session: undefined, targetAttached: false, waiters: new Set() };
     this.byToken.set(token, owned);
     forward.forward.onEnd(() => {
       // A disconnect that keeps the debuggee (never stopDebugging: see terminationGuard.ts).
@@ -72,13 +79,45 @@ export class DebugForwards extends Disposable {
     if (owned) await this.release(token, owned);
   }
 
+  /**
+   * Resolves once the JavaScript debugger under TOKEN's session has a session of its own for the program: its
+   * attach request answers before it has opened the inspector's websocket, and a detach in that gap leaves the
+   * session hanging. 'ended' when the session ended (or was never started) first; 'timed-out' after TIMEOUTMS.
+   */
+  whenTargetAttached(token: string, timeoutMs: number): Promise<TargetOutcome> {
+    const owned = this.byToken.get(token);
+    if (!owned) return Promise.resolve('ended');
+    if (owned.targetAttached) return Promise.resolve('attached');
+    return new Promise((resolve) => {
+      const settle = (outcome: TargetOutcome): void => {
+        clearTimeout(timer);
+        owned.waiters.delete(settle);
+        resolve(outcome);
+      };
+      const timer = setTimeout(() => settle('timed-out'), timeoutMs);
+      owned.waiters.add(settle);
+    });
+  }
+
+  /** The top session started for TOKEN, while its forward is owned. */
+  sessionOf(token: string): vscode.DebugSession | undefined {
+    return this.byToken.get(token)?.session;
+  }
+
   /** Whether the session a token names is still being debugged through its forward. */
   has(token: string): boolean {
     return this.byToken.has(token);
   }
 
   private started(session: vscode.DebugSession): void {
-    if (session.parentSession !== undefined) return;
+    if (session.parentSession !== undefined) {
+      const owned = [...this.byToken.values()].find((each) => each.session !== undefined && isWithin(session, each.session));
+      if (owned && !owned.targetAttached) {
+        owned.targetAttached = true;
+        for (const waiter of [...owned.waiters]) waiter('attached');
+      }
+      return;
+    }
     const token = (session.configuration as Record<string, unknown>)[FORWARD_TOKEN_FIELD];
     const owned = typeof token === 'string' ? this.byToken.get(token) : undefined;
     if (owned && owned.session === undefined) owned.session = session;
@@ -92,6 +131,7 @@ export class DebugForwards extends Disposable {
 
   private async release(token: string, owned: Owned): Promise<void> {
     this.byToken.delete(token);
+    for (const waiter of [...owned.waiters]) waiter('ended');
     try {
       await this.deps.forwards.stop(owned.forward);
       await owned.cleanup?.();
@@ -105,4 +145,10 @@ export class DebugForwards extends Disposable {
     for (const [token, owned] of this.byToken) void this.release(token, owned);
     super.dispose();
   }
+}
+
+/** Whether SESSION is ROOT's descendant. */
+function isWithin(session: vscode.DebugSession, root: vscode.DebugSession): boolean {
+  for (let each = session.parentSession; each !== undefined; each = each.parentSession) if (each.id === root.id) return true;
+  return false;
 }

@@ -52,6 +52,7 @@ describe('Debug Service (Compose)', function () {
     assert.deepEqual([summary.container, summary.containerPort, summary.signalled], [`${project}_api_1`, 9229, false]);
     assert.ok(await listening(summary.localPort), 'the inspector forward listens');
     const root = await eventually('the attached session', () => attached.of(summary.token), 30_000);
+    assert.ok(attached.targetsOf(root).length > 0, 'the command returns once the debugger has reached the node process');
     await detach(root);
     await eventually('the inspector forward to end', async () => ((await listening(summary.localPort)) ? undefined : true), 30_000);
   });

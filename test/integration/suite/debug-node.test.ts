@@ -106,6 +106,7 @@ describe('Attach Node.js Debugger', function () {
     );
     assert.deepEqual([summary.signalled, summary.containerPort], [true, 9229]);
     const root = await eventually('the attached session', () => attached.of(summary.token), 30_000);
+    assert.ok(attached.targetsOf(root).length > 0, 'the command returns once the debugger has reached the node process');
     await detach(root);
     await eventually('the inspector forward to end', async () => ((await listening(summary.localPort)) ? undefined : true), 30_000);
   });

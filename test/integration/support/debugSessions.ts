@@ -19,12 +19,23 @@ export function listening(port: number): Promise<boolean> {
 /** The top sessions Berth's Attach started (their configuration carries its forward token). */
 export class AttachedSessions implements vscode.Disposable {
   readonly roots: vscode.DebugSession[] = [];
+  /** The JavaScript debugger's sessions for the programs under the roots (it has opened their inspectors). */
+  private readonly targets: vscode.DebugSession[] = [];
   private readonly registration = vscode.debug.onDidStartDebugSession((session) => {
     if (session.parentSession === undefined && typeof (session.configuration as { berthForward?: unknown }).berthForward === 'string') this.roots.push(session);
+    if (session.parentSession !== undefined) this.targets.push(session);
   });
 
   of(token: string): vscode.DebugSession | undefined {
     return this.roots.find((session) => (session.configuration as { berthForward?: unknown }).berthForward === token);
+  }
+
+  /** The sessions for programs under ROOT. */
+  targetsOf(root: vscode.DebugSession): vscode.DebugSession[] {
+    return this.targets.filter((session) => {
+      for (let each = session.parentSession; each !== undefined; each = each.parentSession) if (each.id === root.id) return true;
+      return false;
+    });
   }
 
   /** Detaches every session (the app keeps running). */
@@ -37,8 +48,14 @@ export class AttachedSessions implements vscode.Disposable {
   }
 }
 
+/** How long a detach may take before the suite goes on: a debugger that never answers must not hold up an after hook. */
+const DETACH_ANSWER_MS = 15_000;
+
 export async function detach(session: vscode.DebugSession): Promise<void> {
-  await Promise.resolve(session.customRequest('disconnect', { terminateDebuggee: false })).catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const unanswered = new Promise<void>((resolve) => (timer = setTimeout(resolve, DETACH_ANSWER_MS)));
+  await Promise.race([Promise.resolve(session.customRequest('disconnect', { terminateDebuggee: false })).catch(() => undefined), unanswered]);
+  clearTimeout(timer);
 }
 
 /** The 'stopped' events of every debug adapter in this window, with the session they came from. */
