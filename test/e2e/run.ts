@@ -28,7 +28,7 @@ import { PULL_SIGN_IN_CASE, RUN_SIGN_IN_CASE, pullSignIn, runSignIn } from './ru
 import { logsCases } from './logsCases';
 import { MULTI_ENGINE_CASE, multiEngineExplorer } from './multiEngine';
 import { PORTS_CASE, containerPorts } from './ports';
-import { VIEW_FILTER_CASE, filterAsTyped } from './viewFilter';
+import { VIEW_FILTER_CASE, VIEW_FILTER_RELOAD_CASE, filterAsTyped, filterSurvivesReload } from './viewFilter';
 import { STATS_CASE, statsPanel } from './stats';
 import { BUILD_CASE, buildFromExplorer } from './buildImage';
 import { FILES_CASE, filesEdit } from './filesRows';
@@ -121,6 +121,8 @@ async function devWorkbenchCases(
     }, evidence);
     // The cases below look for rows in Containers, which shares the side bar with four more views: fold the others,
     // as a user makes room, so that the rows the cases add stay in the pane's viewport. A case that reads one opens it.
+    // (Open first: a BERTH_E2E_GREP run may have skipped the case above.)
+    await driver.openViewContainer('Berth');
     await driver.foldPanes(['Images', 'Volumes', 'Networks', 'Registries']);
 
     await runner.run('rows follow a container created, stopped and removed outside; the tooltip shows its details', async () => {
@@ -281,6 +283,9 @@ async function devWorkbenchCases(
     await runner.run(SCAFFOLD_CASE, () => addDockerFilesFromPalette(workbench, driver), evidence);
 
     await runner.run(HOSTED_REGISTRIES_CASE, () => hostedRegistries(driver, publish), evidence);
+
+    // Reloads the window: after the cases that expect the workbench as the earlier ones left it.
+    await runner.run(VIEW_FILTER_RELOAD_CASE, () => filterSurvivesReload(workbench, driver, client, engines.image), evidence);
 
     // Its own workbench, in German, after this one closes (two at once would halve the machine for both).
     germanSettings = { settings, container: webName };
