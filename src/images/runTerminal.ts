@@ -33,6 +33,12 @@ export class RunTerminalControls extends Disposable {
   private readonly cancelController = new AbortController();
   private readonly interruptController = new AbortController();
   private readonly detachController = new AbortController();
+  /** Cancels the run: before the start nothing runs; after it the engine sequence stops the container. */
+  readonly signal = this.cancelController.signal;
+  /** Ctrl+C: stop the container and show what it prints to its end. */
+  readonly interrupt = this.interruptController.signal;
+  /** "Leave Running": close the streams, keep the container. */
+  readonly detach = this.detachController.signal;
   /** The container's stdin, for interactive runs. */
   readonly stdin: PassThrough | undefined;
   private container: { client: EngineClient; id: string; name: string } | undefined;
@@ -52,20 +58,6 @@ export class RunTerminalControls extends Disposable {
     this._register(toDisposable(() => terminal.signal.removeEventListener('abort', onClosed)));
   }
 
-  /** Cancels the run: before the start nothing runs; after it the engine sequence stops the container. */
-  get signal(): AbortSignal {
-    return this.cancelController.signal;
-  }
-
-  /** Ctrl+C: stop the container and show what it prints to its end. */
-  get interrupt(): AbortSignal {
-    return this.interruptController.signal;
-  }
-
-  /** "Leave Running": close the streams, keep the container. */
-  get detach(): AbortSignal {
-    return this.detachController.signal;
-  }
 
   get detached(): boolean {
     return this.detachController.signal.aborted;

@@ -3,7 +3,7 @@
  * extract a tar into a directory (`PUT`), offered as `client.containers.statPath`, `getArchive` and `putArchive`. They work on any container, running, stopped or only created, with or
  * without a shell, which is why Berth's file system is built on them rather than on `ls` through exec.
  */
-import { EngineError, buildQuery, type CallOptions, type EngineConnection, STREAM_HEADERS_TIMEOUT_MS, TAR_HEADERS } from '../connection';
+import { EngineError, buildQuery, type CallOptions, type EngineConnection, TAR_HEADERS } from '../connection';
 
 /** The X-Docker-Container-Path-Stat header, decoded. `mode` is Go's os.FileMode (type bits high, permissions low). */
 export interface ContainerPathStat {
@@ -47,8 +47,6 @@ export async function getArchive(connection: EngineConnection, id: string, path:
     path: archivePath(id, path),
     subject: 'container',
     signal: options.signal,
-    headersTimeout: STREAM_HEADERS_TIMEOUT_MS,
-    bodyTimeout: 0,
   });
   return { body: response.body, cancel: () => response.cancel() };
 }
@@ -73,7 +71,7 @@ export async function putArchive(connection: EngineConnection, id: string, path:
  */
 async function withEngineMessage(connection: EngineConnection, headError: EngineError, id: string, path: string, options: CallOptions): Promise<EngineError> {
   try {
-    const response = await connection.openStream({ method: 'GET', path: archivePath(id, path), subject: 'container', signal: options.signal, headersTimeout: STREAM_HEADERS_TIMEOUT_MS, bodyTimeout: 0 });
+    const response = await connection.openStream({ method: 'GET', path: archivePath(id, path), subject: 'container', signal: options.signal });
     response.cancel();
     return headError;
   } catch (error) {

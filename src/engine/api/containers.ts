@@ -115,9 +115,6 @@ export class ContainerEndpoints {
       path: `/containers/${encodeURIComponent(id)}/wait${query}`,
       subject: 'container',
       signal: options.signal,
-      // The engine sends the headers as soon as the wait is registered; the body comes when the condition is met.
-      headersTimeout: STREAM_HEADERS_TIMEOUT_MS,
-      bodyTimeout: 0,
     });
     const result = (async (): Promise<WaitResult> => {
       const body = await collect(response.body);
@@ -167,8 +164,6 @@ export class ContainerEndpoints {
       path: `/containers/${encodeURIComponent(id)}/logs${query}`,
       subject: 'container',
       signal: options.signal,
-      headersTimeout: STREAM_HEADERS_TIMEOUT_MS,
-      bodyTimeout: 0,
     });
     const body = response.body;
     try {
@@ -233,7 +228,6 @@ export class ContainerEndpoints {
         path: `/containers/${encodeURIComponent(id)}/changes`,
         subject: 'container',
         signal: options.signal,
-        headersTimeout: STREAM_HEADERS_TIMEOUT_MS,
         bodyTimeout: STREAM_HEADERS_TIMEOUT_MS,
       });
     } catch (error) {

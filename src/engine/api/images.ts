@@ -23,7 +23,6 @@ import {
   type RegistryCredential,
   type RemoveImageOptions,
   type TagImageOptions,
-  STREAM_HEADERS_TIMEOUT_MS,
   TAR_HEADERS,
 } from '../connection';
 import { familiarName, parseImageReference, pullParameters } from '../registry';
@@ -60,8 +59,6 @@ export class ImageEndpoints {
       path: `/images/${encodeImageName(name)}/get`,
       subject: 'image',
       signal: options.signal,
-      headersTimeout: STREAM_HEADERS_TIMEOUT_MS,
-      bodyTimeout: 0,
     });
   }
 

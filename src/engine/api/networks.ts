@@ -31,24 +31,21 @@ export class NetworkEndpoints {
   }
 
   async connect(network: string, container: string, options: CallOptions = {}): Promise<void> {
-    await this.connection.endpointCall({
-      method: 'POST',
-      path: `/networks/${encodeURIComponent(network)}/connect`,
-      subject: 'network',
-      headers: JSON_HEADERS,
-      body: JSON.stringify({ Container: container }),
-      signal: options.signal,
-    });
+    await this.membership('connect', network, { Container: container }, options.signal);
   }
 
   async disconnect(network: string, container: string, options: ConnectNetworkOptions = {}): Promise<void> {
+    await this.membership('disconnect', network, { Container: container, Force: options.force === true }, options.signal);
+  }
+
+  private async membership(action: 'connect' | 'disconnect', network: string, body: object, signal: AbortSignal | undefined): Promise<void> {
     await this.connection.endpointCall({
       method: 'POST',
-      path: `/networks/${encodeURIComponent(network)}/disconnect`,
+      path: `/networks/${encodeURIComponent(network)}/${action}`,
       subject: 'network',
       headers: JSON_HEADERS,
-      body: JSON.stringify({ Container: container, Force: options.force === true }),
-      signal: options.signal,
+      body: JSON.stringify(body),
+      signal,
     });
   }
 }

@@ -3,7 +3,7 @@
  * stream is one JSON sample per second per container; it has no body timeout (the engine paces it), so a stall is
  * caught above this layer by `followStats` (engine/stats/statsStream.ts).
  */
-import { jsonLines, buildQuery, type EngineConnection, STREAM_HEADERS_TIMEOUT_MS } from '../connection';
+import { jsonLines, buildQuery, type EngineConnection } from '../connection';
 import type { StatsOptions, StatsSample, TopOptions, TopResult } from './statsTypes';
 
 /** `stream=true`: a sample a second until the signal aborts or the engine ends the stream. */
@@ -13,8 +13,6 @@ export async function* containerStats(connection: EngineConnection, id: string, 
     path: `/containers/${encodeURIComponent(id)}/stats${buildQuery({ stream: true })}`,
     subject: 'container',
     signal: options.signal,
-    headersTimeout: STREAM_HEADERS_TIMEOUT_MS,
-    bodyTimeout: 0,
   });
   try {
     yield* jsonLines<StatsSample>(response.body);

@@ -8,7 +8,6 @@ import {
   type PingInfo,
   type VersionInfo,
   type EngineConnection,
-  STREAM_HEADERS_TIMEOUT_MS,
 } from '../connection';
 import type { DiskUsage, FilterOptions, PruneReport } from './storageTypes';
 
@@ -49,8 +48,6 @@ export class SystemEndpoints {
       path: `/events${query}`,
       subject: 'engine',
       signal: options.signal,
-      headersTimeout: STREAM_HEADERS_TIMEOUT_MS,
-      bodyTimeout: 0,
     });
     options.onOpen?.();
     const pending: EngineEvent[] = [];

@@ -3,7 +3,7 @@
  * compressed, is the whole context and goes to the engine as it is read; anything else is a Dockerfile, sent as the
  * only file of a context. The Dockerfile is held in memory, so it is bounded; the archive is streamed, never held.
  */
-import { tarStream, EngineError } from '../connection';
+import { tarStream, EngineError, readHead } from '../connection';
 
 /** Bytes looked at to tell an archive: one tar header. */
 const HEADER_BYTES = 512;
@@ -17,20 +17,7 @@ export type StdinContext =
 /** Reads the start of `input` and says which it is; an archive's body yields those first bytes again, then the rest. */
 export async function readStdinContext(input: AsyncIterable<Buffer | string>): Promise<StdinContext> {
   const iterator = input[Symbol.asyncIterator]();
-  const head: Buffer[] = [];
-  let length = 0;
-  let ended = false;
-  while (length < HEADER_BYTES) {
-    const next = await iterator.next();
-    if (next.done === true) {
-      ended = true;
-      break;
-    }
-    const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
-    head.push(chunk);
-    length += chunk.length;
-  }
-  const start = Buffer.concat(head, length);
+  const { bytes: start, ended } = await readHead(iterator, HEADER_BYTES);
   if (isArchive(start)) return { kind: 'archive', body: replay(start, ended ? undefined : iterator) };
   const parts: Buffer[] = [start];
   let total = start.length;

@@ -222,7 +222,10 @@ export class EngineConnection {
     });
   }
 
-  /** A versioned streaming call; resolves once the headers are in, or throws the mapped error. */
+  /**
+   * A versioned streaming call; resolves once the headers are in, or throws the mapped error. Unless the spec says
+   * otherwise, the headers may take STREAM_HEADERS_TIMEOUT_MS and the body never times out (streams idle for long).
+   */
   async openStream(spec: CallSpec): Promise<{ body: StreamingBody; cancel(): void }> {
     const prefix = this.prefix ?? (await this.negotiate(spec.signal));
     const path = prefix + spec.path;
@@ -235,7 +238,7 @@ export class EngineConnection {
         headers: spec.headers,
         body: spec.body,
         signal: spec.signal,
-        headersTimeout: spec.headersTimeout,
+        headersTimeout: spec.headersTimeout ?? STREAM_HEADERS_TIMEOUT_MS,
         bodyTimeout: spec.bodyTimeout ?? 0,
       });
     } catch (error) {
@@ -266,4 +269,26 @@ export async function collect(body: AsyncIterable<Buffer>): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of body) chunks.push(chunk);
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+}
+
+/**
+ * The first LIMIT bytes of ITERATOR or a little more (whole chunks), or all of it when it is shorter; ENOUGH may say
+ * sooner that what has come suffices. The caller goes on reading ITERATOR after the head unless it ended.
+ */
+export async function readHead(
+  iterator: AsyncIterator<Buffer | string>,
+  limit: number,
+  enough?: (chunks: readonly Buffer[], length: number) => boolean,
+): Promise<{ bytes: Buffer; ended: boolean }> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  while (length < limit) {
+    const next = await iterator.next();
+    if (next.done === true) return { bytes: Buffer.concat(chunks, length), ended: true };
+    const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
+    chunks.push(chunk);
+    length += chunk.length;
+    if (enough?.(chunks, length) === true) break;
+  }
+  return { bytes: Buffer.concat(chunks, length), ended: false };
 }

@@ -7,7 +7,7 @@
  */
 import type { EventEmitter } from 'node:events';
 import type * as tar from 'tar-stream';
-import { tarStream, zlib } from '../connection';
+import { readHead, tarStream, zlib } from '../connection';
 import { TarHeaderError, TarHeaderWalker, type LayerEntryKind } from './tarHeaders';
 
 export type { LayerEntryKind } from './tarHeaders';
@@ -58,7 +58,7 @@ export async function readSavedImage(body: AsyncIterable<Buffer> | Iterable<Buff
       await drain(stream);
       return;
     }
-    const head = await readHead(stream, (header.size ?? 0) > MAX_DOCUMENT_BYTES ? TAR_BLOCK : MAX_DOCUMENT_BYTES);
+    const head = await readEntryHead(stream, (header.size ?? 0) > MAX_DOCUMENT_BYTES ? TAR_BLOCK : MAX_DOCUMENT_BYTES);
     if (isTar(head.bytes) || isGzip(head.bytes)) {
       const entries: LayerTarEntry[] = [];
       const keep = (entry: LayerTarEntry): void => {
@@ -119,7 +119,7 @@ export async function findLayerFile(
       return;
     }
     layerFound = true;
-    const head = await readHead(stream, TAR_BLOCK);
+    const head = await readEntryHead(stream, TAR_BLOCK);
     try {
       await parseLayerTar(head, undefined, async (header, data) => {
         const entry = layerTarEntry(header);
@@ -196,23 +196,14 @@ interface Head {
 }
 
 /** The entry's first `limit` bytes or more (whole chunks), or all of it when it is shorter. */
-async function readHead(stream: AsyncIterable<Buffer>, limit: number): Promise<Head> {
+async function readEntryHead(stream: AsyncIterable<Buffer>, limit: number): Promise<Head> {
   const iterator = stream[Symbol.asyncIterator]() as AsyncIterableIterator<Buffer>;
-  const chunks: Buffer[] = [];
-  let length = 0;
-  let ended = false;
-  // A document is read whole (up to the limit); a tar needs only its first block to be told apart.
-  while (length < limit) {
-    const next = await iterator.next();
-    if (next.done === true) {
-      ended = true;
-      break;
-    }
-    chunks.push(next.value);
-    length += next.value.length;
-    if (length >= TAR_BLOCK && (isTar(Buffer.concat(chunks)) || isGzip(chunks[0] as Buffer))) break;
-  }
-  return { bytes: Buffer.concat(chunks), ended, rest: iterator };
+  // A document is read whole (up to the limit); a tar needs only its first block to be told apart, looked at once:
+  // when the chunks first reach a block.
+  const firstBlockIsArchive = (chunks: readonly Buffer[], length: number): boolean =>
+    length >= TAR_BLOCK && length - (chunks.at(-1)?.length ?? 0) < TAR_BLOCK && (isTar(Buffer.concat(chunks)) || isGzip(chunks[0] as Buffer));
+  const { bytes, ended } = await readHead(iterator, limit, firstBlockIsArchive);
+  return { bytes, ended, rest: iterator };
 }
 
 function isTar(bytes: Buffer): boolean {

@@ -7,7 +7,7 @@
 import type { EngineClient, TopResult } from '../api';
 import { execCapture } from '../files';
 import { EngineError, type ContainerCreateBody } from '../connection';
-import { processesRunning } from './nodeInspector';
+import { debuggableProcesses, processesRunning } from './nodeInspector';
 
 /** debugpy's usual port. */
 export const DEFAULT_DEBUGPY_PORT = 5678;
@@ -82,19 +82,12 @@ export function debugpyProcessesOf(top: TopResult): DebugpyProcess[] {
 }
 
 /** The running container's Python processes listening with debugpy; a clear refusal when it is not running or has none. */
-export async function findDebugpyServers(client: EngineClient, container: string, signal?: AbortSignal): Promise<DebugpyProcess[]> {
-  const inspect = await client.containers.inspect(container, { signal });
-  const name = inspect.Name.replace(/^\//, '');
-  if (!inspect.State.Running) {
-    throw new EngineError('conflict', `Container ${name} is not running`, { hint: 'Start it, then attach the debugger' });
-  }
-  const found = debugpyProcessesOf(await client.containers.top(inspect.Id, { signal }));
-  if (found.length === 0) {
-    throw new EngineError('not-found', `No Python process in container ${name} listens with debugpy`, {
+export function findDebugpyServers(client: EngineClient, container: string, signal?: AbortSignal): Promise<DebugpyProcess[]> {
+  const none = (name: string): EngineError =>
+    new EngineError('not-found', `No Python process in container ${name} listens with debugpy`, {
       hint: 'Start the app with python3 -m debugpy --listen 0.0.0.0:5678 app.py, then attach the debugger',
     });
-  }
-  return found;
+  return debuggableProcesses(client, container, debugpyProcessesOf, none, signal);
 }
 
 /** Whether /proc/net/tcp text (tcp and tcp6 alike) has a socket listening on PORT. */

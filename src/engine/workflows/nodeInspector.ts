@@ -108,20 +108,34 @@ export function processesRunning(top: TopResult, program: RegExp): TopProcess[] 
   return found;
 }
 
-/** The running container's node processes; a clear refusal when it is not running or has none. */
-export async function findNodeProcesses(client: EngineClient, container: string, signal?: AbortSignal): Promise<NodeProcess[]> {
+/**
+ * The processes a debugger can attach to in a running container: PICK applied to its `top`. A clear refusal when it
+ * is not running, or (NONE, given the container's name) when PICK finds none.
+ */
+export async function debuggableProcesses<Process>(
+  client: EngineClient,
+  container: string,
+  pick: (top: TopResult) => Process[],
+  none: (name: string) => EngineError,
+  signal?: AbortSignal,
+): Promise<Process[]> {
   const inspect = await client.containers.inspect(container, { signal });
   const name = inspect.Name.replace(/^\//, '');
   if (!inspect.State.Running) {
     throw new EngineError('conflict', `Container ${name} is not running`, { hint: 'Start it, then attach the debugger' });
   }
-  const found = nodeProcessesOf(await client.containers.top(inspect.Id, { signal }));
-  if (found.length === 0) {
-    throw new EngineError('not-found', `No Node.js process runs in container ${name}`, {
+  const found = pick(await client.containers.top(inspect.Id, { signal }));
+  if (found.length === 0) throw none(name);
+  return found;
+}
+
+/** The running container's node processes; a clear refusal when it is not running or has none. */
+export function findNodeProcesses(client: EngineClient, container: string, signal?: AbortSignal): Promise<NodeProcess[]> {
+  const none = (name: string): EngineError =>
+    new EngineError('not-found', `No Node.js process runs in container ${name}`, {
       hint: 'Start the app with node (for example node --inspect=9229 app.js), then attach the debugger',
     });
-  }
-  return found;
+  return debuggableProcesses(client, container, nodeProcessesOf, none, signal);
 }
 
 /**
