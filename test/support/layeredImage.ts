@@ -45,28 +45,34 @@ export function useThreeStepImages(suite: EngineSuite, prefix: string): (name: s
 }
 
 /**
- * CLIENT with one hook: its saved-image stream removes the image IMAGE_ID at its first chunk, before that chunk is
- * handed on (a read that may end within the first chunk) or after it (a read that goes on).
+ * CLIENT with one hook: its saved-image streams pass through WRAP. A group object of its own, since the client's
+ * images group is shared with every other caller.
  */
-export function removingAtFirstChunk(client: EngineClient, imageId: string, when: 'before-handing-on' | 'after-handing-on'): EngineClient {
+export function hookSavedImage(client: EngineClient, wrap: (body: AsyncIterable<Buffer>) => AsyncIterableIterator<Buffer>): EngineClient {
   const saveImage = client.images.save.bind(client.images);
-  // A group object of its own: the client's images group is shared with every other caller.
   const images = Object.create(client.images) as EngineClient['images'];
   const hooked = Object.create(client, { images: { value: images } }) as EngineClient;
   images.save = async (name, options) => {
     const stream = await saveImage(name, options);
-    const body = (async function* () {
-      let first = true;
-      for await (const chunk of stream.body) {
-        if (when === 'after-handing-on') yield chunk;
-        if (first) {
-          first = false;
-          await client.images.remove(imageId, { force: true });
-        }
-        if (when === 'before-handing-on') yield chunk;
-      }
-    })();
-    return { body, cancel: () => stream.cancel() };
+    return { body: wrap(stream.body), cancel: () => stream.cancel() };
   };
   return hooked;
+}
+
+/**
+ * CLIENT with one hook: its saved-image stream removes the image IMAGE_ID at its first chunk, before that chunk is
+ * handed on (a read that may end within the first chunk) or after it (a read that goes on).
+ */
+export function removingAtFirstChunk(client: EngineClient, imageId: string, when: 'before-handing-on' | 'after-handing-on'): EngineClient {
+  return hookSavedImage(client, async function* (body) {
+    let first = true;
+    for await (const chunk of body) {
+      if (when === 'after-handing-on') yield chunk;
+      if (first) {
+        first = false;
+        await client.images.remove(imageId, { force: true });
+      }
+      if (when === 'before-handing-on') yield chunk;
+    }
+  });
 }

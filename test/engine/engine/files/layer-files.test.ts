@@ -21,7 +21,7 @@ import { readContainerFile } from '../../../../src/engine/files';
 import { failureOf } from '../../../support/assertions';
 import { engineTargets, loadTestEngines, uniqueName } from '../../../support/engines';
 import { useEngineSuite } from '../../../support/engineSuite';
-import { A_FIRST, A_SECOND, C_SIZE, buildThreeSteps } from '../../../support/layeredImage';
+import { A_FIRST, A_SECOND, C_SIZE, buildThreeSteps, hookSavedImage } from '../../../support/layeredImage';
 import { scratchFolder } from '../../build/support';
 import { expectedMessage } from '../bad-input-cases';
 
@@ -194,21 +194,14 @@ for (const target of engineTargets(engines)) {
     void it('an image removed while one of its files is read, the stream then cut: the read stops with a clear message', async () => {
       const image = await readImageLayers(suite.client, await buildThreeSteps(suite.client, `${folder.path}/removed`, newTag()));
       const client = suite.client;
-      const saveImage = client.images.save.bind(client.images);
-      const images = Object.create(client.images) as EngineClient['images'];
-      const hooked = Object.create(client, { images: { value: images } }) as EngineClient;
-      images.save = async (name, options) => {
-        const stream = await saveImage(name, options);
-        const body = (async function* () {
-          // The image goes before the first chunk is used, and the stream ends there, before the file.
-          for await (const _chunk of stream.body) {
-            await client.images.remove(image.imageId, { force: true });
-            throw new Error('other side closed');
-          }
-          yield Buffer.alloc(0);
-        })();
-        return { body, cancel: () => stream.cancel() };
-      };
+      // The image goes before the first chunk is used, and the stream ends there, before the file.
+      const hooked = hookSavedImage(client, async function* (body) {
+        for await (const _chunk of body) {
+          await client.images.remove(image.imageId, { force: true });
+          throw new Error('other side closed');
+        }
+        yield Buffer.alloc(0);
+      });
       const failure = await failureOf(readImageLayerFile(hooked, at(image, 1, 'data/a.bin')));
       assert.equal(failure.kind, 'not-found');
       assert.equal(failure.message, expectedMessage('layer-file-image-removed', values(image, 1, '/data/a.bin')));
