@@ -8,7 +8,8 @@
  *   alone costs, so the analysis's own share can be told from the engine's and the socket's.
  * - Berth: `readImageLayers` (history + the saved-image stream read in one pass, every layer parsed as it streams),
  *   and `readImageLayerFile` of the middle layer's 30 MiB file, what a click on a layer's file row does.
- * - Before: the same reads with the saved-image reader as it was before (bench/layers-before.ts), in the same run.
+ * - Before: the same reads with the saved-image reader of BERTH_BENCH_LAYERS_BEFORE (a git revision; by default the
+ *   one before the outer tar was fed without a stream adapter between), taken from git, in the same run.
  * - Berth's layer numbers here count from the base (0); the tree numbers them from the top.
  * - Each round runs every side once, in an order rotated per round, so no side always follows the same neighbour on
  *   a machine whose load moves. Wall time, the CPU time of the side's own process (Berth: this process; the peer:
@@ -21,7 +22,7 @@ import { openSync, closeSync, mkdtempSync, readFileSync, rmSync, writeFileSync }
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { analyzeLayers, buildImage, EngineClient, readImageLayerFile, readImageLayers, layerNumberOf, type LayerFileLocation } from '../src/engine';
-import { readSavedImage as readSavedImageBefore } from './layers-before';
+import { moduleAtRevision } from './revisionModule';
 import { loadTestEngines } from '../test/support/engines';
 import { elapsedMs, rotated, summarize, type Summary } from './stats';
 
@@ -110,6 +111,11 @@ async function drainSavedImage(client: EngineClient, imageId: string): Promise<v
     stream.cancel();
   }
 }
+
+/** The revision whose saved-image reader is "before": the last one that fed the outer tar through a stream adapter. */
+const BEFORE = process.env.BERTH_BENCH_LAYERS_BEFORE ?? '4e0b3ce';
+type SavedImageReader = typeof import('../src/engine/files/savedImage').readSavedImage;
+const readSavedImageBefore = (moduleAtRevision(BEFORE, 'src/engine/files/savedImage.ts') as { readSavedImage: SavedImageReader }).readSavedImage;
 
 /** readImageLayers with the reader as it was before: the same requests, the old outer-tar feed. */
 async function readLayersBefore(client: EngineClient, image: string): Promise<number> {

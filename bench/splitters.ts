@@ -14,14 +14,14 @@
  * revision, measured in the same run. Asserts nothing; writes bench/splitters-results.md.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { FrameDemuxer, JsonLineDecoder, type OutputChunk } from '../src/engine';
 import { MessageSplitter } from '../src/engine/compose';
 import { LogMessageReader } from '../src/logs/logMessages';
+import { moduleAtRevision } from './revisionModule';
 
 type Mode = 'frames' | 'tty' | 'json';
 type Splitter = 'plain' | 'demuxer' | 'compose' | 'logs' | 'logs-before' | 'json' | 'json-before';
@@ -58,30 +58,13 @@ function* wire(mode: Mode, size: number, total: number): Generator<Buffer> {
 type Reader = typeof LogMessageReader;
 type Decoder = typeof JsonLineDecoder;
 
-/**
- * FILE (under src/) of REVISION and the files beside it it needs, taken from git into a directory of its own (their
- * imports of the rest pointed at this tree's): the "before" of a change, measured in the same run as the "after".
- */
-function moduleOf(revision: string, folder: string, names: readonly string[], rewrite: RegExp, target: string): unknown {
-  const root = join(__dirname, '..');
-  const directory = join(tmpdir(), `berth-splitters-before-${revision.replace(/[^\w.-]/g, '_')}`, folder);
-  mkdirSync(directory, { recursive: true });
-  const files = execFileSync('git', ['-C', root, 'ls-tree', '--name-only', revision, `src/${folder}/`], { encoding: 'utf8' }).split('\n');
-  for (const name of names) {
-    if (!files.includes(`src/${folder}/${name}`)) continue;
-    const source = execFileSync('git', ['-C', root, 'show', `${revision}:src/${folder}/${name}`], { encoding: 'utf8', maxBuffer: 16 * MIB });
-    writeFileSync(join(directory, name), source.replace(rewrite, `from '${join(root, 'src', target)}`));
-  }
-  return createRequire(__filename)(join(directory, names[0] as string));
-}
-
 function readerOf(revision: string): Reader {
-  const logs = moduleOf(revision, 'logs', ['logMessages.ts', 'logStreamState.ts', 'logStamps.ts'], /from '\.\.\/engine/g, 'engine');
+  const logs = moduleAtRevision(revision, 'src/logs/logMessages.ts', ['logStreamState.ts', 'logStamps.ts']);
   return (logs as { LogMessageReader: Reader }).LogMessageReader;
 }
 
 function decoderOf(revision: string): Decoder {
-  const decoders = moduleOf(revision, 'engine/connection', ['decoders.ts'], /from '\.\//g, 'engine/connection/');
+  const decoders = moduleAtRevision(revision, 'src/engine/connection/decoders.ts');
   return (decoders as { JsonLineDecoder: Decoder }).JsonLineDecoder;
 }
 
