@@ -4,19 +4,14 @@
 // stops it, a variable is read, it continues; ending the session removes the container and stops the forward, and
 // says so. A named Dockerfile is built first; a missing one is refused with its row and starts nothing.
 import * as assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { expectedMessage } from '../../engine/engine/bad-input-cases';
 import { cleanupLabel } from '../../support/engines';
-import { ensureNodeImage } from '../../support/nodeImage';
-import { AttachedSessions, detach, listening, StoppedEvents } from '../support/debugSessions';
+import { DEBUG_APP_BREAK_LINE, detach, listening, StoppedEvents, useDebugApp } from '../support/debugSessions';
 import { berthLogText, eventually, inspectOrUndefined, useConnectedSuite } from '../support/fixtures';
 
-const APP = ['let counter = 0;', 'setInterval(() => {', '  counter += 1;', '  const message = `tick ${counter}`;', '  if (message === "") console.log(message);', '}, 100);', ''].join('\n');
-/** The line (0-based) of `const message`: the breakpoint's, where `counter` is at least 1. */
-const BREAK_LINE = 3;
 
 describe('berth-node debug configuration', function () {
   this.timeout(240_000);
@@ -24,28 +19,14 @@ describe('berth-node debug configuration', function () {
     const left = await client.containers.list({ all: true, filters: { label: ['berth.debug=berth-node', 'berth.test=1'] } });
     for (const container of left) await client.containers.remove(container.Id, { force: true }).catch(() => undefined);
   });
-  let image = '';
-  let appFolder = '';
-  const attached = new AttachedSessions();
-
-  before(async () => {
-    image = await ensureNodeImage(client);
-    appFolder = await mkdtemp(join(tmpdir(), 'berth-launch-'));
-    await writeFile(join(appFolder, 'app.js'), APP);
-  });
-  after(async () => {
-    vscode.debug.removeBreakpoints(vscode.debug.breakpoints);
-    await attached.detachAll();
-    attached.dispose();
-    if (appFolder !== '') await rm(appFolder, { recursive: true, force: true });
-  });
+  const app = useDebugApp(client, 'berth-launch-');
 
   const configuration = (extra: Record<string, unknown>): vscode.DebugConfiguration => ({
     type: 'berth-node',
     request: 'launch',
     name: 'Berth IT launch',
     program: 'app.js',
-    localRoot: appFolder,
+    localRoot: app.folder,
     remoteRoot: '/srv/app',
     networkMode: 'none',
     labels: { ...cleanupLabel },
@@ -54,12 +35,12 @@ describe('berth-node debug configuration', function () {
 
   it('runs the app with the inspector, stops at a breakpoint, reads a variable, continues; ending the session removes the container and the forward', async () => {
     const stopped = new StoppedEvents();
-    const breakpoint = new vscode.SourceBreakpoint(new vscode.Location(vscode.Uri.file(join(appFolder, 'app.js')), new vscode.Position(BREAK_LINE, 0)));
+    const breakpoint = new vscode.SourceBreakpoint(new vscode.Location(vscode.Uri.file(join(app.folder, 'app.js')), new vscode.Position(DEBUG_APP_BREAK_LINE, 0)));
     try {
       vscode.debug.addBreakpoints([breakpoint]);
-      const started = await vscode.debug.startDebugging(undefined, configuration({ image }));
+      const started = await vscode.debug.startDebugging(undefined, configuration({ image: app.image }));
       assert.equal(started, true, 'VS Code started the debug session');
-      const root = await eventually('the launched session', () => attached.roots.find((session) => session.name === 'Berth IT launch'), 30_000);
+      const root = await eventually('the launched session', () => app.attached.roots.find((session) => session.name === 'Berth IT launch'), 30_000);
       // The JavaScript debugger's own resolution turns `node` into `pwa-node`: proof that it ran on what Berth returned.
       assert.match(String(root.configuration.type), /^(pwa-)?node$/, 'the configuration became the JavaScript debugger\'s attach');
       assert.equal(root.configuration.request, 'attach');
@@ -75,8 +56,8 @@ describe('berth-node debug configuration', function () {
       const trace = (await hit.session.customRequest('stackTrace', { threadId: hit.threadId })) as { stackFrames: Array<{ id: number; line: number; source?: { path?: string } }> };
       const top = trace.stackFrames[0];
       assert.ok(top, 'a stack frame at the breakpoint');
-      assert.equal(top.line, BREAK_LINE + 1);
-      assert.ok(top.source?.path?.endsWith(join(appFolder, 'app.js')), `the remote /srv/app/app.js maps to the local copy, not ${top.source?.path}`);
+      assert.equal(top.line, DEBUG_APP_BREAK_LINE + 1);
+      assert.ok(top.source?.path?.endsWith(join(app.folder, 'app.js')), `the remote /srv/app/app.js maps to the local copy, not ${top.source?.path}`);
       const value = (await hit.session.customRequest('evaluate', { expression: 'counter', frameId: top.id, context: 'repl' })) as { result: string };
       assert.ok(Number(value.result) >= 1, `counter read ${value.result}`);
       vscode.debug.removeBreakpoints([breakpoint]);
@@ -94,11 +75,11 @@ describe('berth-node debug configuration', function () {
 
   it('builds the Dockerfile the configuration names first, and runs the app in that image', async () => {
     const tag = `berth-it-debug-${Date.now().toString(36)}:latest`;
-    await writeFile(join(appFolder, 'Dockerfile.debug'), `FROM ${image}\nLABEL berth.it.built=yes\n`);
+    await writeFile(join(app.folder, 'Dockerfile.debug'), `FROM ${app.image}\nLABEL berth.it.built=yes\n`);
     try {
       const started = await vscode.debug.startDebugging(undefined, configuration({ dockerfile: 'Dockerfile.debug', image: tag, name: 'Berth IT build' }));
       assert.equal(started, true, 'VS Code started the debug session');
-      const root = await eventually('the launched session', () => attached.roots.find((session) => session.name === 'Berth IT build'), 30_000);
+      const root = await eventually('the launched session', () => app.attached.roots.find((session) => session.name === 'Berth IT build'), 30_000);
       const [container] = await client.containers.list({ filters: { label: ['berth.debug=berth-node', 'berth.test=1'] } });
       assert.ok(container, 'the app runs in a container');
       const inspect = await client.containers.inspect(container.Id);
@@ -106,7 +87,7 @@ describe('berth-node debug configuration', function () {
       await detach(root);
       await eventually('the container to be removed', async () => ((await inspectOrUndefined(client, container.Id)) === undefined ? true : undefined), 60_000);
     } finally {
-      await rm(join(appFolder, 'Dockerfile.debug'), { force: true });
+      await rm(join(app.folder, 'Dockerfile.debug'), { force: true });
       await client.images.remove(tag, { force: true }).catch(() => undefined);
     }
   });
@@ -115,7 +96,7 @@ describe('berth-node debug configuration', function () {
     const before = await client.containers.list({ all: true, filters: { label: ['berth.debug=berth-node', 'berth.test=1'] } });
     const started = await vscode.debug.startDebugging(undefined, configuration({ dockerfile: 'docker/Dockerfile.debug' }));
     assert.equal(started, false, 'no debug session starts');
-    const message = expectedMessage('debug-launch-no-dockerfile', { path: 'docker/Dockerfile.debug', folder: appFolder });
+    const message = expectedMessage('debug-launch-no-dockerfile', { path: 'docker/Dockerfile.debug', folder: app.folder });
     await eventually('the refusal in the log', async () => ((await berthLogText()).split('\n').some((line) => line.includes('Starting Berth IT launch failed') && line.includes(message)) ? true : undefined), 20_000);
     const afterwards = await client.containers.list({ all: true, filters: { label: ['berth.debug=berth-node', 'berth.test=1'] } });
     assert.equal(afterwards.length, before.length, 'no container was created');

@@ -6,14 +6,11 @@
 // Sessions are ended with a disconnect that keeps the debuggee, never vscode.debug.stopDebugging: should Berth's
 // termination guard fail, the JavaScript debugger would kill the host's process tree of the app's container PID.
 import * as assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { tarOf } from '../../../src/engine/files';
 import { expectedMessage } from '../../engine/engine/bad-input-cases';
-import { ensureNodeImage } from '../../support/nodeImage';
-import { AttachedSessions, detach, listening, StoppedEvents } from '../support/debugSessions';
+import { DEBUG_APP, DEBUG_APP_BREAK_LINE, detach, listening, StoppedEvents, useDebugApp } from '../support/debugSessions';
 import { eventually, useConnectedSuite, viewShows } from '../support/fixtures';
 
 interface AttachSummary {
@@ -27,33 +24,16 @@ interface AttachSummary {
   token: string;
 }
 
-const APP = ['let counter = 0;', 'setInterval(() => {', '  counter += 1;', '  const message = `tick ${counter}`;', '  if (message === "") console.log(message);', '}, 100);', ''].join('\n');
-/** The line (0-based) of `const message`: the breakpoint's, where `counter` is at least 1. */
-const BREAK_LINE = 3;
 
 describe('Attach Node.js Debugger', function () {
   this.timeout(180_000);
   const { client, containers } = useConnectedSuite();
-  let image = '';
-  let localRoot = '';
-  const attached = new AttachedSessions();
-
-  before(async () => {
-    image = await ensureNodeImage(client);
-    localRoot = await mkdtemp(join(tmpdir(), 'berth-debug-'));
-    await writeFile(join(localRoot, 'app.js'), APP);
-  });
-  after(async () => {
-    vscode.debug.removeBreakpoints(vscode.debug.breakpoints);
-    await attached.detachAll();
-    attached.dispose();
-    if (localRoot !== '') await rm(localRoot, { recursive: true, force: true });
-  });
+  const app = useDebugApp(client, 'berth-debug-');
 
   /** A container running /app/app.js with node and ARGS (the script put in before it starts). */
   const appContainer = async (args: string[]): Promise<{ id: string; name: string }> => {
-    const made = await containers.create({ image, cmd: ['node', ...args, '/app/app.js'], start: false });
-    await client.containers.putArchive(made.id, '/app', await tarOf([{ header: { name: 'app.js', mode: 0o644, size: Buffer.byteLength(APP) }, data: Buffer.from(APP) }]));
+    const made = await containers.create({ image: app.image, cmd: ['node', ...args, '/app/app.js'], start: false });
+    await client.containers.putArchive(made.id, '/app', await tarOf([{ header: { name: 'app.js', mode: 0o644, size: Buffer.byteLength(DEBUG_APP) }, data: Buffer.from(DEBUG_APP) }]));
     await client.containers.start(made.id);
     return made;
   };
@@ -61,12 +41,12 @@ describe('Attach Node.js Debugger', function () {
   it('attaches to --inspect, stops at a breakpoint, reads a variable, continues; stopping the session ends the forward', async () => {
     const made = await appContainer(['--inspect=127.0.0.1:9229']);
     const stopped = new StoppedEvents();
-    const breakpoint = new vscode.SourceBreakpoint(new vscode.Location(vscode.Uri.file(join(localRoot, 'app.js')), new vscode.Position(BREAK_LINE, 0)));
+    const breakpoint = new vscode.SourceBreakpoint(new vscode.Location(vscode.Uri.file(join(app.folder, 'app.js')), new vscode.Position(DEBUG_APP_BREAK_LINE, 0)));
     try {
       vscode.debug.addBreakpoints([breakpoint]);
       const summary = await eventually(
         'Attach Node.js Debugger',
-        async () => await vscode.commands.executeCommand<AttachSummary | undefined>('berth.attachNodeDebugger', made.id, { localRoot, remoteRoot: '/app' }),
+        async () => await vscode.commands.executeCommand<AttachSummary | undefined>('berth.attachNodeDebugger', made.id, { localRoot: app.folder, remoteRoot: '/app' }),
         60_000,
       );
       assert.deepEqual([summary.container, summary.containerPort, summary.signalled, summary.remoteRoot], [made.name, 9229, false, '/app']);
@@ -77,15 +57,15 @@ describe('Attach Node.js Debugger', function () {
       const trace = (await hit.session.customRequest('stackTrace', { threadId: hit.threadId })) as { stackFrames: Array<{ id: number; line: number; source?: { path?: string } }> };
       const top = trace.stackFrames[0];
       assert.ok(top, 'a stack frame at the breakpoint');
-      assert.equal(top.line, BREAK_LINE + 1);
+      assert.equal(top.line, DEBUG_APP_BREAK_LINE + 1);
       // The workbench may name the local copy by a vscode-remote: URI's path or by the plain path.
-      assert.ok(top.source?.path?.endsWith(join(localRoot, 'app.js')), `the remote /app/app.js maps to the local copy, not ${top.source?.path}`);
+      assert.ok(top.source?.path?.endsWith(join(app.folder, 'app.js')), `the remote /app/app.js maps to the local copy, not ${top.source?.path}`);
       const value = (await hit.session.customRequest('evaluate', { expression: 'counter', frameId: top.id, context: 'repl' })) as { result: string };
       assert.ok(Number(value.result) >= 1, `counter read ${value.result}`);
 
       vscode.debug.removeBreakpoints([breakpoint]);
       await hit.session.customRequest('continue', { threadId: hit.threadId });
-      const root = await eventually('the attached session', () => attached.of(summary.token), 10_000);
+      const root = await eventually('the attached session', () => app.attached.of(summary.token), 10_000);
       await detach(root);
       await eventually('the inspector forward to end', async () => ((await listening(summary.localPort)) ? undefined : true), 30_000);
       await viewShows('containers', [made.name], 'the Forwarded row to go', (under) => (under.some((row) => row.label === 'Forwarded') ? undefined : under));
@@ -101,12 +81,12 @@ describe('Attach Node.js Debugger', function () {
     const made = await appContainer([]);
     const summary = await eventually(
       'Attach Node.js Debugger with SIGUSR1',
-      async () => await vscode.commands.executeCommand<AttachSummary | undefined>('berth.attachNodeDebugger', made.id, { localRoot, remoteRoot: '/app', confirmed: true }),
+      async () => await vscode.commands.executeCommand<AttachSummary | undefined>('berth.attachNodeDebugger', made.id, { localRoot: app.folder, remoteRoot: '/app', confirmed: true }),
       60_000,
     );
     assert.deepEqual([summary.signalled, summary.containerPort], [true, 9229]);
-    const root = await eventually('the attached session', () => attached.of(summary.token), 30_000);
-    assert.ok(attached.targetsOf(root).length > 0, 'the command returns once the debugger has reached the node process');
+    const root = await eventually('the attached session', () => app.attached.of(summary.token), 30_000);
+    assert.ok(app.attached.targetsOf(root).length > 0, 'the command returns once the debugger has reached the node process');
     await detach(root);
     await eventually('the inspector forward to end', async () => ((await listening(summary.localPort)) ? undefined : true), 30_000);
   });

@@ -2,8 +2,13 @@
 // of every debug adapter, and a detach that keeps the debuggee. Sessions are ended with a disconnect that keeps the
 // debuggee, never vscode.debug.stopDebugging: should Berth's termination guard fail, the JavaScript debugger would
 // kill the host's process tree of the app's container PID.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { EngineClient } from '../../../src/engine';
+import { ensureNodeImage } from '../../support/nodeImage';
 
 /** Whether something accepts connections on 127.0.0.1:PORT. */
 export function listening(port: number): Promise<boolean> {
@@ -74,4 +79,37 @@ export class StoppedEvents implements vscode.Disposable {
   dispose(): void {
     this.registration.dispose();
   }
+}
+
+/** The app the debugging suites debug: a timer whose callback has a local variable. */
+export const DEBUG_APP = ['let counter = 0;', 'setInterval(() => {', '  counter += 1;', '  const message = `tick ${counter}`;', '  if (message === "") console.log(message);', '}, 100);', ''].join('\n');
+/** The line (0-based) of `const message`: the breakpoint's, where `counter` is at least 1. */
+export const DEBUG_APP_BREAK_LINE = 3;
+
+export interface DebugApp {
+  /** The Node.js test image. */
+  image: string;
+  /** A temporary folder holding app.js (the local root). */
+  folder: string;
+  readonly attached: AttachedSessions;
+}
+
+/**
+ * A suite's hooks for debugging DEBUG_APP: the Node.js test image and a temporary folder with app.js before it; its
+ * breakpoints, the sessions Berth attached and the folder gone after it.
+ */
+export function useDebugApp(client: EngineClient, folderPrefix: string): DebugApp {
+  const app: DebugApp = { image: '', folder: '', attached: new AttachedSessions() };
+  before(async () => {
+    app.image = await ensureNodeImage(client);
+    app.folder = await mkdtemp(join(tmpdir(), folderPrefix));
+    await writeFile(join(app.folder, 'app.js'), DEBUG_APP);
+  });
+  after(async () => {
+    vscode.debug.removeBreakpoints(vscode.debug.breakpoints);
+    await app.attached.detachAll();
+    app.attached.dispose();
+    if (app.folder !== '') await rm(app.folder, { recursive: true, force: true });
+  });
+  return app;
 }
