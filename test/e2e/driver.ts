@@ -67,6 +67,27 @@ export class WorkbenchDriver {
     await this.waitForText(async () => (await row.getAttribute('aria-expanded')) ?? '', 'true', `${String(text)} expanded`);
   }
 
+  /**
+   * Opens PATH row by row until its last row shows. A row the tree draws again while its listing is in flight comes
+   * back closed (a young container's row is redrawn each second as its age changes): such a row is opened again.
+   */
+  async expandPath(paneTitle: string, path: ReadonlyArray<string | RegExp>, timeoutMs = 60_000): Promise<void> {
+    const last = path[path.length - 1];
+    if (last === undefined) return;
+    const opened = async (): Promise<string> => {
+      for (const text of path.slice(0, -1)) {
+        const row = this.treeRow(paneTitle, text);
+        if ((await row.count()) === 0) return '';
+        if ((await row.getAttribute('aria-expanded')) !== 'true') {
+          await row.locator('.monaco-tl-twistie').click();
+          return '';
+        }
+      }
+      return (await this.treeRow(paneTitle, last).count()) > 0 ? 'shown' : '';
+    };
+    await this.waitForText(opened, 'shown', `${path.map(String).join(' > ')} opened`, timeoutMs);
+  }
+
   async rowTexts(paneTitle: string): Promise<string[]> {
     return (await this.treeRows(paneTitle).allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
   }

@@ -24,12 +24,8 @@ export async function transferFromRows(workbench: Workbench, driver: WorkbenchDr
     const setup = await execCapture(client, Id, ['sh', '-c', `mkdir -p /srv/drop && echo downloaded > /srv/drop/${note}`]);
     if (setup.exitCode !== 0) throw new Error(`setup: ${setup.stderr}`);
     await driver.openViewContainer('Berth');
-    await driver.expandRow('Containers', name);
-    await driver.expandRow('Containers', /^Files$/);
-    await driver.expandRow('Containers', /^srv$/);
-    await driver.expandRow('Containers', /^drop$/);
     const file = driver.treeRow('Containers', new RegExp(`^${note.replace(/\./g, '\\.')}$`));
-    await file.waitFor({ timeout: 30_000 });
+    await driver.expandPath('Containers', [name, /^Files$/, /^srv$/, /^drop$/, new RegExp(`^${note.replace(/\./g, '\\.')}$`)]);
 
     await driver.contextMenu(file, 'Download…');
     const proposed = await driver.waitForText(() => driver.quickInputBox().inputValue(), new RegExp(`${note.replace(/\./g, '\\.')}$`), 'the save dialog\'s proposed path');
