@@ -5,7 +5,7 @@
  * activation benchmark loads exactly these bundles.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -52,6 +52,34 @@ export async function stageProductionBuild(repoRoot: string): Promise<StagedExte
     return { dir, sizes, buildMs, dispose: () => rmSync(dir, { recursive: true, force: true }) };
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/**
+ * The production bundles of the repository at REVISION (git's tree, exported to a temporary folder with this tree's
+ * node_modules), for a "before" launched in the same run as the current build.
+ */
+export async function stageRevision(revision: string, repoRoot = join(__dirname, '..')): Promise<{ dir: string; commit: string; dispose(): void }> {
+  const source = mkdtempSync(join(tmpdir(), 'berth-bench-revision-'));
+  try {
+    const commit = (await execFileAsync('git', ['-C', repoRoot, 'rev-parse', '--short', revision])).stdout.trim();
+    const archive = join(source, 'tree.tar');
+    await execFileAsync('git', ['-C', repoRoot, 'archive', '--format=tar', '-o', archive, commit]);
+    await execFileAsync('tar', ['-xf', archive, '-C', source]);
+    rmSync(archive);
+    symlinkSync(realpathSync(join(repoRoot, 'node_modules')), join(source, 'node_modules'));
+    const staged = await stageProductionBuild(source);
+    return {
+      dir: staged.dir,
+      commit,
+      dispose: () => {
+        staged.dispose();
+        rmSync(source, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(source, { recursive: true, force: true });
     throw error;
   }
 }

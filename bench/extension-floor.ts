@@ -15,6 +15,8 @@ import { REPO_ROOT } from '../test/vscode/codeServer';
 
 export const FLOOR_CONTAINER_TITLE = 'Floor';
 export const FLOOR_VIEW_TITLE = 'Items';
+/** The floor's filter command, in the palette as `Floor: Filter Items`. */
+export const FLOOR_FILTER_TITLE = 'Filter Items';
 
 /**
  * `BERTH_FLOOR_SHAPE` in the floor's extension host: rows as the plain floor makes them, or with one part of a Berth
@@ -61,9 +63,18 @@ exports.activate = (context) => {
     item.contextValue = berthRows ? 'berth:container:created' : 'floor:item';
     return item;
   };
-  const items = Array.from({ length: count }, (_, index) => makeItem('item-' + String(index).padStart(5, '0')));
+  // BERTH_FLOOR_TYPED: items named as the filter bench names its containers (bench/extension-ui-filter.ts).
+  const typed = process.env.BERTH_FLOOR_TYPED || '';
+  const labelOf = (index) => {
+    const padded = String(index).padStart(5, '0');
+    if (!typed) return 'item-' + padded;
+    const level = index % (typed.length + 1);
+    return String(level + 1) + typed.slice(0, level) + '-floor-' + padded;
+  };
+  const items = Array.from({ length: count }, (_, index) => makeItem(labelOf(index)));
+  let shown = items;
   const changed = new vscode.EventEmitter();
-  const provider = { onDidChangeTreeData: changed.event, getTreeItem: (item) => item, getChildren: (item) => (item ? [] : items) };
+  const provider = { onDidChangeTreeData: changed.event, getTreeItem: (item) => item, getChildren: (item) => (item ? [] : shown) };
   const berthView = shape === 'berth-view' || shape === 'berth-view-short';
   if (berthView) provider.resolveTreeItem = (item) => Object.assign(item, { tooltip: new vscode.MarkdownString('**' + item.label + '**') });
   const dragAndDropController = { dropMimeTypes: ['text/uri-list'], dragMimeTypes: [], handleDrop: () => undefined };
@@ -71,6 +82,22 @@ exports.activate = (context) => {
     ? { treeDataProvider: provider, canSelectMany: true, showCollapseAll: true, dragAndDropController }
     : { treeDataProvider: provider });
   context.subscriptions.push(changed, view);
+  // The least a filter box can do: the items whose label contains what was typed, a root refresh per keystroke.
+  context.subscriptions.push(vscode.commands.registerCommand('floor.filter', () => {
+    const box = vscode.window.createInputBox();
+    box.placeholder = 'Text to look for (empty: every row)';
+    box.onDidChangeValue((value) => {
+      const needle = value.trim().toLowerCase();
+      shown = needle ? items.filter((item) => item.label.toLowerCase().includes(needle)) : items;
+      changed.fire(undefined);
+    });
+    box.onDidHide(() => {
+      box.dispose();
+      shown = items;
+      changed.fire(undefined);
+    });
+    box.show();
+  }));
   // 'age N': the first N rows exited now and age as Berth's do (docker's words), drawn again when their text changes
   // and only while the view is visible: VS Code's cost of the refreshes the issue asks Berth for.
   let aging = [];
@@ -105,6 +132,7 @@ exports.activate = (context) => {
         buffered = buffered.slice(newline + 1);
         if (line.startsWith('add ')) {
           items.unshift(makeItem(line.slice(4)));
+          if (shown !== items) shown.unshift(items[0]);
           changed.fire(undefined);
         }
         if (line.startsWith('age ')) {
@@ -161,6 +189,7 @@ export function writeFloorExtensions(): FloorExtensions {
   const floorView = {
     viewsContainers: { activitybar: [{ id: 'floor', title: FLOOR_CONTAINER_TITLE, icon: 'icon.svg' }] },
     views: { floor: [{ id: 'floor.items', name: FLOOR_VIEW_TITLE }] },
+    commands: [{ command: 'floor.filter', title: FLOOR_FILTER_TITLE, category: FLOOR_CONTAINER_TITLE }],
   };
   for (const [dir, contributes] of [[floorDir, floorView], [floorMenusDir, { ...floorView, ...berthRowMenus() }]] as const) {
     writeFileSync(join(dir, 'extension.js'), FLOOR_SOURCE);

@@ -21,7 +21,7 @@ import { delimiter, join } from 'node:path';
 import { EngineClient } from '../src/engine';
 import { REPO_ROOT } from '../test/vscode/codeServer';
 import { germanDisplayLanguage } from '../test/vscode/germanLocale';
-import { stageProductionBuild, type StagedExtension } from './extension-bundle';
+import { stageProductionBuild, stageRevision, type StagedExtension } from './extension-bundle';
 import { startBenchEngine, type BenchEngine } from './extension-engine';
 import { measureFollowed } from './extension-follow';
 import type { HostPlan, IdleSample } from './extension-protocol';
@@ -30,7 +30,7 @@ import { activationTable, bundleTable, heapTable, idleTable, logsTable, peersTab
 import { createProbeContainer, measureEngineTree, measureMemoryTree, type TreeHeapResult, type TreeUpdateResult } from './extension-tree';
 import { blackholeEngine, buildHostModule, EXIT_HOST_FAILED, runLaunch, type LaunchOptions, type LaunchOutcome } from './extension-vscode';
 import { createIdleContainers, fixtureLabels, removeRunContainers } from './fixtures';
-import { measureUi, uiMarkdown } from './extension-ui-run';
+import { measureUi, UI_RESULTS, uiMarkdown } from './extension-ui-run';
 import type { TargetCheck } from './report';
 import { targetsTable } from './report';
 import type { Summary } from './stats';
@@ -295,7 +295,12 @@ async function main(): Promise<void> {
       return;
     }
     if (process.env.BERTH_BENCH_ONLY === 'ui') {
-      process.stdout.write(`${uiMarkdown(await measureUi(engine, staged.dir, log))}\nWrote bench/extension-ui-results.md and .json\n`);
+      const before = process.env.BERTH_BENCH_UI_BEFORE ? await stageRevision(process.env.BERTH_BENCH_UI_BEFORE) : undefined;
+      try {
+        process.stdout.write(`${uiMarkdown(await measureUi(engine, staged.dir, log, before))}\nWrote bench/${UI_RESULTS}.md and .json\n`);
+      } finally {
+        before?.dispose();
+      }
       return;
     }
     const vscodeFigures = await measureInVscode(staged, engine);

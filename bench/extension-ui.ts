@@ -25,11 +25,14 @@ import { engineListingShown, savedListingsOf } from './extension-saved-listing';
 import { summarize, type Summary } from './stats';
 
 export interface UiLatency {
-  readonly subject: 'Berth' | 'floor';
+  /** `Berth before`: Berth built from an earlier commit (BERTH_BENCH_UI_BEFORE), in the same run. */
+  readonly subject: 'Berth' | 'floor' | 'Berth before';
   readonly containers: number;
   /** Berth: opens in a window that has the list the last one saved (src/model/savedListing.ts), as a returning user's. */
   readonly open: Summary;
   readonly change: Summary;
+  /** Berth: a keystroke in the Containers filter → the view's rows filtered (bench/extension-ui-filter.ts). */
+  readonly keystroke?: Summary | undefined;
   /** Berth: the open in a first window, with no saved list: the engine's listing is on the way. */
   readonly firstWindowOpen?: Summary | undefined;
   /** Berth, with a saved list: from the first row to the engine's own listing shown (the view's message gone). */
@@ -219,7 +222,7 @@ class ProfilerLink {
 }
 
 /** page time (timeOrigin + now) minus launcher time, from the middle of a round trip. */
-async function pageClockOffset(page: Page): Promise<number> {
+export async function pageClockOffset(page: Page): Promise<number> {
   let best = { span: Number.POSITIVE_INFINITY, offset: 0 };
   for (let round = 0; round < 5; round++) {
     const before = Date.now();
@@ -440,6 +443,8 @@ export interface BerthRun {
   /** From the first row to the engine's own listing shown, when the view opened on a saved list. */
   readonly engineListingAfterOpen: number | undefined;
   readonly changes: number[];
+  /** What `afterChanges` resolved (the filter's keystrokes), ms. */
+  readonly keystrokes: number[];
   /** Changes whose row never showed (within 90 s). */
   readonly missing: string[];
   readonly idle: IdleCpu[];
@@ -450,7 +455,7 @@ export interface BerthRun {
  * windows: visible, then hidden (the Explorer shown instead).
  */
 export async function berthLaunch(
-  options: UiLaunchOptions & { readonly client: EngineClient; readonly image: string; readonly requests: () => number; readonly changes: number; readonly idle?: { settleMs: number; windowMs: number; beforeIdle: () => Promise<void> } },
+  options: UiLaunchOptions & { readonly client: EngineClient; readonly image: string; readonly requests: () => number; readonly changes: number; readonly idle?: { settleMs: number; windowMs: number; beforeIdle: () => Promise<void> }; readonly afterChanges?: ((page: Page) => Promise<number[]>) | undefined },
 ): Promise<BerthRun> {
   return withWorkbench(options, async ({ page, server }, idler) => {
     const profiling = process.env.BERTH_BENCH_PROFILE_OPEN === '1' ? await idler.startProfile() : undefined;
@@ -485,6 +490,10 @@ export async function berthLaunch(
       if (!(await waitForRowGone(page, 'Containers', name))) options.log(`${name}: the removed row still showed after 30 s`);
       await sleep(300);
     }
+    // BERTH_BENCH_PROFILE_KEYSTROKES=1: how much of the keystrokes' time the extension host spent in Berth's code.
+    const profilingKeystrokes = options.afterChanges && process.env.BERTH_BENCH_PROFILE_KEYSTROKES === '1' ? await idler.startProfile() : undefined;
+    const keystrokes = options.afterChanges ? await options.afterChanges(page) : [];
+    if (profilingKeystrokes) options.log(`KEYSTROKES PROFILE (${keystrokes.length} keystrokes) ${JSON.stringify(await profilingKeystrokes())}`);
     const idle: IdleCpu[] = [];
     if (options.idle) {
       await options.idle.beforeIdle();
@@ -516,14 +525,14 @@ export async function berthLaunch(
       const deadline = Date.now() + 30_000;
       while (Object.keys(savedListingsOf(server.userDataDir)).length === 0 && Date.now() < deadline) await sleep(250);
     }
-    return { open, engineListingAfterOpen, changes, idle, missing };
+    return { open, engineListingAfterOpen, changes, keystrokes, idle, missing };
   });
 }
 
 /** One floor launch: open its view (timed), then `changes` root refreshes adding one item (timed). */
 export async function floorLaunch(
-  options: UiLaunchOptions & { readonly socket: string; readonly changes: number; readonly idle?: { settleMs: number; windowMs: number; agingRows: number } },
-): Promise<{ open: number; changes: number[]; idle: IdleCpu | undefined }> {
+  options: UiLaunchOptions & { readonly socket: string; readonly changes: number; readonly idle?: { settleMs: number; windowMs: number; agingRows: number }; readonly afterChanges?: ((page: Page) => Promise<number[]>) | undefined },
+): Promise<{ open: number; changes: number[]; keystrokes: number[]; idle: IdleCpu | undefined }> {
   return withWorkbench(options, async ({ page }, idler) => {
     const open = await openView(page, FLOOR_CONTAINER_TITLE, FLOOR_VIEW_TITLE);
     const socket = await connectWithRetry(options.socket);
@@ -540,6 +549,7 @@ export async function floorLaunch(
         changes.push(shownAt - askedAt);
         await sleep(300);
       }
+      const keystrokes = options.afterChanges ? await options.afterChanges(page) : [];
       // VS Code's own cost of a visible tree of prebuilt items, as many of them aging as Berth's window has (the same
       // moment: Berth's exit just before its settling time): what Berth's visible idle compares with.
       let idle: IdleCpu | undefined;
@@ -555,7 +565,7 @@ export async function floorLaunch(
         const items = Number(options.env?.BERTH_FLOOR_ITEMS ?? 1000).toLocaleString('en');
         idle = { case: `floor extension (${items} prebuilt tree items, ${agingRows} aging), view visible`, ...(await idler.window(windowMs)), windowMs, engineRequests: undefined };
       }
-      return { open, changes, idle };
+      return { open, changes, keystrokes, idle };
     } finally {
       socket.destroy();
     }
@@ -567,8 +577,8 @@ export function latencyRow(
   containers: number,
   opens: number[],
   changes: number[],
-  extra: { firstWindowOpens?: number[]; engineListingAfterOpen?: number[] } = {},
+  extra: { firstWindowOpens?: number[]; engineListingAfterOpen?: number[]; keystrokes?: number[] } = {},
 ): UiLatency {
   const maybe = (values: number[] | undefined): Summary | undefined => (values && values.length > 0 ? summarize(values) : undefined);
-  return { subject, containers, open: summarize(opens), change: summarize(changes), firstWindowOpen: maybe(extra.firstWindowOpens), engineListingAfterOpen: maybe(extra.engineListingAfterOpen) };
+  return { subject, containers, open: summarize(opens), change: summarize(changes), keystroke: maybe(extra.keystrokes), firstWindowOpen: maybe(extra.firstWindowOpens), engineListingAfterOpen: maybe(extra.engineListingAfterOpen) };
 }

@@ -23,15 +23,15 @@ export function fixtureLabels(runId: string, set: string): FixtureLabels {
   };
 }
 
-/** Creates `count` containers with bounded concurrency; resolves their ids. */
-export async function createIdleContainers(client: EngineClient, image: string, count: number, labels: Record<string, string>): Promise<string[]> {
+/** Creates `count` containers with bounded concurrency (named by `nameOf`, else by the engine); resolves their ids. */
+export async function createIdleContainers(client: EngineClient, image: string, count: number, labels: Record<string, string>, nameOf?: (index: number) => string): Promise<string[]> {
   const ids: string[] = [];
   const concurrency = 4;
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < count) {
-      next++;
-      const { Id } = await client.containers.create(containerSpec(image, ['true'], { Labels: labels }));
+      const index = next++;
+      const { Id } = await client.containers.create(containerSpec(image, ['true'], { Labels: labels }), nameOf ? { name: nameOf(index) } : {});
       ids.push(Id);
     }
   };

@@ -13,6 +13,7 @@ import type { SessionsDeps } from '../workbench/deps';
 import { EngineForest, isEngineRoot, type EngineRootNode, type PerEngineTree } from './engineForest';
 import { engineRootItem, viewStatus } from './engineViewStatus';
 import { ROW_REFRESH_GAP_MS, RowRefreshScheduler } from './rowRefreshScheduler';
+import { showViewHeader } from './viewHeader';
 import { labelOf, markdownTooltip, rowsUnder, type RowSummary } from './treeItems';
 
 export type { RowSummary } from './treeItems';
@@ -385,8 +386,6 @@ export abstract class EngineTreeView<N extends { readonly engine: string }, T ex
   /** Says again how many rows the filter shows; the description is sent to the workbench only when its text changes. */
   protected updateDescription(): void {
     const only = this.forest.isMulti ? undefined : this.deps.engines.all[0];
-    const { description, message } = viewStatus(only, () => this.filterDescription(), Date.now());
-    if (this.view.description !== description) this.view.description = description;
-    this.view.message = message;
+    showViewHeader(this.view, viewStatus(only, () => this.filterDescription(), Date.now()));
   }
 }
