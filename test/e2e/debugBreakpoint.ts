@@ -113,7 +113,7 @@ export async function breakpointInWorkbench({ workbench, driver, client, cleanup
     if (!(await listening(port))) throw new Error(`nothing listens on the forward 127.0.0.1:${port}`);
 
     // Continue (the breakpoint removed first, or the next tick stops again), then Stop, both from the debug toolbar.
-    await driver.runFromPalette('Debug: Remove All Breakpoints');
+    await driver.runFromPalette('Remove All Breakpoints');
     await page.keyboard.press('Escape');
     await toolbarAction(page, 'Continue').click();
     await toolbarAction(page, 'Pause').waitFor({ timeout: 30_000 });
@@ -132,7 +132,7 @@ export async function breakpointInWorkbench({ workbench, driver, client, cleanup
   } finally {
     await page.keyboard.press('Escape').catch(() => undefined);
     await driver.runFromPalette('Berth: Clear Containers Filter').catch(() => undefined);
-    await driver.runFromPalette('Debug: Remove All Breakpoints').catch(() => undefined);
+    await driver.runFromPalette('Remove All Breakpoints').catch(() => undefined);
     await driver.runFromPalette('View: Close All Editors').catch(() => undefined);
     await driver.runFromPalette('Notifications: Clear All').catch(() => undefined);
     for (const container of await launched().catch(() => [])) await client.containers.remove(container.Id, { force: true }).catch(() => undefined);
