@@ -138,7 +138,7 @@ run_launcher_tests() {
 # they were recorded: a stage whose cases vanish (a file that decides Podman is not there, a suite that no longer
 # registers, a glob that stops matching) fails instead of passing with less. Other work only adds tests; raise
 # these when a stage grows, never lower them to make a run pass.
-declare -A STAGE_MINIMUM=([unit]=500 [unit-later]=500 [engine]=395 [integration]=140 [integration-podman]=130 [e2e]=35)
+declare -A STAGE_MINIMUM=([unit]=500 [unit-later]=500 [engine]=395 [integration]=140 [integration-podman]=130 [e2e]=36)
 
 add_counts() {
   local name=$1 passed=$2 failed=$3 skipped=$4 detail=$5 seconds=$6

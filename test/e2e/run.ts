@@ -39,6 +39,7 @@ import { VOLUMES_CASE, volumesPrune } from './volumes';
 import { AGING_ROW_CASE, agingRow } from './agingRow';
 import { COMPOSE_CASE, composeUpFromExplorer } from './compose';
 import { SCAFFOLD_CASE, addDockerFilesFromPalette } from './scaffold';
+import { DEBUG_BREAKPOINT_CASE, breakpointInWorkbench } from './debugBreakpoint';
 import { SCREENSHOTS, publish, resetPublishable } from './screenshots';
 import { errorMessage } from '../../src/common/errors';
 import { containerSpec } from '../support/containerSpec';
@@ -281,6 +282,8 @@ async function devWorkbenchCases(
     await runner.run(COMPOSE_CASE, () => composeUpFromExplorer(workbench, driver, client, { image: engines.image, dockerHost: engines.dockerHost }), evidence);
 
     await runner.run(SCAFFOLD_CASE, () => addDockerFilesFromPalette(workbench, driver), evidence);
+
+    await runner.run(DEBUG_BREAKPOINT_CASE, () => breakpointInWorkbench({ workbench, driver, client, cleanup, publish }), evidence);
 
     await runner.run(HOSTED_REGISTRIES_CASE, () => hostedRegistries(driver, publish), evidence);
 

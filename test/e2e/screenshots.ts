@@ -40,6 +40,7 @@ const PUBLISHED: Readonly<Record<string, string>> = {
   'files-edit': 'files-edit.png',
   'changes-diff': 'changes-diff.png',
   'registries-docker-hub': 'registries-docker-hub.png',
+  'debug-breakpoint': 'debug-breakpoint.png',
 };
 
 /** Empties the publishable set, so a picture of an earlier run can never pass for one of this run. */
