@@ -294,7 +294,8 @@ class Follower {
         return 'removed';
       }
       if (event.kind === 'start') {
-        if (knownStart !== undefined && event.nanos >= knownStart && event.nanos - knownStart < OWN_START_WINDOW_NS) continue;
+        // While the run shown is open (its die not seen yet), a start is its own, however late the engine sent it.
+        if (this.runOpen || (knownStart !== undefined && event.nanos >= knownStart && event.nanos - knownStart < OWN_START_WINDOW_NS)) continue;
         this.runOpen = true;
         if (shownBefore) this.notice(`${this.name} restarted`);
         shownBefore = true;
