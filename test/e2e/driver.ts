@@ -74,18 +74,31 @@ export class WorkbenchDriver {
   async expandPath(paneTitle: string, path: ReadonlyArray<string | RegExp>, timeoutMs = 60_000): Promise<void> {
     const last = path[path.length - 1];
     if (last === undefined) return;
-    const opened = async (): Promise<string> => {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      // The first row of the path that is not there yet (null) or not open (its locator); undefined: all open.
+      let closed: Locator | null | undefined;
       for (const text of path.slice(0, -1)) {
         const row = this.treeRow(paneTitle, text);
-        if ((await row.count()) === 0) return '';
+        if ((await row.count()) === 0) {
+          closed = null;
+          break;
+        }
         if ((await row.getAttribute('aria-expanded')) !== 'true') {
-          await row.locator('.monaco-tl-twistie').click();
-          return '';
+          closed = row;
+          break;
         }
       }
-      return (await this.treeRow(paneTitle, last).count()) > 0 ? 'shown' : '';
-    };
-    await this.waitForText(opened, 'shown', `${path.map(String).join(' > ')} opened`, timeoutMs);
+      if (closed === undefined && (await this.treeRow(paneTitle, last).count()) > 0) return;
+      if (Date.now() > end) throw new Error(`timed out opening ${path.map(String).join(' > ')} in ${paneTitle}`);
+      if (closed) {
+        // One click, then time for the tree to say it is open (it may list first): a second click would close it.
+        await closed.locator('.monaco-tl-twistie').click();
+        await this.waitForText(async () => (await closed.getAttribute('aria-expanded')) ?? '', 'true', 'the row open', 10_000).catch(() => undefined);
+      } else {
+        await this.page.waitForTimeout(250);
+      }
+    }
   }
 
   async rowTexts(paneTitle: string): Promise<string[]> {
