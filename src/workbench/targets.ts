@@ -96,11 +96,26 @@ export async function resolveContainers(
   const selected = dedupe(selection.flatMap((item) => containerRefOf(deps, item, options.engine)));
   if (clicked.length > 0) {
     const withSelection = pick.many && selected.length > 1 && within(clicked, selected);
-    return { refs: withSelection ? selected : clicked, options };
+    return { refs: await Promise.all((withSelection ? selected : clicked).map(named)), options };
   }
-  if (selected.length > 0) return { refs: pick.many ? selected : selected.slice(0, 1), options };
+  if (selected.length > 0) return { refs: await Promise.all((pick.many ? selected : selected.slice(0, 1)).map(named)), options };
   const refs = await pickContainers(deps, pick, deps.sessionFor(options.engine));
   return refs && refs.length > 0 ? { refs, options } : undefined;
+}
+
+/**
+ * A container given by id or name that the model has not listed yet (automation right after a create; Podman's
+ * events can lag) is named by the engine, so messages and summaries say its name, not the key. One that the engine
+ * does not know keeps the key: the command then fails with the engine's own words.
+ */
+async function named(ref: ContainerRef): Promise<ContainerRef> {
+  if (ref.record) return ref;
+  try {
+    const found = await ref.session.client.containers.inspect(ref.id);
+    return { ...ref, id: found.Id, name: found.Name.replace(/^\//, '') };
+  } catch {
+    return ref;
+  }
 }
 
 /** The one running container a single-container command acts on: the clicked row, the given one, or a pick of those running. */
