@@ -10,6 +10,7 @@ import { EventFollower, EventHistory, type FollowState, type HistoryEntry } from
 import type { EngineSession } from '../model/session';
 import type { RowSummary } from '../views/engineTreeView';
 import { rowSummariesUnder, sessionTreeView, toTreeItem } from '../views/treeItems';
+import { showViewHeader } from '../views/viewHeader';
 import type { LogDeps, SessionsDeps, SettingsDeps } from '../workbench/deps';
 import { filterDescription, matchesFilter, presentEvent } from './presentation';
 
@@ -141,8 +142,7 @@ export class EventsView extends Disposable implements vscode.TreeDataProvider<Ev
     if (node !== undefined) return [];
     const total = this.perEngine.get(this.current.id)?.history.size ?? 0;
     const shown = this.shownEntries();
-    this.view.description = filterDescription(shown.length, total, this.filterText);
-    this.view.message = this.perEngine.get(this.current.id)?.message;
+    showViewHeader(this.view, { description: filterDescription(shown.length, total, this.filterText), message: this.perEngine.get(this.current.id)?.message });
     return shown.map((entry) => ({ kind: 'event', engine: this.current.id, sequence: entry.sequence }));
   }
 

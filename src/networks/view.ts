@@ -10,6 +10,7 @@ import type { RowSummary } from '../views/engineTreeView';
 import { filteredTopRows, filterNoticeItem, type FilterableView } from '../views/filterRows';
 import { filterApplies, networkMatches, NO_FILTER, type FilterNoticeRow, type RowFilter } from '../views/rowFilter';
 import { rowSummariesUnder, sessionTreeView, toTreeItem } from '../views/treeItems';
+import { showViewHeader } from '../views/viewHeader';
 import type { LogDeps, SessionsDeps } from '../workbench/deps';
 import { attachmentsOf, presentAttachment, presentNetwork } from './presentation';
 import { NetworkStore } from './store';
@@ -64,7 +65,7 @@ export class NetworksView extends Disposable implements vscode.TreeDataProvider<
   /** Shows only the networks that pass FILTER (NO_FILTER: all); new rows from events respect it. */
   setFilter(filter: RowFilter): void {
     this.filter = filter;
-    if (!filterApplies(filter)) this.view.description = undefined;
+    if (!filterApplies(filter)) showViewHeader(this.view, { description: undefined });
     this._onDidChangeTreeData.fire(undefined);
   }
 

@@ -12,6 +12,7 @@ import { dockerConfigRegistries, dockerConfigSource } from './dockerConfigRegist
 import { RegistriesTreeProvider } from './registriesTree';
 import { RegistrySignIn } from './signIn';
 import { TypedRepositories } from './typedRepositories';
+import { showViewHeader } from '../views/viewHeader';
 
 export const REGISTRIES_VIEW_ID = 'berth.registries';
 
@@ -31,7 +32,7 @@ export function createRegistriesParts(deps: RegistriesDeps, owner: DisposableSto
   const view = owner.add(vscode.window.createTreeView(REGISTRIES_VIEW_ID, { treeDataProvider: ownRows(tree), showCollapseAll: true }));
   owner.add(
     tree.onDidListRoot((count) => {
-      view.message = count === 0 ? 'No registries yet. Sign in to a registry (the key icon above), or log in with the docker CLI.' : undefined;
+      showViewHeader(view, { message: count === 0 ? 'No registries yet. Sign in to a registry (the key icon above), or log in with the docker CLI.' : undefined });
     }),
   );
   owner.add(store.onDidChange(() => tree.refresh()));

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { filterApplies, filterCountText, type FilterCounts, type RowFilter } from './rowFilter';
+import { showViewHeader } from './viewHeader';
 
 export type { FilterCounts, FilterNoticeRow } from './rowFilter';
 
@@ -79,6 +80,6 @@ export function filteredTopRows<I, N>(
     nodes.set(key, node);
   }
   const description = filterDescription(applies, { shown: nodes.size, total });
-  if (view.description !== description) view.description = description;
+  showViewHeader(view, { description });
   return { nodes, hiddenAll: applies && nodes.size === 0 };
 }

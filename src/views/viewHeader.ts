@@ -1,5 +1,5 @@
 /**
- * Puts a view's description and message on its TreeView, each only when it changed. No `vscode` import, so the rule is
+ * Puts a view's description and message (those given) on its TreeView, each only when it changed. No `vscode` import, so the rule is
  * unit-tested with a plain object.
  */
 
@@ -14,7 +14,7 @@ export interface ViewHeader {
  * again unchanged just before a refresh would hold that refresh back 200 ms, and a description set again is one more
  * message to the window.
  */
-export function showViewHeader(view: ViewHeader, header: { description: string | undefined; message: string | undefined }): void {
-  if (view.description !== header.description) view.description = header.description;
-  if (view.message !== header.message) view.message = header.message;
+export function showViewHeader(view: ViewHeader, header: { description?: string | undefined; message?: string | undefined }): void {
+  if ('description' in header && view.description !== header.description) view.description = header.description;
+  if ('message' in header && view.message !== header.message) view.message = header.message;
 }

@@ -14,6 +14,7 @@ import { filteredTopRows, filterNoticeItem, type FilterableView } from '../views
 import { filterApplies, NO_FILTER, volumeMatches, type FilterNoticeRow, type RowFilter } from '../views/rowFilter';
 import { ROW_REFRESH_GAP_MS, RowRefreshScheduler } from '../views/rowRefreshScheduler';
 import { rowSummariesUnder, sessionTreeView, toTreeItem } from '../views/treeItems';
+import { showViewHeader } from '../views/viewHeader';
 import type { LogDeps, SessionsDeps } from '../workbench/deps';
 import { presentDiskUsage, presentVolume, presentVolumeUser } from './presentation';
 import { DISK_USAGE_MAX_AGE_MS, DISK_USAGE_SHOW_DELAY_MS, VolumeStore, type VolumeChange, type VolumeSource } from './store';
@@ -108,7 +109,7 @@ export class VolumesView extends Disposable implements vscode.TreeDataProvider<V
   /** Shows only the volumes that pass FILTER (NO_FILTER: all); new rows from events respect it. */
   setFilter(filter: RowFilter): void {
     this.filter = filter;
-    if (!filterApplies(filter)) this.view.description = undefined;
+    if (!filterApplies(filter)) showViewHeader(this.view, { description: undefined });
     this._onDidChangeTreeData.fire(undefined);
   }
 

@@ -41,3 +41,12 @@ test('a changed description or message is set, and only that one', () => {
   assert.equal(view.message, undefined);
   assert.equal(view.description, '2 of 10');
 });
+
+test('a header with only one part leaves the other as it is', () => {
+  const view = new RecordingHeader();
+  showViewHeader(view, { description: '1 of 4', message: 'No registries yet' });
+  showViewHeader(view, { message: undefined });
+  showViewHeader(view, { description: '2 of 4' });
+  assert.deepEqual(view.sets, ['description=1 of 4', 'message=No registries yet', 'message=undefined', 'description=2 of 4']);
+  assert.equal(view.description, '2 of 4', 'a message-only header kept the description');
+});
