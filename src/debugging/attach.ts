@@ -104,7 +104,7 @@ async function signalAfterConsent(client: EngineClient, id: string, name: string
   return true;
 }
 
-/** The JavaScript debugger's own attach timeout, and time for its last try's error to end the session. */
+/** Three times the JavaScript debugger's own attach timeout (10 s): room for its last try, and for that try's error to end the session. */
 const TARGET_ATTACH_TIMEOUT_MS = 30_000;
 
 /**

@@ -58,7 +58,6 @@ export class RunTerminalControls extends Disposable {
     this._register(toDisposable(() => terminal.signal.removeEventListener('abort', onClosed)));
   }
 
-
   get detached(): boolean {
     return this.detachController.signal.aborted;
   }

@@ -6,7 +6,6 @@
 // debug toolbar, and the engine must no longer have the container Berth started, nor anything listen on the forward.
 // Rows are found through Filter Containers… (earlier cases leave many rows above them).
 import { rm, mkdir, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import type { EngineClient } from '../../src/engine';
@@ -15,6 +14,7 @@ import { ensureNodeImage } from '../support/nodeImage';
 import { eventually } from '../support/wait';
 import type { Workbench } from '../vscode/launch';
 import type { WorkbenchDriver } from './driver';
+import { listening } from '../support/loopbackPort';
 
 export const DEBUG_BREAKPOINT_CASE = 'berth-node from Select and Start Debugging stops at a breakpoint set in the gutter; Variables shows the local; Stop removes the container and the forward';
 
@@ -106,8 +106,7 @@ export async function breakpointInWorkbench({ workbench, driver, client, cleanup
     await driver.quickInputBox().waitFor({ state: 'visible', timeout: 15_000 });
     await driver.quickInputBox().fill(containerName);
     await page.keyboard.press('Enter');
-    await driver.expandRow('Containers', containerName);
-    await driver.treeRow('Containers', /^Forwarded/).waitFor({ timeout: 30_000 });
+    await driver.expandPath('Containers', [containerName, /^Forwarded/]);
     const forwardRow = await driver.waitForText(async () => (await driver.rowTexts('Containers')).join('\n'), /127\.0\.0\.1:\d+ → 9229/, 'the forward of the inspector');
     const port = Number(/127\.0\.0\.1:(\d+) → 9229/.exec(forwardRow)?.[1]);
     if (!(await listening(port))) throw new Error(`nothing listens on the forward 127.0.0.1:${port}`);
@@ -191,13 +190,3 @@ function toolbarAction(page: Page, ...labels: string[]): Locator {
   return page.locator(labels.map((label) => `.debug-toolbar .action-label[aria-label^="${label}"]`).join(', ')).first();
 }
 
-/** Whether something accepts connections on 127.0.0.1:PORT. */
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port }, () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
-  });
-}

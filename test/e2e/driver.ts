@@ -59,14 +59,6 @@ export class WorkbenchDriver {
     return this.treeRows(paneTitle).filter({ hasText: text }).first();
   }
 
-  /** Waits for a row and opens it with its twistie, as a user clicks; then waits until the tree says it is open. */
-  async expandRow(paneTitle: string, text: string | RegExp): Promise<void> {
-    const row = this.treeRow(paneTitle, text);
-    await row.waitFor({ timeout: 30_000 });
-    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
-    await this.waitForText(async () => (await row.getAttribute('aria-expanded')) ?? '', 'true', `${String(text)} expanded`);
-  }
-
   /**
    * Opens PATH row by row until its last row shows. A row the tree draws again while its listing is in flight comes
    * back closed (a young container's row is redrawn each second as its age changes): such a row is opened again.

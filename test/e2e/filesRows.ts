@@ -19,10 +19,7 @@ export async function filesEdit(workbench: Workbench, driver: WorkbenchDriver, c
     const setup = await execCapture(client, Id, ['sh', '-c', 'mkdir -p /srv/app && echo setting=1 > /srv/app/config.txt']);
     if (setup.exitCode !== 0) throw new Error(`setup: ${setup.stderr}`);
     await driver.openViewContainer('Berth');
-    await driver.expandRow('Containers', name);
-    await driver.expandRow('Containers', /^Files$/);
-    await driver.expandRow('Containers', /^srv$/);
-    await driver.expandRow('Containers', /^app$/);
+    await driver.expandPath('Containers', [name, /^Files$/, /^srv$/, /^app$/, /^config\.txt$/]);
     const file = driver.treeRow('Containers', /^config\.txt$/);
     await file.waitFor({ timeout: 30_000 });
     // The row shows live figures that change each second: drawing it again must neither fold nor break the open

@@ -7,6 +7,14 @@ import { uniqueName } from '../support/engines';
 import type { Workbench } from '../vscode/launch';
 import type { WorkbenchDriver } from './driver';
 
+/** The Containers rows as text once they show each of SHOWN and none of HIDDEN; '' until then (for waitForText). */
+function containerRowsWith(driver: WorkbenchDriver, shown: readonly string[], hidden: readonly string[] = []): () => Promise<string> {
+  return async () => {
+    const rows = (await driver.rowTexts('Containers')).join('\n');
+    return shown.every((name) => rows.includes(name)) && !hidden.some((name) => rows.includes(name)) ? rows : '';
+  };
+}
+
 export const VIEW_FILTER_CASE = 'Filter Containers…: typed text narrows the rows as it is typed, the title says N of M, Clear Filter brings them back';
 
 export async function filterAsTyped(workbench: Workbench, driver: WorkbenchDriver, client: EngineClient, image: string): Promise<void> {
@@ -16,11 +24,7 @@ export async function filterAsTyped(workbench: Workbench, driver: WorkbenchDrive
   const other = `${stem}-other`;
   const ids: string[] = [];
   for (const name of [kept, other]) ids.push((await client.containers.create(containerSpec(image, ['sleep', '600']), { name })).Id);
-  const rowsOf = async (): Promise<string> => (await driver.rowTexts('Containers')).join('\n');
-  const bothRows = async (): Promise<string> => {
-    const rows = await rowsOf();
-    return rows.includes(kept) && rows.includes(other) ? rows : '';
-  };
+  const bothRows = containerRowsWith(driver, [kept, other]);
   try {
     await driver.openViewContainer('Berth');
     await driver.runFromPalette('Berth: Filter Containers…');
@@ -30,10 +34,7 @@ export async function filterAsTyped(workbench: Workbench, driver: WorkbenchDrive
     await page.keyboard.type(stem, { delay: 30 });
     await driver.waitForText(bothRows, other, 'both rows while the typed text matches both');
     await page.keyboard.type('-KE', { delay: 30 });
-    await driver.waitForText(async () => {
-      const rows = await rowsOf();
-      return rows.includes(kept) && !rows.includes(other) ? rows : '';
-    }, kept, 'only the matching row while typing');
+    await driver.waitForText(containerRowsWith(driver, [kept], [other]), kept, 'only the matching row while typing');
     const header = driver.pane('Containers').locator('.pane-header');
     await driver.waitForText(() => header.innerText(), /\b1 of \d+\b/, 'N of M in the view\'s title');
     await page.keyboard.press('Enter');
@@ -42,7 +43,7 @@ export async function filterAsTyped(workbench: Workbench, driver: WorkbenchDrive
     await driver.runFromPalette('Berth: Filter Containers…');
     await driver.quickInputBox().waitFor({ state: 'visible', timeout: 15_000 });
     await driver.quickInputBox().fill(`${stem}-none`);
-    await driver.waitForText(rowsOf, `No container matches “${stem}-none”`, 'the notice row of a filter that matches nothing');
+    await driver.waitForText(containerRowsWith(driver, []), `No container matches “${stem}-none”`, 'the notice row of a filter that matches nothing');
     await page.keyboard.press('Enter');
 
     await driver.runFromPalette('Berth: Clear Containers Filter');
@@ -75,11 +76,8 @@ export async function filterSurvivesReload(workbench: Workbench, driver: Workben
   const other = `${stem}-other`;
   const ids: string[] = [];
   for (const name of [kept, other]) ids.push((await client.containers.create(containerSpec(image, ['sleep', '600']), { name })).Id);
-  const rowsOf = async (): Promise<string> => (await driver.rowTexts('Containers')).join('\n');
-  const onlyKept = async (): Promise<string> => {
-    const rows = await rowsOf();
-    return rows.includes(kept) && !rows.includes(other) ? rows : '';
-  };
+  const rowsOf = containerRowsWith(driver, []);
+  const onlyKept = containerRowsWith(driver, [kept], [other]);
   const header = (): Promise<string> => driver.pane('Containers').locator('.pane-header').innerText();
   // Reopening the view by its entry would toggle it closed if the reloaded window restored it first: the palette
   // command only ever shows it.
@@ -94,10 +92,7 @@ export async function filterSurvivesReload(workbench: Workbench, driver: Workben
     await driver.quickInputBox().waitFor({ state: 'visible', timeout: 15_000 });
     // The stem first: both rows show in the (virtual) list, however many containers the cases before left.
     await driver.quickInputBox().fill(stem);
-    await driver.waitForText(async () => {
-      const rows = await rowsOf();
-      return rows.includes(kept) && rows.includes(other) ? rows : '';
-    }, other, 'both rows while the text matches both');
+    await driver.waitForText(containerRowsWith(driver, [kept, other]), other, 'both rows while the text matches both');
     await driver.quickInputBox().fill(kept);
     await driver.waitForText(onlyKept, kept, 'only the matching row before the reload');
     await page.keyboard.press('Enter');

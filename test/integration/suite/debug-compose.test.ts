@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import { composeFixture, type ComposeFixture } from '../../support/composeProject';
 import { expectedMessage } from '../../engine/engine/bad-input-cases';
 import { ensureNodeImage } from '../../support/nodeImage';
-import { AttachedSessions, detach, listening } from '../support/debugSessions';
+import { AttachedSessions, detach } from '../support/debugSessions';
+import { listening } from '../../support/loopbackPort';
 import { eventually, skipUnlessDocker, uniqueName, useConnectedSuite, viewShows } from '../support/fixtures';
 
 interface AttachSummary {

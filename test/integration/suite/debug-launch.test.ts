@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { expectedMessage } from '../../engine/engine/bad-input-cases';
 import { cleanupLabel } from '../../support/engines';
-import { DEBUG_APP_BREAK_LINE, detach, listening, StoppedEvents, useDebugApp } from '../support/debugSessions';
+import { DEBUG_APP_BREAK_LINE, detach, StoppedEvents, useDebugApp } from '../support/debugSessions';
+import { listening } from '../../support/loopbackPort';
 import { berthLogText, eventually, inspectOrUndefined, useConnectedSuite } from '../support/fixtures';
 
 

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { tarOf } from '../../../src/engine/files';
 import { expectedMessage } from '../../engine/engine/bad-input-cases';
-import { DEBUG_APP, DEBUG_APP_BREAK_LINE, detach, listening, StoppedEvents, useDebugApp } from '../support/debugSessions';
+import { DEBUG_APP, DEBUG_APP_BREAK_LINE, detach, StoppedEvents, useDebugApp } from '../support/debugSessions';
+import { listening } from '../../support/loopbackPort';
 import { eventually, useConnectedSuite, viewShows } from '../support/fixtures';
 
 interface AttachSummary {

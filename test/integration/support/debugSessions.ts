@@ -3,23 +3,11 @@
 // debuggee, never vscode.debug.stopDebugging: should Berth's termination guard fail, the JavaScript debugger would
 // kill the host's process tree of the app's container PID.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { EngineClient } from '../../../src/engine';
 import { ensureNodeImage } from '../../support/nodeImage';
-
-/** Whether something accepts connections on 127.0.0.1:PORT. */
-export function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port }, () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
-  });
-}
 
 /** The top sessions Berth's Attach started (their configuration carries its forward token). */
 export class AttachedSessions implements vscode.Disposable {
