@@ -85,6 +85,9 @@ describe('berth-node debug configuration', function () {
       assert.ok(container, 'the app runs in a container');
       const inspect = await client.containers.inspect(container.Id);
       assert.equal(inspect.Config.Labels?.['berth.it.built'], 'yes', 'the container runs the image just built');
+      // A detach before the JavaScript debugger has reached the app cancels its websocket mid-handshake, and js-debug
+      // then never ends the session (stop 42's hang): wait, as a user would, for the debugger to be attached.
+      await eventually('the debugger to reach the app', () => (app.attached.targetsOf(root).length > 0 ? true : undefined), 30_000);
       await detach(root);
       await eventually('the container to be removed', async () => ((await inspectOrUndefined(client, container.Id)) === undefined ? true : undefined), 60_000);
     } finally {
