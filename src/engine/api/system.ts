@@ -8,8 +8,13 @@ import {
   type PingInfo,
   type VersionInfo,
   type EngineConnection,
+  isEngineError,
 } from '../connection';
 import type { DiskUsage, FilterOptions, PruneReport } from './storageTypes';
+
+/** dockerd's refusal of a second disk usage request while one runs. */
+const DF_RUNNING = /disk usage operation is already running/i;
+const DF_ATTEMPTS = 8;
 
 /** Which prune endpoint lists its removed objects under which key. */
 const PRUNED_KEYS = {
@@ -65,9 +70,19 @@ export class SystemEndpoints {
     }
   }
 
-  /** `GET /system/df`: costly on a busy engine, so only ever called on demand. */
-  df(options: CallOptions = {}): Promise<DiskUsage> {
-    return this.connection.endpointJson({ method: 'GET', path: '/system/df', subject: 'engine', signal: options.signal, long: true });
+  /**
+   * `GET /system/df`: costly on a busy engine, so only ever called on demand. dockerd runs one at a time and refuses
+   * another while it runs (a Volumes view refresh and a prune's plan can ask at once): such a refusal is tried again.
+   */
+  async df(options: CallOptions = {}): Promise<DiskUsage> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.connection.endpointJson<DiskUsage>({ method: 'GET', path: '/system/df', subject: 'engine', signal: options.signal, long: true });
+      } catch (error) {
+        if (attempt >= DF_ATTEMPTS || !isEngineError(error) || !DF_RUNNING.test(error.message) || options.signal?.aborted === true) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
+    }
   }
 
   /** One prune call; `filters` as the engine reads them (`label`, `label!`, `until`, `dangling`). */
