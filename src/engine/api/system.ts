@@ -8,7 +8,7 @@ import {
   type PingInfo,
   type VersionInfo,
   type EngineConnection,
-  isEngineError,
+  retryWhileBusy,
 } from '../connection';
 import type { DiskUsage, FilterOptions, PruneReport } from './storageTypes';
 
@@ -74,15 +74,9 @@ export class SystemEndpoints {
    * `GET /system/df`: costly on a busy engine, so only ever called on demand. dockerd runs one at a time and refuses
    * another while it runs (a Volumes view refresh and a prune's plan can ask at once): such a refusal is tried again.
    */
-  async df(options: CallOptions = {}): Promise<DiskUsage> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.connection.endpointJson<DiskUsage>({ method: 'GET', path: '/system/df', subject: 'engine', signal: options.signal, long: true });
-      } catch (error) {
-        if (attempt >= DF_ATTEMPTS || !isEngineError(error) || !DF_RUNNING.test(error.message) || options.signal?.aborted === true) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
-      }
-    }
+  df(options: CallOptions = {}): Promise<DiskUsage> {
+    const call = () => this.connection.endpointJson<DiskUsage>({ method: 'GET', path: '/system/df', subject: 'engine', signal: options.signal, long: true });
+    return retryWhileBusy(call, DF_RUNNING, { attempts: DF_ATTEMPTS, stepMs: 100, signal: options.signal });
   }
 
   /** One prune call; `filters` as the engine reads them (`label`, `label!`, `until`, `dangling`). */

@@ -213,3 +213,19 @@ function hintFor(kind: EngineErrorKind, lower: string, subject: ErrorSubject): s
       return undefined;
   }
 }
+
+/**
+ * CALL, tried again while the engine refuses it because the same operation already runs (dockerd allows one disk
+ * usage and one build-cache prune at a time): up to ATTEMPTS tries, STEP_MS longer between each, never once SIGNAL
+ * has aborted. Any other failure is thrown at once.
+ */
+export async function retryWhileBusy<T>(call: () => Promise<T>, busy: RegExp, options: { attempts: number; stepMs: number; signal?: AbortSignal | undefined }): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      if (attempt >= options.attempts || options.signal?.aborted === true || !isEngineError(error) || !busy.test(error.engineMessage ?? '')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, options.stepMs * attempt));
+    }
+  }
+}

@@ -7,7 +7,7 @@
 import { formatBytes } from '../../common/format';
 import { forEachBounded } from '../../common/concurrency';
 import type { EngineClient, PruneReport } from '../api';
-import { type ListFilters, isEngineError } from '../connection';
+import { type ListFilters, isEngineError, retryWhileBusy } from '../connection';
 import { errorMessage } from '../../common/errors';
 import { removeHelper } from './usage';
 import type { PruneItem, PrunePlan, PrunePlanPart } from './pruneTypes';
@@ -119,16 +119,9 @@ function deleteLines(items: ReadonlyArray<{ Untagged?: string; Deleted?: string 
 const RACE = /prune operation is already running/i;
 const RACE_ATTEMPTS = 5;
 
-async function pruneRacing(client: EngineClient, filters: ListFilters, signal?: AbortSignal): Promise<PruneReport> {
+function pruneRacing(client: EngineClient, filters: ListFilters, signal?: AbortSignal): Promise<PruneReport> {
   const until = filters['until'];
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await client.system.prune('build', { filters: until !== undefined ? { until } : {}, signal });
-    } catch (error) {
-      if (attempt >= RACE_ATTEMPTS || !isEngineError(error) || !RACE.test(error.engineMessage ?? '')) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-    }
-  }
+  return retryWhileBusy(() => client.system.prune('build', { filters: until !== undefined ? { until } : {}, signal }), RACE, { attempts: RACE_ATTEMPTS, stepMs: 50, signal });
 }
 
 /** The one-line summary after a prune: what went, and each planned object the engine refused to remove. */
