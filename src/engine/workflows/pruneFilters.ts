@@ -43,10 +43,11 @@ export function validatePruneFilters(kinds: readonly PruneKind[], filters: ListF
 /** `until=24h` / `until=2026-01-01T00:00:00Z` / unix seconds, as the engine reads it, to seconds since the epoch. */
 export function untilSeconds(value: string, now = Date.now()): number | undefined {
   // A Go duration, as docker reads it: `24h`, `1h30m`, `90s`, `1.5h`.
-  if (/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/.test(value)) {
+  // \u00b5 is the micro sign, escaped so that the CLI's bundle stays ASCII (see timeArgument.ts).
+  if (/^(\d+(\.\d+)?(ns|us|\u00b5s|ms|s|m|h))+$/.test(value)) {
     const scale: Readonly<Record<string, number>> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 0.001, s: 1, m: 60, h: 3600 };
     let seconds = 0;
-    for (const [, amount, unit] of value.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)) seconds += Number(amount) * (scale[unit ?? 's'] ?? 1);
+    for (const [, amount, unit] of value.matchAll(/(\d+(?:\.\d+)?)(ns|us|\u00b5s|ms|s|m|h)/g)) seconds += Number(amount) * (scale[unit ?? 's'] ?? 1);
     return now / 1000 - seconds;
   }
   if (/^\d+(\.\d+)?$/.test(value)) return Number(value);

@@ -9,7 +9,9 @@
  * keep the bundle's code cache.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { engineTargets, loadTestEngines } from '../../support/engines';
@@ -79,6 +81,21 @@ void describe('berth code cache', () => {
   });
   after(async () => {
     await harness.dispose();
+  });
+
+  // V8 keeps a source with one character outside ASCII as two-byte text: the bundle's 600 kB then cost twice the memory
+  // and a slower read on every call. esbuild escapes strings but keeps a regular expression's characters as written,
+  // and only the production build (the one that ships) drops the comments.
+  void it('ships a main bundle that is ASCII only', () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'berth-cli-production-'));
+    try {
+      execFileSync(process.execPath, ['esbuild.js', '--production', `--cli-outdir=${outdir}`], { cwd: join(__dirname, '..', '..', '..') });
+      const source = readFileSync(join(outdir, 'cli-main.js'));
+      const offset = source.findIndex((byte) => byte > 0x7f);
+      assert.equal(offset, -1, `non-ASCII at ${offset}: ${source.toString('latin1', Math.max(0, offset - 40), offset + 10)}`);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
   });
 
   // V8 writes what the run compiled: a cache from a run that never reached the engine would leave the engine client
