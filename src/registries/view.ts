@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { DisposableStore } from '../common/lifecycle';
+import { showViewHeader } from '../views/viewHeader';
 import { ownRows } from '../workbench/callOrigin';
 import { CredentialChain } from './credentialChain';
 import { RegistryCredentialStore } from './credentialStore';
@@ -12,7 +13,6 @@ import { dockerConfigRegistries, dockerConfigSource } from './dockerConfigRegist
 import { RegistriesTreeProvider } from './registriesTree';
 import { RegistrySignIn } from './signIn';
 import { TypedRepositories } from './typedRepositories';
-import { showViewHeader } from '../views/viewHeader';
 
 export const REGISTRIES_VIEW_ID = 'berth.registries';
 

@@ -1,6 +1,6 @@
 /**
- * Puts a view's description and message (those given) on its TreeView, each only when it changed. No `vscode` import, so the rule is
- * unit-tested with a plain object.
+ * Puts a view's description and message (those given) on its TreeView, each only when it changed. No `vscode`
+ * import, so the rule is unit-tested with a plain object.
  */
 
 /** The part of a TreeView this sets (VS Code's own TreeView fits it). */
@@ -14,7 +14,10 @@ export interface ViewHeader {
  * again unchanged just before a refresh would hold that refresh back 200 ms, and a description set again is one more
  * message to the window.
  */
-export function showViewHeader(view: ViewHeader, header: { description?: string | undefined; message?: string | undefined }): void {
+export function showViewHeader(
+  view: ViewHeader,
+  header: { description?: string | undefined; message?: string | undefined },
+): void {
   if ('description' in header && view.description !== header.description) view.description = header.description;
   if ('message' in header && view.message !== header.message) view.message = header.message;
 }
