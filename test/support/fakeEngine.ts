@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,6 +13,8 @@ export const FAKE_API_VERSION = '1.41';
 
 /** Handles a request and returns true, or returns false to leave it to the next route (then a 404). */
 export type FakeRoute = (request: FakeRequest, response: ServerResponse) => boolean;
+/** Handles a request that asks to hijack the connection (exec start, attach), as FakeRoute; `socket` is the raw connection. */
+export type FakeUpgradeRoute = (request: FakeRequest, socket: Duplex) => boolean;
 
 export interface FakeRequest {
   readonly method: string;
@@ -88,8 +91,18 @@ export function containerEvent(action: string, id: string, timeNano: bigint): Re
   };
 }
 
-/** Starts the fake; `routes` are tried in order after the built-in `_ping`. */
-export async function startFakeEngine(routes: readonly FakeRoute[]): Promise<FakeEngine> {
+/**
+ * dockerd's answer to a hijacked exec start without a TTY: 101, then FRAMES, then the end of the stream (the process
+ * exited).
+ */
+export function answerUpgrade(socket: Duplex, frames: readonly Buffer[]): void {
+  socket.write('HTTP/1.1 101 UPGRADED\r\nContent-Type: application/vnd.docker.multiplexed-stream\r\nConnection: Upgrade\r\nUpgrade: tcp\r\n\r\n');
+  for (const frame of frames) socket.write(frame);
+  socket.end();
+}
+
+/** Starts the fake; `routes` are tried in order after the built-in `_ping`, `upgrades` for requests that hijack. */
+export async function startFakeEngine(routes: readonly FakeRoute[], upgrades: readonly FakeUpgradeRoute[] = []): Promise<FakeEngine> {
   const dir = mkdtempSync(join(tmpdir(), 'berth-fake-engine-'));
   const socketPath = join(dir, 'engine.sock');
   const seen: string[] = [];
@@ -108,7 +121,7 @@ export async function startFakeEngine(routes: readonly FakeRoute[]): Promise<Fak
     }
   };
 
-  const server = createServer((request, response) => {
+  const describe = (request: IncomingMessage): FakeRequest => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const match = /^\/v(\d+\.\d+)(\/.*)$/.exec(url.pathname);
     const fake: FakeRequest = {
@@ -119,6 +132,10 @@ export async function startFakeEngine(routes: readonly FakeRoute[]): Promise<Fak
       headers: request.headers,
     };
     seen.push(`${fake.method} ${fake.path}`);
+    return fake;
+  };
+  const server = createServer((request, response) => {
+    const fake = describe(request);
     // Drain any request body so the connection stays usable.
     request.resume();
     response.on('stall', () => noteStall(response));
@@ -129,6 +146,12 @@ export async function startFakeEngine(routes: readonly FakeRoute[]): Promise<Fak
     }
     if (routes.some((route) => route(fake, response))) return;
     sendError(response, 404, `page not found: ${fake.method} ${fake.path}`);
+  });
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex) => {
+    const fake = describe(request);
+    if (upgrades.some((route) => route(fake, socket))) return;
+    const body = jsonLine({ message: `page not found: ${fake.method} ${fake.path}` });
+    socket.end(`HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
   });
   server.on('connection', (socket) => {
     sockets.add(socket);

@@ -2,18 +2,18 @@
 // EngineClient on its socket before the tests, closes both after. The fake stays plain Node; the client is Berth's.
 import { after, before } from 'node:test';
 import { EngineClient, parseHost } from '../../src/engine';
-import { startFakeEngine, type FakeEngine, type FakeRoute } from './fakeEngine';
+import { startFakeEngine, type FakeEngine, type FakeRoute, type FakeUpgradeRoute } from './fakeEngine';
 
 export interface FakeEngineSuite {
   readonly fake: FakeEngine;
   readonly client: EngineClient;
 }
 
-export function useFakeEngine(routes: readonly FakeRoute[]): FakeEngineSuite {
+export function useFakeEngine(routes: readonly FakeRoute[], upgrades: readonly FakeUpgradeRoute[] = []): FakeEngineSuite {
   let fake: FakeEngine | undefined;
   let client: EngineClient | undefined;
   before(async () => {
-    fake = await startFakeEngine(routes);
+    fake = await startFakeEngine(routes, upgrades);
     client = new EngineClient({ endpoint: parseHost(fake.host, {}) });
   });
   after(async () => {
