@@ -14,6 +14,8 @@ import { engineTimeOf, eventKey, eventNanos, type EngineEvent, type ListFilters 
 import { pauseUnlessAborted } from '../common/concurrency';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './reconnect';
 
+/** A stream that ended sooner than this after opening counts as a failure (see EventFollower.run). */
+const QUICK_END_MS = 1000;
 /** How far before the newest event seen a resumed stream starts (events stamped this close may arrive swapped). */
 export const REPLAY_WINDOW_NS = 1_000_000_000n;
 
@@ -159,6 +161,7 @@ export class EventFollower {
   /** Runs until SIGNAL aborts. */
   async run(signal: AbortSignal): Promise<void> {
     for (let failures = 0; !signal.aborted; ) {
+      const openedAt = Date.now();
       try {
         const since = this.history.resumeSince() ?? this.options.firstSince();
         const stream = this.source.events({
@@ -174,7 +177,16 @@ export class EventFollower {
           if (this.history.add(event)) this.options.onChange?.({ added: 1 });
         }
         if (signal.aborted) return;
+        // A clean end: Podman ends every event stream when it rotates its events file (every 1 MB of events), so the
+        // stream opens again at once and the view says nothing unless that fails. An engine that ends each stream as
+        // soon as it opens is paced like a failure.
+        if (Date.now() - openedAt >= QUICK_END_MS) {
+          this.setState({ kind: 'connecting' });
+          continue;
+        }
+        failures++;
         this.setState({ kind: 'disconnected', reason: 'the engine closed the event stream' });
+        await pauseUnlessAborted(backoffDelay(failures - 1, this.options.backoff ?? DEFAULT_BACKOFF), signal);
       } catch (error) {
         if (signal.aborted) return;
         failures++;
