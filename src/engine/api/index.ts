@@ -8,6 +8,7 @@ export * from './eventFormat';
 export * from './exec';
 export * from './helperLabels';
 export * from './images';
+export * from './lastingEvents';
 export * from './networks';
 export * from './registryCredentials';
 export * from './stats';

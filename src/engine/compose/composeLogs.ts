@@ -9,7 +9,7 @@
  * written close together come out in the engine's order; a line later than the window is shown, never dropped.
  */
 import { errorMessage } from '../../common/errors';
-import type { EngineClient } from '../api';
+import { lastingEvents, type EngineClient } from '../api';
 import { COMPOSE_LABELS, memberOf, type ComposeMember } from './composeProjects';
 import { MessageSplitter, splitStamp } from './composeMessages';
 import { isEngineError, type ContainerSummary, type EngineEvent, timersPromises } from '../connection';
@@ -216,11 +216,13 @@ export class ProjectLogs {
     const { signal } = this.options;
     const filters = { type: ['container'], label: [`${COMPOSE_LABELS.project}=${this.project}`] };
     try {
-      for await (const event of this.client.system.events({ since, filters, signal })) {
+      // Across the clean ends of the stream: Podman ends it each time it rotates its events file.
+      for await (const event of lastingEvents(this.client, { since, filters, signal })) {
         if (!event.Action.startsWith('start')) continue;
         if (this.early) this.early.push(event);
         else this.onStart(event);
       }
+      if (!signal.aborted) this.sink.notice("The engine keeps ending the project's event stream: containers that start from now on are not followed");
     } catch (error) {
       if (!signal.aborted) this.sink.notice(`Following the project's events failed: ${errorMessage(error)}`);
     }

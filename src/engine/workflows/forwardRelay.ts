@@ -8,7 +8,7 @@
  * for the container's end, so every forward over it ends when the container stops.
  */
 import type { Duplex } from 'node:stream';
-import { type EngineClient, FORWARD_HELPER_LABEL } from '../api';
+import { type EngineClient, FORWARD_HELPER_LABEL, lastingEvents } from '../api';
 import { execCapture } from '../files';
 import { EngineError, isEngineError, type EngineEvent } from '../connection';
 
@@ -30,12 +30,6 @@ const RELAY_PROBE = `command -v nc >/dev/null || exit ${PROBE_NO_NC}; command -v
 const PIPED_RELAY = 'nc 127.0.0.1 "$1" | dd bs=65536 2>/dev/null';
 /** Actions after which the container's processes, and so every relay in it, are gone. Podman says `died`. */
 const END_ACTIONS = new Set(['die', 'died', 'stop', 'destroy', 'remove', 'exited']);
-/**
- * An event stream that ends within QUICK_END_MS of opening, MAX_QUICK_ENDS times in a row, is an engine that will not
- * keep one open (rather than Podman's rotation, which comes after a megabyte of events): the forward ends then.
- */
-const QUICK_END_MS = 1000;
-const MAX_QUICK_ENDS = 5;
 /** Enough of a relay's stderr to quote `nc`'s own words; more is not read into memory. */
 const MAX_STDERR_BYTES = 4096;
 
@@ -157,34 +151,33 @@ export class ForwardRelay {
   }
 
   private watchForEnd(startedAtMs: number, opened: () => void): void {
-    void (async () => {
-      // Events since the container started, so a stop between the inspect and the stream's opening is not missed; the
-      // ends of earlier runs (before StartedAt) are not this run's.
-      let since = Number.isFinite(startedAtMs) ? Math.floor(startedAtMs / 1000) : undefined;
-      let quickEnds = 0;
-      while (!this.endReason) {
-        const openedAt = Date.now();
-        try {
-          const events = this.client.system.events({ since, filters: { type: ['container'], container: [this.containerId] }, signal: this.watch.signal, onOpen: opened });
-          for await (const event of events) {
-            // Seconds: a stream opened again from here repeats this second's events, and only an end counts.
-            since = event.time;
-            if (isEndOfRun(event, startedAtMs)) {
-              this.finish({ reason: 'container-stopped', message: `Container ${this.containerName} stopped` });
-              break;
-            }
-          }
-        } catch (error) {
-          const reason = error instanceof Error ? error.message : String(error);
-          this.finish({ reason: 'engine-lost', message: `Lost the engine while forwarding to ${this.containerName}: ${reason}` });
-          break;
-        }
-        if (this.endReason) break;
-        // The stream ended and the engine said nothing more: Podman ends every event stream when it rotates its events
-        // file (every 1 MB of events by default). Ask whether the container still runs, and if so watch again.
-        quickEnds = Date.now() - openedAt < QUICK_END_MS ? quickEnds + 1 : 0;
-        const end = quickEnds >= MAX_QUICK_ENDS ? { reason: 'engine-lost' as const, message: `The engine stopped sending events for ${this.containerName}` } : await this.runEnd();
+    // Events since the container started, so a stop between the inspect and the stream's opening is not missed; the
+    // ends of earlier runs (before StartedAt) are not this run's. After a clean end of the stream (Podman's log
+    // rotation), the engine is asked whether the container still runs before the stream opens again.
+    const since = Number.isFinite(startedAtMs) ? Math.floor(startedAtMs / 1000) : undefined;
+    const events = lastingEvents(this.client, {
+      since,
+      filters: { type: ['container'], container: [this.containerId] },
+      signal: this.watch.signal,
+      onOpen: opened,
+      beforeReopen: async () => {
+        const end = await this.runEnd();
         if (end) this.finish(end);
+        return end === undefined && !this.watch.signal.aborted;
+      },
+    });
+    void (async () => {
+      try {
+        for await (const event of events) {
+          if (isEndOfRun(event, startedAtMs)) {
+            this.finish({ reason: 'container-stopped', message: `Container ${this.containerName} stopped` });
+            break;
+          }
+        }
+        this.finish({ reason: 'engine-lost', message: `The engine stopped sending events for ${this.containerName}` });
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        this.finish({ reason: 'engine-lost', message: `Lost the engine while forwarding to ${this.containerName}: ${reason}` });
       }
       opened();
       await this.removeHelper();
