@@ -1,5 +1,6 @@
 /** Reconnection arithmetic: the `since` of the events query and the backoff between attempts; one follow loop. */
 import { pauseUnlessAborted } from '../common/concurrency';
+import { QUICK_END_MS } from '../engine';
 
 /**
  * `since` for `GET /events` as `SEC.NANOS`. JSON numbers lose the last digits of `timeNano`
@@ -66,7 +67,8 @@ export interface FollowSteps<E> {
  * is lost.
  */
 export async function followEvents<E>(signal: AbortSignal, steps: FollowSteps<E>, policy: BackoffPolicy = DEFAULT_BACKOFF): Promise<void> {
-  for (let failures = 0; !signal.aborted; ) {
+  for (let failures = 0, quickEnds = 0; !signal.aborted; ) {
+    const startedAt = Date.now();
     try {
       const events = steps.events();
       const first = events.next();
@@ -74,6 +76,10 @@ export async function followEvents<E>(signal: AbortSignal, steps: FollowSteps<E>
       await steps.list();
       failures = 0;
       for (let next = await first; !next.done; next = await events.next()) await steps.onEvent(next.value);
+      // A clean end (Podman ends its event streams when it rotates its events file) starts over at once; ends that
+      // keep coming right after the start back off, so an engine that never keeps a stream open is not listed nonstop.
+      quickEnds = Date.now() - startedAt < QUICK_END_MS ? quickEnds + 1 : 0;
+      if (quickEnds > 1) await pauseUnlessAborted(backoffDelay(quickEnds - 2, policy), signal);
     } catch (error) {
       if (signal.aborted) return;
       failures++;
