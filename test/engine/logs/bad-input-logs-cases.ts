@@ -1,6 +1,6 @@
 // The bad-input rows of the logs workbench (issue 35): what the filter, the time range and Save Logs say, word for
 // word. Asserted by test/unit/logs/lineFilter.test.ts (the invalid regular expression, the filter that matches
-// nothing), test/unit/logs/logsView.test.ts (an end before the start) and test/engine/logs/saveLogs.test.ts (a
+// nothing), test/unit/logs/logsView.test.ts (an end before the start) and test/engine/logs/saveLogsCases.ts (a
 // folder that cannot be written). Part of BAD_INPUT_CASES.
 import type { BadInputCase } from '../engine/bad-input-cases';
 

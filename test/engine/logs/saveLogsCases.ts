@@ -1,6 +1,8 @@
-// Save Logs against the real dockerd and Podman: a 200 MB log written to a file is byte for byte what `docker logs`
-// prints (compared by hash, neither side held whole); a filter and a time range give what `docker logs --since`
-// piped through the same filter gives; a folder that cannot be written is refused with the reason and no file.
+// Save Logs against a real engine: a 200 MB log written to a file is byte for byte what `docker logs` prints
+// (compared by hash, neither side held whole); a filter and a time range give what `docker logs --since` piped through
+// the same filter gives; a folder that cannot be written is refused with the reason and no file. One test file per
+// engine runs these cases (saveLogs-docker.test.ts, saveLogs-podman.test.ts): each 200 MB case takes 70–120 s here,
+// and a test file has 240 s.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -14,9 +16,8 @@ import { LineFilter } from '../../../src/logs/lineFilter';
 import { saveContainerLogs, SaveLogsError } from '../../../src/logs/saveLogs';
 import { useEngineSuite } from '../../support/engineSuite';
 import { expectedMessage } from '../engine/bad-input-cases';
-import { engineTargets, loadTestEngines, uniqueName } from '../../support/engines';
+import { engineTargets, loadTestEngines, uniqueName, type TestEngineTarget } from '../../support/engines';
 
-const engines = loadTestEngines();
 const LOG_BYTES = 200_000_000;
 /** 100 bytes a line with its newline. */
 const LINE = 'the quick brown fox jumps over the lazy dog 0123456789 the quick brown fox jumps over the lazy dog';
@@ -48,7 +49,10 @@ async function dockerLogs(host: string, args: readonly string[]): Promise<{ hash
   return { hash: hash.digest('hex'), bytes, stderr, text: bytes < 1_000_000 ? Buffer.concat(small).toString('utf8') : undefined };
 }
 
-for (const target of engineTargets(engines)) {
+/** The Save Logs cases on the test engine named NAME. */
+export function saveLogsCases(name: TestEngineTarget['name']): void {
+  const target = engineTargets(loadTestEngines()).find((each) => each.name === name);
+  if (target === undefined) throw new Error(`No test engine named ${name}`);
   void describe(`Save Logs on ${target.name}`, { timeout: 900_000 }, () => {
     const suite = useEngineSuite({ host: target.host, skip: target.skip, name: `logs-save-${target.name}` });
     const { client } = suite;
