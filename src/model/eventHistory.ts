@@ -10,12 +10,10 @@
  */
 import { Emitter } from '../common/emitter';
 import { errorMessage } from '../common/errors';
-import { engineTimeOf, eventKey, eventNanos, type EngineEvent, type ListFilters } from '../engine';
+import { engineTimeOf, eventKey, eventNanos, QUICK_END_MS, type EngineEvent, type ListFilters } from '../engine';
 import { pauseUnlessAborted } from '../common/concurrency';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './reconnect';
 
-/** A stream that ended sooner than this after opening counts as a failure (see EventFollower.run). */
-const QUICK_END_MS = 1000;
 /** How far before the newest event seen a resumed stream starts (events stamped this close may arrive swapped). */
 export const REPLAY_WINDOW_NS = 1_000_000_000n;
 

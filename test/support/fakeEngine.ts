@@ -192,6 +192,21 @@ export function stallAfterHeaders(response: ServerResponse, status: number, cont
   response.emit('stall');
 }
 
+/**
+ * GET /events played by the test: each request's `since` is pushed onto STREAMS, the headers are sent, and PLAY
+ * answers it (events, an end, or nothing more) with its index from 0.
+ */
+export function playedEventsRoute(streams: Array<{ since: string | null }>, play: (index: number, response: ServerResponse) => void): FakeRoute {
+  return (request, response) => {
+    if (request.path !== '/events') return false;
+    streams.push({ since: request.query.get('since') });
+    writeEngineHead(response, 200, 'application/json');
+    response.flushHeaders();
+    play(streams.length - 1, response);
+    return true;
+  };
+}
+
 /** Accepts the request and never answers, not even headers. */
 export function stallBeforeHeaders(response: ServerResponse): void {
   response.emit('stall');

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { describe, it } from 'node:test';
 import { EventFollower, EventHistory, type FollowState } from '../../../src/model/eventHistory';
-import { containerEvent, jsonLine, writeEngineHead, type FakeRoute } from '../../support/fakeEngine';
+import { containerEvent, jsonLine, playedEventsRoute, type FakeRoute } from '../../support/fakeEngine';
 import { useFakeEngine } from '../../support/fakeEngineSuite';
 import { nextTurn, until } from '../../support/wait';
 
@@ -19,16 +19,7 @@ const ROTATION_AFTER_MS = 1200;
 let plan: (index: number, response: ServerResponse) => void = () => undefined;
 const streams: Array<{ since: string | null }> = [];
 
-const routes: FakeRoute[] = [
-  (request, response) => {
-    if (request.path !== '/events') return false;
-    streams.push({ since: request.query.get('since') });
-    writeEngineHead(response, 200, 'application/json');
-    response.flushHeaders();
-    plan(streams.length - 1, response);
-    return true;
-  },
-];
+const routes: FakeRoute[] = [playedEventsRoute(streams, (index, response) => plan(index, response))];
 
 void describe('the events follower when the engine ends its stream', () => {
   const suite = useFakeEngine(routes);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { describe, it } from 'node:test';
 import { lastingEvents, MAX_QUICK_ENDS, type EngineEvent } from '../../../../src/engine';
-import { containerEvent, jsonLine, writeEngineHead, type FakeRoute } from '../../../support/fakeEngine';
+import { containerEvent, jsonLine, playedEventsRoute, type FakeRoute } from '../../../support/fakeEngine';
 import { useFakeEngine } from '../../../support/fakeEngineSuite';
 
 const ID = 'a1'.repeat(32);
@@ -17,15 +17,7 @@ const T3 = 1_795_900_003_000_000_000n;
 let plan: (index: number, response: ServerResponse) => void = (_index, response) => response.end();
 const streams: Array<{ since: string | null }> = [];
 
-const routes: FakeRoute[] = [
-  (request, response) => {
-    if (request.path !== '/events') return false;
-    streams.push({ since: request.query.get('since') });
-    writeEngineHead(response, 200, 'application/json');
-    plan(streams.length - 1, response);
-    return true;
-  },
-];
+const routes: FakeRoute[] = [playedEventsRoute(streams, (index, response) => plan(index, response))];
 
 const send = (response: ServerResponse, action: string, nanos: bigint): boolean => response.write(jsonLine(containerEvent(action, ID, nanos)));
 
