@@ -3,15 +3,16 @@
  * without a newline (the worst line a container can write), in messages of 16 KiB, 1 KiB and 1 byte, each behind the
  * engine's stamp (logs) or in its own JSON line (build output, stats, events). Each splitter is timed and its peak
  * memory (max RSS) read in a child process of its own, against a plain read of the same bytes in another: the same
- * chunks read from a Node stream and discarded (the splitters read the same stream; compose logs without a TTY go
- * through the frame demuxer, whose cost alone is a row of its own, and the container log reader takes the frames
- * itself). Goal: at most 2× the plain read's time and 64 MiB more
+ * chunks read from a Node stream and discarded (the splitters read the same stream; the compose logs splitter and the
+ * container log reader take the frames themselves, as they do from the engine's response, and the frame demuxer that
+ * other non-TTY reads go through is a row of its own). Goal: at most 2× the plain read's time and 64 MiB more
  * memory. Time is the process's CPU time (user + system): on a shared machine the wall clock mostly measures the wait
  * for a core. Each figure is the median of BERTH_BENCH_SPLITTER_RUNS runs (3).
  * BERTH_BENCH_SPLITTER_MIB sets the output size, BERTH_BENCH_SPLITTER_BYTE_MIB the size of the 1-byte runs (64 MiB in
  * 1-byte messages is 64 million messages); BERTH_BENCH_SPLITTER_ONLY (a word of the row names) keeps some rows;
- * BERTH_BENCH_SPLITTER_BEFORE (a git revision) adds the container log reader and the JSON line decoder of that
- * revision, measured in the same run. Asserts nothing; writes bench/splitters-results.md.
+ * BERTH_BENCH_SPLITTER_BEFORE (a git revision) adds the compose logs splitter, the container log reader and the JSON
+ * line decoder of that revision, each fed as that code was (non-TTY frames through the demuxer), in the same run.
+ * Asserts nothing; writes bench/splitters-results.md.
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -24,7 +25,7 @@ import { LogMessageReader } from '../src/logs/logMessages';
 import { moduleAtRevision } from './revisionModule';
 
 type Mode = 'frames' | 'tty' | 'json';
-type Splitter = 'plain' | 'demuxer' | 'compose' | 'logs' | 'logs-before' | 'json' | 'json-before';
+type Splitter = 'plain' | 'demuxer' | 'compose' | 'compose-before' | 'logs' | 'logs-before' | 'json' | 'json-before';
 
 const STAMP = '2026-11-23T10:38:35.913673355Z';
 const KIB = 1024;
@@ -57,6 +58,12 @@ function* wire(mode: Mode, size: number, total: number): Generator<Buffer> {
 
 type Reader = typeof LogMessageReader;
 type Decoder = typeof JsonLineDecoder;
+type Compose = typeof MessageSplitter;
+
+function composeOf(revision: string): Compose {
+  const messages = moduleAtRevision(revision, 'src/engine/compose/composeMessages.ts');
+  return (messages as { MessageSplitter: Compose }).MessageSplitter;
+}
 
 function readerOf(revision: string): Reader {
   const logs = moduleAtRevision(revision, 'src/logs/logMessages.ts', ['logStreamState.ts', 'logStamps.ts']);
@@ -95,12 +102,19 @@ async function runOne(splitter: Splitter, mode: Mode, size: number, total: numbe
     reader.end(true);
     return lines;
   }
+  if (splitter === 'compose' && mode === 'frames') {
+    // So does the compose logs splitter (`rawFrames`).
+    const compose = new MessageSplitter(false, () => lines++);
+    for await (const data of body) compose.push({ stream: 'stdout', data: data as Buffer, multiplexed: true });
+    compose.end();
+    return lines;
+  }
   const Reader = splitter === 'logs-before' ? readerOf(before()) : LogMessageReader;
   const consume: (chunk: OutputChunk) => void =
     splitter === 'demuxer'
       ? (chunk) => void (bytes += chunk.data.length)
-      : splitter === 'compose'
-        ? ((splitterOf) => (chunk: OutputChunk) => splitterOf.push(chunk))(new MessageSplitter(tty, () => lines++))
+      : splitter === 'compose' || splitter === 'compose-before'
+        ? ((splitterOf) => (chunk: OutputChunk) => splitterOf.push(chunk))(new (splitter === 'compose' ? MessageSplitter : composeOf(before()))(tty, () => lines++))
         : ((reader) => (chunk: OutputChunk) => reader.push(chunk, !tty))(new Reader(() => lines++));
   const demuxer = new FrameDemuxer(consume);
   for await (const data of body) {
@@ -131,6 +145,7 @@ async function child(splitter: Splitter, mode: Mode, size: number, total: number
   // The revision's modules are loaded before the clock starts, as this tree's are.
   if (splitter === 'logs-before') readerOf(before());
   if (splitter === 'json-before') decoderOf(before());
+  if (splitter === 'compose-before') composeOf(before());
   const started = cpuMs();
   const lines = await runOne(splitter, mode, size, total);
   const ms = cpuMs() - started;
@@ -173,9 +188,10 @@ function main(): void {
     ['JSON lines (build output, stats, events, pull/push)', 'json', 'json'],
   ];
   if (before !== undefined) {
-    cases.splice(3, 0, [`container logs, no TTY (frames), before (${before})`, 'logs-before', 'frames']);
-    cases.splice(5, 0, [`container logs, TTY, before (${before})`, 'logs-before', 'tty']);
-    cases.splice(7, 0, [`JSON lines, before (${before})`, 'json-before', 'json']);
+    cases.splice(1, 0, [`compose logs, no TTY (frames), before (${before})`, 'compose-before', 'frames']);
+    cases.splice(4, 0, [`container logs, no TTY (frames), before (${before})`, 'logs-before', 'frames']);
+    cases.splice(6, 0, [`container logs, TTY, before (${before})`, 'logs-before', 'tty']);
+    cases.splice(8, 0, [`JSON lines, before (${before})`, 'json-before', 'json']);
   }
   const rows: string[] = [];
   for (const [name, splitter, mode] of cases) {
@@ -194,9 +210,9 @@ function main(): void {
     '',
     'One line of the output size shown, cut by the engine into messages of the size shown (each behind its stamp, or in',
     'its own JSON line), read in 64 KiB chunks from a Node stream. Plain read: the same chunks read from the same',
-    'stream and discarded. Compose logs read non-TTY frames through the frame demuxer (measured alone in its own row);',
-    'the container log reader takes the frames itself, from the same chunks (`rawFrames`), and its "before" rows use',
-    'the demuxer as that code did.',
+    'stream and discarded. The compose logs splitter and the container log reader take non-TTY frames themselves, from',
+    'the same chunks (`rawFrames`); the frame demuxer other non-TTY reads go through is measured alone in its own row,',
+    'and the "before" rows use it as that code did.',
     'Times are CPU time (user + system), the median of the runs shown. Extra memory: the splitter\'s max RSS less the',
     'plain read\'s (medians), each run in a process of its own.',
     '',

@@ -187,7 +187,8 @@ export class ProjectLogs {
         first = false;
         const openedMs = Date.now();
         const opened = { seconds: Math.floor(openedMs / 1000), nanos: (openedMs % 1000) * 1_000_000 };
-        for await (const chunk of this.client.containers.logs(member.id, { follow, timestamps: true, tail, since, tty: inspect.Config.Tty, signal })) {
+        // rawFrames: the splitter takes the frames itself, with no chunk object per frame (a flood of tiny messages).
+        for await (const chunk of this.client.containers.logs(member.id, { follow, timestamps: true, tail, since, tty: inspect.Config.Tty, rawFrames: true, signal })) {
           splitter.push(chunk);
         }
         splitter.end();

@@ -7,8 +7,9 @@
  * the streams arrive. Following, a stream may stay quiet for hours, so one that has had nothing for `quietMs` stops
  * holding the others back; a line it sends later is shown when it comes, never dropped.
  *
- * Memory: each stream holds at most `maxQueuedLines` lines before its reading pauses (the engine's stream then
- * waits too), and the sink's promise holds the merge back while the reader of the output catches up.
+ * Memory: a stream's reading pauses once it holds `maxQueuedLines` lines (the engine's stream then waits too); it may
+ * pass that by the lines of one network chunk, as the splitter takes the frames itself. The sink's promise holds the
+ * merge back while the reader of the output catches up.
  */
 import { setMaxListeners } from 'node:events';
 import type { EngineClient } from '../api';
@@ -142,6 +143,8 @@ export async function mergeContainerLogs(
         details: options.details,
         timestamps: true,
         tty: source.tty,
+        // The splitter takes the frames itself, with no chunk object per frame (a flood of tiny messages).
+        rawFrames: true,
         signal,
       });
       for await (const chunk of logs) {

@@ -198,6 +198,26 @@ void describe('engine log reader taking the frames itself (logs/logMessages.ts, 
   }
 });
 
+void describe('compose logs splitter taking the frames itself (engine/compose/composeMessages.ts, multiplexed chunks)', () => {
+  for (const [name, size, total] of MESSAGE_SIZES) {
+    void it(`no TTY, ${name} frames: the line is cut with the marker, and 4× the input costs at most 8× the operations`, () => {
+      const read = (chunks: readonly Buffer[]): string[] => {
+        const lines: string[] = [];
+        const splitter = new MessageSplitter(false, (_stream, _seconds, _nanos, text) => lines.push(text));
+        for (const data of chunks) splitter.push({ stream: 'stdout', data, multiplexed: true });
+        splitter.end();
+        return lines;
+      };
+      const feeds = new Map([total, total * 4].map((each) => [each, lineFrames(each, size)]));
+      assertLinear(`compose frames ${name}`, (scale) => {
+        const shape = (lines: readonly string[]): string[] => lines.map((line) => `${line.length} ${line.replace(/^x+/, 'x…')}`);
+        const expected = scale > MAX_LINE_BYTES ? ['x'.repeat(MAX_LINE_BYTES) + LINE_CUT_MARKER] : ['x'.repeat(scale)];
+        assert.deepEqual(shape(read(feeds.get(scale) as Buffer[])), shape(expected));
+      }, total);
+    });
+  }
+});
+
 void describe('JSON streams (events, pull, push, build output, stats: engine/connection/decoders.ts JsonLineDecoder)', () => {
   for (const [name, size] of [['1-byte', 1], ['1 KiB', KIB], ['16 KiB', 16 * KIB]] as const) {
     void it(`one long JSON line in ${name} chunks: 4× the input costs at most 8× the operations`, () => {
