@@ -127,5 +127,7 @@ export async function composeLogs(
   );
   await logs.run();
   await pending;
+  // ProjectLogs ends quietly when the signal aborts; Ctrl-C still ends the command as docker compose's does (130).
+  signal.throwIfAborted();
   return 0;
 }

@@ -32,6 +32,8 @@ export async function mergedLogsCommand(options: LogsCommandOptions, { io, signa
     const pendingOut = out === '' ? undefined : io.stdout.deliver(Buffer.from(out, 'utf8'));
     return pendingErr && pendingOut ? Promise.all([pendingErr, pendingOut]).then(() => undefined) : (pendingOut ?? pendingErr);
   });
+  // Following ends quietly when the signal aborts; Ctrl-C still ends the command as `berth logs -f ID` does (130).
+  signal.throwIfAborted();
   return 0;
 }
 

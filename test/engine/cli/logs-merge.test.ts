@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { dockerCli, type DockerCliResult } from '../../support/dockerHome';
-import { createCliHarness, eventually, type CliHarness } from './support';
+import { collect, createCliHarness, eventually, type CliHarness } from './support';
 
 interface StampedLine {
   readonly stamp: string;
@@ -133,6 +133,22 @@ void describe('berth logs next to docker logs', () => {
       const own = lines.filter((line) => line.includes(` ${name}-`)).map((line) => line.slice(line.indexOf(' ') + 1));
       assert.deepEqual(own, Array.from({ length: 8 }, (_, index) => `${name}-${index + 1}`));
     }
+  });
+
+  void it('Ctrl-C ends -f of several containers with 130, as it ends logs -f of one, and they run on', async () => {
+    const ids: string[] = [];
+    for (const name of ['endless-a', 'endless-b']) {
+      const started = await harness.berth(['run', '-d', '--network', 'none', ...harness.labelArgs, harness.engines.image, 'sh', '-c', `echo ${name}; while true; do sleep 1; done`]);
+      assert.equal(started.code, 0, started.stderr);
+      ids.push(started.stdout.trim());
+    }
+    const child = harness.start(['logs', '-f', ...ids]);
+    const result = collect(child);
+    await new Promise<void>((resolve) => child.stdout?.once('data', () => resolve()));
+    child.kill('SIGINT');
+    const { code, stderr } = await result;
+    assert.deepEqual([code, stderr], [130, 'berth: interrupted\n']);
+    for (const id of ids) assert.equal((await harness.client.containers.inspect(id)).State.Status, 'running');
   });
 
   void it('a missing container among several is refused before any line is printed, as docker refuses it', async () => {

@@ -1,7 +1,7 @@
 // berth compose ls / logs next to docker-compose on the same project and the same dockerd.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createCliHarness, type CliHarness } from '../cli/support';
+import { collect, createCliHarness, type CliHarness } from '../cli/support';
 import { composeFixture, type ComposeFixture } from '../../support/composeProject';
 import { uniqueName } from '../../support/engines';
 import { sleep } from '../../support/wait';
@@ -65,6 +65,17 @@ void describe('berth compose ls and logs', () => {
     for (const line of ours) assert.match(line, /^(web|db) +\| \1 \d$/);
     const web = ours.filter((line) => line.startsWith('web')).map((line) => line.replace(/^web \| /, ''));
     assert.deepEqual(web, ['web 0', 'web 1', 'web 2']);
+  });
+
+  void it('Ctrl-C ends compose logs -f with 130, as docker compose and berth logs -f end, and the project runs on', async () => {
+    const child = harness.start(['compose', 'logs', '-f', '--no-color', fixture.project]);
+    const result = collect(child);
+    await new Promise<void>((resolve) => child.stdout?.once('data', () => resolve()));
+    child.kill('SIGINT');
+    const { code, stderr } = await result;
+    assert.deepEqual([code, stderr], [130, 'berth: interrupted\n']);
+    const members = await harness.client.containers.list({ all: true, filters: { label: [`com.docker.compose.project=${fixture.project}`] } });
+    assert.deepEqual(members.map((member) => member.State), ['running', 'running']);
   });
 
   void it('compose logs PROJECT SERVICE prints only that service', async () => {
