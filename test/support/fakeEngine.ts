@@ -62,15 +62,6 @@ export function sendError(response: ServerResponse, status: number, message: str
   sendJson(response, status, { message });
 }
 
-/** One multiplexed log frame: [stream, 0, 0, 0, size uint32 BE] then the bytes. 1 = stdout, 2 = stderr. */
-export function logFrame(stream: 0 | 1 | 2 | 3, data: string | Buffer): Buffer {
-  const payload = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-  const header = Buffer.alloc(8);
-  header[0] = stream;
-  header.writeUInt32BE(payload.length, 4);
-  return Buffer.concat([header, payload]);
-}
-
 /** One line of a JSON stream (events, pull progress), terminated the way dockerd does. */
 export function jsonLine(value: unknown): string {
   return `${JSON.stringify(value)}\r\n`;

@@ -6,26 +6,11 @@ import fc from 'fast-check';
 import { FrameDemuxer, type OutputChunk } from '../../../src/engine';
 import { LINE_CUT_MARKER, MAX_LINE_BYTES } from '../../../src/engine/connection';
 import { LogMessageReader } from '../../../src/logs/logMessages';
+import { frameBytes, type Frame } from '../../support/frames';
 
 const T1 = '2026-11-23T10:38:35.913673355Z';
 const T2 = '2026-11-23T10:38:35.914946193Z';
 const T3 = '2026-11-23T10:38:36.000000001Z';
-
-interface Frame {
-  stream: OutputChunk['stream'] | 'error';
-  payload: Buffer;
-}
-
-function frameBytes(frames: readonly Frame[]): Buffer {
-  return Buffer.concat(
-    frames.flatMap(({ stream, payload }) => {
-      const header = Buffer.alloc(8);
-      header[0] = stream === 'stdout' ? 1 : stream === 'stderr' ? 2 : 3;
-      header.writeUInt32BE(payload.length, 4);
-      return [header, payload];
-    }),
-  );
-}
 
 function message(stream: OutputChunk['stream'], stamp: string, text: string): Frame {
   return { stream, payload: Buffer.from(`${stamp} ${text}`, 'utf8') };

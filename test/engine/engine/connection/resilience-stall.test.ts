@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EngineError } from '../../../../src/engine';
-import { containerEvent, jsonLine, logFrame, sendJson, stallAfterHeaders, stallBeforeHeaders } from '../../../support/fakeEngine';
+import { containerEvent, jsonLine, sendJson, stallAfterHeaders, stallBeforeHeaders } from '../../../support/fakeEngine';
+import { logFrame } from '../../../support/frames';
 import { useFakeEngine } from '../../../support/fakeEngineSuite';
 import { drain } from '../../../support/wait';
 

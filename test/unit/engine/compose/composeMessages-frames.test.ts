@@ -6,27 +6,12 @@ import fc from 'fast-check';
 import { FrameDemuxer, type OutputChunk } from '../../../../src/engine';
 import { LINE_CUT_MARKER, MAX_LINE_BYTES } from '../../../../src/engine/connection';
 import { MessageSplitter, splitStamp } from '../../../../src/engine/compose';
+import { frameBytes, type Frame } from '../../../support/frames';
 
 const T1 = '2026-11-23T10:38:35.913673355Z';
 const T2 = '2026-11-23T10:38:36.5+01:00';
 const KIB = 1024;
 const NEWLINE = Buffer.from('\n');
-
-interface Frame {
-  readonly stream: OutputChunk['stream'] | 'error';
-  readonly payload: Buffer;
-}
-
-function frameBytes(frames: readonly Frame[]): Buffer {
-  return Buffer.concat(
-    frames.flatMap(({ stream, payload }) => {
-      const header = Buffer.alloc(8);
-      header[0] = stream === 'stdout' ? 1 : stream === 'stderr' ? 2 : 3;
-      header.writeUInt32BE(payload.length, 4);
-      return [header, payload];
-    }),
-  );
-}
 
 /** One message: the stamp, its space and the text (no stamp at all when STAMP is empty). */
 function message(stream: OutputChunk['stream'], stamp: string, text: string | Buffer): Frame {

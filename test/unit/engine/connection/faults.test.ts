@@ -8,19 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { EngineClient, EngineError, buildQuery, compareVersions, parseHost, type OutputChunk } from '../../../../src/engine';
+import { logFrame } from '../../../support/frames';
 
 const dir = mkdtempSync(join(tmpdir(), 'berth-faults-'));
 const socketPath = join(dir, 'fake-engine.sock');
 const seenPaths: string[] = [];
 let server: Server;
-
-function frame(type: number, text: string): Buffer {
-  const payload = Buffer.from(text);
-  const header = Buffer.alloc(8);
-  header[0] = type;
-  header.writeUInt32BE(payload.length, 4);
-  return Buffer.concat([header, payload]);
-}
 
 const routes: Record<string, (request: IncomingMessage, response: ServerResponse) => void> = {
   '/_ping': (_request, response) => {
@@ -29,17 +22,17 @@ const routes: Record<string, (request: IncomingMessage, response: ServerResponse
   },
   '/v1.41/containers/type3/logs': (_request, response) => {
     response.writeHead(200, { 'Content-Type': 'application/vnd.docker.multiplexed-stream' });
-    response.write(frame(1, 'partial output\n'));
-    response.end(frame(3, 'error from daemon in stream: Error grabbing logs: log file is corrupted'));
+    response.write(logFrame(1, 'partial output\n'));
+    response.end(logFrame(3, 'error from daemon in stream: Error grabbing logs: log file is corrupted'));
   },
   '/v1.41/containers/dropped/logs': (_request, response) => {
     response.writeHead(200, { 'Content-Type': 'application/vnd.docker.multiplexed-stream' });
-    response.write(frame(2, 'before the crash\n'));
+    response.write(logFrame(2, 'before the crash\n'));
     setTimeout(() => response.socket?.destroy(), 50);
   },
   '/v1.41/containers/cut/logs': (_request, response) => {
     response.writeHead(200, { 'Content-Type': 'application/vnd.docker.multiplexed-stream' });
-    response.end(frame(1, 'this frame is cut short').subarray(0, 15));
+    response.end(logFrame(1, 'this frame is cut short').subarray(0, 15));
   },
   '/v1.41/images/create': (_request, response) => {
     response.writeHead(200, { 'Content-Type': 'application/json' });

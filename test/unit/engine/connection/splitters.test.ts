@@ -9,6 +9,7 @@ import { LINE_CUT_MARKER, MAX_LINE_BYTES } from '../../../../src/engine/connecti
 import { MessageSplitter, splitStamp } from '../../../../src/engine/compose';
 import { LogMessageReader } from '../../../../src/logs/logMessages';
 import { assertLinear } from '../../../support/operationCount';
+import { logFrame } from '../../../support/frames';
 
 const STAMP = '2026-11-23T10:38:35.913673355Z';
 const KIB = 1024;
@@ -165,12 +166,7 @@ void describe('engine log reader (logs/logMessages.ts)', () => {
 
 /** The same line as the engine's response bytes without a TTY: its frames, in 64 KiB chunks (`rawFrames`). */
 function lineFrames(total: number, size: number): Buffer[] {
-  const frames = lineMessages(total, size, false).map(({ data }) => {
-    const header = Buffer.alloc(8);
-    header[0] = 1;
-    header.writeUInt32BE(data.length, 4);
-    return Buffer.concat([header, data]);
-  });
+  const frames = lineMessages(total, size, false).map(({ data }) => logFrame(1, data));
   const wire = Buffer.concat(frames);
   const chunks: Buffer[] = [];
   for (let at = 0; at < wire.length; at += 64 * KIB) chunks.push(wire.subarray(at, at + 64 * KIB));
