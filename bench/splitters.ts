@@ -1,13 +1,17 @@
 /**
  * `npm run bench:splitters`: every line splitter of a stream a container or an engine controls, fed 64 MiB of output
  * without a newline (the worst line a container can write), in messages of 16 KiB, 1 KiB and 1 byte, each behind the
- * engine's stamp (logs) or in its own JSON line (build output, stats, events). Each splitter is timed and its peak
+ * engine's stamp (logs) or in its own `{"stream":"…"}` JSON line (build output). Each splitter is timed and its peak
  * memory (max RSS) read in a child process of its own, against a plain read of the same bytes in another: the same
  * chunks read from a Node stream and discarded (the splitters read the same stream; the compose logs splitter and the
  * container log reader take the frames themselves, as they do from the engine's response, and the frame demuxer that
- * other non-TTY reads go through is a row of its own). Goal: at most 2× the plain read's time and 64 MiB more
- * memory. Time is the process's CPU time (user + system): on a shared machine the wall clock mostly measures the wait
- * for a core. Each figure is the median of BERTH_BENCH_SPLITTER_RUNS runs (3).
+ * other non-TTY reads go through is a row of its own). Two JSON rows: "JSON lines" is JsonLineDecoder, which reads
+ * events, stats and pull/push progress (sent in the engine's own sizes, so its 1-byte row is a worst case no container
+ * can cause); "build output" is BuildOutputDecoder, which reads build output, the one JSON stream whose message sizes
+ * a container sets (a RUN step's writes), and hands on a chunk's stream lines merged. The before row (JsonLineDecoder
+ * then) read all of them. Goal: at most 2× the plain read's time and 64 MiB more memory. Time is the process's CPU
+ * time (user + system): on a shared machine the wall clock mostly measures the wait for a core. Each figure is the
+ * median of BERTH_BENCH_SPLITTER_RUNS runs (3).
  * BERTH_BENCH_SPLITTER_MIB sets the output size, BERTH_BENCH_SPLITTER_BYTE_MIB the size of the 1-byte runs (64 MiB in
  * 1-byte messages is 64 million messages); BERTH_BENCH_SPLITTER_ONLY (a word of the row names) keeps some rows;
  * BERTH_BENCH_SPLITTER_BEFORE (a git revision) adds the compose logs splitter, the container log reader and the JSON
@@ -19,13 +23,13 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { FrameDemuxer, JsonLineDecoder, type OutputChunk } from '../src/engine';
+import { BuildOutputDecoder, FrameDemuxer, JsonLineDecoder, type OutputChunk } from '../src/engine';
 import { MessageSplitter } from '../src/engine/compose';
 import { LogMessageReader } from '../src/logs/logMessages';
 import { moduleAtRevision } from './revisionModule';
 
 type Mode = 'frames' | 'tty' | 'json';
-type Splitter = 'plain' | 'demuxer' | 'compose' | 'compose-before' | 'logs' | 'logs-before' | 'json' | 'json-before';
+type Splitter = 'plain' | 'demuxer' | 'compose' | 'compose-before' | 'logs' | 'logs-before' | 'json' | 'json-before' | 'build';
 
 const STAMP = '2026-11-23T10:38:35.913673355Z';
 const KIB = 1024;
@@ -87,9 +91,9 @@ async function runOne(splitter: Splitter, mode: Mode, size: number, total: numbe
     for await (const chunk of body) bytes += (chunk as Buffer).length;
     return bytes > 0 ? 1 : 0;
   }
-  if (splitter === 'json' || splitter === 'json-before') {
-    const Decoder = splitter === 'json' ? JsonLineDecoder : decoderOf(before());
-    const decoder = new Decoder(() => lines++);
+  if (splitter === 'json' || splitter === 'json-before' || splitter === 'build') {
+    // The build output decoder hands on merged values: it counts those.
+    const decoder = splitter === 'build' ? new BuildOutputDecoder(() => lines++) : new (splitter === 'json' ? JsonLineDecoder : decoderOf(before()))(() => lines++);
     for await (const chunk of body) decoder.push(chunk as Buffer);
     decoder.end();
     return lines;
@@ -185,13 +189,14 @@ function main(): void {
     ['compose logs, TTY', 'compose', 'tty'],
     ['container logs (terminal + editor), no TTY (frames)', 'logs', 'frames'],
     ['container logs (terminal + editor), TTY', 'logs', 'tty'],
-    ['JSON lines (build output, stats, events, pull/push)', 'json', 'json'],
+    ['JSON lines (events, stats, pull/push progress)', 'json', 'json'],
+    ['JSON lines, build output (stream lines merged)', 'build', 'json'],
   ];
   if (before !== undefined) {
     cases.splice(1, 0, [`compose logs, no TTY (frames), before (${before})`, 'compose-before', 'frames']);
     cases.splice(4, 0, [`container logs, no TTY (frames), before (${before})`, 'logs-before', 'frames']);
     cases.splice(6, 0, [`container logs, TTY, before (${before})`, 'logs-before', 'tty']);
-    cases.splice(8, 0, [`JSON lines, before (${before})`, 'json-before', 'json']);
+    cases.splice(8, 0, [`JSON lines, before (${before}; build output too)`, 'json-before', 'json']);
   }
   const rows: string[] = [];
   for (const [name, splitter, mode] of cases) {
@@ -212,7 +217,8 @@ function main(): void {
     'its own JSON line), read in 64 KiB chunks from a Node stream. Plain read: the same chunks read from the same',
     'stream and discarded. The compose logs splitter and the container log reader take non-TTY frames themselves, from',
     'the same chunks (`rawFrames`); the frame demuxer other non-TTY reads go through is measured alone in its own row,',
-    'and the "before" rows use it as that code did.',
+    'and the "before" rows use it as that code did. JSON rows: each line is `{"stream":"…"}`; the build output row',
+    'counts the values it hands on (a chunk\'s stream lines merged into one).',
     'Times are CPU time (user + system), the median of the runs shown. Extra memory: the splitter\'s max RSS less the',
     'plain read\'s (medians), each run in a process of its own.',
     '',

@@ -161,10 +161,13 @@ export class NodeLaunchProvider implements vscode.DebugConfigurationProvider {
       credentials: this.deps.registries.chain.asLookup(),
       signal,
       onMessage: (message) => {
-        const line = message.stream?.trim();
-        if (line) {
-          this.deps.log.info(`[build ${tag}] ${line}`);
-          onLine(line);
+        // A message's text may hold several lines (consecutive ones come merged): each is logged and shown alone.
+        for (const part of message.stream?.split('\n') ?? []) {
+          const line = part.trim();
+          if (line) {
+            this.deps.log.info(`[build ${tag}] ${line}`);
+            onLine(line);
+          }
         }
       },
     });

@@ -5,7 +5,7 @@
  * travel in `X-Registry-Config` (a map, unlike X-Registry-Auth), only to registries that are safe to send them to.
  */
 import {
-  JsonLineDecoder,
+  BuildOutputDecoder,
   progressLineError,
   type ProgressLine,
   EngineError,
@@ -17,6 +17,7 @@ import {
   type RegistryCredential,
   type EngineConnection,
   TAR_HEADERS,
+  withQueued,
 } from '../connection';
 import type { RegistryCredentialGate } from './registryCredentials';
 
@@ -37,8 +38,9 @@ export interface BuildImageOptions extends CallOptions {
   readonly registryConfig?: Readonly<Record<string, RegistryCredential>> | undefined;
 }
 
-/** One line of the build's answer. */
+/** One line of the build's answer, or several `stream` lines merged into one. */
 export interface BuildMessage extends ProgressLine {
+  /** Text the build printed, to append to what came before: a piece of a line, a line, or several lines. */
   stream?: string;
   aux?: { ID?: string };
 }
@@ -90,10 +92,13 @@ export async function* postBuild(
     credentialsSent,
   });
   const pending: BuildMessage[] = [];
-  const decoder = new JsonLineDecoder<BuildMessage>((line) => pending.push(line));
+  // The engine flushes each line as an HTTP chunk of its own: the lines that waited while Berth was busy are decoded
+  // together, and consecutive stream lines among them come merged into one message (BuildOutputDecoder): the text is
+  // what counts, not how the engine cut it.
+  const decoder = new BuildOutputDecoder<BuildMessage>((line) => pending.push(line));
   try {
     for await (const chunk of response.body) {
-      decoder.push(chunk);
+      decoder.push(withQueued(chunk, response.body));
       for (let i = 0; i < pending.length; i++) yield checkBuildLine(pending[i] as BuildMessage, credentialsSent);
       pending.length = 0;
     }

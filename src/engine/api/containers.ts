@@ -35,7 +35,7 @@ import {
   JSON_HEADERS,
   STREAM_HEADERS_TIMEOUT_MS,
   collect,
-  type StreamingBody,
+  withQueued,
 } from '../connection';
 import { assertValidContainerName } from '../registry';
 
@@ -294,12 +294,6 @@ export class ContainerEndpoints {
       long: true,
     });
   }
-}
-
-/** `first` and whatever the body has queued behind it, as one buffer (JoinFramesOption for raw output). */
-function withQueued(first: Buffer, body: StreamingBody): Buffer {
-  const queued = body.takeQueued?.() ?? [];
-  return queued.length === 0 ? first : Buffer.concat([first, ...queued]);
 }
 
 /** Engine waits up to t seconds before killing; give the response that long plus a margin. */

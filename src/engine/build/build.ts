@@ -1,7 +1,7 @@
 /**
  * The build workflow the CLI's `berth build` and the extension's Build Image share: prepare the context (Dockerfile,
  * `.dockerignore`), look up credentials for the base images the Dockerfile names, stream the context tar into
- * `POST /build`, and hand each line on as it comes. It resolves the new image's id; a failure is a BuildError that
+ * `POST /build`, and hand each message on as it comes. It resolves the new image's id; a failure is a BuildError that
  * names the failing step and, for BuildKit-only syntax the classic builder refuses, says so plainly.
  */
 import { Readable } from 'node:stream';
@@ -21,7 +21,7 @@ export interface BuildRequest
   /** Where credentials for private base images come from; none are sent without it. */
   readonly credentials?: CredentialLookup | undefined;
   readonly signal?: AbortSignal | undefined;
-  /** Each line of the engine's answer, as it arrives. */
+  /** Each message of the engine's answer, as it arrives; its `stream` text is to be appended (see BuildMessage). */
   readonly onMessage?: ((message: BuildMessage) => void) | undefined;
   /** A context already prepared (to measure it first); prepared from the options above when absent. */
   readonly prepared?: BuildContext | undefined;
@@ -88,7 +88,7 @@ export async function buildImageFromStdin(client: EngineClient, input: AsyncIter
   }
 }
 
-/** Streams a context tar into `POST /build`, hands each line on, and resolves the image id the engine announced. */
+/** Streams a context tar into `POST /build`, hands each message on, and resolves the image id the engine announced. */
 async function sendContext(
   client: EngineClient,
   tar: AsyncIterable<Buffer>,
@@ -98,27 +98,70 @@ async function sendContext(
 ): Promise<string | undefined> {
   let imageId: string | undefined;
   let step: string | undefined;
+  const announced = (found: string | undefined): void => {
+    if (found !== undefined && (imageId === undefined || found.startsWith('sha256:'))) imageId = found;
+  };
+  // The step and the id are read from whole lines of the text, however the engine cut it into messages.
+  const lines = new BuildTextLines((line) => {
+    const trimmed = line.trim();
+    // A step line, `Successfully built` and `sha256:` start with an s: most lines go no further.
+    if ((trimmed.charCodeAt(0) | 0x20) !== 0x73) return;
+    if (/^step \d+\/\d+\s*:/i.test(trimmed)) step = trimmed;
+    announced(imageIdInLine(trimmed));
+  });
   try {
     for await (const message of client.images.build(Readable.from(inChunksOf(tar, TAR_WRITE_BYTES)), options)) {
-      const found = imageIdOf(message);
-      if (found !== undefined && (imageId === undefined || found.startsWith('sha256:'))) imageId = found;
-      const stream = message.stream?.trim();
-      if (stream !== undefined && /^step \d+\/\d+\s*:/i.test(stream)) step = stream;
+      if (typeof message.aux?.ID === 'string') announced(message.aux.ID);
+      if (message.stream !== undefined) lines.push(message.stream);
       onMessage?.(message);
     }
+    lines.end();
   } catch (error) {
+    lines.end();
     throw explainBuildFailure(error, step, dockerfileText);
   }
   return imageId;
 }
 
-/** The id a line announces: `aux.ID`, quiet mode's `sha256:…` line, or `Successfully built abc123`. */
-export function imageIdOf(message: BuildMessage): string | undefined {
-  if (typeof message.aux?.ID === 'string') return message.aux.ID;
-  const stream = message.stream?.trim();
-  if (stream === undefined) return undefined;
-  if (/^sha256:[0-9a-f]{64}$/.test(stream)) return stream;
-  return /^Successfully built ([0-9a-f]{12,64})$/.exec(stream)?.[1];
+/** Of a line longer than this only the start is kept: a step line or an image id is far shorter. */
+const LINE_HEAD_CHARS = 4096;
+
+/**
+ * The lines of a build's text, from `stream` values however they cut it: a piece of a line, a line, or many lines
+ * merged into one value (BuildOutputDecoder). Each line goes to ON_LINE without its `\n`, cut to its first
+ * LINE_HEAD_CHARS characters, so a line that never ends costs neither memory nor time.
+ */
+export class BuildTextLines {
+  /** The start of the line not ended yet. */
+  private head = '';
+
+  constructor(private readonly onLine: (line: string) => void) {}
+
+  push(text: string): void {
+    let start = 0;
+    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
+      const line = this.head + text.slice(start, Math.min(newline, start + LINE_HEAD_CHARS - this.head.length));
+      this.head = '';
+      this.onLine(line);
+      start = newline + 1;
+    }
+    if (start < text.length && this.head.length < LINE_HEAD_CHARS) this.head += text.slice(start, start + LINE_HEAD_CHARS - this.head.length);
+  }
+
+  /** Hands on a last line that has no `\n`. */
+  end(): void {
+    if (this.head === '') return;
+    const line = this.head;
+    this.head = '';
+    this.onLine(line);
+  }
+}
+
+/** The id a line of the build's text announces: quiet mode's `sha256:…` line, or `Successfully built abc123`. */
+export function imageIdInLine(line: string): string | undefined {
+  const trimmed = line.trim();
+  if (/^sha256:[0-9a-f]{64}$/.test(trimmed)) return trimmed;
+  return /^Successfully built ([0-9a-f]{12,64})$/.exec(trimmed)?.[1];
 }
 
 /** The failure with the step it happened in, and what the user can do about BuildKit-only syntax. */

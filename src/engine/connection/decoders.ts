@@ -2,13 +2,14 @@
  * JSON line streams of engine responses (events, build output, pull and push progress, stats): incremental and
  * correct however the bytes are chunked. The multiplexed frames of logs and attach streams: frames.ts.
  */
+import { isAscii } from 'node:buffer';
 import { EngineError, WRONG_CREDENTIALS_HINT, type EngineErrorKind } from './errors';
 
 const MIB = 1024 * 1024;
 /** One JSON line (an event, a progress or build message) is at most a few KiB; a line growing past this is refused. */
 export const MAX_JSON_LINE_BYTES = 16 * MIB;
 
-const NEWLINE = 0x0a;
+export const NEWLINE = 0x0a;
 /** A chunk's lines are parsed in one call when its first line is shorter than this. */
 const BATCH_LINE_BYTES = 128;
 
@@ -21,7 +22,7 @@ export class JsonLineDecoder<T = unknown> {
   private partialLength = 0;
 
   /** ON_VALUE also gets the line's text, for what JSON numbers cannot hold exactly (an event's `timeNano`). */
-  constructor(private readonly onValue: (value: T, text: string) => void) {}
+  constructor(protected readonly onValue: (value: T, text: string) => void) {}
 
   push(chunk: Buffer): void {
     let start = 0;
@@ -39,7 +40,7 @@ export class JsonLineDecoder<T = unknown> {
     }
     // The chunk's whole lines are decoded at once: a stream of tiny values costs no Buffer and no decoding call per
     // line. A newline byte is never part of a UTF-8 character, so the text has a newline exactly where the bytes do.
-    if (last >= start) this.parseLines(chunk.toString('utf8', start, last));
+    if (last >= start) this.completeLines(chunk, start, last);
     start = Math.max(start, last + 1);
     if (start < chunk.length) {
       const rest = chunk.subarray(start);
@@ -47,6 +48,11 @@ export class JsonLineDecoder<T = unknown> {
       this.partial.push(rest);
       this.partialLength += rest.length;
     }
+  }
+
+  /** The whole lines of a chunk, from START to END (the last line's newline). */
+  protected completeLines(chunk: Buffer, start: number, end: number): void {
+    this.parseLines(textOf(chunk, start, end));
   }
 
   /** A line that never ends would grow without bound: past MAX_JSON_LINE_BYTES the stream is refused. */
@@ -78,7 +84,7 @@ export class JsonLineDecoder<T = unknown> {
    * Only several broken lines crafted together could form values across their breaks, and those are values an engine
    * could as well send as lines.
    */
-  private parseLines(text: string): void {
+  protected parseLines(text: string): void {
     const first = text.indexOf('\n');
     // Long lines gain nothing: their parse calls are few, and joining them copies them again.
     if (first !== -1 && first < BATCH_LINE_BYTES) {
@@ -121,6 +127,11 @@ export class JsonLineDecoder<T = unknown> {
     }
     this.onValue(value, text);
   }
+}
+
+/** The text of BYTES from START to END. When all of BYTES is ASCII, each byte is its character: a copy, no decoding. */
+export function textOf(bytes: Buffer, start: number, end: number): string {
+  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8', start, end);
 }
 
 /** Space, tab, CR and LF: what JSON allows around a value (and `trim` removed before). */

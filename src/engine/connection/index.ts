@@ -4,6 +4,7 @@ export * from './connectionErrors';
 export * from './connectors';
 export * from './contexts';
 export * from './decoders';
+export * from './buildOutputDecoder';
 export * from './endpoint';
 export * from './engineConnection';
 export * from './errors';

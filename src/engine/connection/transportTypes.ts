@@ -45,6 +45,12 @@ export interface StreamingBody extends AsyncIterableIterator<Buffer> {
   takeQueued?(): Buffer[];
 }
 
+/** `first` and whatever the body has queued behind it, as one buffer: what one read from the connection carried. */
+export function withQueued(first: Buffer, body: StreamingBody): Buffer {
+  const queued = body.takeQueued?.() ?? [];
+  return queued.length === 0 ? first : Buffer.concat([first, ...queued]);
+}
+
 export interface StreamingResponse extends ResponseHead {
   /** The body, chunk by chunk. Breaking out of the iteration closes the connection. */
   readonly body: StreamingBody;

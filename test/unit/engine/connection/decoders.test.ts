@@ -13,6 +13,7 @@ import {
   type OutputChunk,
   type ProgressLine,
 } from '../../../../src/engine';
+import { splitAt } from '../../../support/chunks';
 
 type Frame = { type: 0 | 1 | 2; payload: Buffer };
 
@@ -21,19 +22,6 @@ function encodeFrame(type: number, payload: Buffer): Buffer {
   header[0] = type;
   header.writeUInt32BE(payload.length, 4);
   return Buffer.concat([header, payload]);
-}
-
-/** Splits bytes at the given cut points (positions within the buffer, any order, duplicates allowed). */
-function splitAt(bytes: Buffer, cuts: number[]): Buffer[] {
-  const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
-  const chunks: Buffer[] = [];
-  let start = 0;
-  for (const point of points) {
-    if (point > start) chunks.push(bytes.subarray(start, point));
-    start = Math.max(start, point);
-  }
-  if (start < bytes.length) chunks.push(bytes.subarray(start));
-  return chunks;
 }
 
 function byteByByte(bytes: Buffer): Buffer[] {
