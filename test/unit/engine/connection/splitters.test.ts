@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { JsonLineDecoder, type OutputChunk } from '../../../../src/engine';
+import { BuildOutputDecoder, JsonLineDecoder, type OutputChunk } from '../../../../src/engine';
 import { LINE_CUT_MARKER, MAX_LINE_BYTES } from '../../../../src/engine/connection';
 import { MessageSplitter, splitStamp } from '../../../../src/engine/compose';
 import { LogMessageReader } from '../../../../src/logs/logMessages';
@@ -214,44 +214,52 @@ void describe('compose logs splitter taking the frames itself (engine/compose/co
   }
 });
 
-void describe('JSON streams (events, pull, push, build output, stats: engine/connection/decoders.ts JsonLineDecoder)', () => {
-  for (const [name, size] of [['1-byte', 1], ['1 KiB', KIB], ['16 KiB', 16 * KIB]] as const) {
-    void it(`one long JSON line in ${name} chunks: 4× the input costs at most 8× the operations`, () => {
-      const line = (length: number): Buffer[] => {
-        const bytes = Buffer.from(`{"stream":"${'z'.repeat(length)}"}\n`, 'latin1');
-        const chunks: Buffer[] = [];
-        for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
-        return chunks;
-      };
-      const total = size === 1 ? 16 * KIB : 256 * KIB;
-      const feeds = new Map([total, total * 4].map((each) => [each, line(each)]));
-      assertLinear(`json ${name}`, (scale) => {
-        let values = 0;
-        const decoder = new JsonLineDecoder(() => values++);
-        for (const chunk of feeds.get(scale) as Buffer[]) decoder.push(chunk);
-        decoder.end();
-        assert.equal(values, 1);
-      }, total);
-    });
-  }
+/** The decoders of JSON line streams, and how many characters of `stream` text one hands on. */
+const jsonDecoders = [
+  ['JsonLineDecoder', (onText: (length: number) => void) => new JsonLineDecoder<{ stream: string }>((value) => onText(value.stream.length))],
+  ['BuildOutputDecoder', (onText: (length: number) => void) => new BuildOutputDecoder<{ stream: string }>((value) => onText(value.stream.length))],
+] as const;
 
-  for (const [name, size] of [['1-byte', 1], ['1 KiB', KIB]] as const) {
-    void it(`many JSON lines of ${name} values in 64 KiB chunks (parsed together): 4× the input costs at most 8× the operations`, () => {
-      const lines = (count: number): Buffer[] => {
-        const bytes = Buffer.from(`{"stream":"${'z'.repeat(size)}"}\n`.repeat(count), 'latin1');
-        const chunks: Buffer[] = [];
-        for (let at = 0; at < bytes.length; at += 64 * KIB) chunks.push(bytes.subarray(at, at + 64 * KIB));
-        return chunks;
-      };
-      const count = size === 1 ? 8 * KIB : KIB;
-      const feeds = new Map([count, count * 4].map((each) => [each, lines(each)]));
-      assertLinear(`json lines ${name}`, (scale) => {
-        let values = 0;
-        const decoder = new JsonLineDecoder(() => values++);
-        for (const chunk of feeds.get(scale) as Buffer[]) decoder.push(chunk);
-        decoder.end();
-        assert.equal(values, scale);
-      }, count);
-    });
+void describe('JSON streams (events, pull, push, stats: JsonLineDecoder; build output: BuildOutputDecoder)', () => {
+  for (const [decoderName, decoderOf] of jsonDecoders) {
+    for (const [name, size] of [['1-byte', 1], ['1 KiB', KIB], ['16 KiB', 16 * KIB]] as const) {
+      void it(`${decoderName}, one long JSON line in ${name} chunks: 4× the input costs at most 8× the operations`, () => {
+        const line = (length: number): Buffer[] => {
+          const bytes = Buffer.from(`{"stream":"${'z'.repeat(length)}"}\n`, 'latin1');
+          const chunks: Buffer[] = [];
+          for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
+          return chunks;
+        };
+        const total = size === 1 ? 16 * KIB : 256 * KIB;
+        const feeds = new Map([total, total * 4].map((each) => [each, line(each)]));
+        assertLinear(`${decoderName} ${name}`, (scale) => {
+          let text = 0;
+          const decoder = decoderOf((length) => (text += length));
+          for (const chunk of feeds.get(scale) as Buffer[]) decoder.push(chunk);
+          decoder.end();
+          assert.equal(text, scale);
+        }, total);
+      });
+    }
+
+    for (const [name, size] of [['1-byte', 1], ['1 KiB', KIB]] as const) {
+      void it(`${decoderName}, many JSON lines of ${name} values in 64 KiB chunks: 4× the input costs at most 8× the operations`, () => {
+        const lines = (count: number): Buffer[] => {
+          const bytes = Buffer.from(`{"stream":"${'z'.repeat(size)}"}\n`.repeat(count), 'latin1');
+          const chunks: Buffer[] = [];
+          for (let at = 0; at < bytes.length; at += 64 * KIB) chunks.push(bytes.subarray(at, at + 64 * KIB));
+          return chunks;
+        };
+        const count = size === 1 ? 8 * KIB : KIB;
+        const feeds = new Map([count, count * 4].map((each) => [each, lines(each)]));
+        assertLinear(`${decoderName} lines ${name}`, (scale) => {
+          let text = 0;
+          const decoder = decoderOf((length) => (text += length));
+          for (const chunk of feeds.get(scale) as Buffer[]) decoder.push(chunk);
+          decoder.end();
+          assert.equal(text, scale * size);
+        }, count);
+      });
+    }
   }
 });
