@@ -4,18 +4,18 @@
  * engine's stamp (logs) or in its own `{"stream":"…"}` JSON line (build output). Each splitter is timed and its peak
  * memory (max RSS) read in a child process of its own, against a plain read of the same bytes in another: the same
  * chunks read from a Node stream and discarded (the splitters read the same stream; the compose logs splitter and the
- * container log reader take the frames themselves, as they do from the engine's response, and the frame demuxer that
- * other non-TTY reads go through is a row of its own). Two JSON rows: "JSON lines" is JsonLineDecoder, which reads
- * events, stats and pull/push progress (sent in the engine's own sizes, so its 1-byte row is a worst case no container
- * can cause); "build output" is BuildOutputDecoder, which reads build output, the one JSON stream whose message sizes
- * a container sets (a RUN step's writes), and hands on a chunk's stream lines merged. The before row (JsonLineDecoder
- * then) read all of them. Goal: at most 2× the plain read's time and 64 MiB more memory. Time is the process's CPU
- * time (user + system): on a shared machine the wall clock mostly measures the wait for a core. Each figure is the
- * median of BERTH_BENCH_SPLITTER_RUNS runs (3).
+ * container log reader take the frames themselves, as they do from the engine's response, and the frames joined into
+ * runs that other non-TTY reads go through (run, attach, exec, logs to a stream) are a row of their own). Two JSON
+ * rows: "JSON lines" is JsonLineDecoder, which reads events, stats and pull/push progress (sent in the engine's own
+ * sizes, so its 1-byte row is a worst case no container can cause); "build output" is BuildOutputDecoder, which reads
+ * build output, the one JSON stream whose message sizes a container sets (a RUN step's writes), and hands on a chunk's
+ * stream lines merged. The before row (JsonLineDecoder then) read all of them. Goal: at most 2× the plain read's time
+ * and 64 MiB more memory. Time is the process's CPU time (user + system): on a shared machine the wall clock mostly
+ * measures the wait for a core. Each figure is the median of BERTH_BENCH_SPLITTER_RUNS runs (3).
  * BERTH_BENCH_SPLITTER_MIB sets the output size, BERTH_BENCH_SPLITTER_BYTE_MIB the size of the 1-byte runs (64 MiB in
  * 1-byte messages is 64 million messages); BERTH_BENCH_SPLITTER_ONLY (a word of the row names) keeps some rows;
  * BERTH_BENCH_SPLITTER_BEFORE (a git revision) adds the compose logs splitter, the container log reader and the JSON
- * line decoder of that revision, each fed as that code was (non-TTY frames through the demuxer), in the same run.
+ * line decoder of that revision, each fed as that code was (non-TTY frames through a chunk per frame), in the same run.
  * Asserts nothing; writes bench/splitters-results.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -23,13 +23,13 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { BuildOutputDecoder, FrameDemuxer, JsonLineDecoder, type OutputChunk } from '../src/engine';
+import { BuildOutputDecoder, FrameDemuxer, FrameJoiner, JsonLineDecoder, type OutputChunk } from '../src/engine';
 import { MessageSplitter } from '../src/engine/compose';
 import { LogMessageReader } from '../src/logs/logMessages';
 import { moduleAtRevision } from './revisionModule';
 
 type Mode = 'frames' | 'tty' | 'json';
-type Splitter = 'plain' | 'demuxer' | 'compose' | 'compose-before' | 'logs' | 'logs-before' | 'json' | 'json-before' | 'build';
+type Splitter = 'plain' | 'joined' | 'compose' | 'compose-before' | 'logs' | 'logs-before' | 'json' | 'json-before' | 'build';
 
 const STAMP = '2026-11-23T10:38:35.913673355Z';
 const KIB = 1024;
@@ -81,7 +81,7 @@ function decoderOf(revision: string): Decoder {
 
 /**
  * Runs one splitter over the wire, read from a Node stream as a response body is; resolves how many lines it handed
- * on. The plain read discards each chunk; the demuxer row only demultiplexes the frames.
+ * on. The plain read discards each chunk; the joined row only demultiplexes the frames, into runs of one stream.
  */
 async function runOne(splitter: Splitter, mode: Mode, size: number, total: number): Promise<number> {
   let lines = 0;
@@ -97,6 +97,16 @@ async function runOne(splitter: Splitter, mode: Mode, size: number, total: numbe
     for await (const chunk of body) decoder.push(chunk as Buffer);
     decoder.end();
     return lines;
+  }
+  if (splitter === 'joined') {
+    // As run, attach, exec and `berth logs` read: the runs of each network chunk taken after it.
+    const joiner = new FrameJoiner();
+    for await (const data of body) {
+      joiner.push(data as Buffer);
+      for (const chunk of joiner.take()) bytes += chunk.data.length;
+    }
+    joiner.end();
+    return bytes > 0 ? 1 : 0;
   }
   const tty = mode === 'tty';
   if (splitter === 'logs' && mode === 'frames') {
@@ -115,18 +125,16 @@ async function runOne(splitter: Splitter, mode: Mode, size: number, total: numbe
   }
   const Reader = splitter === 'logs-before' ? readerOf(before()) : LogMessageReader;
   const consume: (chunk: OutputChunk) => void =
-    splitter === 'demuxer'
-      ? (chunk) => void (bytes += chunk.data.length)
-      : splitter === 'compose' || splitter === 'compose-before'
-        ? ((splitterOf) => (chunk: OutputChunk) => splitterOf.push(chunk))(new (splitter === 'compose' ? MessageSplitter : composeOf(before()))(tty, () => lines++))
-        : ((reader) => (chunk: OutputChunk) => reader.push(chunk, !tty))(new Reader(() => lines++));
+    splitter === 'compose' || splitter === 'compose-before'
+      ? ((splitterOf) => (chunk: OutputChunk) => splitterOf.push(chunk))(new (splitter === 'compose' ? MessageSplitter : composeOf(before()))(tty, () => lines++))
+      : ((reader) => (chunk: OutputChunk) => reader.push(chunk, !tty))(new Reader(() => lines++));
   const demuxer = new FrameDemuxer(consume);
   for await (const data of body) {
     if (mode === 'frames') demuxer.push(data as Buffer);
     else consume({ stream: 'stdout', data: data as Buffer });
   }
   if (mode === 'frames') demuxer.end();
-  return splitter === 'demuxer' ? (bytes > 0 ? 1 : 0) : lines;
+  return lines;
 }
 
 function before(): string {
@@ -184,7 +192,7 @@ function main(): void {
   const only = process.env['BERTH_BENCH_SPLITTER_ONLY'];
   const before = process.env['BERTH_BENCH_SPLITTER_BEFORE'];
   const cases: Array<readonly [name: string, splitter: Splitter, mode: Mode]> = [
-    ['frame demuxer alone (every non-TTY read)', 'demuxer', 'frames'],
+    ['frames joined alone (run, attach, exec, logs to a stream)', 'joined', 'frames'],
     ['compose logs, no TTY (frames)', 'compose', 'frames'],
     ['compose logs, TTY', 'compose', 'tty'],
     ['container logs (terminal + editor), no TTY (frames)', 'logs', 'frames'],
@@ -216,9 +224,9 @@ function main(): void {
     'One line of the output size shown, cut by the engine into messages of the size shown (each behind its stamp, or in',
     'its own JSON line), read in 64 KiB chunks from a Node stream. Plain read: the same chunks read from the same',
     'stream and discarded. The compose logs splitter and the container log reader take non-TTY frames themselves, from',
-    'the same chunks (`rawFrames`); the frame demuxer other non-TTY reads go through is measured alone in its own row,',
-    'and the "before" rows use it as that code did. JSON rows: each line is `{"stream":"…"}`; the build output row',
-    'counts the values it hands on (a chunk\'s stream lines merged into one).',
+    'the same chunks (`rawFrames`); the frames joined into runs that other non-TTY reads go through are measured alone',
+    'in their own row, and the "before" rows take a chunk per frame as that code did. JSON rows: each line is',
+    '`{"stream":"…"}`; the build output row counts the values it hands on (a chunk\'s stream lines merged into one).',
     'Times are CPU time (user + system), the median of the runs shown. Extra memory: the splitter\'s max RSS less the',
     'plain read\'s (medians), each run in a process of its own.',
     '',

@@ -61,7 +61,6 @@ export async function runCommand(options: RunOptions, { io, signal, signals, cli
       ...spec,
       // Ctrl-C and a broken stdout end the run gently: stop the container, show it to its end.
       interrupt: signal,
-      joinFrames: true,
       stdin: options.interactive ? io.stdin : undefined,
       onStarted: (id) => releases.push(...containerControls(client, id, options.tty, io, signals)),
       onOutput: (chunk) => {

@@ -8,8 +8,8 @@ import { getArchive, putArchive, statContainerPath, type ArchiveStream, type Con
 import { containerStats, containerStatsOnce, topContainer } from './stats';
 import type { StatsOptions, StatsSample, TopOptions, TopResult } from './statsTypes';
 import {
-  demux,
   FrameJoiner,
+  joinedRuns,
   EngineError,
   engineErrorFromResponse,
   buildQuery,
@@ -176,17 +176,9 @@ export class ContainerEndpoints {
         for await (const data of body) yield { stream: 'stdout', data, multiplexed: true };
         return;
       }
-      if (join) {
-        const joiner = new FrameJoiner();
-        for await (const data of body) {
-          joiner.push(data);
-          if (body.takeQueued) for (const queued of body.takeQueued()) joiner.push(queued);
-          yield* joiner.take();
-        }
-        joiner.end();
-        return;
-      }
-      yield* demux(body);
+      const joiner = new FrameJoiner();
+      for await (const data of body) yield* joinedRuns(joiner, body.takeQueued ? [data, ...body.takeQueued()] : [data]);
+      joiner.end();
     } finally {
       response.cancel();
     }

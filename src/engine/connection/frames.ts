@@ -4,7 +4,7 @@
  * (FramePayloads). Incremental and correct however the bytes are chunked.
  */
 import { EngineError } from './errors';
-import type { JoinFramesOption, OutputChunk } from './types';
+import type { OutputChunk } from './types';
 
 const HEADER_SIZE = 8;
 const STREAM_STDIN = 0;
@@ -24,50 +24,46 @@ function frameSizeAt(data: Buffer, at: number): number {
 }
 
 /**
- * Decodes the 8-byte multiplexed framing of non-TTY logs and attach streams: `[type, 0, 0, 0, size:uint32be]` then
- * `size` bytes. Payload bytes are passed on as they arrive, as views into the incoming chunks (no copies), so a frame
- * split across chunks is delivered in pieces of the same stream. Only a type-3 frame (a daemon error that ends the
- * stream) is collected whole, and then thrown as an EngineError.
+ * Where a payload lies: SOURCE[START, END) of STREAM, the network chunk itself (no copy, no view). `frameEnd`: the frame
+ * ends there; `wholeFrame`: the range is the frame's whole payload.
  */
-export class FrameDemuxer {
+export type FramePayloadSink = (stream: OutputChunk['stream'], source: Buffer, start: number, end: number, frameEnd: boolean, wholeFrame: boolean) => void;
+
+/**
+ * Decodes the 8-byte multiplexed framing of non-TTY logs and attach streams: `[type, 0, 0, 0, size:uint32be]` then
+ * `size` bytes, and hands each payload's place in the network chunk to a sink, so a frame split across chunks comes in
+ * pieces of the same stream. Only a type-3 frame (a daemon error that ends the stream) is collected whole, and then
+ * thrown as an EngineError.
+ */
+class FrameDecoder {
   private readonly header = Buffer.allocUnsafe(HEADER_SIZE);
   private headerFill = 0;
   /** Payload bytes still to come for the current frame, and its whole size. */
-  protected remaining = 0;
-  protected frameSize = 0;
-  protected stream: OutputChunk['stream'] | 'error' = 'stdout';
+  private remaining = 0;
+  private frameSize = 0;
+  private stream: OutputChunk['stream'] | 'error' = 'stdout';
   private errorParts: Buffer[] = [];
   private failed = false;
 
-  constructor(private readonly onChunk: (chunk: OutputChunk) => void) {}
+  constructor(private readonly sink: FramePayloadSink) {}
 
   /** Feeds one network chunk. Throws EngineError once a type-3 frame is complete or a header is malformed. */
   push(chunk: Buffer): void {
     if (this.failed) throw new EngineError('protocol', 'The output stream was used after it failed');
     const length = chunk.length;
-    let offset = 0;
+    const sink = this.sink;
+    let offset = this.remaining > 0 || this.headerFill > 0 ? this.pushPiecewise(chunk, 0) : 0;
     while (offset < length) {
-      if (this.remaining > 0) {
-        const end = Math.min(length, offset + this.remaining);
-        this.remaining -= end - offset;
-        this.deliverRange(chunk, offset, end);
+      // Whole stdout/stderr frames: a flood of tiny ones is the costly case, so they skip the frame state entirely.
+      while (length - offset >= HEADER_SIZE) {
+        const type = chunk[offset] as number;
+        const start = offset + HEADER_SIZE;
+        const end = start + frameSizeAt(chunk, offset);
+        if (type > STREAM_STDERR || end > length) break;
+        if (end > start) sink(type === STREAM_STDERR ? 'stderr' : 'stdout', chunk, start, end, true, true);
         offset = end;
-        continue;
       }
-      if (this.headerFill === 0 && length - offset >= HEADER_SIZE) {
-        // The common case: the whole header is inside this chunk.
-        this.startFrame(chunk[offset] as number, frameSizeAt(chunk, offset), chunk, offset);
-        offset += HEADER_SIZE;
-      } else {
-        const take = Math.min(HEADER_SIZE - this.headerFill, length - offset);
-        chunk.copy(this.header, this.headerFill, offset, offset + take);
-        this.headerFill += take;
-        offset += take;
-        if (this.headerFill === HEADER_SIZE) {
-          this.headerFill = 0;
-          this.startFrame(this.header[0] as number, this.header.readUInt32BE(4), this.header, 0);
-        }
-      }
+      if (offset < length) offset = this.pushPiecewise(chunk, offset);
     }
   }
 
@@ -80,6 +76,36 @@ export class FrameDemuxer {
         hint: 'The connection to the engine broke; try again',
       });
     }
+  }
+
+  /**
+   * Reads from `offset` until it is between frames again (or the chunk ends): a header or payload cut by the chunk's
+   * end, an error frame, a bad header. Returns where it stopped.
+   */
+  private pushPiecewise(chunk: Buffer, offset: number): number {
+    const length = chunk.length;
+    while (offset < length) {
+      if (this.remaining > 0) {
+        const end = Math.min(length, offset + this.remaining);
+        this.remaining -= end - offset;
+        this.deliverRange(chunk, offset, end);
+        offset = end;
+      } else if (this.headerFill === 0 && length - offset >= HEADER_SIZE) {
+        this.startFrame(chunk[offset] as number, frameSizeAt(chunk, offset), chunk, offset);
+        offset += HEADER_SIZE;
+      } else {
+        const take = Math.min(HEADER_SIZE - this.headerFill, length - offset);
+        chunk.copy(this.header, this.headerFill, offset, offset + take);
+        this.headerFill += take;
+        offset += take;
+        if (this.headerFill === HEADER_SIZE) {
+          this.headerFill = 0;
+          this.startFrame(this.header[0] as number, this.header.readUInt32BE(4), this.header, 0);
+        }
+      }
+      if (this.remaining === 0 && this.headerFill === 0) break;
+    }
+    return offset;
   }
 
   private startFrame(type: number, size: number, source: Buffer, at: number): void {
@@ -105,16 +131,13 @@ export class FrameDemuxer {
   }
 
   /** Payload bytes `start` to `end` of `source`, for the current frame's stream. */
-  protected deliverRange(source: Buffer, start: number, end: number): void {
-    this.deliver(start === 0 && end === source.length ? source : source.subarray(start, end));
-  }
-
-  private deliver(data: Buffer): void {
-    if (this.stream !== 'error') {
-      this.onChunk({ stream: this.stream, data, frameEnd: this.remaining === 0 });
+  private deliverRange(source: Buffer, start: number, end: number): void {
+    const stream = this.stream;
+    if (stream !== 'error') {
+      this.sink(stream, source, start, end, this.remaining === 0, end - start === this.frameSize);
       return;
     }
-    this.errorParts.push(Buffer.from(data));
+    this.errorParts.push(Buffer.from(source.subarray(start, end)));
     if (this.remaining === 0) this.fail();
   }
 
@@ -130,108 +153,174 @@ export class FrameDemuxer {
 }
 
 /**
- * A FrameDemuxer for JoinFramesOption: runs of adjacent payloads of one stream, up to `take()`, become one chunk each.
- * The payloads are noted as ranges of the incoming chunks and copied once into a buffer of the run's size (a run of
- * one range is passed on as a view), so a stream of short frames costs no object per frame. Order within and across
- * the streams is kept; a joined chunk carries its last frame's `frameEnd`.
+ * Payloads as chunks: a view into the network chunk per frame (or per piece of a frame split across chunks). An object
+ * per frame is costly for a flood of tiny frames: readers use FrameJoiner or FramePayloads.
  */
-export class FrameJoiner extends FrameDemuxer {
+export class FrameDemuxer extends FrameDecoder {
+  constructor(onChunk: (chunk: OutputChunk) => void) {
+    super((stream, source, start, end, frameEnd) => onChunk({ stream, data: start === 0 && end === source.length ? source : source.subarray(start, end), frameEnd }));
+  }
+}
+
+/** Below this many bytes a payload is copied in JS: cheaper than a native copy's call, which makes a view each time. */
+const SHORT_COPY = 64;
+/** The least a joined run's buffer grows by. */
+const MIN_RUN_BUFFER = 16 * 1024;
+
+/**
+ * Runs of adjacent payloads of one stream, each copied as it comes into a buffer sized from the network chunk, which
+ * the runs are views of; a run of one range is passed on as a view of the network chunk. The open run ends at a stream
+ * switch and at `take()`.
+ */
+class JoinedRuns {
   private joined: OutputChunk[] = [];
-  private sources: Buffer[] = [];
-  /** Start and end of each range in `sources`, two numbers per range. */
-  private bounds: number[] = [];
-  private runLength = 0;
+  /** Where runs are copied to: the open run is `buffer[runStart, fill)`; what lies before it was handed on. */
+  private buffer = Buffer.alloc(0);
+  private runStart = 0;
+  private fill = 0;
+  /** The open run while it is one range: kept as that range of its network chunk, not copied. */
+  private lone: Buffer | undefined;
+  private loneStart = 0;
+  private loneEnd = 0;
   private runStream: OutputChunk['stream'] = 'stdout';
   private runFrameEnd = false;
+  private bufferView: DataView = new DataView(new ArrayBuffer(0));
+  /** The last network chunk copied from, and a view of it: one DataView per chunk, not per frame. */
+  private viewSource: Buffer | undefined;
+  private sourceView: DataView = new DataView(new ArrayBuffer(0));
 
-  constructor() {
-    super(() => undefined);
-  }
+  readonly add: FramePayloadSink = (stream, source, start, end, frameEnd) => {
+    if (stream !== this.runStream) {
+      this.closeRun();
+      this.runStream = stream;
+    }
+    this.runFrameEnd = frameEnd;
+    if (this.fill === this.runStart) {
+      if (this.lone === undefined) {
+        this.lone = source;
+        this.loneStart = start;
+        this.loneEnd = end;
+        return;
+      }
+      // A second range: the run is copied from here on, into room for the rest of this network chunk.
+      const lone = this.lone;
+      this.lone = undefined;
+      this.reserve(this.loneEnd - this.loneStart + source.length - start);
+      this.copy(lone, this.loneStart, this.loneEnd);
+    } else if (this.fill + end - start > this.buffer.length) this.reserve(source.length - start);
+    this.copy(source, start, end);
+  };
 
-  /** The chunks joined since the last call, in order. */
   take(): OutputChunk[] {
     this.closeRun();
+    this.viewSource = undefined;
     const joined = this.joined;
     this.joined = [];
     return joined;
   }
 
-  protected override deliverRange(source: Buffer, start: number, end: number): void {
-    const stream = this.stream;
-    if (stream === 'error') {
-      super.deliverRange(source, start, end);
+  /** Room for `bytes` more after the open run; a new buffer takes the open run along (what was handed on stays). */
+  private reserve(bytes: number): void {
+    if (this.fill + bytes <= this.buffer.length) return;
+    const open = this.fill - this.runStart;
+    // Doubling keeps a run fed in many small network chunks linear.
+    const grown = Buffer.allocUnsafe(Math.max(open + bytes, 2 * open, MIN_RUN_BUFFER));
+    this.buffer.copy(grown, 0, this.runStart, this.fill);
+    this.buffer = grown;
+    this.bufferView = new DataView(grown.buffer, grown.byteOffset, grown.length);
+    this.runStart = 0;
+    this.fill = open;
+  }
+
+  private copy(source: Buffer, start: number, end: number): void {
+    if (end - start >= SHORT_COPY) {
+      this.fill += source.copy(this.buffer, this.fill, start, end);
       return;
     }
-    if (stream !== this.runStream) this.closeRun();
-    this.runStream = stream;
-    this.sources.push(source);
-    this.bounds.push(start, end);
-    this.runLength += end - start;
-    this.runFrameEnd = this.remaining === 0;
+    const buffer = this.buffer;
+    let fill = this.fill;
+    let i = start;
+    if (end - start >= 8) {
+      // Four bytes a step (DataView reads and writes need no alignment): a short copy is the joiner's main cost.
+      const from = this.viewOf(source);
+      const to = this.bufferView;
+      for (; i + 4 <= end; i += 4, fill += 4) to.setUint32(fill, from.getUint32(i));
+    }
+    for (; i < end; i++) buffer[fill++] = source[i] as number;
+    this.fill = fill;
+  }
+
+  private viewOf(source: Buffer): DataView {
+    if (source !== this.viewSource) {
+      this.viewSource = source;
+      this.sourceView = new DataView(source.buffer, source.byteOffset, source.length);
+    }
+    return this.sourceView;
   }
 
   private closeRun(): void {
-    const count = this.sources.length;
-    if (count === 0) return;
-    let data: Buffer;
-    if (count === 1) {
-      const source = this.sources[0] as Buffer;
-      const start = this.bounds[0] as number;
-      const end = this.bounds[1] as number;
-      data = start === 0 && end === source.length ? source : source.subarray(start, end);
-    } else {
-      data = Buffer.allocUnsafe(this.runLength);
-      let offset = 0;
-      for (let i = 0; i < count; i++) offset += (this.sources[i] as Buffer).copy(data, offset, this.bounds[2 * i], this.bounds[2 * i + 1]);
+    const lone = this.lone;
+    if (lone !== undefined) {
+      const start = this.loneStart;
+      const end = this.loneEnd;
+      this.joined.push({ stream: this.runStream, data: start === 0 && end === lone.length ? lone : lone.subarray(start, end), frameEnd: this.runFrameEnd });
+      this.lone = undefined;
+    } else if (this.fill > this.runStart) {
+      this.joined.push({ stream: this.runStream, data: this.buffer.subarray(this.runStart, this.fill), frameEnd: this.runFrameEnd });
+      this.runStart = this.fill;
     }
-    this.joined.push({ stream: this.runStream, data, frameEnd: this.runFrameEnd });
-    this.sources = [];
-    this.bounds = [];
-    this.runLength = 0;
   }
 }
 
 /**
- * Where a payload lies: SOURCE[START, END) of STREAM, the network chunk itself (no copy, no view). `frameEnd`: the frame
- * ends there; `wholeFrame`: the range is the frame's whole payload.
+ * A frame decoder for JoinFramesOption: runs of adjacent payloads of one stream, up to `take()`, become one chunk each,
+ * so a stream of short frames costs no object per frame. Order within and across the streams is kept; a joined chunk
+ * carries its last frame's `frameEnd`.
  */
-export type FramePayloadSink = (stream: OutputChunk['stream'], source: Buffer, start: number, end: number, frameEnd: boolean, wholeFrame: boolean) => void;
+export class FrameJoiner extends FrameDecoder {
+  private readonly runs: JoinedRuns;
+
+  constructor() {
+    const runs = new JoinedRuns();
+    super(runs.add);
+    this.runs = runs;
+  }
+
+  /** The chunks joined since the last call, in order. */
+  take(): OutputChunk[] {
+    return this.runs.take();
+  }
+}
 
 /**
- * A FrameDemuxer that hands on where each payload lies in the network chunk instead of a chunk object and a view per
+ * Pushes CHUNKS into JOINER and yields the runs. A frame that ends the stream (an error frame, a bad header) throws
+ * after the runs before it, so what the container wrote just before the daemon's error is not lost with it.
+ */
+export function* joinedRuns(joiner: FrameJoiner, chunks: Iterable<Buffer>): Generator<OutputChunk, void, undefined> {
+  let failure: { error: unknown } | undefined;
+  try {
+    for (const chunk of chunks) joiner.push(chunk);
+  } catch (error) {
+    failure = { error };
+  }
+  yield* joiner.take();
+  if (failure !== undefined) throw failure.error;
+}
+
+/**
+ * A frame decoder that hands on where each payload lies in the network chunk instead of a chunk object and a view per
  * frame: for a reader that takes the frames itself, so a flood of tiny frames costs no allocation per frame.
  */
-export class FramePayloads extends FrameDemuxer {
-  constructor(private readonly onPayload: FramePayloadSink) {
-    super(() => undefined);
-  }
+export class FramePayloads extends FrameDecoder {}
 
-  protected override deliverRange(source: Buffer, start: number, end: number): void {
-    const stream = this.stream;
-    if (stream === 'error') super.deliverRange(source, start, end);
-    else this.onPayload(stream, source, start, end, this.remaining === 0, end - start === this.frameSize);
-  }
-}
-
-/** Demultiplexes an async byte stream into stdout/stderr chunks. */
-export async function* demux(source: AsyncIterable<Buffer>, options: JoinFramesOption = {}): AsyncGenerator<OutputChunk, void, undefined> {
-  if (options.joinFrames === true) {
-    const joiner = new FrameJoiner();
-    for await (const chunk of source) {
-      joiner.push(chunk);
-      yield* joiner.take();
-    }
-    joiner.end();
-    return;
-  }
-  const pending: OutputChunk[] = [];
-  const demuxer = new FrameDemuxer((chunk) => pending.push(chunk));
-  for await (const chunk of source) {
-    demuxer.push(chunk);
-    for (let i = 0; i < pending.length; i++) yield pending[i] as OutputChunk;
-    pending.length = 0;
-  }
-  demuxer.end();
+/**
+ * Demultiplexes an async byte stream into stdout/stderr chunks, a run of one stream in a network chunk per chunk: no
+ * reader of container output needs a chunk per frame (the log readers take the frames themselves, FramePayloads).
+ */
+export async function* demux(source: AsyncIterable<Buffer>): AsyncGenerator<OutputChunk, void, undefined> {
+  const joiner = new FrameJoiner();
+  for await (const chunk of source) yield* joinedRuns(joiner, [chunk]);
+  joiner.end();
 }
 
 /** Raw (TTY) output: every byte is stdout. */

@@ -259,8 +259,9 @@ export interface ContainerLogsOptions extends LogsOptions, CallOptions {
 /** For a consumer that passes bytes on and needs no frame boundaries (a CLI writing to its stdout). */
 export interface JoinFramesOption {
   /**
-   * Adjacent frames of one stream that arrive in one network chunk come as one chunk, so a stream of short log lines
-   * costs one write per network chunk instead of one per line. Such a chunk carries the last frame's `frameEnd`.
+   * With a TTY, what the connection has already queued behind a chunk comes with it, so a stream of short writes
+   * costs one write per network read instead of one per line. Without a TTY the frames are always joined: adjacent
+   * frames of one stream in one network chunk come as one chunk, carrying the last frame's `frameEnd`.
    */
   joinFrames?: boolean | undefined;
 }

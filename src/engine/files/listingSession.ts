@@ -12,7 +12,7 @@
  */
 import type { Duplex } from 'node:stream';
 import type { EngineClient } from '../api';
-import { FrameDemuxer, EngineError } from '../connection';
+import { FrameJoiner, EngineError } from '../connection';
 import { FIND_WALKS, parseFindListing, type FileEntry } from './containerFiles';
 
 const SESSION_SCRIPT = [
@@ -43,13 +43,14 @@ export class ListingSession {
   private stderr = '';
 
   private constructor(private readonly socket: Duplex) {
-    const demuxer = new FrameDemuxer((chunk) => {
-      if (chunk.stream === 'stdout') this.onStdout(chunk.data);
-      else if (this.stderr.length < 4096) this.stderr += chunk.data.toString('utf8');
-    });
+    const frames = new FrameJoiner();
     socket.on('data', (data: Buffer) => {
       try {
-        demuxer.push(data);
+        frames.push(data);
+        for (const chunk of frames.take()) {
+          if (chunk.stream === 'stdout') this.onStdout(chunk.data);
+          else if (this.stderr.length < 4096) this.stderr += chunk.data.toString('utf8');
+        }
       } catch (error) {
         this.fail(error);
       }

@@ -8,7 +8,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { EngineClient } from '../api';
-import { FrameDemuxer, EngineError } from '../connection';
+import { FrameJoiner, EngineError } from '../connection';
 import { ForwardRelay, type RelayEnd, type RelayOptions } from './forwardRelay';
 import type { PortForwardSpec } from './portSpec';
 
@@ -133,18 +133,19 @@ export class PortForward {
     }
     let answered = false;
     let stderr = '';
-    const demuxer = new FrameDemuxer((chunk) => {
-      if (chunk.stream === 'stderr') {
-        if (stderr.length < MAX_STDERR_BYTES) stderr += chunk.data.toString('utf8');
-        return;
-      }
-      answered = true;
-      if (!local.write(chunk.data)) upstream.pause();
-    });
+    const frames = new FrameJoiner();
     local.on('drain', () => upstream.resume());
     upstream.on('data', (data: Buffer) => {
       try {
-        demuxer.push(data);
+        frames.push(data);
+        for (const chunk of frames.take()) {
+          if (chunk.stream === 'stderr') {
+            if (stderr.length < MAX_STDERR_BYTES) stderr += chunk.data.toString('utf8');
+            continue;
+          }
+          answered = true;
+          if (!local.write(chunk.data)) upstream.pause();
+        }
       } catch (error) {
         this.hooks.onConnectionError?.(error instanceof Error ? error : new Error(String(error)), this);
         upstream.destroy();

@@ -59,7 +59,7 @@ export interface ContainerSpec {
  */
 export type OutputHandler = (chunk: OutputChunk) => unknown;
 
-export interface RunOptions extends ContainerSpec, JoinFramesOption {
+export interface RunOptions extends ContainerSpec {
   onOutput?: OutputHandler | undefined;
   /** The container's exit status, as a number, once its output is drained (also the result's `exitCode`). */
   onExit?: ((exitCode: number) => void) | undefined;
@@ -117,7 +117,7 @@ export async function runContainer(client: EngineClient, options: RunOptions): P
   try {
     const wait = await client.containers.wait(id, { condition: 'next-exit', signal: runSignal });
     attached = await client.containers.attach(id, { stdout: true, stderr: true, stdin: interactive, signal: runSignal });
-    const output = attachedOutput(attached, { tty, signal: runSignal, endpoint: client.endpoint, joinFrames: options.joinFrames });
+    const output = attachedOutput(attached, { tty, signal: runSignal, endpoint: client.endpoint });
     options.onStatus?.(`Starting ${shortId(id)}`);
     try {
       await client.containers.start(id, { signal: beforeStart });
@@ -155,7 +155,7 @@ export async function runContainer(client: EngineClient, options: RunOptions): P
   }
 }
 
-interface AttachedOutputOptions extends JoinFramesOption {
+interface AttachedOutputOptions {
   tty: boolean;
   signal: AbortSignal;
   endpoint: Endpoint;
@@ -173,7 +173,7 @@ async function* attachedOutput(socket: Duplex, options: AttachedOutputOptions): 
   if (signal.aborted) onAbort();
   else signal.addEventListener('abort', onAbort, { once: true });
   try {
-    yield* options.tty ? rawOutput(socket) : demux(socket, { joinFrames: options.joinFrames });
+    yield* options.tty ? rawOutput(socket) : demux(socket);
   } catch (error) {
     throw toTransportError(error, options.endpoint);
   } finally {

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { FrameDemuxer } from '../../../src/engine';
 import { engineTargets, loadTestEngines } from '../../support/engines';
 import { dockerCliBytes, type DockerCliResult } from '../../support/dockerHome';
 import { createCliHarness, type CliHarness } from './support';
@@ -67,17 +68,26 @@ void describe('berth logs and run next to docker, with frames joined', () => {
       });
       await client.containers.start(id);
       await (await client.containers.wait(id, { condition: 'not-running' })).result;
-      const read = async (joinFrames: boolean): Promise<{ chunks: number; stdout: Buffer; stderr: Buffer }> => {
+      const read = async (rawFrames: boolean): Promise<{ chunks: number; stdout: Buffer; stderr: Buffer }> => {
         const parts = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
         let chunks = 0;
-        for await (const chunk of client.containers.logs(id, { joinFrames })) {
+        // The frames as they came, a chunk per frame: what the joined read is measured against.
+        const frames = new FrameDemuxer((chunk) => {
           chunks++;
           parts[chunk.stream].push(Buffer.from(chunk.data));
+        });
+        for await (const chunk of client.containers.logs(id, { rawFrames, tty: false })) {
+          if (rawFrames) frames.push(chunk.data);
+          else {
+            chunks++;
+            parts[chunk.stream].push(Buffer.from(chunk.data));
+          }
         }
+        frames.end();
         return { chunks, stdout: Buffer.concat(parts.stdout), stderr: Buffer.concat(parts.stderr) };
       };
-      const framed = await read(false);
-      const joined = await read(true);
+      const framed = await read(true);
+      const joined = await read(false);
       assert.ok(joined.stdout.equals(framed.stdout), 'stdout differs');
       assert.ok(joined.stderr.equals(framed.stderr), 'stderr differs');
       assert.ok(framed.chunks >= LINES, `${framed.chunks} chunks without joining`);

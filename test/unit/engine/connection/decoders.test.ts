@@ -175,13 +175,13 @@ void describe('FrameJoiner (berth logs and run to a stream)', () => {
     assert.throws(() => joiner.push(Buffer.concat([encodeFrame(1, Buffer.from('out')), encodeFrame(3, Buffer.from('daemon says no'))])), /daemon says no/);
   });
 
-  void it('demux() with joinFrames gives each stream the same bytes, one chunk per run in a network chunk', async () => {
+  void it('demux() gives each stream the same bytes, one chunk per run in a network chunk', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(frameArbitrary, { maxLength: 20 }), fc.array(fc.nat(), { maxLength: 10 }), async (randomFrames, cuts) => {
         const bytes = Buffer.concat(randomFrames.map((frame) => encodeFrame(frame.type, frame.payload)));
         const networkChunks = splitAt(bytes, cuts);
         const out: OutputChunk[] = [];
-        for await (const part of demux(fromChunks(networkChunks), { joinFrames: true })) {
+        for await (const part of demux(fromChunks(networkChunks))) {
           out.push({ stream: part.stream, data: Buffer.from(part.data) });
         }
         const pick = (stream: string): Buffer => Buffer.concat(out.filter((part) => part.stream === stream).map((part) => part.data));
