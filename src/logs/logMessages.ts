@@ -18,8 +18,8 @@
  */
 import type { OutputChunk } from '../engine';
 import { FramePayloads, LINE_CUT_MARKER, MAX_LINE_BYTES, utf8Boundary, type FramePayloadSink } from '../engine/connection';
-import { MAX_STAMP_LENGTH, STAMP, StampFinder, compareStamps, sameSecond, zoneOf } from './logStamps';
-import { NewlineScanner, REPEAT_RUN, StreamState, type PendingPart } from './logStreamState';
+import { MAX_STAMP_LENGTH, STAMP, StampFinder, StampSeconds, compareStamps } from './logStamps';
+import { NewlineScanner, REPEAT_BYTES, REPEAT_RUN, StreamState, type PendingPart } from './logStreamState';
 
 export { compareStamps, stampSeconds } from './logStamps';
 
@@ -60,9 +60,7 @@ export class LogMessageReader {
   /** Messages shown, and the whole second of the first stamped one. */
   shownMessages = 0;
   oldestSecond: number | undefined;
-  /** The second of the last stamp parsed, by its text up to the seconds and its zone: most stamps share it. */
-  private secondStamp: string | undefined;
-  private secondValue = 0;
+  private readonly seconds = new StampSeconds();
   /** The frames of the stream being read, when its chunks come multiplexed (`rawFrames`). */
   private frames: FramePayloads | undefined;
 
@@ -322,10 +320,13 @@ export class LogMessageReader {
     const newline = this.newlines.next(data, offset);
     const end = newline === -1 ? data.length : newline + 1;
     // TTY: each stamp found ends a message and starts the next, up to the line's end (a stamp never holds the newline).
+    // After a long message the next is likely long too: its run of repeats would look for a stamp in vain.
+    let short = true;
     for (let stamp = state.stamp; !framed && stamp !== undefined; stamp = state.stamp) {
-      offset = state.readRepeats(this.stamps, this.repeatEnds, data, offset, end);
+      if (short) offset = state.readRepeats(this.stamps, this.repeatEnds, data, offset, end);
       const next = this.stamps.next(stamp, data, offset, end);
       if (next === -1) break;
+      short = next - offset <= REPEAT_BYTES;
       if (next > offset) this.take(stream, state, data, offset, next);
       const found = this.stamps.found;
       if (found === undefined) {
@@ -359,7 +360,7 @@ export class LogMessageReader {
       state.shownInNewestSecond += bytes;
       return;
     }
-    const second = this.secondOf(stamp);
+    const second = this.seconds.of(stamp);
     this.oldestSecond ??= second;
     if (this.newest === undefined || compareStamps(stamp, this.newest) > 0) {
       if (second !== this.newestSecond) for (const each of this.streams.values()) each.shownInNewestSecond = 0;
@@ -367,13 +368,6 @@ export class LogMessageReader {
       this.newestSecond = second;
     }
     if (second === this.newestSecond) state.shownInNewestSecond += bytes;
-  }
-
-  private secondOf(stamp: string): number {
-    if (this.secondStamp !== undefined && sameSecond(stamp, this.secondStamp)) return this.secondValue;
-    this.secondStamp = stamp;
-    this.secondValue = Math.floor(Date.parse(`${stamp.slice(0, 19)}${zoneOf(stamp)}`) / 1000);
-    return this.secondValue;
   }
 
   /**

@@ -44,6 +44,19 @@ export function sameSecond(a: string, b: string): boolean {
   return true;
 }
 
+/** Whole Unix seconds of stamps, parsed once per second: most stamps share the second of the one before. */
+export class StampSeconds {
+  private stamp: string | undefined;
+  private value = 0;
+
+  of(stamp: string): number {
+    if (this.stamp !== undefined && sameSecond(stamp, this.stamp)) return this.value;
+    this.stamp = stamp;
+    this.value = stampSeconds(stamp);
+    return this.value;
+  }
+}
+
 /** The bytes of the last stamp compared with: a stamp repeats in message after message, its bytes are read once. */
 const stampBytes = new Uint8Array(MAX_STAMP_LENGTH);
 let stampBytesOf: string | undefined;
@@ -135,6 +148,13 @@ export class StampFinder {
    */
   private readonly words = new Float64Array(WORDS);
   private readonly wordAt = new Uint8Array(WORDS);
+  /**
+   * The same for the stamp and the space after it, as a run of repeats compares them: four words for a stamp of up to
+   * 31 bytes (nanoseconds in UTC), five for a longer one.
+   */
+  private readonly runWords = new Float64Array(WORDS);
+  private readonly runWordAt = new Uint8Array(WORDS);
+  private runFive = false;
   /** Messages of no content in the last run `repeats` found. */
   emptyInRun = 0;
   private viewOf: ArrayBufferLike | undefined;
@@ -151,6 +171,12 @@ export class StampFinder {
     // A shorter stamp compares its last word again: every compare reads WORDS words, in a loop without branches.
     for (; count < WORDS; count++) this.wordAt[count] = bytes.length - 8;
     for (let word = 0; word < WORDS; word++) this.words[word] = bytes.readDoubleLE(this.wordAt[word]);
+    const spaced = Buffer.from(`${current} `, 'latin1');
+    this.runFive = spaced.length > 32;
+    for (let word = 0; word < WORDS; word++) {
+      this.runWordAt[word] = Math.min(word * 8, spaced.length - 8);
+      this.runWords[word] = spaced.readDoubleLE(this.runWordAt[word]);
+    }
     if (!current.startsWith(this.yearOf)) {
       this.yearOf = current.slice(0, 5);
       this.year = Buffer.from(this.yearOf, 'latin1');
@@ -228,33 +254,42 @@ export class StampFinder {
    */
   repeats(current: string, data: Buffer, from: number, to: number, near: number, ends: Int32Array): number {
     const view = this.viewFor(current, data);
-    const [w0, w1, w2, w3, w4] = this.words as unknown as [number, number, number, number, number];
+    const words = this.runWords;
+    const w0 = words[0] as number;
+    const w1 = words[1] as number;
+    const w2 = words[2] as number;
+    const w3 = words[3] as number;
+    const w4 = words[4] as number;
+    const five = this.runFive;
     const base = this.viewBase;
-    const at0 = base + (this.wordAt[0] as number);
-    const at1 = base + (this.wordAt[1] as number);
-    const at2 = base + (this.wordAt[2] as number);
-    const at3 = base + (this.wordAt[3] as number);
-    const at4 = base + (this.wordAt[4] as number);
+    const at2 = base + (this.runWordAt[2] as number);
+    const at3 = base + (this.runWordAt[3] as number);
+    const at4 = base + (this.runWordAt[4] as number);
     const first = current.charCodeAt(0);
-    const length = current.length;
+    const skipped = current.length + 1;
+    // The last offset where CURRENT and its space still end inside data[.., to).
+    const last = to - skipped;
     let count = 0;
     let empty = 0;
     let start = from;
     while (count < ends.length) {
-      const limit = Math.min(to, start + near);
+      const limit = Math.min(last + 1, start + near);
       let at = start;
       while (at < limit && data[at] !== first) at++;
-      if (at === limit || at + length >= to || data[at + length] !== SPACE) break;
-      const same =
-        view.getFloat64(at0 + at, true) === w0 &&
-        view.getFloat64(at1 + at, true) === w1 &&
-        view.getFloat64(at2 + at, true) === w2 &&
-        view.getFloat64(at3 + at, true) === w3 &&
-        view.getFloat64(at4 + at, true) === w4;
-      if (!same) break;
+      if (at >= limit) break;
+      const word = base + at;
+      if (
+        view.getFloat64(word, true) !== w0 ||
+        view.getFloat64(word + 8, true) !== w1 ||
+        view.getFloat64(at2 + at, true) !== w2 ||
+        view.getFloat64(at3 + at, true) !== w3 ||
+        (five && view.getFloat64(at4 + at, true) !== w4)
+      ) {
+        break;
+      }
       if (at === start) empty++;
       ends[count++] = at;
-      start = at + length + 1;
+      start = at + skipped;
     }
     this.emptyInRun = empty;
     return count;
@@ -285,6 +320,24 @@ export class StampFinder {
     const start = this.viewBase + at;
     for (let word = 0; word < WORDS; word++) if (view.getFloat64(start + (wordAt[word] as number), true) !== words[word]) return false;
     return true;
+  }
+
+  /**
+   * Whether data[at] holds CURRENT and a space, as a run of repeats compares them (the caller keeps both inside data):
+   * one compare per frame of a flood of tiny frames.
+   */
+  holdsSpaced(current: string, data: Buffer, at: number): boolean {
+    const view = this.viewFor(current, data);
+    const words = this.runWords;
+    const wordAt = this.runWordAt;
+    const start = this.viewBase + at;
+    return (
+      view.getFloat64(start, true) === words[0] &&
+      view.getFloat64(start + 8, true) === words[1] &&
+      view.getFloat64(start + (wordAt[2] as number), true) === words[2] &&
+      view.getFloat64(start + (wordAt[3] as number), true) === words[3] &&
+      (!this.runFive || view.getFloat64(start + (wordAt[4] as number), true) === words[4])
+    );
   }
 
   /** Whether the year stands at data[at] whole, cut by the chunk's end, or not at all. */

@@ -10,11 +10,10 @@ const FIRST_BUFFER_BYTES = 1024;
 /** Up to this many bytes, a copy or a search reads the bytes itself: cheaper than a native call for tiny messages. */
 const SMALL_BYTES = 32;
 /** A TTY message this short, behind a repeated stamp, is read in the loop of a run; a longer one by a native search. */
-const REPEAT_BYTES = 16;
-const SPACE = 0x20;
+export const REPEAT_BYTES = 16;
 const NEWLINE = 0x0a;
-/** The most messages of such a run found at once. */
-export const REPEAT_RUN = 1024;
+/** The most messages of such a run found at once: a 64 KiB read of 1-byte messages is one or two runs. */
+export const REPEAT_RUN = 4096;
 
 type Stream = OutputChunk['stream'];
 
@@ -70,7 +69,7 @@ export class StreamState {
     const stamp = this.stamp;
     if (stamp === undefined || !this.atStart || this.head !== '' || this.skip > 0) return false;
     const from = start + stamp.length + 1;
-    if (from > end || data[from - 1] !== SPACE || !stamps.holds(stamp, data, start)) return false;
+    if (from > end || !stamps.holdsSpaced(stamp, data, start)) return false;
     if (end - from <= SMALL_BYTES) {
       for (let at = from; at < end; at++) if (data[at] === NEWLINE) return false;
     } else {
