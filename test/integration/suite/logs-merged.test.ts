@@ -28,7 +28,7 @@ interface StampedLine {
 async function stampedLines(client: EngineClient, id: string, source: number): Promise<StampedLine[]> {
   const lines: StampedLine[] = [];
   const splitter = new MessageSplitter(false, (_stream, seconds, nanos, text) => lines.push({ seconds, nanos, source, text }));
-  for await (const chunk of client.containers.logs(id, { timestamps: true, tty: false })) splitter.push(chunk);
+  for await (const chunk of client.containers.logs(id, { timestamps: true, tty: false, rawFrames: true })) splitter.push(chunk);
   splitter.end();
   return lines;
 }
