@@ -11,8 +11,8 @@ export interface Frame {
 
 const FRAME_TYPE = { stdout: 1, stderr: 2, error: 3 } as const;
 
-/** One multiplexed frame of type STREAM around DATA (a string is written as UTF-8). */
-export function logFrame(stream: 0 | 1 | 2 | 3, data: string | Buffer): Buffer {
+/** One multiplexed frame of type STREAM around DATA (a string is written as UTF-8); a type past 3 is a bad header. */
+export function logFrame(stream: number, data: string | Buffer): Buffer {
   const payload = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   const header = Buffer.alloc(8);
   header[0] = stream;

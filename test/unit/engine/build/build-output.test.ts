@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { BuildError, postBuild, type BuildMessage, type EngineClient, type RegistryCredentialGate } from '../../../../src/engine/api';
 import { BuildTextLines, buildImageFromStdin, imageIdInLine } from '../../../../src/engine/build';
 import type { EngineConnection, StreamingBody } from '../../../../src/engine/connection';
+import { textAndValues } from '../../../support/streamText';
 
 /** A response body read in READS: each read's HTTP chunks wait in the queue, handed out one by one or taken at once. */
 function bodyOf(reads: readonly (readonly Buffer[])[]): StreamingBody {
@@ -54,22 +55,6 @@ async function messagesOf(reads: readonly (readonly Buffer[])[]): Promise<{ mess
   }
 }
 
-/** The texts of consecutive stream messages joined, every other message as it is, in order. */
-function textAndOthers(messages: readonly object[]): Array<['text', string] | ['other', object]> {
-  const out: Array<['text', string] | ['other', object]> = [];
-  for (const message of messages) {
-    const stream = (message as BuildMessage).stream;
-    if (stream === undefined) {
-      out.push(['other', message]);
-    } else if (stream !== '') {
-      const last = out[out.length - 1];
-      if (last?.[0] === 'text') last[1] += stream;
-      else out.push(['text', stream]);
-    }
-  }
-  return out;
-}
-
 /** A build answer: the step lines cut into 1-byte messages, then LAST. */
 function byteByByte(text: string, ...last: object[]): object[] {
   return [...[...text].map((char) => ({ stream: char })), ...last];
@@ -102,7 +87,7 @@ void describe('build output as text', () => {
         const reads: Buffer[][] = [];
         lines.forEach((line, index) => (at.has(index) || reads.length === 0 ? reads.push([line]) : reads[reads.length - 1]?.push(line)));
         const { messages: got, error } = await messagesOf(reads);
-        assert.deepEqual(textAndOthers(got), textAndOthers(messages));
+        assert.deepEqual(textAndValues(got), textAndValues(messages));
         if (fails) {
           assert.ok(error instanceof BuildError);
           assert.equal(error.exitCode, 3);

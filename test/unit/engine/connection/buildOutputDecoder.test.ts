@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { BuildOutputDecoder, JsonLineDecoder } from '../../../../src/engine';
 import { splitAt } from '../../../support/chunks';
+import { textAndValues } from '../../../support/streamText';
 
 /** One character (a code point, or a lone surrogate) in a JSON string, written in one of the ways JSON allows. */
 function jsonChar(char: string, choice: number): string {
@@ -19,24 +20,6 @@ function jsonChar(char: string, choice: number): string {
 
 const streamStart = Buffer.from('{"stream":"');
 const streamEnd = Buffer.from('"}');
-
-/** The texts of consecutive `{stream}` values joined (empty texts left out), every other value as it is, in order. */
-function textAndValues(values: readonly unknown[]): Array<['text', string] | ['value', unknown]> {
-  const out: Array<['text', string] | ['value', unknown]> = [];
-  for (const value of values) {
-    const isStream = typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).join() === 'stream';
-    const text = isStream ? (value as { stream: unknown }).stream : undefined;
-    if (typeof text !== 'string') {
-      out.push(['value', value]);
-      continue;
-    }
-    if (text === '') continue;
-    const last = out[out.length - 1];
-    if (last?.[0] === 'text') last[1] += text;
-    else out.push(['text', text]);
-  }
-  return out;
-}
 
 function decodeWith(make: (onValue: (value: unknown) => void) => { push(chunk: Buffer): void; end(): void }, chunks: readonly Buffer[]): { values: unknown[]; error: string | undefined } {
   const values: unknown[] = [];

@@ -14,15 +14,9 @@ import {
   type ProgressLine,
 } from '../../../../src/engine';
 import { splitAt } from '../../../support/chunks';
+import { logFrame } from '../../../support/frames';
 
 type Frame = { type: 0 | 1 | 2; payload: Buffer };
-
-function encodeFrame(type: number, payload: Buffer): Buffer {
-  const header = Buffer.alloc(8);
-  header[0] = type;
-  header.writeUInt32BE(payload.length, 4);
-  return Buffer.concat([header, payload]);
-}
 
 function byteByByte(bytes: Buffer): Buffer[] {
   return [...bytes].map((byte) => Buffer.from([byte]));
@@ -64,7 +58,7 @@ void describe('FrameDemuxer', () => {
     { type: 1, payload: Buffer.alloc(0) },
     { type: 2, payload: Buffer.alloc(70_000, 0x61) },
   ];
-  const wire = Buffer.concat(frames.map((frame) => encodeFrame(frame.type, frame.payload)));
+  const wire = Buffer.concat(frames.map((frame) => logFrame(frame.type, frame.payload)));
 
   void it('keeps stdout and stderr apart when all frames arrive in one chunk', () => {
     const result = demuxChunks([wire]);
@@ -81,7 +75,7 @@ void describe('FrameDemuxer', () => {
   void it('hands out views into the incoming chunk rather than copies', () => {
     const seen: Buffer[] = [];
     const demuxer = new FrameDemuxer((chunk) => seen.push(chunk.data));
-    const single = encodeFrame(1, Buffer.from('zero-copy'));
+    const single = logFrame(1, Buffer.from('zero-copy'));
     demuxer.push(single);
     assert.equal(seen.length, 1);
     assert.equal(seen[0]?.buffer, single.buffer);
@@ -91,7 +85,7 @@ void describe('FrameDemuxer', () => {
   void it('is correct for random frames under random splits', () => {
     fc.assert(
       fc.property(fc.array(frameArbitrary, { maxLength: 20 }), fc.array(fc.nat(), { maxLength: 30 }), (randomFrames, cuts) => {
-        const bytes = Buffer.concat(randomFrames.map((frame) => encodeFrame(frame.type, frame.payload)));
+        const bytes = Buffer.concat(randomFrames.map((frame) => logFrame(frame.type, frame.payload)));
         const result = demuxChunks(splitAt(bytes, cuts));
         const want = expected(randomFrames);
         assert.deepEqual(result.stdout, want.stdout);
@@ -102,7 +96,7 @@ void describe('FrameDemuxer', () => {
   });
 
   void it('throws the daemon message of a type-3 frame, even when the frame is split', () => {
-    const bytes = Buffer.concat([encodeFrame(1, Buffer.from('before\n')), encodeFrame(3, Buffer.from('error from daemon: disk full'))]);
+    const bytes = Buffer.concat([logFrame(1, Buffer.from('before\n')), logFrame(3, Buffer.from('error from daemon: disk full'))]);
     for (const chunks of [[bytes], byteByByte(bytes), splitAt(bytes, [3, 9, 17, 20])]) {
       const out: string[] = [];
       const demuxer = new FrameDemuxer((chunk) => out.push(chunk.data.toString()));
@@ -119,7 +113,7 @@ void describe('FrameDemuxer', () => {
   });
 
   void it('reports a stream cut in the middle of a frame', () => {
-    const bytes = encodeFrame(1, Buffer.from('truncated payload'));
+    const bytes = logFrame(1, Buffer.from('truncated payload'));
     const demuxer = new FrameDemuxer(() => undefined);
     demuxer.push(bytes.subarray(0, 12));
     assert.throws(() => demuxer.end(), /closed the output stream in the middle of a frame/);
@@ -144,7 +138,7 @@ void describe('FrameDemuxer', () => {
 void describe('FrameJoiner (berth logs and run to a stream)', () => {
   void it('joins each run of one stream into one chunk, keeps the order across streams and the last frameEnd', () => {
     const joiner = new FrameJoiner();
-    const wire = Buffer.concat([encodeFrame(1, Buffer.from('a\n')), encodeFrame(0, Buffer.from('b\n')), encodeFrame(2, Buffer.from('E\n')), encodeFrame(1, Buffer.from('cd'))]);
+    const wire = Buffer.concat([logFrame(1, Buffer.from('a\n')), logFrame(0, Buffer.from('b\n')), logFrame(2, Buffer.from('E\n')), logFrame(1, Buffer.from('cd'))]);
     // The last frame is cut: its first byte comes with this network chunk, the other with the next.
     joiner.push(wire.subarray(0, wire.length - 1));
     const first = joiner.take();
@@ -163,7 +157,7 @@ void describe('FrameJoiner (berth logs and run to a stream)', () => {
 
   void it('passes a lone payload on as a view into the network chunk, without a copy', () => {
     const joiner = new FrameJoiner();
-    const wire = encodeFrame(1, Buffer.from('alone'));
+    const wire = logFrame(1, Buffer.from('alone'));
     joiner.push(wire);
     const [only] = joiner.take();
     assert.equal(only?.data.buffer, wire.buffer);
@@ -172,13 +166,13 @@ void describe('FrameJoiner (berth logs and run to a stream)', () => {
 
   void it('still throws the daemon message of a type-3 frame', () => {
     const joiner = new FrameJoiner();
-    assert.throws(() => joiner.push(Buffer.concat([encodeFrame(1, Buffer.from('out')), encodeFrame(3, Buffer.from('daemon says no'))])), /daemon says no/);
+    assert.throws(() => joiner.push(Buffer.concat([logFrame(1, Buffer.from('out')), logFrame(3, Buffer.from('daemon says no'))])), /daemon says no/);
   });
 
   void it('demux() gives each stream the same bytes, one chunk per run in a network chunk', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(frameArbitrary, { maxLength: 20 }), fc.array(fc.nat(), { maxLength: 10 }), async (randomFrames, cuts) => {
-        const bytes = Buffer.concat(randomFrames.map((frame) => encodeFrame(frame.type, frame.payload)));
+        const bytes = Buffer.concat(randomFrames.map((frame) => logFrame(frame.type, frame.payload)));
         const networkChunks = splitAt(bytes, cuts);
         const out: OutputChunk[] = [];
         for await (const part of demux(fromChunks(networkChunks))) {

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it, mock } from 'node:test';
 import fc from 'fast-check';
 import { demux, EngineError, FrameDemuxer, FrameJoiner, FramePayloads, MAX_ERROR_FRAME_BYTES, type OutputChunk } from '../../../../src/engine/connection';
+import { logFrame } from '../../../support/frames';
 
 type Stream = OutputChunk['stream'];
 interface Frame {
@@ -18,6 +19,7 @@ interface Decoded {
   readonly message?: string;
 }
 
+/** A header alone, claiming SIZE whatever follows it (frames cut short, oversized error frames). */
 function header(type: number, size: number): Buffer {
   const bytes = Buffer.alloc(8);
   bytes[0] = type;
@@ -26,7 +28,7 @@ function header(type: number, size: number): Buffer {
 }
 
 function wireOf(frames: readonly Frame[]): Buffer {
-  return Buffer.concat(frames.flatMap((frame) => [header(frame.type, frame.payload.length), frame.payload]));
+  return Buffer.concat(frames.map((frame) => logFrame(frame.type, frame.payload)));
 }
 
 /** The plain decode: the whole wire at once, a header then its payload, as the engine's framing reads. */
